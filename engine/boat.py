@@ -1,0 +1,328 @@
+"""Boat geometry and per-player boat state as integer bitboards.
+
+A cell ``(x, y)`` is bit ``y * STRIDE + x``. STRIDE is one more than the
+widest boat, so column ``x = STRIDE - 1`` is a guard column that is never part
+of a boat: shifting a mask by ±1 can never wrap a cell into the next row, and
+neighbour tests are plain shifts and ANDs. Rooms, rats, maps and the edge are
+masks of the layout; a player's boat keeps one ``occupied`` mask and one mask
+per colour. Friendly views (``str(boat)``, ``Boat.from_text``) are separate
+from the raw ``*_mask`` integers.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from typing import Any
+
+STRIDE = 23
+WIDTH = 22
+HEIGHT = 9
+COLOURS = ("blue", "green", "red", "purple", "orange")
+TILE_KINDS = ("cat", "oshax", "common_treasure", "rare_treasure")
+
+# Text form of tiles: cats lower-case colour initial, Oshax upper-case.
+_CAT_CHAR = {c: c[0] for c in COLOURS}
+_OSHAX_CHAR = {c: c[0].upper() for c in COLOURS}
+_CHAR_KIND: dict[str, tuple[str, str | None]] = {
+    **{ch: ("cat", col) for col, ch in _CAT_CHAR.items()},
+    **{ch: ("oshax", col) for col, ch in _OSHAX_CHAR.items()},
+    "$": ("common_treasure", None),
+    "*": ("rare_treasure", None),
+}
+EMPTY_CHARS = " .x+#"
+
+
+def cell_index(x: int, y: int) -> int:
+    return y * STRIDE + x
+
+
+def cell_xy(index: int) -> tuple[int, int]:
+    y, x = divmod(index, STRIDE)
+    return x, y
+
+
+def mask_of(cells: Iterable[Sequence[int]]) -> int:
+    """The mask of a list of ``[x, y]`` pairs."""
+    mask = 0
+    for x, y in cells:
+        mask |= 1 << (y * STRIDE + x)
+    return mask
+
+
+def iter_bits(mask: int) -> Iterator[int]:
+    """Indices of the set bits, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def cells_of(mask: int) -> list[list[int]]:
+    """``[[x, y], ...]`` of a mask, in index order (row by row)."""
+    return [list(cell_xy(i)) for i in iter_bits(mask)]
+
+
+def neighbours(mask: int) -> int:
+    """Cells orthogonally adjacent to ``mask`` (not including it); may leave the boat."""
+    return ((mask << 1) | (mask >> 1) | (mask << STRIDE) | (mask >> STRIDE)) & ~mask
+
+
+def flood(seed: int, within: int) -> int:
+    """The connected part of ``within`` reachable from ``seed`` by orthogonal steps."""
+    region = seed & within
+    while True:
+        grown = (region | (region << 1) | (region >> 1) | (region << STRIDE) | (region >> STRIDE))
+        grown &= within
+        if grown == region:
+            return region
+        region = grown
+
+
+def components(mask: int) -> list[int]:
+    """The orthogonally connected components of ``mask``, lowest cell first."""
+    parts = []
+    while mask:
+        part = flood(mask & -mask, mask)
+        parts.append(part)
+        mask &= ~part
+    return parts
+
+
+@dataclass(frozen=True)
+class Room:
+    key: str
+    name: str
+    mask: int
+
+    @property
+    def size(self) -> int:
+        return self.mask.bit_count()
+
+
+@dataclass(frozen=True)
+class BoatLayout:
+    """One printed boat: its cells, rooms, rats, treasure maps and edge."""
+
+    name: str
+    cells_mask: int
+    rooms: tuple[Room, ...]
+    rats_mask: int
+    maps: Mapping[str, int]  # colour -> single-cell mask
+    edge_mask: int
+    holes_mask: int = 0
+
+    @property
+    def maps_mask(self) -> int:
+        m = 0
+        for cell in self.maps.values():
+            m |= cell
+        return m
+
+    @property
+    def size(self) -> int:
+        return self.cells_mask.bit_count()
+
+    @classmethod
+    def from_dict(cls, name: str, data: Mapping[str, Any]) -> BoatLayout:
+        """Build from the engine's data format (see engine/data/*/boats.json)."""
+        cells = 0
+        for x, (y_min, y_max) in enumerate(data["columns"]):
+            for y in range(y_min, y_max + 1):
+                cells |= 1 << cell_index(x, y)
+        holes = mask_of(data.get("holes", []))
+        cells &= ~holes
+        rooms = tuple(Room(r["key"], r.get("name", r["key"]), mask_of(r["cells"])) for r in data["rooms"])
+        maps = {colour: mask_of([cell]) for colour, cell in data["maps"].items()}
+        # The edge is derived: every cell with an orthogonal neighbour outside the boat.
+        edge = 0
+        for i in iter_bits(cells):
+            x, y = cell_xy(i)
+            if y == 0 or neighbours(1 << i) & ~cells:  # row 0's upper neighbour has no bit
+                edge |= 1 << i
+        return cls(name, cells, rooms, mask_of(data["rats"]), maps, edge, holes)
+
+    def room(self, key: str) -> Room:
+        for r in self.rooms:
+            if r.key == key:
+                return r
+        raise KeyError(key)
+
+    def row_mask(self, y: int) -> int:
+        return self.cells_mask & (((1 << STRIDE) - 1) << (y * STRIDE))
+
+    def __str__(self) -> str:
+        return render(self, [])
+
+
+@cache
+def base_layouts() -> dict[str, BoatLayout]:
+    """The four boats of the base game (blue, green, red, purple), same outline."""
+    raw = json.loads(resources.files("engine.data.base").joinpath("boats.json").read_text())
+    outline = raw["outline"]
+    return {
+        colour: BoatLayout.from_dict(colour, {**outline, **boat})
+        for colour, boat in raw["boats"].items()
+    }
+
+
+@dataclass
+class Tile:
+    """A tile lying on a boat. ``colour`` is None for treasures."""
+
+    kind: str
+    colour: str | None
+    shape: str
+    mask: int
+    tile_id: int = -1
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "colour": self.colour, "shape": self.shape,
+                "cells": cells_of(self.mask), "id": self.tile_id}
+
+
+@dataclass
+class Boat:
+    """A player's boat: the layout plus the tiles placed on it."""
+
+    layout: BoatLayout
+    tiles: list[Tile] = field(default_factory=list)
+    occupied: int = 0
+    colour_masks: dict[str, int] = field(default_factory=lambda: dict.fromkeys(COLOURS, 0))
+
+    @property
+    def free_mask(self) -> int:
+        return self.layout.cells_mask & ~self.occupied
+
+    @property
+    def is_empty(self) -> bool:
+        return self.occupied == 0
+
+    def place(self, tile: Tile) -> None:
+        """Put a tile down; legality is the caller's job (see shapes.Placements)."""
+        if tile.mask & self.occupied or tile.mask & ~self.layout.cells_mask:
+            raise ValueError("tile overlaps or leaves the boat")
+        self.tiles.append(tile)
+        self.occupied |= tile.mask
+        if tile.colour is not None:
+            self.colour_masks[tile.colour] |= tile.mask
+
+    def remove(self, tile: Tile) -> None:
+        self.tiles.remove(tile)
+        self.occupied &= ~tile.mask
+        if tile.colour is not None:
+            self.colour_masks[tile.colour] &= ~tile.mask
+
+    # --- facts used by scoring and lessons -------------------------------------------------
+    def uncovered_rats(self) -> int:
+        return (self.layout.rats_mask & ~self.occupied).bit_count()
+
+    def unfilled_rooms(self) -> int:
+        return sum(1 for r in self.layout.rooms if r.mask & ~self.occupied)
+
+    def filled_rooms(self) -> int:
+        return len(self.layout.rooms) - self.unfilled_rooms()
+
+    def empty_rooms(self) -> int:
+        return sum(1 for r in self.layout.rooms if not r.mask & self.occupied)
+
+    def coloured_tiles(self) -> list[Tile]:
+        return [t for t in self.tiles if t.colour is not None]
+
+    def families(self) -> list[tuple[str, list[Tile]]]:
+        """Maximal orthogonally connected groups of same-colour tiles, biggest first.
+
+        Every coloured tile belongs to exactly one family (size 1 = lonely).
+        Diagonal contact does not join a family: only shared edges do.
+        """
+        result: list[tuple[str, list[Tile]]] = []
+        by_colour: dict[str, list[Tile]] = {}
+        for t in self.tiles:
+            if t.colour is not None:
+                by_colour.setdefault(t.colour, []).append(t)
+        for colour in COLOURS:
+            members = by_colour.get(colour)
+            if not members:
+                continue
+            for part in components(self.colour_masks[colour]):
+                result.append((colour, [t for t in members if t.mask & part]))
+        result.sort(key=lambda fam: -len(fam[1]))
+        return result
+
+    def map_covered(self, colour: str) -> bool:
+        cell = self.layout.maps.get(colour, 0)
+        return bool(cell and cell & self.occupied)
+
+    # --- text form ----------------------------------------------------------------------
+    def __str__(self) -> str:
+        return render(self.layout, self.tiles)
+
+    @classmethod
+    def from_text(
+        cls,
+        layout: BoatLayout,
+        text: str,
+        legend: Mapping[str, tuple[str, str | None]] | None = None,
+    ) -> Boat:
+        """Parse a picture as printed by ``str(boat)``.
+
+        Each maximal connected group of one tile character becomes one tile,
+        unless ``legend`` maps extra characters (one character per tile) to
+        ``(kind, colour)``, which lets two same-colour cats touch.
+        """
+        rows = [r for r in text.strip("\n").split("\n")]
+        kinds = dict(_CHAR_KIND)
+        if legend:
+            kinds.update(legend)
+        char_masks: dict[str, int] = {}
+        for y, row in enumerate(rows):
+            for x, ch in enumerate(row):
+                if ch in EMPTY_CHARS:
+                    continue
+                if ch not in kinds:
+                    raise ValueError(f"unknown tile character {ch!r} at ({x}, {y})")
+                char_masks[ch] = char_masks.get(ch, 0) | (1 << cell_index(x, y))
+        boat = cls(layout)
+        for ch, mask in sorted(char_masks.items()):
+            kind, colour = kinds[ch]
+            parts = [mask] if legend and ch in legend else components(mask)
+            for part in parts:
+                boat.place(Tile(kind, colour, "custom", part, len(boat.tiles)))
+        return boat
+
+
+def render(layout: BoatLayout, tiles: Iterable[Tile]) -> str:
+    """ASCII picture: tiles by colour letter ($ common, * rare), x rat, + map, . empty."""
+    chars: dict[int, str] = {}
+    for t in tiles:
+        if t.kind == "cat":
+            ch = _CAT_CHAR[t.colour]  # type: ignore[index]
+        elif t.kind == "oshax":
+            ch = _OSHAX_CHAR[t.colour]  # type: ignore[index]
+        else:
+            ch = "$" if t.kind == "common_treasure" else "*"
+        for i in iter_bits(t.mask):
+            chars[i] = ch
+    lines = []
+    for y in range(HEIGHT):
+        row = []
+        for x in range(WIDTH):
+            i = cell_index(x, y)
+            bit = 1 << i
+            if i in chars:
+                row.append(chars[i])
+            elif layout.holes_mask & bit:
+                row.append("#")
+            elif not layout.cells_mask & bit:
+                row.append(" ")
+            elif layout.rats_mask & bit:
+                row.append("x")
+            elif layout.maps_mask & bit:
+                row.append("+")
+            else:
+                row.append(".")
+        lines.append("".join(row).rstrip())
+    return "\n".join(lines)

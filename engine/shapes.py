@@ -1,0 +1,265 @@
+"""Tile shapes, their orientations, and legal placement enumeration.
+
+Every shape has up to 8 orientations (4 rotations x mirror), deduplicated and
+normalised to their top-left bounding box. A placement is identified by its
+cell mask alone (two orientations never give the same cell set at the same
+spot once deduplicated). Legality is computed for all anchors of an
+orientation at once with shifts and ANDs over the whole boat: the anchors
+where every cell is free, ANDed with the anchors where some neighbour is
+occupied. That keeps a full enumeration to a few dozen big-integer
+operations, and ``Placements`` stays lazy so nobody pays for a list of
+thousands of masks unless they iterate it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+from .boat import STRIDE, WIDTH, BoatLayout, cell_index, iter_bits
+
+Cells = tuple[tuple[int, int], ...]
+
+
+def _normalise(cells: Sequence[tuple[int, int]]) -> Cells:
+    min_x = min(x for x, _ in cells)
+    min_y = min(y for _, y in cells)
+    return tuple(sorted(((x - min_x, y - min_y) for x, y in cells), key=lambda c: (c[1], c[0])))
+
+
+def _symmetries(cells: Cells) -> list[Cells]:
+    """All 8 rotations/reflections, deduplicated, in a fixed order."""
+    out: list[Cells] = []
+    current = list(cells)
+    for _mirror in range(2):
+        for _rot in range(4):
+            norm = _normalise(current)
+            if norm not in out:
+                out.append(norm)
+            current = [(-y, x) for x, y in current]  # rotate 90 degrees clockwise
+        current = [(-x, y) for x, y in current]  # mirror left-right
+    return out
+
+
+@dataclass(frozen=True)
+class Orientation:
+    index: int
+    cells: Cells
+    mask0: int  # cells with the top-left of the bounding box at bit 0
+    width: int
+    height: int
+    offsets: tuple[int, ...]  # bit offsets of the cells, ascending
+    neighbour_offsets: tuple[int, ...]  # bit offsets of adjacent cells (may be negative)
+    anchor_mask: int  # anchors whose bounding box stays left of the guard column
+
+
+@dataclass(frozen=True)
+class Shape:
+    key: str
+    cells: Cells
+    orientations: tuple[Orientation, ...]
+
+    @property
+    def size(self) -> int:
+        return len(self.cells)
+
+    @classmethod
+    def from_grid(cls, key: str, grid: Sequence[Sequence[int]]) -> Shape:
+        cells = _normalise([(x, y) for y, row in enumerate(grid) for x, v in enumerate(row) if v])
+        orientations = []
+        for i, ocells in enumerate(_symmetries(cells)):
+            width = max(x for x, _ in ocells) + 1
+            height = max(y for _, y in ocells) + 1
+            offsets = tuple(sorted(cell_index(x, y) for x, y in ocells))
+            cellset = set(ocells)
+            nbrs = set()
+            for x, y in ocells:
+                for nx, ny in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+                    if (nx, ny) not in cellset:
+                        nbrs.add(ny * STRIDE + nx)
+            anchor = 0
+            for y in range(16):
+                for x in range(WIDTH - width + 1):
+                    anchor |= 1 << cell_index(x, y)
+            mask0 = sum(1 << o for o in offsets)
+            orientations.append(
+                Orientation(i, ocells, mask0, width, height, offsets, tuple(sorted(nbrs)), anchor)
+            )
+        return cls(key, cells, tuple(orientations))
+
+    def orientation_of(self, mask: int) -> tuple[Orientation, int] | None:
+        """The orientation and anchor bit that produce exactly ``mask``, if any."""
+        if mask <= 0:
+            return None
+        low = (mask & -mask).bit_length() - 1
+        for o in self.orientations:
+            anchor = low - o.offsets[0]
+            if anchor >= 0 and (o.anchor_mask >> anchor) & 1 and (o.mask0 << anchor) == mask:
+                return o, anchor
+        return None
+
+    def __str__(self) -> str:
+        w = max(x for x, _ in self.cells) + 1
+        h = max(y for _, y in self.cells) + 1
+        cs = set(self.cells)
+        return "\n".join("".join("#" if (x, y) in cs else "." for x in range(w)) for y in range(h))
+
+
+def _shift(mask: int, offset: int) -> int:
+    """Bit ``a`` of the result is bit ``a + offset`` of ``mask``."""
+    return mask >> offset if offset >= 0 else mask << -offset
+
+
+class Placements:
+    """The legal placements of one shape on one boat: a lazy sequence of masks.
+
+    Answers ``len``, iteration, indexing and ``in`` without building a list.
+    """
+
+    __slots__ = ("shape", "_rows", "_len")
+
+    def __init__(self, shape: Shape, rows: list[tuple[Orientation, int]]) -> None:
+        self.shape = shape
+        self._rows = rows  # (orientation, anchors mask)
+        self._len = sum(a.bit_count() for _, a in rows)
+
+    def __len__(self) -> int:
+        return self._len
+
+    def __bool__(self) -> bool:
+        return self._len > 0
+
+    def __iter__(self) -> Iterator[int]:
+        for o, anchors in self._rows:
+            m0 = o.mask0
+            for a in iter_bits(anchors):
+                yield m0 << a
+
+    def __getitem__(self, index: int) -> int:
+        if index < 0:
+            index += self._len
+        if not 0 <= index < self._len:
+            raise IndexError("placement index out of range")
+        for o, anchors in self._rows:
+            n = anchors.bit_count()
+            if index < n:
+                for a in iter_bits(anchors):
+                    if index == 0:
+                        return o.mask0 << a
+                    index -= 1
+            index -= n
+        raise IndexError(index)  # pragma: no cover
+
+    def __contains__(self, mask: object) -> bool:
+        if not isinstance(mask, int):
+            return False
+        found = self.shape.orientation_of(mask)
+        if found is None:
+            return False
+        o, anchor = found
+        for ro, anchors in self._rows:
+            if ro is o:
+                return bool((anchors >> anchor) & 1)
+        return False
+
+    def __repr__(self) -> str:
+        return f"<Placements {self.shape.key}: {self._len}>"
+
+
+def legal_placements(
+    shape: Shape, layout: BoatLayout, occupied: int, *, anywhere: bool = False
+) -> Placements:
+    """Placements inside the boat, not overlapping, touching a tile unless the boat
+    is empty or ``anywhere`` (cards 69/70, drawn-tile fit checks) is set."""
+    free = layout.cells_mask & ~occupied
+    touch = occupied and not anywhere
+    rows = []
+    for o in shape.orientations:
+        anchors = o.anchor_mask
+        for off in o.offsets:
+            anchors &= free >> off
+            if not anchors:
+                break
+        if anchors and touch:
+            near = 0
+            for off in o.neighbour_offsets:
+                near |= _shift(occupied, off)
+            anchors &= near
+        if anchors:
+            rows.append((o, anchors))
+    return Placements(shape, rows)
+
+
+def is_legal_placement(
+    shape: Shape, layout: BoatLayout, occupied: int, mask: int, *, anywhere: bool = False
+) -> str | None:
+    """None when legal, otherwise the reason in words (for IllegalAction)."""
+    if shape.orientation_of(mask) is None:
+        return f"those cells are not a rotation or reflection of shape {shape.key}"
+    if mask & ~layout.cells_mask:
+        return "the tile would leave the boat"
+    if mask & occupied:
+        return "the tile would overlap another tile"
+    if occupied and not anywhere:
+        from .boat import neighbours
+
+        if not neighbours(mask) & occupied:
+            return "the tile must touch a tile already on the boat"
+    return None
+
+
+def mask_from_cells(cells: Sequence[Sequence[int]]) -> int:
+    """Decode ``[[x, y], ...]`` from a bot; raises ValueError on nonsense."""
+    mask = 0
+    for cell in cells:
+        if len(cell) != 2:
+            raise ValueError("a cell is a pair [x, y]")
+        x, y = cell
+        if not (isinstance(x, int) and isinstance(y, int)) or not (0 <= x < WIDTH and 0 <= y < 16):
+            raise ValueError(f"cell {list(cell)!r} is off the grid")
+        bit = 1 << cell_index(x, y)
+        if mask & bit:
+            raise ValueError(f"cell {list(cell)!r} is listed twice")
+        mask |= bit
+    return mask
+
+
+@dataclass(frozen=True)
+class BaseShapes:
+    """Every tile shape of the base game, by kind."""
+
+    colours: tuple[str, ...]
+    cats: tuple[Shape, ...]
+    oshax: tuple[Shape, ...]
+    rare_treasures: tuple[Shape, ...]
+    rare_counts: dict[str, int]
+    common_treasures: tuple[Shape, ...]
+    small_common: frozenset[str]
+    common_count_per_shape: dict[int, int]  # by number of players
+
+    def by_key(self, key: str) -> Shape:
+        return _shape_index(self)[key]
+
+
+@cache
+def _shape_index(shapes: BaseShapes) -> dict[str, Shape]:
+    return {s.key: s for group in (shapes.cats, shapes.oshax, shapes.rare_treasures,
+                                   shapes.common_treasures) for s in group}
+
+
+@cache
+def base_shapes() -> BaseShapes:
+    raw = json.loads(resources.files("engine.data.base").joinpath("shapes.json").read_text())
+    return BaseShapes(
+        colours=tuple(raw["colours"]),
+        cats=tuple(Shape.from_grid(s["key"], s["grid"]) for s in raw["cats"]),
+        oshax=tuple(Shape.from_grid(s["key"], s["grid"]) for s in raw["oshax"]),
+        rare_treasures=tuple(Shape.from_grid(s["key"], s["grid"]) for s in raw["rare_treasures"]),
+        rare_counts={s["key"]: s["count"] for s in raw["rare_treasures"]},
+        common_treasures=tuple(Shape.from_grid(s["key"], s["grid"]) for s in raw["common_treasures"]),
+        small_common=frozenset(s["key"] for s in raw["common_treasures"] if s["small"]),
+        common_count_per_shape={int(k): v for k, v in raw["common_count_per_shape"].items()},
+    )
