@@ -64,6 +64,16 @@ def import_base_shapes(src: Path) -> dict:
     }
 
 
+def import_base_cards(src: Path) -> dict:
+    raw = json.loads((src / "cards.json").read_text())
+    meta = raw["_meta"]
+    return {
+        "_meta": {k: meta[k] for k in ("counts_by_family", "families", "count_of_vocabulary",
+                                        "scoring_kinds", "solo_basket_rules") if k in meta},
+        "cards": raw["cards"],
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--shared", type=Path, default=ROOT.parent / "shared")
@@ -71,6 +81,7 @@ def main() -> None:
     base = args.shared / "game-data" / "base"
     _dump(ROOT / "engine/data/base/boats.json", import_base_boats(base))
     _dump(ROOT / "engine/data/base/shapes.json", import_base_shapes(base))
+    _dump(ROOT / "engine/data/base/cards.json", import_base_cards(base))
 
 
 if __name__ == "__main__":

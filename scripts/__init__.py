@@ -1,0 +1,1 @@
+"""Developer and operations scripts; a package so that tests and bench/ can import scripts.stack."""
