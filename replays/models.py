@@ -1,0 +1,1 @@
+"""Replay models; written in a later issue (replays are files in the "replays" storage)."""

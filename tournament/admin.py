@@ -1,0 +1,1 @@
+"""Admin registrations for the tournament models; added with the models."""

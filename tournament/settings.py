@@ -1,0 +1,279 @@
+"""Django settings for Isle Arena, read from environment variables.
+
+Every value has a default that gives the embedded development setup (SQLite under DATA_DIR,
+Celery tasks run eagerly in the calling process), so a fresh clone runs with no configuration.
+Setting DATABASE_URL / CELERY_BROKER_URL switches to PostgreSQL / a real broker with workers.
+Production (DJANGO_ENV=production or DEBUG=0) refuses to start without a SECRET_KEY and turns on
+the hardening that `manage.py check --deploy` asks for. The README lists every variable.
+"""
+
+import os
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+
+def env_str(name: str, default: str = "") -> str:
+    return os.environ.get(name, default).strip()
+
+
+def env_bool(name: str, default: bool) -> bool:
+    """Parse 1/0, true/false, yes/no, on/off; anything else is a configuration error."""
+    raw = env_str(name).lower()
+    if not raw:
+        return default
+    if raw in {"1", "true", "yes", "on"}:
+        return True
+    if raw in {"0", "false", "no", "off"}:
+        return False
+    raise ImproperlyConfigured(f"{name}={raw!r} is not a boolean (use 1 or 0).")
+
+
+def env_list(name: str, default: list[str]) -> list[str]:
+    raw = env_str(name)
+    if not raw:
+        return default
+    return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+def env_int(name: str, default: int) -> int:
+    raw = env_str(name)
+    return int(raw) if raw else default
+
+
+def env_float(name: str, default: float) -> float:
+    raw = env_str(name)
+    return float(raw) if raw else default
+
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+DATA_DIR = Path(env_str("DATA_DIR") or BASE_DIR / "var").resolve()
+
+# --- Core -------------------------------------------------------------------------------------
+
+DJANGO_ENV = env_str("DJANGO_ENV", "development").lower()
+DEBUG = env_bool("DEBUG", DJANGO_ENV != "production")
+
+SECRET_KEY = env_str("SECRET_KEY")
+if not SECRET_KEY:
+    if not DEBUG:
+        raise ImproperlyConfigured(
+            "SECRET_KEY must be set when DEBUG is off (DJANGO_ENV=production or DEBUG=0). "
+            "Generate one with: python -c 'import secrets; print(secrets.token_urlsafe(50))'"
+        )
+    SECRET_KEY = "django-insecure-isle-arena-development-only"
+
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"] if DEBUG else [])
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "rest_framework.authtoken",
+    "django_filters",
+    "drf_spectacular",
+    "tournament",
+    "replays",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "tournament.urls"
+WSGI_APPLICATION = "tournament.wsgi.application"
+ASGI_APPLICATION = "tournament.asgi.application"
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": f"django.contrib.auth.password_validation.{name}"}
+    for name in (
+        "UserAttributeSimilarityValidator",
+        "MinimumLengthValidator",
+        "CommonPasswordValidator",
+        "NumericPasswordValidator",
+    )
+]
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+# --- Database ---------------------------------------------------------------------------------
+# Embedded SQLite by default; DATABASE_URL (postgres://user@host:5432/name) for real deployments.
+
+try:
+    DATA_DIR.mkdir(parents=True, exist_ok=True)
+except OSError:  # a read-only image can still run when every path is configured elsewhere
+    pass
+
+DATABASES = {
+    "default": dj_database_url.config(
+        default=f"sqlite:///{DATA_DIR / 'arena.sqlite3'}",
+        conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 60),
+        conn_health_checks=True,
+    )
+}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Web, CLI and eager tasks share one file: WAL plus IMMEDIATE transactions avoid
+    # "database is locked" errors when they write at the same time.
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"]["OPTIONS"] = {
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 20,
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    }
+
+# --- Files ------------------------------------------------------------------------------------
+# Replays and bot bundles go through named storages, so an S3 backend can replace either one.
+
+STATIC_URL = "static/"
+STATIC_ROOT = Path(env_str("STATIC_ROOT") or DATA_DIR / "static")
+REPLAY_ROOT = Path(env_str("REPLAY_ROOT") or DATA_DIR / "replays")
+BOT_ROOT = Path(env_str("BOT_ROOT") or DATA_DIR / "bots")
+MEDIA_ROOT = BOT_ROOT
+MEDIA_URL = "media/"
+
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        # The manifest storage needs collectstatic; development serves app files directly.
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    },
+    "replays": {
+        "BACKEND": "django.core.files.storage.FileSystemStorage",
+        "OPTIONS": {"location": str(REPLAY_ROOT)},
+    },
+    "bots": {
+        "BACKEND": "django.core.files.storage.FileSystemStorage",
+        "OPTIONS": {"location": str(BOT_ROOT)},
+    },
+}
+
+# --- Security (production) --------------------------------------------------------------------
+
+if not DEBUG:
+    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # container health checks speak plain HTTP
+    SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
+    SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
+    CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
+    SECURE_CONTENT_TYPE_NOSNIFF = True
+    SECURE_REFERRER_POLICY = "same-origin"
+    X_FRAME_OPTIONS = "DENY"
+    if env_bool("BEHIND_TLS_PROXY", False):
+        SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+# --- REST API ---------------------------------------------------------------------------------
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "PAGE_SIZE": 50,
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+}
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Isle Arena API",
+    "DESCRIPTION": "Bots, leagues, matches and replays for The Isle of Cats.",
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+}
+
+# --- Celery -----------------------------------------------------------------------------------
+# No broker = embedded mode: tasks run inside the web/CLI process and their errors propagate.
+
+CELERY_BROKER_URL = env_str("CELERY_BROKER_URL")
+if CELERY_BROKER_URL:
+    CELERY_TASK_ALWAYS_EAGER = False
+    CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND") or CELERY_BROKER_URL
+else:
+    CELERY_BROKER_URL = "memory://"
+    CELERY_TASK_ALWAYS_EAGER = True
+    CELERY_TASK_EAGER_PROPAGATES = True
+    CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND") or None
+
+# A match lost with its worker is run again rather than dropped; one match per worker slot.
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 1800)
+CELERY_TASK_SOFT_TIME_LIMIT = env_int(
+    "CELERY_TASK_SOFT_TIME_LIMIT", max(1, CELERY_TASK_TIME_LIMIT - 100)
+)
+CELERY_TASK_SERIALIZER = "json"
+CELERY_RESULT_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]  # never pickle: messages may come from anyone on the broker
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_TIMEZONE = TIME_ZONE
+CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
+# Periodic jobs (league rounds, stale-match sweeps) are added by the tournament app.
+CELERY_BEAT_SCHEDULE: dict = {}
+
+# --- Bot sandbox ------------------------------------------------------------------------------
+
+BOT_DECISION_TIME_LIMIT = env_float("BOT_DECISION_TIME_LIMIT", 1.0)  # seconds per decision
+BOT_TIME_BANK = env_float("BOT_TIME_BANK", 30.0)  # seconds of overrun per match
+BOT_MEMORY_LIMIT_MB = env_int("BOT_MEMORY_LIMIT_MB", 512)
+BOT_UPLOAD_MAX_BYTES = env_int("BOT_UPLOAD_MAX_BYTES", 5 * 1024 * 1024)
+
+# --- Logging ----------------------------------------------------------------------------------
+
+LOG_LEVEL = env_str("LOG_LEVEL", "INFO").upper()
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s %(process)d: %(message)s"},
+    },
+    "handlers": {
+        "stderr": {
+            "class": "logging.StreamHandler",
+            "stream": "ext://sys.stderr",
+            "formatter": "plain",
+        },
+    },
+    "root": {"handlers": ["stderr"], "level": LOG_LEVEL},
+    "loggers": {
+        "django": {"handlers": ["stderr"], "level": LOG_LEVEL, "propagate": False},
+    },
+}

@@ -1,0 +1,5 @@
+"""Match workers: the Celery app, tasks, the match runner and the bot sandbox.
+
+Deliberately empty: `workers.sandbox` and `workers.runner` must import without Django or Celery,
+so nothing here may import either. The Celery app lives in `workers.celery_app`.
+"""

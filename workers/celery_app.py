@@ -1,0 +1,17 @@
+"""The Celery application (`celery -A workers.celery_app worker|beat`).
+
+Configuration comes from Django settings under the CELERY_ prefix, so one place
+(tournament/settings.py) decides between embedded eager mode and a real broker.
+"""
+
+import os
+
+from celery import Celery
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
+
+app = Celery("isle_arena")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+# tasks.py of every installed app, plus workers/tasks.py (workers is not a Django app).
+app.autodiscover_tasks()
+app.autodiscover_tasks(["workers"])
