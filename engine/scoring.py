@@ -1,0 +1,448 @@
+"""Final scoring of every mode, and the lesson cards as an interpreter over card data.
+
+Each lesson card's rule is data (``Card.scoring`` in engine/data/base/cards.json): a
+``kind`` (how points follow from a count) and usually a ``count_of`` (what is counted).
+This module holds the two tables that give those words meaning, ``COUNTS`` and ``KINDS``,
+plus the end-of-game sheet (rats, rooms, families, rare treasures, lessons) and the solo
+sister's score. Pure functions over ``Boat`` values; no game state, no Django.
+
+>>> family_points(2), family_points(3), family_points(4), family_points(7)
+(0, 8, 11, 25)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from .boat import COLOURS, Boat, neighbours
+from .cards import Card, base_cards
+
+MODES = ("standard", "family", "solo")
+RAT_POINTS = -1
+UNFILLED_ROOM_POINTS = -5
+RARE_TREASURE_POINTS = 3
+MIDDLE_ROW = 4  # the row lesson 155 asks to fill (y = 4, all 22 squares)
+
+
+@dataclass
+class PlayerFacts:
+    """What final scoring needs to know about one player at the end of the game."""
+
+    boat: Boat
+    fish: int = 0
+    private_lessons: tuple[int, ...] = ()  # face-up private (or family) lesson card ids
+    permanent_baskets: int = 1
+    turn_position: int = 0  # 0 = first in turn order at game end
+
+
+@dataclass
+class TableFacts:
+    """Every player's facts plus the lessons that score for all of them."""
+
+    players: list[PlayerFacts]
+    public_lessons: tuple[tuple[int, str | None], ...] = ()  # (card id, colour chosen at purchase)
+    mode: str = "standard"  # "standard" | "family" | "solo"
+
+
+def family_points(size: int) -> int:
+    """The family table: 0 below 3 tiles, 8, 11, then 5 per tile beyond 2 (15, 20, 25, ...)."""
+    if size < 3:
+        return 0
+    if size == 3:
+        return 8
+    if size == 4:
+        return 11
+    return 5 * (size - 2)
+
+
+# --- what a lesson can see of one boat -------------------------------------------------------
+
+
+@dataclass
+class _View:
+    """One player's boat seen by the lessons; derived facts are computed once, on demand."""
+
+    player: PlayerFacts
+    colour_tiles: list[Any] = field(init=False)  # cats and Oshax (tiles with a colour)
+
+    def __post_init__(self) -> None:
+        self.colour_tiles = self.player.boat.coloured_tiles()
+
+    @property
+    def boat(self) -> Boat:
+        return self.player.boat
+
+    @cached_property
+    def family_sizes(self) -> list[tuple[str, int]]:
+        """(colour, number of tiles) of every family, biggest first (size 1 = lonely)."""
+        return [(colour, len(tiles)) for colour, tiles in self.boat.families()]
+
+    @cached_property
+    def treasure_mask(self) -> int:
+        return _mask(t for t in self.boat.tiles if t.colour is None)
+
+    @cached_property
+    def visible_rats_mask(self) -> int:
+        return self.boat.layout.rats_mask & ~self.boat.occupied
+
+    def tiles_of(self, colour: str | None) -> list[Any]:
+        if colour is None:
+            return self.colour_tiles
+        return [t for t in self.colour_tiles if t.colour == colour]
+
+    def kind_count(self, *kinds: str) -> int:
+        return sum(1 for t in self.boat.tiles if t.kind in kinds)
+
+
+def _mask(tiles: Any) -> int:
+    m = 0
+    for t in tiles:
+        m |= t.mask
+    return m
+
+
+# --- the counting vocabulary (``count_of``): one small function each -------------------------
+# Each takes the view and an argument (a colour, a size, or None) and returns a count.
+
+
+def _touching_edge(v: _View, colour: str | None) -> int:
+    edge = v.boat.layout.edge_mask
+    return sum(1 for t in v.tiles_of(colour) if t.mask & edge)
+
+
+def _lonely(v: _View, colour: str | None) -> int:
+    return sum(1 for c, size in v.family_sizes if size == 1 and colour in (None, c))
+
+
+def _treasures_touching_colour(v: _View, colour: str | None) -> int:
+    if colour is None:
+        raise ValueError("treasures_touching_colour needs a colour")
+    colour_mask = v.boat.colour_masks[colour]
+    return sum(1 for t in v.boat.tiles if t.colour is None and neighbours(t.mask) & colour_mask)
+
+
+def _largest_family_if_scoring(v: _View, _: str | None) -> int:
+    largest = v.family_sizes[0][1] if v.family_sizes else 0
+    return largest if largest >= 3 else 0
+
+
+def _not_touching_treasure(v: _View, _: str | None) -> int:
+    treasures = v.treasure_mask
+    return sum(1 for t in v.colour_tiles if not neighbours(t.mask) & treasures)
+
+
+def _maps(v: _View, covered: bool) -> int:
+    return sum(1 for c in v.boat.layout.maps if v.boat.map_covered(c) == covered)
+
+
+COUNTS: dict[str, Callable[[_View, Any], int]] = {
+    "cats": lambda v, _: v.kind_count("cat"),
+    "oshax": lambda v, _: v.kind_count("oshax"),
+    "cats_and_oshax": lambda v, _: len(v.colour_tiles),
+    "cats_and_oshax_of_colour": lambda v, c: len(v.tiles_of(c)),
+    "treasures": lambda v, _: v.kind_count("common_treasure", "rare_treasure"),
+    "common_treasures": lambda v, _: v.kind_count("common_treasure"),
+    "rare_treasures": lambda v, _: v.kind_count("rare_treasure"),
+    "visible_rats": lambda v, _: v.boat.uncovered_rats(),
+    "uncovered_maps": lambda v, _: _maps(v, covered=False),
+    "covered_maps": lambda v, _: _maps(v, covered=True),
+    "private_lessons": lambda v, _: len(v.player.private_lessons),
+    "permanent_baskets": lambda v, _: v.player.permanent_baskets,
+    "fish": lambda v, _: v.player.fish,
+    "filled_rooms": lambda v, _: v.boat.filled_rooms(),
+    "lonely_cats_and_oshax": lambda v, _: _lonely(v, None),
+    "lonely_cats_and_oshax_of_colour": _lonely,
+    "families_size_at_least": lambda v, n: sum(1 for _, s in v.family_sizes if s >= int(n)),
+    "cats_and_oshax_touching_edge": lambda v, _: _touching_edge(v, None),
+    "cats_and_oshax_of_colour_touching_edge": _touching_edge,
+    "treasures_touching_colour": _treasures_touching_colour,
+    "size_of_largest_family_if_at_least_3": _largest_family_if_scoring,
+    "cats_and_oshax_not_touching_treasure": _not_touching_treasure,
+}
+
+# Conditions of ``per_colour_where``: true when the colour earns the points.
+CONDITIONS: dict[str, Callable[[_View, str], bool]] = {
+    "no_cat_or_oshax_of_colour_adjacent_to_any_treasure":
+        lambda v, c: not any(neighbours(t.mask) & v.treasure_mask for t in v.tiles_of(c)),
+    "no_cat_or_oshax_of_colour_touching_edge": lambda v, c: _touching_edge(v, c) == 0,
+    "no_cat_or_oshax_of_colour_adjacent_to_visible_rat":
+        lambda v, c: not any(neighbours(t.mask) & v.visible_rats_mask for t in v.tiles_of(c)),
+}
+
+
+def _count(v: _View, count_of: str, colour: str | None = None) -> int:
+    """Evaluate a ``count_of`` word; ``name:arg`` carries its argument (a colour or a size)."""
+    name, _, arg = count_of.partition(":")
+    func = COUNTS.get(name)
+    if func is None:
+        raise ValueError(f"unknown count_of {count_of!r} in the card data")
+    return func(v, arg or colour)
+
+
+def _of_colour(count_of: str) -> str:
+    """The per-colour word of a whole-boat word ("cats_and_oshax" -> "..._of_colour")."""
+    return "cats_and_oshax_of_colour" if count_of == "cats_and_oshax" else count_of
+
+
+# --- the kinds: one small function each ------------------------------------------------------
+
+
+@dataclass
+class _Context:
+    """A lesson being scored: its rule, the player's view, the table and the resolved colour."""
+
+    rule: dict[str, Any]
+    view: _View
+    views: list[_View]
+    mode: str
+    colour: str | None
+
+    def count(self) -> int:
+        return _count(self.view, self.rule["count_of"], self.colour)
+
+
+def _per_item(x: _Context) -> int:
+    n = x.count()
+    if "divisor" in x.rule:  # the data only ever rounds down ("rounding": "down")
+        n //= x.rule["divisor"]
+    return x.rule["points_each"] * n
+
+
+def _each_colour(x: _Context, test: Callable[[int], bool], word: str) -> int:
+    ok = all(test(_count(x.view, word, c)) for c in COLOURS)
+    return x.rule["points"] if ok else 0
+
+
+def _no_empty_cells(x: _Context) -> int:
+    layout = x.view.boat.layout
+    cells = {"edge": layout.edge_mask, "middle_row": layout.row_mask(MIDDLE_ROW)}
+    wanted = cells.get(x.rule["cells"])
+    if wanted is None:
+        raise ValueError(f"unknown cell set {x.rule['cells']!r} in the card data")
+    return x.rule["points"] if not wanted & ~x.view.boat.occupied else 0
+
+
+def _rooms(x: _Context, filled: bool) -> int:
+    occupied = x.view.boat.occupied
+    layout = x.view.boat.layout
+    for key in x.rule["rooms"]:
+        room = layout.room(key).mask
+        if (not room & ~occupied) if filled else (not room & occupied):
+            continue
+        return 0
+    return x.rule["points"]
+
+
+def _largest_size(v: _View) -> int:
+    return v.family_sizes[0][1] if v.family_sizes else 0
+
+
+def _largest_family(x: _Context) -> int:
+    mine = _largest_size(x.view)
+    if x.mode == "solo":
+        return x.rule["points"] if mine >= x.rule["solo_min_family_size"] else 0
+    if x.rule.get("requires_at_least_one_tile") and mine == 0:
+        return 0
+    others = [_largest_size(o) for o in x.views if o is not x.view]
+    beaten = any(s > mine for s in others) if x.rule.get("ties_score", True) else \
+        any(s >= mine for s in others)
+    return 0 if beaten else x.rule["points"]
+
+
+def _family_by_rank(x: _Context) -> int:
+    sizes = x.view.family_sizes  # biggest first; equal sizes score the same either way
+    rank = x.rule["rank"]
+    if len(sizes) < max(rank, x.rule.get("min_families", 0)):
+        return 0
+    return family_points(sizes[rank - 1][1])
+
+
+def _per_colour_where(x: _Context) -> int:
+    test = CONDITIONS.get(x.rule["condition"])
+    if test is None:
+        raise ValueError(f"unknown condition {x.rule['condition']!r} in the card data")
+    return x.rule["points_each"] * sum(1 for c in COLOURS if test(x.view, c))
+
+
+KINDS: dict[str, Callable[[_Context], int]] = {
+    "count_equals": lambda x: x.rule["points"] if x.count() == x.rule["value"] else 0,
+    "count_at_least": lambda x: x.rule["points"] if x.count() >= x.rule["value"] else 0,
+    "count_less_than": lambda x: x.rule["points"] if x.count() < x.rule["value"] else 0,
+    "per_item": _per_item,
+    "per_item_above": lambda x: x.rule["points_each"] * max(0, x.count() - x.rule["threshold"]),
+    "each_colour_count_at_least":
+        lambda x: _each_colour(x, lambda n: n >= x.rule["min"], _of_colour(x.rule["count_of"])),
+    "each_colour_touches_edge":
+        lambda x: _each_colour(x, lambda n: n >= 1, "cats_and_oshax_of_colour_touching_edge"),
+    "no_empty_cells": _no_empty_cells,
+    "rooms_filled": lambda x: _rooms(x, filled=True),
+    "rooms_empty": lambda x: _rooms(x, filled=False),
+    "first_in_turn_order": lambda x: x.rule["points"] if x.view.player.turn_position == 0 else 0,
+    "largest_family": _largest_family,
+    "score_family_again": _family_by_rank,
+    "family_score_by_rank": _family_by_rank,
+    "per_colour_where": _per_colour_where,
+}
+
+
+# --- lessons ----------------------------------------------------------------------------------
+
+
+def _lesson_card(card_id: int) -> Card:
+    card = base_cards().get(card_id)
+    if card is None or card.scoring is None:
+        raise ValueError(f"card {card_id} is not a lesson card")
+    if card.scoring["kind"] not in KINDS:
+        raise ValueError(f"card {card_id} is scored by sister_score, not as a lesson on its own")
+    return card
+
+
+def _resolve_colour(card: Card, view: _View, colour: str | None) -> str | None:
+    """The colour a lesson is scored with; ``best_at_end`` tries all five on this boat."""
+    chooser = card.scoring.get("colour") if card.scoring else None
+    if chooser == "best_at_end":
+        # Cards 117/151 (FACTS §8.9): the best colour is picked automatically; ties -> first
+        # colour in COLOURS order, so the result is deterministic.
+        counts = [_count(view, card.scoring["count_of"], c) for c in COLOURS]
+        return COLOURS[counts.index(max(counts))]
+    if chooser == "chosen_at_purchase":
+        if colour not in COLOURS:
+            raise ValueError(f"card {card.id} needs the colour chosen at purchase "
+                             f"(one of {', '.join(COLOURS)}), got {colour!r}")
+        return colour
+    if colour is not None:
+        raise ValueError(f"card {card.id} takes no colour, got {colour!r}")
+    return None
+
+
+def _score_lesson(card: Card, view: _View, views: list[_View], mode: str,
+                  colour: str | None) -> tuple[int, str | None]:
+    rule = card.scoring or {}
+    colour = _resolve_colour(card, view, colour)
+    points = KINDS[rule["kind"]](_Context(rule, view, views, mode, colour))
+    return points, colour
+
+
+def _check_mode(table: TableFacts) -> None:
+    if table.mode not in MODES:
+        raise ValueError(f"unknown scoring mode {table.mode!r}; modes: {', '.join(MODES)}")
+    if not table.players:
+        raise ValueError("a table needs at least one player")
+    if table.mode == "solo" and len(table.players) != 1:
+        raise ValueError("a solo table has exactly one player")
+
+
+def lesson_points(card_id: int, player_index: int, table: TableFacts,
+                  colour: str | None = None) -> int:
+    """Points one lesson card gives one player, as the card's data says (public lessons
+    are not halved here: the halving in solo belongs to the score sheet)."""
+    _check_mode(table)
+    if not 0 <= player_index < len(table.players):
+        raise ValueError(f"no player {player_index} at a table of {len(table.players)}")
+    views = [_View(p) for p in table.players]
+    return _score_lesson(_lesson_card(card_id), views[player_index], views, table.mode,
+                         colour)[0]
+
+
+# --- the score sheet --------------------------------------------------------------------------
+
+_PRIVATE_FAMILIES = {"standard": ("private_lesson",), "solo": ("private_lesson",),
+                     "family": ("family_lesson",)}
+
+
+def _sheet(view: _View, views: list[_View], table: TableFacts) -> dict[str, Any]:
+    boat = view.boat
+    families = [{"colour": c, "size": s, "points": family_points(s)}
+                for c, s in view.family_sizes if s >= 3]
+    lessons = []
+    for card_id in view.player.private_lessons:
+        card = _lesson_card(card_id)
+        if card.family not in _PRIVATE_FAMILIES[table.mode]:
+            raise ValueError(f"card {card_id} ({card.family}) is not a private lesson "
+                             f"of {table.mode} mode")
+        points, colour = _score_lesson(card, view, views, table.mode, None)
+        lessons.append({"card": card_id, "points": points, "public": False, "colour": colour})
+    for card_id, chosen in table.public_lessons:
+        card = _lesson_card(card_id)
+        if card.family != "public_lesson":
+            raise ValueError(f"card {card_id} ({card.family}) is not a public lesson")
+        points, colour = _score_lesson(card, view, views, table.mode, chosen)
+        if table.mode == "solo":  # FACTS §7: halved per card, rounded up
+            points = -(-points // 2)
+        lessons.append({"card": card_id, "points": points, "public": True, "colour": colour})
+    rare = 0 if table.mode == "family" else view.kind_count("rare_treasure")
+    sheet = {
+        "rats": RAT_POINTS * boat.uncovered_rats(),
+        "rooms": UNFILLED_ROOM_POINTS * boat.unfilled_rooms(),
+        "families": sum(f["points"] for f in families),
+        "rare_treasures": RARE_TREASURE_POINTS * rare,
+        "private_lessons": sum(le["points"] for le in lessons if not le["public"]),
+        "public_lessons": sum(le["points"] for le in lessons if le["public"]),
+    }
+    sheet["total"] = sum(sheet.values())
+    sheet["lessons"] = lessons
+    sheet["families_detail"] = families
+    return sheet
+
+
+def score_table(table: TableFacts) -> list[dict[str, Any]]:
+    """The final score sheet of every player, in seat order.
+
+    ``families_detail`` lists the scoring families (3+ tiles), biggest first; ``lessons``
+    lists private lessons then public ones, each with the colour it was scored with.
+    """
+    _check_mode(table)
+    if table.mode == "family" and table.public_lessons:
+        raise ValueError("the family variant has no public lessons")
+    views = [_View(p) for p in table.players]
+    return [_sheet(v, views, table) for v in views]
+
+
+# --- the solo sister ----------------------------------------------------------------------------
+
+
+def _sister_colour_points(colour: str, position: int) -> int:
+    """Points per tile of the colour card revealed at ``position`` (1-based), from its data."""
+    for card in base_cards().values():
+        if card.family == "solo_colour" and card.colour == colour:
+            table = (card.scoring or {})["points_each_by_reveal_position"]
+            return int(table[str(position)])
+    raise ValueError(f"no solo colour card for {colour!r}")
+
+
+def sister_score(player: PlayerFacts, colour_order: Sequence[str],
+                 sister_lessons: Sequence[int]) -> dict[str, Any]:
+    """The sister's final score, taken from the PLAYER's boat: revealed colour cards
+    (5/4/3/2/1 per tile by reveal order) plus her solo lessons; 204 repeats her best other."""
+    if len(set(colour_order)) != len(colour_order) or len(colour_order) > len(COLOURS):
+        raise ValueError(f"colour_order must list distinct colours, got {list(colour_order)}")
+    if len(set(sister_lessons)) != len(sister_lessons):
+        raise ValueError(f"sister_lessons has a repeated card: {list(sister_lessons)}")
+    view = _View(player)
+    colours = []
+    for position, colour in enumerate(colour_order, start=1):
+        if colour not in COLOURS:
+            raise ValueError(f"unknown colour {colour!r}")
+        each = _sister_colour_points(colour, position)
+        count = len(view.tiles_of(colour))
+        colours.append({"colour": colour, "points_each": each, "count": count,
+                        "points": each * count})
+    points: dict[int, int] = {}
+    repeaters = []
+    for card_id in sister_lessons:
+        card = base_cards().get(card_id)
+        if card is None or card.family not in ("solo_lesson_basic", "solo_lesson_advanced"):
+            raise ValueError(f"card {card_id} is not a solo lesson (197-215)")
+        if (card.scoring or {}).get("kind") == "repeat_best_other_solo_lesson":
+            repeaters.append(card_id)  # scored below, once the others are known
+            continue
+        points[card_id] = _score_lesson(card, view, [view], "solo", None)[0]
+    best_other = max(points.values(), default=0)
+    for card_id in repeaters:
+        points[card_id] = best_other
+    lessons = [{"card": c, "points": points[c]} for c in sister_lessons]
+    total = sum(c["points"] for c in colours) + sum(le["points"] for le in lessons)
+    return {"colours": colours, "lessons": lessons, "total": total}
