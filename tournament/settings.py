@@ -7,6 +7,7 @@ Production (DJANGO_ENV=production or DEBUG=0) refuses to start without a SECRET_
 the hardening that `manage.py check --deploy` asks for. The README lists every variable.
 """
 
+import contextlib
 import os
 from pathlib import Path
 
@@ -132,11 +133,6 @@ USE_TZ = True
 # --- Database ---------------------------------------------------------------------------------
 # Embedded SQLite by default; DATABASE_URL (postgres://user@host:5432/name) for real deployments.
 
-try:
-    DATA_DIR.mkdir(parents=True, exist_ok=True)
-except OSError:  # a read-only image can still run when every path is configured elsewhere
-    pass
-
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{DATA_DIR / 'arena.sqlite3'}",
@@ -163,6 +159,12 @@ REPLAY_ROOT = Path(env_str("REPLAY_ROOT") or DATA_DIR / "replays")
 BOT_ROOT = Path(env_str("BOT_ROOT") or DATA_DIR / "bots")
 MEDIA_ROOT = BOT_ROOT
 MEDIA_URL = "media/"
+
+# Created up front: SQLite needs its directory and WhiteNoise warns about a missing STATIC_ROOT.
+# A read-only image can still run when every path is configured elsewhere.
+for _directory in (DATA_DIR, STATIC_ROOT):
+    with contextlib.suppress(OSError):
+        _directory.mkdir(parents=True, exist_ok=True)
 
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},

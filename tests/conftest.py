@@ -1,0 +1,88 @@
+"""Suite-wide pytest setup (pytest-django reads DJANGO_SETTINGS_MODULE from pyproject.toml).
+
+Unit tests always run in embedded mode (eager Celery, no broker). Tests that need real services
+are marked and skipped, with the reason, when those services are not configured:
+
+* `integration`: PostgreSQL via DATABASE_URL and Redis via TEST_REDIS_URL (.ci/run sets both
+  when it finds them on 127.0.0.1).
+* `browser`: Debian's Chromium at /usr/bin/chromium (or CHROMIUM_PATH) for Playwright.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def chromium_path() -> str | None:
+    """The Chromium binary Playwright should launch (`executable_path`), if installed."""
+    candidate = os.environ.get("CHROMIUM_PATH") or "/usr/bin/chromium"
+    return candidate if os.access(candidate, os.X_OK) else shutil.which("chromium")
+
+
+def _integration_skip_reason() -> str | None:
+    if not os.environ.get("TEST_REDIS_URL"):
+        return "integration: TEST_REDIS_URL is not set (Redis)"
+    if not os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://")):
+        return "integration: DATABASE_URL does not point at PostgreSQL"
+    return None
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    integration_reason = _integration_skip_reason()
+    browser_reason = None if chromium_path() else "browser: /usr/bin/chromium is not installed"
+    for item in items:
+        if integration_reason and "integration" in item.keywords:
+            item.add_marker(pytest.mark.skip(reason=integration_reason))
+        if browser_reason and "browser" in item.keywords:
+            item.add_marker(pytest.mark.skip(reason=browser_reason))
+
+
+@pytest.fixture
+def repo_root() -> Path:
+    return REPO
+
+
+@pytest.fixture
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that was free a moment ago, for servers a test starts."""
+    return _free_port()
+
+
+@pytest.fixture
+def live_stack(transactional_db: None, tmp_path: Path) -> Iterator[object]:
+    """A running web + one Celery worker + beat on the test database and TEST_REDIS_URL.
+
+    The stack's processes see what the test commits (transactional_db), so a test can create
+    rows, enqueue work through the API and watch a worker finish it. Integration tests only.
+    """
+    from django.db import connection
+
+    from scripts.stack import Stack
+
+    db = connection.settings_dict
+    auth = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
+    host = f"{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}"
+    database_url = f"postgres://{auth}@{host}/{db['NAME']}"
+    env = {
+        "DATABASE_URL": database_url,
+        "CELERY_BROKER_URL": os.environ["TEST_REDIS_URL"],
+        "DATA_DIR": str(tmp_path / "data"),
+        "DEBUG": "1",
+    }
+    with Stack(workers=1, port=_free_port(), env=env, state_dir=tmp_path / "stack") as stack:
+        yield stack
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]

@@ -1,0 +1,148 @@
+"""Settings read from the environment: safe defaults, production hardening, Celery safety.
+
+Each case runs in a fresh interpreter because settings are read once per process, and the
+pytest process itself must keep the embedded defaults.
+"""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+READ_BY_SETTINGS = {
+    "DEBUG", "SECRET_KEY", "DATABASE_URL", "DATABASE_CONN_MAX_AGE", "ALLOWED_HOSTS",
+    "CSRF_TRUSTED_ORIGINS", "DATA_DIR", "REPLAY_ROOT", "BOT_ROOT", "STATIC_ROOT", "LOG_LEVEL",
+    "BEHIND_TLS_PROXY",
+}  # fmt: skip
+PRODUCTION = {
+    "DEBUG": "0",
+    "SECRET_KEY": "k3Yq9-pR7vX2mN8tL4wZ6bH1cJ5dF0gS-aE3uI7oP9yT2rW4xQ6vB8nM1",
+    "ALLOWED_HOSTS": "arena.example.com",
+    "DATABASE_URL": "postgres://arena:secret@db.invalid:5432/arena",
+}
+
+
+def clean_env(tmp_path: Path, **overrides: str) -> dict[str, str]:
+    """The caller's environment minus everything settings read, so defaults are what we test."""
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in READ_BY_SETTINGS and not key.startswith(("DJANGO_", "CELERY_", "SECURE_"))
+    }
+    env.update(DATA_DIR=str(tmp_path / "data"), DJANGO_SETTINGS_MODULE="tournament.settings")
+    env.update(overrides)
+    return env
+
+
+def run(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, *args], cwd=REPO, env=env, capture_output=True, text=True, timeout=120
+    )
+
+
+def read_settings(env: dict[str, str], expression: str) -> object:
+    code = "import django, json\ndjango.setup()\nfrom django.conf import settings\n"
+    code += f"print(json.dumps({expression}, default=str))"
+    done = run(["-c", code], env)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.slow
+def test_deploy_check_passes_with_production_env(tmp_path: Path) -> None:
+    done = run(
+        ["manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        clean_env(tmp_path, **PRODUCTION),
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_production_without_secret_key_fails_clearly(tmp_path: Path) -> None:
+    for overrides in ({"DEBUG": "0"}, {"DJANGO_ENV": "production"}):
+        done = run(["manage.py", "check"], clean_env(tmp_path, **overrides))
+        assert done.returncode != 0
+        assert "ImproperlyConfigured" in done.stderr
+        assert "SECRET_KEY must be set when DEBUG is off" in done.stderr
+
+
+def test_defaults_are_embedded_sqlite_under_data_dir(tmp_path: Path) -> None:
+    env = clean_env(tmp_path)
+    got = read_settings(
+        env,
+        '{"debug": settings.DEBUG, "engine": settings.DATABASES["default"]["ENGINE"],'
+        ' "name": str(settings.DATABASES["default"]["NAME"]),'
+        ' "replays": settings.STORAGES["replays"]["OPTIONS"]["location"],'
+        ' "bots": settings.STORAGES["bots"]["OPTIONS"]["location"],'
+        ' "static": str(settings.STATIC_ROOT)}',
+    )
+    data = Path(env["DATA_DIR"]).resolve()
+    assert got["debug"] is True
+    assert got["engine"] == "django.db.backends.sqlite3"
+    assert Path(got["name"]).parent == data
+    assert got["replays"] == str(data / "replays")
+    assert got["bots"] == str(data / "bots")
+    assert got["static"] == str(data / "static")
+
+
+def test_database_url_selects_postgres_with_pooling(tmp_path: Path) -> None:
+    got = read_settings(
+        clean_env(tmp_path, DATABASE_URL="postgres://postgres@127.0.0.1:5432/test"),
+        'settings.DATABASES["default"]',
+    )
+    assert got["ENGINE"] == "django.db.backends.postgresql"
+    assert got["NAME"] == "test" and got["USER"] == "postgres"
+    assert got["CONN_MAX_AGE"] > 0 and got["CONN_HEALTH_CHECKS"] is True
+
+
+CELERY_CONF = (
+    "(lambda c: {k: c[k] for k in ("
+    "'task_always_eager', 'task_eager_propagates', 'broker_url', 'result_backend',"
+    " 'accept_content', 'task_serializer', 'result_serializer', 'task_acks_late',"
+    " 'task_reject_on_worker_lost', 'worker_prefetch_multiplier', 'task_time_limit',"
+    " 'task_soft_time_limit', 'broker_connection_retry_on_startup')})"
+    "(__import__('workers.celery_app', fromlist=['app']).app.conf)"
+)
+
+
+def test_celery_embedded_mode_without_broker(tmp_path: Path) -> None:
+    conf = read_settings(clean_env(tmp_path), CELERY_CONF)
+    assert conf["task_always_eager"] is True and conf["task_eager_propagates"] is True
+    assert_safe_celery(conf)
+
+
+def test_celery_real_broker(tmp_path: Path) -> None:
+    broker = "redis://127.0.0.1:6379/0"
+    conf = read_settings(
+        clean_env(tmp_path, CELERY_BROKER_URL=broker, CELERY_TASK_TIME_LIMIT="600"), CELERY_CONF
+    )
+    assert conf["task_always_eager"] is False
+    assert conf["broker_url"] == broker and conf["result_backend"] == broker
+    assert conf["task_time_limit"] == 600 and conf["task_soft_time_limit"] == 500
+    assert_safe_celery(conf)
+
+
+def assert_safe_celery(conf: dict) -> None:
+    """No pickle anywhere; a task lost with its worker is redelivered, one task per slot."""
+    assert conf["accept_content"] == ["json"]
+    assert conf["task_serializer"] == conf["result_serializer"] == "json"
+    assert conf["task_acks_late"] is True and conf["task_reject_on_worker_lost"] is True
+    assert conf["worker_prefetch_multiplier"] == 1
+    assert conf["task_time_limit"] > conf["task_soft_time_limit"] > 0
+    assert conf["broker_connection_retry_on_startup"] is True
+
+
+def test_sandbox_limits_from_env(tmp_path: Path) -> None:
+    defaults = {
+        "BOT_DECISION_TIME_LIMIT": 1.0,
+        "BOT_TIME_BANK": 30.0,
+        "BOT_MEMORY_LIMIT_MB": 512,
+        "BOT_UPLOAD_MAX_BYTES": 5 * 1024 * 1024,
+    }
+    expression = "{" + ", ".join(f"{n!r}: settings.{n}" for n in defaults) + "}"
+    assert read_settings(clean_env(tmp_path), expression) == defaults
+    overridden = read_settings(clean_env(tmp_path, BOT_MEMORY_LIMIT_MB="256"), expression)
+    assert overridden["BOT_MEMORY_LIMIT_MB"] == 256

@@ -1,0 +1,35 @@
+"""scripts/stack.py brings up web + workers + beat on PostgreSQL and Redis, and tears it down.
+
+Integration test: needs DATABASE_URL (PostgreSQL) and TEST_REDIS_URL; skipped otherwise.
+"""
+
+import json
+import os
+import urllib.request
+
+import pytest
+
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
+
+
+def test_stack_serves_and_workers_answer_ping(live_stack) -> None:
+    from celery import Celery
+
+    with urllib.request.urlopen(live_stack.base_url + "/healthz", timeout=5) as response:
+        assert json.loads(response.read()) == {"status": "ok"}
+
+    probe = Celery("probe", broker=os.environ["TEST_REDIS_URL"])
+    try:
+        replies = probe.control.ping(timeout=5.0)
+    finally:
+        probe.close()
+    names = {name for reply in replies for name in reply}
+    assert any(name.startswith("w1@") for name in names), replies
+
+    pids = [pid for pid in live_stack.status().values()]
+    assert len(pids) == 3 and all(pids)
+    live_stack.stop()
+    assert live_stack.status() == {}
+    for pid in pids:
+        with pytest.raises(ProcessLookupError):
+            os.killpg(pid, 0)
