@@ -3,19 +3,10 @@
 # SQLite under var/, Celery tasks run in-process). DEMO_NO_SERVE=1 stops before serving.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/_venv.sh
+ensure_venv requirements.txt
 
-if [ ! -x .venv/bin/python ]; then
-    python=$(command -v python3.11 || command -v python3) || {
-        echo "demo: Python 3.11+ is required (python3.11 or python3 on PATH)" >&2
-        exit 1
-    }
-    echo "demo: creating .venv with $python"
-    "$python" -m venv .venv
-fi
-py=.venv/bin/python
-"$py" -m pip install --quiet --disable-pip-version-check -r requirements.txt
 "$py" manage.py migrate --noinput
-
 if "$py" manage.py help demo >/dev/null 2>&1; then
     "$py" manage.py demo
 else

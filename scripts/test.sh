@@ -3,16 +3,8 @@
 # fails; pytest's own exit code is kept (5 = no tests collected).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-
-if [ ! -x .venv/bin/python ]; then
-    python=$(command -v python3.11 || command -v python3) || {
-        echo "test: Python 3.11+ is required (python3.11 or python3 on PATH)" >&2
-        exit 1
-    }
-    "$python" -m venv .venv
-fi
-py=.venv/bin/python
-"$py" -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+source scripts/_venv.sh
+ensure_venv requirements-dev.txt
 
 lint=0
 "$py" -m ruff check . || lint=$?

@@ -18,6 +18,11 @@ REPO = Path(__file__).resolve().parents[2]
 SCRIPTS = ["scripts/demo.sh", "scripts/test.sh", "scripts/stack.sh", ".ci/run"]
 
 
+def test_sourced_helper_parses() -> None:
+    done = subprocess.run(["bash", "-n", str(REPO / "scripts/_venv.sh")], capture_output=True)
+    assert done.returncode == 0, done.stderr
+
+
 @pytest.mark.parametrize("script", SCRIPTS)
 def test_script_is_executable_bash(script: str) -> None:
     path = REPO / script
