@@ -50,6 +50,15 @@ def repo_root() -> Path:
 
 
 @pytest.fixture
+def chromium_executable() -> str:
+    """Path for Playwright's `chromium.launch(executable_path=...)` (browser tests only)."""
+    path = chromium_path()
+    if path is None:
+        pytest.skip("browser: /usr/bin/chromium is not installed")
+    return path
+
+
+@pytest.fixture
 def free_port() -> int:
     """A TCP port on 127.0.0.1 that was free a moment ago, for servers a test starts."""
     return _free_port()
