@@ -1,3 +1,13 @@
 """URLs of the replays app (viewer and frames endpoint), included by tournament/urls.py at root."""
 
-urlpatterns: list = []
+from django.urls import path
+
+from . import api, views
+
+app_name = "replays"
+
+urlpatterns = [
+    path("api/v1/matches/<int:match_id>/replay", api.replay_download, name="replay"),
+    path("api/v1/matches/<int:match_id>/frames", api.replay_frames, name="frames"),
+    path("replays/<int:match_id>/", views.replay_viewer, name="viewer"),
+]
