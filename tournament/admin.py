@@ -1,1 +1,76 @@
-"""Admin registrations for the tournament models; added with the models."""
+"""Django admin for every tournament model (read-mostly: results come from services)."""
+
+from django.contrib import admin
+
+from .models import Bot, BotVersion, League, LeagueEntry, Match, MatchSeat, RatingChange
+
+
+class BotVersionInline(admin.TabularInline):
+    model = BotVersion
+    extra = 0
+    fields = ["number", "builtin", "status", "sha256", "size", "created_at"]
+    readonly_fields = fields
+
+
+@admin.register(Bot)
+class BotAdmin(admin.ModelAdmin):
+    list_display = ["name", "owner", "is_system", "retired", "created_at"]
+    list_filter = ["is_system", "retired"]
+    search_fields = ["name", "owner__username"]
+    inlines = [BotVersionInline]
+
+
+@admin.register(BotVersion)
+class BotVersionAdmin(admin.ModelAdmin):
+    list_display = ["bot", "number", "builtin", "status", "size", "created_at"]
+    list_filter = ["status"]
+    search_fields = ["bot__name", "sha256"]
+    readonly_fields = ["sha256", "size", "bundle_name", "manifest", "log"]
+
+
+class LeagueEntryInline(admin.TabularInline):
+    model = LeagueEntry
+    extra = 0
+    fields = ["bot_version", "rating", "games", "wins", "draws", "losses"]
+    readonly_fields = ["rating", "games", "wins", "draws", "losses"]
+
+
+@admin.register(League)
+class LeagueAdmin(admin.ModelAdmin):
+    list_display = ["name", "mode", "seats", "format", "status", "public", "organiser"]
+    list_filter = ["mode", "format", "status", "public"]
+    search_fields = ["name"]
+    inlines = [LeagueEntryInline]
+
+
+@admin.register(LeagueEntry)
+class LeagueEntryAdmin(admin.ModelAdmin):
+    list_display = ["league", "bot_version", "rating", "games", "wins", "draws", "losses"]
+    list_filter = ["league"]
+
+
+class MatchSeatInline(admin.TabularInline):
+    model = MatchSeat
+    extra = 0
+    readonly_fields = ["seat", "bot_version", "bot_sha256", "score", "rank", "fault", "time_used"]
+    exclude = ["log", "fault_detail"]
+
+
+@admin.register(Match)
+class MatchAdmin(admin.ModelAdmin):
+    list_display = ["id", "kind", "league", "mode", "status", "attempts", "created_at"]
+    list_filter = ["status", "kind", "mode"]
+    search_fields = ["id", "league__name"]
+    inlines = [MatchSeatInline]
+
+
+@admin.register(MatchSeat)
+class MatchSeatAdmin(admin.ModelAdmin):
+    list_display = ["match", "seat", "bot_version", "score", "rank", "fault"]
+    list_filter = ["fault"]
+
+
+@admin.register(RatingChange)
+class RatingChangeAdmin(admin.ModelAdmin):
+    list_display = ["league", "match", "bot_version", "before", "after", "created_at"]
+    list_filter = ["league"]

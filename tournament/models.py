@@ -1,1 +1,224 @@
-"""Tournament models (bots, bot versions, leagues, matches, seats); written in a later issue."""
+"""Tournament models: bots and their versions, leagues and entries, matches and their seats,
+rating changes. Generic in the number of seats (a match has 1-4 `MatchSeat` rows).
+
+Models hold data and constraints only; every change goes through `tournament/services/`.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class Bot(models.Model):
+    """A named bot owned by an author; built-in bots are owned by the system user."""
+
+    name = models.CharField(max_length=64, unique=True)
+    description = models.TextField(blank=True)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="bots"
+    )
+    is_system = models.BooleanField(default=False)
+    retired = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class BotVersion(models.Model):
+    """One uploaded bundle (or a built-in bot), validated by a match against the random bot."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending"
+        READY = "ready"
+        FAILED = "failed"
+
+    bot = models.ForeignKey(Bot, on_delete=models.CASCADE, related_name="versions")
+    number = models.PositiveIntegerField()
+    builtin = models.CharField(max_length=32, blank=True, help_text="built-in bot name, or ''")
+    bundle_name = models.CharField(max_length=255, blank=True, help_text="name in storage 'bots'")
+    bundle_kind = models.CharField(max_length=8, blank=True)  # "py" or "zip"
+    sha256 = models.CharField(max_length=64, blank=True)
+    size = models.PositiveIntegerField(default=0)
+    manifest = models.JSONField(default=dict, blank=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
+    failure_reason = models.TextField(blank=True)
+    log = models.TextField(blank=True, help_text="stderr tail of the validation match")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["bot_id", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["bot", "number"], name="botversion_unique_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.bot.name} v{self.number}"
+
+
+class League(models.Model):
+    class Format(models.TextChoices):
+        LADDER = "ladder"
+        ROUND_ROBIN = "round_robin"
+        SWISS = "swiss"
+
+    class Status(models.TextChoices):
+        DRAFT = "draft"
+        RUNNING = "running"
+        PAUSED = "paused"
+        CLOSED = "closed"
+
+    name = models.CharField(max_length=100, unique=True)
+    organiser = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="leagues"
+    )
+    mode = models.CharField(max_length=16)
+    seats = models.PositiveSmallIntegerField()
+    options = models.JSONField(default=dict, blank=True)
+    format = models.CharField(max_length=16, choices=Format.choices)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.DRAFT)
+    public = models.BooleanField(default=True)
+    decision_time_limit = models.FloatField(default=1.0)
+    time_bank = models.FloatField(default=30.0)
+    seeds = models.PositiveIntegerField(default=1, help_text="round robin: seeds per table")
+    rounds = models.PositiveIntegerField(default=3, help_text="swiss: number of rounds")
+    current_round = models.PositiveIntegerField(default=0)
+    base_seed = models.BigIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "id"]
+        permissions = [("organise_leagues", "Can create and run leagues")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class LeagueEntry(models.Model):
+    """An entrant (a bot version in a league) and its running standing."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="entries")
+    bot_version = models.ForeignKey(BotVersion, on_delete=models.PROTECT, related_name="entries")
+    rating = models.FloatField(default=1500.0)
+    games = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    draws = models.PositiveIntegerField(default=0)
+    losses = models.PositiveIntegerField(default=0)
+    score_sum = models.FloatField(default=0.0)
+    margin_sum = models.FloatField(default=0.0)
+    last_change = models.FloatField(default=0.0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["league_id", "-rating", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["league", "bot_version"], name="leagueentry_unique_version"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.bot_version} in {self.league}"
+
+
+class Match(models.Model):
+    class Kind(models.TextChoices):
+        LEAGUE = "league"
+        CHALLENGE = "challenge"
+        VALIDATION = "validation"
+
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        FINISHED = "finished"
+        FAILED = "failed"
+        CANCELLED = "cancelled"
+
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    league = models.ForeignKey(
+        League, null=True, blank=True, on_delete=models.CASCADE, related_name="matches"
+    )
+    round = models.PositiveIntegerField(null=True, blank=True)
+    mode = models.CharField(max_length=16)
+    options = models.JSONField(default=dict, blank=True)
+    seed = models.BigIntegerField()
+    engine_version = models.CharField(max_length=32, blank=True)
+    status = models.CharField(
+        max_length=16, choices=Status.choices, default=Status.QUEUED, db_index=True
+    )
+    decision_time_limit = models.FloatField(default=1.0)
+    time_bank = models.FloatField(default=30.0)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="requested_matches",
+    )
+    attempts = models.PositiveIntegerField(default=0)
+    error = models.TextField(blank=True)
+    result = models.JSONField(default=dict, blank=True)
+    replay_name = models.CharField(max_length=255, blank=True)
+    replay_sha256 = models.CharField(max_length=64, blank=True)
+    replay_size = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["league", "status"])]
+
+    def __str__(self) -> str:
+        return f"match {self.pk} ({self.mode}, {self.status})"
+
+
+class MatchSeat(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    seat = models.PositiveSmallIntegerField()
+    bot_version = models.ForeignKey(
+        BotVersion, on_delete=models.PROTECT, related_name="match_seats"
+    )
+    bot_sha256 = models.CharField(max_length=64, blank=True)
+    score = models.FloatField(null=True, blank=True)
+    rank = models.PositiveSmallIntegerField(null=True, blank=True)
+    fault = models.CharField(max_length=32, blank=True)
+    fault_detail = models.TextField(blank=True)
+    time_used = models.FloatField(null=True, blank=True)
+    log = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["match_id", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seat"], name="matchseat_unique_seat"),
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} of match {self.match_id}"
+
+
+class RatingChange(models.Model):
+    """One rating update of one entrant by one match; the ladder history is drawn from these."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="rating_changes")
+    entry = models.ForeignKey(LeagueEntry, on_delete=models.CASCADE, related_name="rating_changes")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rating_changes")
+    bot_version = models.ForeignKey(
+        BotVersion, on_delete=models.PROTECT, related_name="rating_changes"
+    )
+    before = models.FloatField()
+    after = models.FloatField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match", "bot_version"], name="ratingchange_unique_match_version"
+            ),
+        ]

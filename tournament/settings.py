@@ -212,6 +212,11 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    "EXCEPTION_HANDLER": "tournament.api.exceptions.exception_handler",
+    "DEFAULT_THROTTLE_RATES": {
+        "uploads": env_str("THROTTLE_UPLOADS", "30/hour"),
+        "matches": env_str("THROTTLE_MATCHES", "60/hour"),
+    },
 }
 
 SPECTACULAR_SETTINGS = {
@@ -248,8 +253,17 @@ CELERY_ACCEPT_CONTENT = ["json"]  # never pickle: messages may come from anyone 
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
-# Periodic jobs (league rounds, stale-match sweeps) are added by the tournament app.
-CELERY_BEAT_SCHEDULE: dict = {}
+# Periodic jobs of the tournament: top up ladder leagues, re-queue matches whose worker died.
+CELERY_BEAT_SCHEDULE: dict = {
+    "ladders-schedule": {
+        "task": "arena.ladders_schedule",
+        "schedule": env_float("LADDER_SCHEDULE_SECONDS", 30.0),
+    },
+    "matches-reap-stale": {
+        "task": "arena.matches_reap_stale",
+        "schedule": env_float("REAPER_SECONDS", 60.0),
+    },
+}
 
 # --- Bot sandbox ------------------------------------------------------------------------------
 
@@ -257,6 +271,10 @@ BOT_DECISION_TIME_LIMIT = env_float("BOT_DECISION_TIME_LIMIT", 1.0)  # seconds p
 BOT_TIME_BANK = env_float("BOT_TIME_BANK", 30.0)  # seconds of overrun per match
 BOT_MEMORY_LIMIT_MB = env_int("BOT_MEMORY_LIMIT_MB", 512)
 BOT_UPLOAD_MAX_BYTES = env_int("BOT_UPLOAD_MAX_BYTES", 5 * 1024 * 1024)
+
+# --- Tournament -------------------------------------------------------------------------------
+
+ELO_K = env_float("ELO_K", 32.0)
 
 # --- Logging ----------------------------------------------------------------------------------
 

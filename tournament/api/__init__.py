@@ -1,0 +1,1 @@
+"""The REST API (v1): thin views that validate input, call one service and serialize output."""

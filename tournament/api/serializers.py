@@ -1,0 +1,217 @@
+"""Input and output serializers of the API (input ones only check shapes; services check rules)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model, password_validation
+from rest_framework import serializers
+
+from ..models import Bot, BotVersion, League, LeagueEntry, Match, MatchSeat, RatingChange
+
+# --- accounts -------------------------------------------------------------------------------
+
+
+class AccountInput(serializers.Serializer):
+    username = serializers.RegexField(r"^[\w.@+-]{3,150}$", max_length=150)
+    password = serializers.CharField(write_only=True, min_length=8, max_length=128)
+    email = serializers.EmailField()
+
+    def validate_username(self, value: str) -> str:
+        if get_user_model().objects.filter(username__iexact=value).exists():
+            raise serializers.ValidationError("This username is taken.")
+        return value
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        user = get_user_model()(username=attrs["username"], email=attrs["email"])
+        try:
+            password_validation.validate_password(attrs["password"], user)
+        except Exception as exc:  # django ValidationError -> field error
+            raise serializers.ValidationError({"password": list(exc.messages)}) from None
+        return attrs
+
+
+class AccountOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+    email = serializers.EmailField()
+    is_organiser = serializers.SerializerMethodField()
+
+    def get_is_organiser(self, user: Any) -> bool:
+        return user.has_perm("tournament.organise_leagues")
+
+
+# --- bots -----------------------------------------------------------------------------------
+
+
+class BotInput(serializers.Serializer):
+    name = serializers.RegexField(r"^[\w .+-]{1,64}$", max_length=64)
+    description = serializers.CharField(required=False, allow_blank=True, max_length=2000)
+
+
+class BotUpdateInput(serializers.Serializer):
+    name = serializers.RegexField(r"^[\w .+-]{1,64}$", max_length=64, required=False)
+    description = serializers.CharField(required=False, allow_blank=True, max_length=2000)
+
+
+class BundleInput(serializers.Serializer):
+    file = serializers.FileField(allow_empty_file=False)
+
+
+class BotVersionOutput(serializers.ModelSerializer):
+    bot_name = serializers.CharField(source="bot.name")
+
+    class Meta:
+        model = BotVersion
+        fields = [
+            "id", "bot", "bot_name", "number", "builtin", "bundle_kind", "sha256", "size",
+            "manifest", "status", "failure_reason", "log", "created_at",
+        ]  # fmt: skip
+
+
+class BotOutput(serializers.ModelSerializer):
+    owner = serializers.CharField(source="owner.username")
+    versions = BotVersionOutput(many=True)
+
+    class Meta:
+        model = Bot
+        fields = ["id", "name", "description", "owner", "is_system", "retired", "created_at",
+                  "versions"]  # fmt: skip
+
+
+class EntryRatingOutput(serializers.ModelSerializer):
+    league_name = serializers.CharField(source="league.name")
+    version = serializers.IntegerField(source="bot_version.number")
+
+    class Meta:
+        model = LeagueEntry
+        fields = ["league", "league_name", "bot_version", "version", "rating", "games", "wins",
+                  "draws", "losses"]  # fmt: skip
+
+
+# --- matches --------------------------------------------------------------------------------
+
+
+class MatchSeatOutput(serializers.ModelSerializer):
+    bot = serializers.CharField(source="bot_version.bot.name")
+    version = serializers.IntegerField(source="bot_version.number")
+
+    class Meta:
+        model = MatchSeat
+        fields = ["seat", "bot_version", "bot", "version", "bot_sha256", "score", "rank",
+                  "fault", "fault_detail", "time_used"]  # fmt: skip
+
+
+class MatchOutput(serializers.ModelSerializer):
+    seats = MatchSeatOutput(many=True)
+    replay_url = serializers.SerializerMethodField()
+    viewer_url = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Match
+        fields = [
+            "id", "kind", "league", "round", "mode", "options", "seed", "engine_version",
+            "status", "attempts", "error", "decision_time_limit", "time_bank", "created_at",
+            "started_at", "finished_at", "seats", "result", "replay_sha256", "replay_size",
+            "replay_url", "viewer_url",
+        ]  # fmt: skip
+
+    def _abs(self, path: str) -> str:
+        request = self.context.get("request")
+        return request.build_absolute_uri(path) if request else path
+
+    def get_replay_url(self, match: Match) -> str | None:
+        return self._abs(f"/api/v1/matches/{match.pk}/replay") if match.replay_name else None
+
+    def get_viewer_url(self, match: Match) -> str | None:
+        return self._abs(f"/replays/{match.pk}/") if match.replay_name else None
+
+
+class MatchInput(serializers.Serializer):
+    mode = serializers.CharField(max_length=16)
+    options = serializers.DictField(required=False, default=dict)
+    bot_versions = serializers.ListField(
+        child=serializers.IntegerField(min_value=1), min_length=1, max_length=4
+    )
+
+
+# --- leagues --------------------------------------------------------------------------------
+
+
+class LeagueInput(serializers.Serializer):
+    name = serializers.CharField(max_length=100)
+    mode = serializers.CharField(max_length=16)
+    seats = serializers.IntegerField(min_value=1, max_value=4)
+    format = serializers.ChoiceField(choices=League.Format.choices)
+    options = serializers.DictField(required=False, default=dict)
+    public = serializers.BooleanField(required=False, default=True)
+    decision_time_limit = serializers.FloatField(required=False, default=1.0)
+    time_bank = serializers.FloatField(required=False, default=30.0)
+    seeds = serializers.IntegerField(required=False, default=1)
+    rounds = serializers.IntegerField(required=False, default=3)
+
+
+class LeagueOutput(serializers.ModelSerializer):
+    organiser = serializers.CharField(source="organiser.username")
+
+    class Meta:
+        model = League
+        fields = [
+            "id", "name", "organiser", "mode", "seats", "options", "format", "status", "public",
+            "decision_time_limit", "time_bank", "seeds", "rounds", "current_round", "created_at",
+        ]  # fmt: skip
+
+
+class EntryInput(serializers.Serializer):
+    bot = serializers.IntegerField(required=False, min_value=1)
+    bot_version = serializers.IntegerField(required=False, min_value=1)
+
+
+class EntryOutput(serializers.ModelSerializer):
+    bot = serializers.IntegerField(source="bot_version.bot_id")
+    bot_name = serializers.CharField(source="bot_version.bot.name")
+    version = serializers.IntegerField(source="bot_version.number")
+
+    class Meta:
+        model = LeagueEntry
+        fields = ["id", "league", "bot", "bot_name", "bot_version", "version", "created_at"]
+
+
+class LadderRowOutput(serializers.Serializer):
+    rank = serializers.IntegerField()
+    entry = serializers.IntegerField(source="pk")
+    bot = serializers.CharField(source="bot_version.bot.name")
+    bot_id = serializers.IntegerField(source="bot_version.bot_id")
+    bot_version = serializers.IntegerField(source="bot_version_id")
+    version = serializers.IntegerField(source="bot_version.number")
+    elo = serializers.SerializerMethodField()
+    games = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    draws = serializers.IntegerField()
+    losses = serializers.IntegerField()
+    mean_score = serializers.SerializerMethodField()
+    last_change = serializers.SerializerMethodField()
+
+    def get_elo(self, entry: LeagueEntry) -> float:
+        return round(entry.rating, 1)
+
+    def get_mean_score(self, entry: LeagueEntry) -> float | None:
+        return round(entry.score_sum / entry.games, 2) if entry.games else None
+
+    def get_last_change(self, entry: LeagueEntry) -> float:
+        return round(entry.last_change, 1)
+
+    def to_representation(self, entry: LeagueEntry) -> dict[str, Any]:
+        data = super().to_representation(entry)
+        if self.context.get("solo"):
+            data["win_rate"] = round(entry.wins / entry.games, 3) if entry.games else None
+            data["mean_margin"] = round(entry.margin_sum / entry.games, 2) if entry.games else None
+        return data
+
+
+class RatingChangeOutput(serializers.ModelSerializer):
+    bot = serializers.CharField(source="bot_version.bot.name")
+
+    class Meta:
+        model = RatingChange
+        fields = ["id", "match", "entry", "bot_version", "bot", "before", "after", "created_at"]

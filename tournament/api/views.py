@@ -1,0 +1,241 @@
+"""API v1 views. Each one validates input, calls one service (or selector) and serializes."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from drf_spectacular.utils import extend_schema
+from rest_framework import permissions, status
+from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from .. import selectors
+from ..services import bots as bot_services
+from ..services import leagues as league_services
+from ..services import matches as match_services
+from . import serializers as s
+from .base import found, paginated
+from .filters import BotFilter, LeagueFilter, MatchFilter
+from .throttles import MatchRequestThrottle, UploadThrottle
+
+# --- accounts -------------------------------------------------------------------------------
+
+
+class AccountCreateApi(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(request=s.AccountInput, responses={201: s.AccountOutput})
+    def post(self, request: Request) -> Response:
+        data = s.AccountInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        user = get_user_model().objects.create_user(**data.validated_data)
+        return Response(s.AccountOutput(user).data, status=status.HTTP_201_CREATED)
+
+
+class AccountMeApi(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(responses=s.AccountOutput)
+    def get(self, request: Request) -> Response:
+        return Response(s.AccountOutput(request.user).data)
+
+
+# --- bots -----------------------------------------------------------------------------------
+
+
+class BotListApi(APIView):
+    @extend_schema(responses=s.BotOutput(many=True))
+    def get(self, request: Request) -> Response:
+        return paginated(request, self, selectors.bot_list(), s.BotOutput, BotFilter)
+
+    @extend_schema(request=s.BotInput, responses={201: s.BotOutput})
+    def post(self, request: Request) -> Response:
+        data = s.BotInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        bot = bot_services.bot_create(owner=request.user, **data.validated_data)
+        return Response(s.BotOutput(selectors.bot_get(bot_id=bot.pk)).data, status=201)
+
+
+class BotDetailApi(APIView):
+    @extend_schema(responses=s.BotOutput)
+    def get(self, request: Request, bot_id: int) -> Response:
+        bot = found(selectors.bot_get(bot_id=bot_id), "Bot", bot_id)
+        data = s.BotOutput(bot).data
+        data["ratings"] = s.EntryRatingOutput(
+            selectors.bot_ratings(bot=bot, user=request.user), many=True
+        ).data
+        data["recent_matches"] = s.MatchOutput(
+            selectors.bot_recent_matches(bot=bot, user=request.user), many=True,
+            context={"request": request},
+        ).data  # fmt: skip
+        return Response(data)
+
+    @extend_schema(request=s.BotUpdateInput, responses=s.BotOutput)
+    def patch(self, request: Request, bot_id: int) -> Response:
+        bot = found(selectors.bot_get(bot_id=bot_id), "Bot", bot_id)
+        data = s.BotUpdateInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        bot_services.bot_update(bot=bot, user=request.user, **data.validated_data)
+        return Response(s.BotOutput(selectors.bot_get(bot_id=bot_id)).data)
+
+
+class BotRetireApi(APIView):
+    @extend_schema(request=None, responses=s.BotOutput)
+    def post(self, request: Request, bot_id: int) -> Response:
+        bot = found(selectors.bot_get(bot_id=bot_id), "Bot", bot_id)
+        bot_services.bot_retire(bot=bot, user=request.user)
+        return Response(s.BotOutput(selectors.bot_get(bot_id=bot_id)).data)
+
+
+class BotVersionListApi(APIView):
+    parser_classes = [MultiPartParser, FormParser]
+    throttle_classes = [UploadThrottle]
+
+    @extend_schema(responses=s.BotVersionOutput(many=True))
+    def get(self, request: Request, bot_id: int) -> Response:
+        bot = found(selectors.bot_get(bot_id=bot_id), "Bot", bot_id)
+        return paginated(request, self, bot.versions.select_related("bot"), s.BotVersionOutput)
+
+    @extend_schema(
+        request={"multipart/form-data": s.BundleInput}, responses={201: s.BotVersionOutput}
+    )
+    def post(self, request: Request, bot_id: int) -> Response:
+        bot = found(selectors.bot_get(bot_id=bot_id), "Bot", bot_id)
+        data = s.BundleInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        upload = data.validated_data["file"]
+        version = bot_services.bot_version_upload(
+            bot=bot, user=request.user, filename=upload.name, data=upload.read()
+        )
+        version = selectors.bot_version_get(version_id=version.pk)
+        return Response(s.BotVersionOutput(version).data, status=201)
+
+
+class BotVersionDetailApi(APIView):
+    @extend_schema(responses=s.BotVersionOutput)
+    def get(self, request: Request, version_id: int) -> Response:
+        version = selectors.bot_version_get(version_id=version_id)
+        return Response(s.BotVersionOutput(found(version, "Bot version", version_id)).data)
+
+
+# --- leagues --------------------------------------------------------------------------------
+
+
+def _league(request: Request, league_id: int):  # noqa: ANN202
+    league = selectors.league_get(league_id=league_id, user=request.user)
+    return found(league, "League", league_id)
+
+
+class LeagueListApi(APIView):
+    @extend_schema(responses=s.LeagueOutput(many=True))
+    def get(self, request: Request) -> Response:
+        leagues = selectors.league_list(user=request.user)
+        return paginated(request, self, leagues, s.LeagueOutput, LeagueFilter)
+
+    @extend_schema(request=s.LeagueInput, responses={201: s.LeagueOutput})
+    def post(self, request: Request) -> Response:
+        data = s.LeagueInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        league = league_services.league_create(organiser=request.user, **data.validated_data)
+        return Response(s.LeagueOutput(league).data, status=201)
+
+
+class LeagueDetailApi(APIView):
+    @extend_schema(responses=s.LeagueOutput)
+    def get(self, request: Request, league_id: int) -> Response:
+        return Response(s.LeagueOutput(_league(request, league_id)).data)
+
+
+class LeagueEntryApi(APIView):
+    @extend_schema(responses=s.EntryOutput(many=True))
+    def get(self, request: Request, league_id: int) -> Response:
+        league = _league(request, league_id)
+        entries = league.entries.select_related("bot_version__bot").order_by("pk")
+        return paginated(request, self, entries, s.EntryOutput)
+
+    @extend_schema(request=s.EntryInput, responses={201: s.EntryOutput})
+    def post(self, request: Request, league_id: int) -> Response:
+        league = _league(request, league_id)
+        data = s.EntryInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        entry = league_services.league_entry_add(
+            league=league, user=request.user, bot_id=data.validated_data.get("bot"),
+            bot_version_id=data.validated_data.get("bot_version"),
+        )  # fmt: skip
+        return Response(s.EntryOutput(entry).data, status=201)
+
+
+class _LeagueActionApi(APIView):
+    action = staticmethod(league_services.league_start)
+
+    @extend_schema(request=None, responses=s.LeagueOutput)
+    def post(self, request: Request, league_id: int) -> Response:
+        league = self.action(league=_league(request, league_id), user=request.user)
+        league.refresh_from_db()
+        return Response(s.LeagueOutput(league).data)
+
+
+class LeagueStartApi(_LeagueActionApi):
+    action = staticmethod(league_services.league_start)
+
+
+class LeaguePauseApi(_LeagueActionApi):
+    action = staticmethod(league_services.league_pause)
+
+
+class LeagueCloseApi(_LeagueActionApi):
+    action = staticmethod(league_services.league_close)
+
+
+class LeagueLadderApi(APIView):
+    @extend_schema(responses=s.LadderRowOutput(many=True))
+    def get(self, request: Request, league_id: int) -> Response:
+        league = _league(request, league_id)
+        rows = selectors.league_ladder(league=league)
+        context = {"solo": league.mode == "solo"}
+        return Response(
+            {
+                "league": s.LeagueOutput(league).data,
+                "results": s.LadderRowOutput(rows, many=True, context=context).data,
+            }
+        )
+
+
+class LeagueHistoryApi(APIView):
+    @extend_schema(responses=s.RatingChangeOutput(many=True))
+    def get(self, request: Request, league_id: int) -> Response:
+        league = _league(request, league_id)
+        history = selectors.league_rating_history(league=league)
+        return paginated(request, self, history, s.RatingChangeOutput)
+
+
+# --- matches --------------------------------------------------------------------------------
+
+
+class MatchListApi(APIView):
+    throttle_classes = [MatchRequestThrottle]
+
+    @extend_schema(responses=s.MatchOutput(many=True))
+    def get(self, request: Request) -> Response:
+        matches = selectors.match_list(user=request.user)
+        return paginated(request, self, matches, s.MatchOutput, MatchFilter)
+
+    @extend_schema(request=s.MatchInput, responses={201: s.MatchOutput})
+    def post(self, request: Request) -> Response:
+        data = s.MatchInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        match = match_services.match_create(
+            user=request.user, mode=data.validated_data["mode"],
+            options=data.validated_data["options"],
+            bot_version_ids=data.validated_data["bot_versions"],
+        )  # fmt: skip
+        match = selectors.match_get(match_id=match.pk, user=request.user)
+        return Response(s.MatchOutput(match, context={"request": request}).data, status=201)
+
+
+class MatchDetailApi(APIView):
+    @extend_schema(responses=s.MatchOutput)
+    def get(self, request: Request, match_id: int) -> Response:
+        match = found(selectors.match_get(match_id=match_id, user=request.user), "Match", match_id)
+        return Response(s.MatchOutput(match, context={"request": request}).data)

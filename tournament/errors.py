@@ -1,0 +1,73 @@
+"""Domain errors raised by services, each with a stable code and message constants.
+
+The API maps them to HTTP responses in one place (`tournament/api/exceptions.py`); services never
+raise DRF errors. `fields` names the input fields at fault, when there are any.
+"""
+
+from __future__ import annotations
+
+
+class ArenaError(Exception):
+    """Base of every domain error. `status` is the HTTP status the API answers with."""
+
+    code = "error"
+    status = 400
+
+    def __init__(self, message: str, *, fields: dict[str, list[str]] | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.fields = fields or {}
+
+
+class ValidationFailed(ArenaError):
+    code = "invalid"
+    status = 400
+
+
+class PermissionDenied(ArenaError):
+    code = "permission_denied"
+    status = 403
+
+    NOT_OWNER = "Only the owner of this bot can do that."
+    NOT_ORGANISER = "Only organisers can create leagues."
+    NOT_LEAGUE_ORGANISER = "Only the organiser of this league can do that."
+    SYSTEM_BOT = "Built-in bots cannot be changed."
+
+
+class NotFound(ArenaError):
+    code = "not_found"
+    status = 404
+
+
+class Conflict(ArenaError):
+    code = "conflict"
+    status = 409
+
+    BOT_NAME_TAKEN = "A bot with this name already exists."
+    LEAGUE_NAME_TAKEN = "A league with this name already exists."
+    BOT_RETIRED = "This bot is retired."
+    VERSION_NOT_READY = "This bot version has not passed validation."
+    NO_READY_VERSION = "This bot has no ready version."
+    ALREADY_ENTERED = "This bot version is already entered in the league."
+    LEAGUE_NOT_DRAFT = "Entries and start are only possible while the league is a draft."
+    LEAGUE_NOT_OPEN = "This league does not accept entries any more."
+    LEAGUE_NOT_RUNNING = "This league is not running."
+    LEAGUE_CLOSED = "This league is closed."
+    TOO_FEW_ENTRANTS = "The league needs more entrants to start."
+
+
+class BundleRejected(ArenaError):
+    code = "bundle_rejected"
+    status = 400
+
+    TOO_LARGE = "The bundle is larger than {limit} bytes."
+    BAD_EXTENSION = "A bundle is a .py file or a .zip archive."
+
+
+class BadGameConfig(ArenaError):
+    code = "bad_game_config"
+    status = 400
+
+    UNKNOWN_MODE = "Unknown or unavailable mode {mode!r}; available: {available}."
+    SEATS = "Mode {mode!r} is played by {span} seats, not {seats}."
+    DIFFICULTY = "A solo league needs options.difficulty, one of {choices}."

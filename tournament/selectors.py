@@ -1,0 +1,94 @@
+"""Reads of tournament data for the API, the replay viewer and the spectator pages, with the
+joins spelled out (select_related / prefetch_related) so lists cost a fixed number of queries."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Prefetch, Q, QuerySet
+
+from .models import Bot, BotVersion, League, LeagueEntry, Match, MatchSeat, RatingChange
+
+RECENT_MATCHES = 10
+
+
+def _visible_leagues_q(user: Any, prefix: str = "") -> Q:
+    """Public leagues for everyone; private ones for their organiser and admins."""
+    if user is not None and user.is_authenticated:
+        if user.is_superuser:
+            return Q()
+        return Q(**{f"{prefix}public": True}) | Q(**{f"{prefix}organiser": user})
+    return Q(**{f"{prefix}public": True})
+
+
+def bot_list() -> QuerySet[Bot]:
+    return Bot.objects.select_related("owner").prefetch_related(
+        Prefetch("versions", queryset=BotVersion.objects.order_by("number"))
+    )
+
+
+def bot_get(*, bot_id: int) -> Bot | None:
+    return bot_list().filter(pk=bot_id).first()
+
+
+def bot_version_get(*, version_id: int) -> BotVersion | None:
+    return BotVersion.objects.select_related("bot__owner").filter(pk=version_id).first()
+
+
+def bot_ratings(*, bot: Bot, user: Any = None) -> QuerySet[LeagueEntry]:
+    return (
+        LeagueEntry.objects.filter(bot_version__bot=bot)
+        .filter(_visible_leagues_q(user, "league__"))
+        .select_related("league", "bot_version")
+        .order_by("league_id", "bot_version__number")
+    )
+
+
+def match_list(*, user: Any = None) -> QuerySet[Match]:
+    """Matches of visible leagues plus challenges and validation matches."""
+    visible = Q(league__isnull=True) | Q(league__in=league_list(user=user))
+    return (
+        Match.objects.filter(visible)
+        .select_related("league")
+        .prefetch_related(
+            Prefetch(
+                "seats",
+                queryset=MatchSeat.objects.select_related("bot_version__bot").order_by("seat"),
+            )
+        )
+    )
+
+
+def match_get(*, match_id: int, user: Any = None) -> Match | None:
+    return match_list(user=user).filter(pk=match_id).first()
+
+
+def bot_recent_matches(*, bot: Bot, user: Any = None, limit: int = RECENT_MATCHES) -> list[Match]:
+    return list(
+        match_list(user=user).filter(seats__bot_version__bot=bot).distinct()
+        .order_by("-created_at", "-id")[:limit]
+    )  # fmt: skip
+
+
+def league_list(*, user: Any = None) -> QuerySet[League]:
+    return League.objects.filter(_visible_leagues_q(user)).select_related("organiser")
+
+
+def league_get(*, league_id: int, user: Any = None) -> League | None:
+    return league_list(user=user).filter(pk=league_id).first()
+
+
+def league_ladder(*, league: League) -> list[LeagueEntry]:
+    """Entrants by rating (then games, then entry order), with rank numbers set on each."""
+    entries = list(
+        LeagueEntry.objects.filter(league=league)
+        .select_related("bot_version__bot")
+        .order_by("-rating", "-games", "pk")
+    )
+    for i, entry in enumerate(entries, start=1):
+        entry.rank = i
+    return entries
+
+
+def league_rating_history(*, league: League) -> QuerySet[RatingChange]:
+    return RatingChange.objects.filter(league=league).select_related("bot_version__bot", "match")

@@ -1,0 +1,184 @@
+"""Bots and bot versions: create, rename, retire, upload a bundle, record its validation,
+register the built-in bots."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.files.base import ContentFile
+from django.core.files.storage import storages
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+
+from ..errors import BundleRejected, Conflict, PermissionDenied, ValidationFailed
+from ..models import Bot, BotVersion, Match
+
+SYSTEM_USERNAME = "arena-system"
+VALIDATION_MODE = "standard"
+
+
+def system_user() -> Any:
+    """The owner of built-in bots; created on first use, never able to log in."""
+    user_model = get_user_model()
+    user, created = user_model.objects.get_or_create(
+        username=SYSTEM_USERNAME, defaults={"is_active": False}
+    )
+    if created:
+        user.set_unusable_password()
+        user.save(update_fields=["password"])
+    return user
+
+
+def _check_owner(bot: Bot, user: Any) -> None:
+    if bot.is_system:
+        raise PermissionDenied(PermissionDenied.SYSTEM_BOT)
+    if bot.owner_id != user.pk:
+        raise PermissionDenied(PermissionDenied.NOT_OWNER)
+
+
+def bot_create(*, owner: Any, name: str, description: str = "") -> Bot:
+    name = name.strip()
+    if not name:
+        raise ValidationFailed("A bot needs a name.", fields={"name": ["required"]})
+    if Bot.objects.filter(name__iexact=name).exists():
+        raise Conflict(Conflict.BOT_NAME_TAKEN, fields={"name": ["taken"]})
+    try:
+        with transaction.atomic():
+            return Bot.objects.create(owner=owner, name=name, description=description)
+    except IntegrityError:  # lost a race with another request for the same name
+        raise Conflict(Conflict.BOT_NAME_TAKEN, fields={"name": ["taken"]}) from None
+
+
+def bot_update(
+    *, bot: Bot, user: Any, name: str | None = None, description: str | None = None
+) -> Bot:
+    _check_owner(bot, user)
+    if name is not None and name.strip() != bot.name:
+        name = name.strip()
+        if not name:
+            raise ValidationFailed("A bot needs a name.", fields={"name": ["required"]})
+        if Bot.objects.filter(name__iexact=name).exclude(pk=bot.pk).exists():
+            raise Conflict(Conflict.BOT_NAME_TAKEN, fields={"name": ["taken"]})
+        bot.name = name
+    if description is not None:
+        bot.description = description
+    bot.save(update_fields=["name", "description"])
+    return bot
+
+
+def bot_retire(*, bot: Bot, user: Any) -> Bot:
+    """A retired bot keeps its history but takes no new versions, entries or challenges."""
+    _check_owner(bot, user)
+    bot.retired = True
+    bot.save(update_fields=["retired"])
+    return bot
+
+
+def _next_number(bot: Bot) -> int:
+    return (bot.versions.aggregate(m=Max("number"))["m"] or 0) + 1
+
+
+def _validate_bundle(data: bytes, filename: str) -> dict[str, Any]:
+    """Run the bots engineer's checks (zip entries, links, sizes, manifest) without unpacking."""
+    from workers import bundles
+
+    try:
+        info = bundles.validate_bundle(data, filename, max_bytes=settings.BOT_UPLOAD_MAX_BYTES)
+    except bundles.BundleError as exc:
+        raise BundleRejected(exc.reason, fields={"file": [exc.reason]}) from None
+    return info.to_json()
+
+
+def bot_version_upload(*, bot: Bot, user: Any, filename: str, data: bytes) -> BotVersion:
+    """Validate and store a bundle, then queue its validation match against the random bot."""
+    _check_owner(bot, user)
+    if bot.retired:
+        raise Conflict(Conflict.BOT_RETIRED)
+    limit = settings.BOT_UPLOAD_MAX_BYTES
+    if len(data) > limit:
+        raise BundleRejected(
+            BundleRejected.TOO_LARGE.format(limit=limit), fields={"file": ["too large"]}
+        )
+    kind = filename.rsplit(".", 1)[-1].lower() if "." in filename else ""
+    if kind not in {"py", "zip"}:
+        raise BundleRejected(BundleRejected.BAD_EXTENSION, fields={"file": ["bad extension"]})
+    manifest = _validate_bundle(data, filename)
+    sha256 = hashlib.sha256(data).hexdigest()
+    storage = storages["bots"]
+    with transaction.atomic():
+        locked = Bot.objects.select_for_update().get(pk=bot.pk)
+        number = _next_number(locked)
+        stored = storage.save(f"{bot.pk}/{number}-{sha256[:12]}.{kind}", ContentFile(data))
+        version = BotVersion.objects.create(
+            bot=locked, number=number, bundle_name=stored, bundle_kind=kind, sha256=sha256,
+            size=len(data), manifest=_jsonable(manifest),
+        )  # fmt: skip
+        _queue_validation(version)
+    return version
+
+
+def _jsonable(value: Any) -> Any:
+    import json
+
+    return json.loads(json.dumps(value, default=str))
+
+
+def _queue_validation(version: BotVersion) -> Match:
+    from . import matches
+
+    random_version = builtin_version("random")
+    return matches.match_create_internal(
+        kind=Match.Kind.VALIDATION, mode=VALIDATION_MODE, options={},
+        bot_versions=[version, random_version], league=None, requested_by=None,
+    )  # fmt: skip
+
+
+def bot_version_record_validation(*, match: Match) -> None:
+    """Mark the uploaded version of a finished (or failed) validation match ready or failed."""
+    for seat in match.seats.select_related("bot_version"):
+        version = seat.bot_version
+        if version.builtin:
+            continue
+        if match.status == Match.Status.FINISHED and not seat.fault:
+            version.status = BotVersion.Status.READY
+            version.failure_reason = ""
+        else:
+            version.status = BotVersion.Status.FAILED
+            reason = seat.fault_detail or seat.fault or match.error or "validation match failed"
+            version.failure_reason = f"{seat.fault}: {reason}" if seat.fault else reason
+        version.log = seat.log
+        version.save(update_fields=["status", "failure_reason", "log"])
+
+
+def builtin_version(name: str) -> BotVersion:
+    versions = builtin_bots_register()
+    return versions[name]
+
+
+def builtin_bots_register() -> dict[str, BotVersion]:
+    """Register each built-in bot as a system-owned Bot with one ready version (idempotent)."""
+    from engine.bots import BUILTIN_BOTS
+
+    owner = None
+    out: dict[str, BotVersion] = {}
+    for name in BUILTIN_BOTS:
+        version = (
+            BotVersion.objects.select_related("bot").filter(builtin=name, bot__is_system=True)
+            .order_by("number").first()
+        )  # fmt: skip
+        if version is None:
+            owner = owner or system_user()
+            bot, _ = Bot.objects.get_or_create(
+                name=name,
+                defaults={"owner": owner, "is_system": True,
+                          "description": f"Built-in {name} bot of the engine."},
+            )  # fmt: skip
+            version, _ = BotVersion.objects.get_or_create(
+                bot=bot, number=1,
+                defaults={"builtin": name, "status": BotVersion.Status.READY},
+            )  # fmt: skip
+        out[name] = version
+    return out

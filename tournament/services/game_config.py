@@ -1,0 +1,56 @@
+"""Checks a (mode, seats, options) triple against the engine's declared game type."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import engine
+
+from ..errors import BadGameConfig
+from ..ratings import SISTER_RATINGS
+
+
+def game_config_check(*, mode: str, seats: int, options: dict[str, Any] | None) -> dict[str, Any]:
+    """Return the cleaned options, or raise BadGameConfig naming the field at fault.
+
+    Done before anything is queued, so a bad league or challenge fails at request time rather
+    than on a worker.
+    """
+    available = engine.available_modes()
+    if mode not in available:
+        raise BadGameConfig(
+            BadGameConfig.UNKNOWN_MODE.format(mode=mode, available=", ".join(available) or "none"),
+            fields={"mode": ["unknown or unavailable mode"]},
+        )
+    game_type = engine.mode_class(mode).game_type
+    if (
+        isinstance(seats, bool)
+        or not isinstance(seats, int)
+        or not (game_type.min_seats <= seats <= game_type.max_seats)
+    ):
+        lo, hi = game_type.min_seats, game_type.max_seats
+        span = f"{lo}" if lo == hi else f"{lo}-{hi}"
+        raise BadGameConfig(
+            BadGameConfig.SEATS.format(mode=mode, span=span, seats=seats),
+            fields={"seats": [f"{span} seats"]},
+        )
+    if options is not None and not isinstance(options, dict):
+        raise BadGameConfig("options must be a JSON object.", fields={"options": ["an object"]})
+    cleaned = dict(options or {})
+    if mode == "solo" and cleaned.get("difficulty") not in SISTER_RATINGS:
+        raise BadGameConfig(
+            BadGameConfig.DIFFICULTY.format(choices=", ".join(SISTER_RATINGS)),
+            fields={"options": ["difficulty required"]},
+        )
+    for key, value in cleaned.items():
+        allowed = game_type.options.get(key)
+        if allowed is None:
+            raise BadGameConfig(
+                f"Mode {mode!r} has no option {key!r}.", fields={"options": [f"unknown {key!r}"]}
+            )
+        if isinstance(allowed, (list, tuple)) and value not in allowed:
+            raise BadGameConfig(
+                f"Option {key!r} must be one of {list(allowed)}, not {value!r}.",
+                fields={"options": [f"bad {key!r}"]},
+            )
+    return cleaned

@@ -1,0 +1,300 @@
+"""Leagues: create, enter, start, pause, close, and schedule their matches (round robin with
+seat rotations, swiss rounds by standing, continuous ladder batches)."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from django.db import IntegrityError, transaction
+
+from ..errors import Conflict, NotFound, PermissionDenied, ValidationFailed
+from ..models import Bot, BotVersion, League, LeagueEntry, Match
+from .game_config import game_config_check
+from .matches import derive_seed, match_cancel_queued, match_create_internal, match_enqueue
+
+ORGANISE_PERMISSION = "tournament.organise_leagues"
+LADDER_QUEUE_PER_ENTRANT = 1  # a ladder keeps about this many open matches per entrant
+
+
+def is_organiser(user: Any) -> bool:
+    return bool(user and user.is_authenticated and user.has_perm(ORGANISE_PERMISSION))
+
+
+def _check_league_organiser(league: League, user: Any) -> None:
+    if not (user.is_superuser or (league.organiser_id == user.pk and is_organiser(user))):
+        raise PermissionDenied(PermissionDenied.NOT_LEAGUE_ORGANISER)
+
+
+def league_create(
+    *,
+    organiser: Any,
+    name: str,
+    mode: str,
+    seats: int,
+    format: str,  # noqa: A002 - the API's word
+    options: dict[str, Any] | None = None,
+    public: bool = True,
+    decision_time_limit: float = 1.0,
+    time_bank: float = 30.0,
+    seeds: int = 1,
+    rounds: int = 3,
+) -> League:
+    if not is_organiser(organiser):
+        raise PermissionDenied(PermissionDenied.NOT_ORGANISER)
+    if format not in League.Format.values:
+        raise ValidationFailed(
+            f"format must be one of {', '.join(League.Format.values)}.", fields={"format": [format]}
+        )
+    cleaned = game_config_check(mode=mode, seats=seats, options=options)
+    if not 0 < decision_time_limit <= 60:
+        raise ValidationFailed(
+            "decision_time_limit must be in (0, 60] seconds.",
+            fields={"decision_time_limit": ["out of range"]},
+        )
+    if not 0 <= time_bank <= 600:
+        raise ValidationFailed(
+            "time_bank must be in [0, 600] seconds.", fields={"time_bank": ["out of range"]}
+        )
+    if not 1 <= seeds <= 100 or not 1 <= rounds <= 100:
+        raise ValidationFailed("seeds and rounds must be in 1..100.", fields={"seeds": ["1..100"]})
+    if League.objects.filter(name__iexact=name.strip()).exists():
+        raise Conflict(Conflict.LEAGUE_NAME_TAKEN, fields={"name": ["taken"]})
+    try:
+        with transaction.atomic():
+            league = League.objects.create(
+                name=name.strip(), organiser=organiser, mode=mode, seats=seats, options=cleaned,
+                format=format, public=public, decision_time_limit=decision_time_limit,
+                time_bank=time_bank, seeds=seeds, rounds=rounds,
+            )  # fmt: skip
+            league.base_seed = derive_seed("league", league.pk, league.name)
+            league.save(update_fields=["base_seed"])
+            return league
+    except IntegrityError:
+        raise Conflict(Conflict.LEAGUE_NAME_TAKEN, fields={"name": ["taken"]}) from None
+
+
+def league_entry_add(
+    *,
+    league: League,
+    user: Any,
+    bot_id: int | None = None,
+    bot_version_id: int | None = None,
+) -> LeagueEntry:
+    """Enter a bot's latest ready version, or a chosen version, on behalf of its owner."""
+    if (bot_id is None) == (bot_version_id is None):
+        raise ValidationFailed(
+            "Give exactly one of bot or bot_version.", fields={"bot": ["bot or bot_version"]}
+        )
+    open_statuses = {League.Status.DRAFT}
+    if league.format == League.Format.LADDER:
+        open_statuses |= {League.Status.RUNNING, League.Status.PAUSED}
+    if league.status not in open_statuses:
+        raise Conflict(Conflict.LEAGUE_NOT_OPEN)
+    if bot_version_id is not None:
+        version = BotVersion.objects.select_related("bot").filter(pk=bot_version_id).first()
+        if version is None:
+            raise NotFound(f"Bot version {bot_version_id} does not exist.")
+        if version.status != BotVersion.Status.READY:
+            raise Conflict(Conflict.VERSION_NOT_READY, fields={"bot_version": ["not ready"]})
+        bot = version.bot
+    else:
+        bot = Bot.objects.filter(pk=bot_id).first()
+        if bot is None:
+            raise NotFound(f"Bot {bot_id} does not exist.")
+        version = bot.versions.filter(status=BotVersion.Status.READY).order_by("-number").first()
+        if version is None:
+            raise Conflict(Conflict.NO_READY_VERSION, fields={"bot": ["no ready version"]})
+    if bot.owner_id != user.pk and not user.is_superuser:
+        raise PermissionDenied(PermissionDenied.NOT_OWNER)
+    if bot.retired:
+        raise Conflict(Conflict.BOT_RETIRED)
+    try:
+        with transaction.atomic():
+            return LeagueEntry.objects.create(league=league, bot_version=version)
+    except IntegrityError:
+        raise Conflict(Conflict.ALREADY_ENTERED) from None
+
+
+def _min_entrants(league: League) -> int:
+    return 1 if league.seats == 1 else league.seats
+
+
+def league_start(*, league: League, user: Any) -> League:
+    """Start a draft league (and schedule its first matches) or resume a paused one."""
+    _check_league_organiser(league, user)
+    with transaction.atomic():
+        league = League.objects.select_for_update().get(pk=league.pk)
+        if league.status == League.Status.PAUSED:
+            league.status = League.Status.RUNNING
+            league.save(update_fields=["status"])
+            for match in league.matches.filter(status=Match.Status.QUEUED):
+                match_enqueue(match)
+            return league
+        if league.status != League.Status.DRAFT:
+            raise Conflict(Conflict.LEAGUE_NOT_DRAFT)
+        if league.entries.count() < _min_entrants(league):
+            raise Conflict(
+                f"{Conflict.TOO_FEW_ENTRANTS} (at least {_min_entrants(league)})",
+                fields={"entries": ["too few"]},
+            )
+        league.status = League.Status.RUNNING
+        league.save(update_fields=["status"])
+        league_schedule_round(league=league)
+        return league
+
+
+def league_pause(*, league: League, user: Any) -> League:
+    """Queued matches stay queued (workers skip them) until the league is started again."""
+    _check_league_organiser(league, user)
+    if league.status != League.Status.RUNNING:
+        raise Conflict(Conflict.LEAGUE_NOT_RUNNING)
+    league.status = League.Status.PAUSED
+    league.save(update_fields=["status"])
+    return league
+
+
+def league_close(*, league: League, user: Any) -> League:
+    _check_league_organiser(league, user)
+    if league.status == League.Status.CLOSED:
+        raise Conflict(Conflict.LEAGUE_CLOSED)
+    with transaction.atomic():
+        league.status = League.Status.CLOSED
+        league.save(update_fields=["status"])
+        match_cancel_queued(league=league)
+    return league
+
+
+# --- scheduling -----------------------------------------------------------------------------
+
+
+def rotations(table: Sequence[Any]) -> list[tuple[Any, ...]]:
+    """Every cyclic seat order of a table, so each entrant sits in each seat once."""
+    return [tuple(table[i:]) + tuple(table[:i]) for i in range(len(table))]
+
+
+def round_robin_tables(entrants: Sequence[Any], seats: int, seeds: int) -> list[tuple[int, tuple]]:
+    """(seed index, seat order) of every match: each table of entrants, each seed, each rotation."""
+    out = []
+    for table in itertools.combinations(entrants, seats):
+        for seed_index in range(seeds):
+            out.extend((seed_index, order) for order in rotations(table))
+    return out
+
+
+def swiss_tables(standing: Sequence[Any], seats: int, round_number: int) -> list[tuple]:
+    """Consecutive groups of the standing; the leftover entrants sit out (a bye) this round.
+
+    The seat order inside each table rotates with the round so first seat is shared out.
+    """
+    tables = []
+    for start in range(0, len(standing) - seats + 1, seats):
+        table = tuple(standing[start : start + seats])
+        shift = round_number % seats
+        tables.append(table[shift:] + table[:shift])
+    return tables
+
+
+def ladder_tables(
+    entries: Sequence[LeagueEntry], seats: int, count: int, rng: random.Random
+) -> list[tuple]:
+    """Tables for a ladder: the entrant with fewest games plays the closest-rated others."""
+    games = {e.pk: e.games for e in entries}
+    tables = []
+    for _ in range(count):
+        pool = sorted(entries, key=lambda e: (games[e.pk], rng.random()))
+        anchor = pool[0]
+        others = sorted(pool[1:], key=lambda e: (abs(e.rating - anchor.rating), games[e.pk]))
+        table = [anchor, *others[: seats - 1]]
+        rng.shuffle(table)
+        for e in table:
+            games[e.pk] += 1
+        tables.append(tuple(table))
+    return tables
+
+
+def _create_league_match(
+    league: League, order: Sequence[LeagueEntry], seed: int, rnd: int
+) -> Match:
+    return match_create_internal(
+        kind=Match.Kind.LEAGUE, mode=league.mode, options=league.options,
+        bot_versions=[e.bot_version for e in order], league=league, requested_by=None,
+        round=rnd, seed=seed,
+    )  # fmt: skip
+
+
+def _standing(league: League) -> list[LeagueEntry]:
+    entries = list(league.entries.select_related("bot_version"))
+    return sorted(entries, key=lambda e: (-(e.wins + 0.5 * e.draws), -e.rating, e.pk))
+
+
+def league_schedule_round(*, league: League) -> list[Match]:
+    """Queue the next matches of a running league; returns them (empty when nothing is due)."""
+    with transaction.atomic():
+        league = League.objects.select_for_update().get(pk=league.pk)
+        if league.status != League.Status.RUNNING:
+            return []
+        entries = list(league.entries.select_related("bot_version").order_by("pk"))
+        created: list[Match] = []
+        if league.format == League.Format.ROUND_ROBIN:
+            if league.current_round:
+                return []
+            league.current_round = 1
+            for seed_index, order in round_robin_tables(entries, league.seats, league.seeds):
+                table_key = "-".join(str(e.pk) for e in sorted(order, key=lambda e: e.pk))
+                seed = derive_seed(league.base_seed, table_key, seed_index)
+                created.append(_create_league_match(league, order, seed, 1))
+        elif league.format == League.Format.SWISS:
+            if league.current_round >= league.rounds:
+                return []
+            league.current_round += 1
+            rnd = league.current_round
+            for t, order in enumerate(swiss_tables(_standing(league), league.seats, rnd)):
+                seed = derive_seed(league.base_seed, rnd, t)
+                created.append(_create_league_match(league, order, seed, rnd))
+        else:
+            open_count = league.matches.filter(
+                status__in=[Match.Status.QUEUED, Match.Status.RUNNING]
+            ).count()
+            wanted = max(1, len(entries) * LADDER_QUEUE_PER_ENTRANT // league.seats)
+            if open_count >= wanted or len(entries) < _min_entrants(league):
+                return []
+            league.current_round += 1
+            rnd = league.current_round
+            rng = random.Random(derive_seed(league.base_seed, "ladder", rnd))
+            for t, order in enumerate(
+                ladder_tables(entries, league.seats, wanted - open_count, rng)
+            ):
+                created.append(
+                    _create_league_match(league, order, derive_seed(league.base_seed, rnd, t), rnd)
+                )
+        league.save(update_fields=["current_round"])
+        return created
+
+
+def league_progress(*, league_id: int) -> None:
+    """After a match of the league ended: start the next swiss round or close a finished
+    round robin / swiss league."""
+    league = League.objects.select_for_update().get(pk=league_id)
+    if league.status != League.Status.RUNNING or league.format == League.Format.LADDER:
+        return
+    open_matches = league.matches.filter(
+        status__in=[Match.Status.QUEUED, Match.Status.RUNNING]
+    ).exists()
+    if open_matches:
+        return
+    if league.format == League.Format.SWISS and league.current_round < league.rounds:
+        league_schedule_round(league=league)
+        return
+    league.status = League.Status.CLOSED
+    league.save(update_fields=["status"])
+
+
+def ladders_schedule() -> int:
+    """The beat job: top up every running ladder league. Returns the number of new matches."""
+    total = 0
+    for league in League.objects.filter(status=League.Status.RUNNING, format=League.Format.LADDER):
+        total += len(league_schedule_round(league=league))
+    return total

@@ -1,0 +1,38 @@
+"""Celery tasks: thin wrappers that call tournament services (no logic here).
+
+`match_play_task` is acks_late with reject_on_worker_lost, so a match whose worker dies is
+delivered again; the services make a second delivery harmless (a finished match is skipped).
+"""
+
+from __future__ import annotations
+
+from celery import shared_task
+from django.conf import settings
+
+
+@shared_task(
+    name="arena.match_play",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    time_limit=settings.CELERY_TASK_TIME_LIMIT,
+    soft_time_limit=settings.CELERY_TASK_SOFT_TIME_LIMIT,
+)
+def match_play_task(match_id: int) -> str:
+    from tournament.services.matches import match_play
+
+    match = match_play(match_id=match_id)
+    return match.status if match is not None else "skipped"
+
+
+@shared_task(name="arena.ladders_schedule", acks_late=True, time_limit=120)
+def ladders_schedule_task() -> int:
+    from tournament.services.leagues import ladders_schedule
+
+    return ladders_schedule()
+
+
+@shared_task(name="arena.matches_reap_stale", acks_late=True, time_limit=120)
+def matches_reap_stale_task() -> list[int]:
+    from tournament.services.matches import matches_reap_stale
+
+    return matches_reap_stale()
