@@ -1,0 +1,1 @@
+"""The Duel data files (written by scripts/import_game_data.py)."""

@@ -1,0 +1,564 @@
+"""The Isle of Cats Duel (2 players) as a state machine on the shared decision API.
+
+Set-up: each seat 3 fish; the first player (from the seed) and then the other choose a
+boat layout; 3 round-counter cats are set aside, 42 cats stay in the bag; the treasure
+supply and the shuffled deck of 32 cards; the Oshax on its start space.
+
+A day: 10 cats onto the cat spaces, 5 cards onto the card spaces. A turn: exactly two
+``move`` steps of the Oshax without revisiting a space; then, in any order, at most one
+``select`` of a discovery on a touched space, any number of ``fish_action`` purchases,
+and ``end_turn``. The day ends when the island is empty or both players skipped the
+selection on consecutive turns; then the day's second player (next day's first)
+returns a round-counter cat to the bag, or, with none left, the game ends (4 days).
+
+Rulings where the rulebook is silent are in docs/rules-notes.md ("## Duel").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ...actions import Action
+from ...boat import Boat, Tile
+from ...game import Game, GameType
+from ...rng import Rng
+from ...shapes import Shape, is_legal_placement, legal_placements
+from .actions import CODEC, DECLINE, END_TURN, FISH, FISH_ACTIONS, MOVES, SELECTS
+from .data import ISLAND_SPACES, duel_data
+from .placements import PlacementActions
+from .scoring import score_boats
+
+D = duel_data()
+RULES = D.rules
+ISLAND = D.island
+CATS = D.cats
+CARDS = D.cards
+COST = RULES["fish_actions"]
+LAYOUT_NAMES = tuple(D.layouts)
+CHOOSE_BOAT = {name: Action("choose_boat", name) for name in LAYOUT_NAMES}
+
+# Phases: what the seat to act must decide now.
+BOAT = "choose_boat"  # set-up: pick a layout
+MOVE = "move"  # an Oshax step is due (mandatory, bought, or a jump)
+ACT = "act"  # select / fish actions / end turn
+EXTRA = "extra_selection"  # an extra discovery was bought: select it
+PLACE_CAT = "place_cat"  # place the cat being taken (island or card 7)
+PLACE_TREASURE = "place_treasure"  # a treasure may be taken: place one or decline
+RETURN_CAT = "return_cat"  # end of a day: return a round-counter cat to the bag
+OVER = "over"
+
+PHASE_NEEDS = {
+    BOAT: "choose your boat",
+    MOVE: "move the Oshax",
+    ACT: "select, buy a fish action or end your turn",
+    EXTRA: "select the extra discovery you bought",
+    PLACE_CAT: "place the cat you are taking",
+    PLACE_TREASURE: "place a treasure or decline it",
+    RETURN_CAT: "return a round-counter cat to the bag",
+}
+PHASE_KINDS = {
+    BOAT: ("choose_boat",),
+    MOVE: ("move",),
+    ACT: ("select", "fish_action", "end_turn"),
+    EXTRA: ("select",),
+    PLACE_CAT: ("place",),
+    PLACE_TREASURE: ("place", "decline"),
+    RETURN_CAT: ("return_cat",),
+}
+
+
+def _instant_fish(card_params: Mapping[str, Any], boat: Boat) -> int:
+    """Fish gained from instants 8-10 (the colour of card 10 is the best one)."""
+    cats = [t for t in boat.tiles if t.kind == "cat"]
+    per = card_params["per"]
+    if per == "distinct_cat_colours_on_boat":
+        n = len({t.colour for t in cats})
+    elif per == "treasure_tiles_on_boat":
+        n = sum(1 for t in boat.tiles if t.colour is None)
+    elif per == "cats_of_chosen_colour_on_boat":
+        counts: dict[str | None, int] = {}
+        for t in cats:
+            counts[t.colour] = counts.get(t.colour, 0) + 1
+        n = max(counts.values(), default=0)
+    else:
+        raise ValueError(f"unknown instant fish rule {per!r} in the card data")
+    return min(n, card_params["max"])
+
+
+class DuelGame(Game):
+    """The Isle of Cats Duel. Seats 0 and 1; ``observation`` hides the bag and deck order."""
+
+    game_type = GameType(
+        name="duel",
+        min_seats=2,
+        max_seats=2,
+        simultaneous=False,
+        hidden_information=True,
+        description="The Isle of Cats Duel: 2 players, an island of 15 spaces, an Oshax "
+                    "figure both players move, fish actions, 4 days.",
+        options={},
+    )
+    codec = CODEC
+
+    def __init__(self, seats: int, seed: int, options: Mapping[str, Any] | None = None) -> None:
+        super().__init__(seats, seed, options)
+        self.rng = Rng(seed, "bag")  # the bag: set-up shuffle and cats returned to it
+        cats = list(range(len(CATS)))
+        self.rng.shuffle(cats)
+        n_counters = RULES["round_counter_cats"]
+        self.counters: list[int] = cats[:n_counters]
+        self.bag: list[int] = cats[n_counters:]  # draw order: next draw first
+        self.deck: list[int] = sorted(CARDS)
+        Rng(seed, "deck").shuffle(self.deck)
+        self.supply: dict[str, list[int]] = {k: list(v) for k, v in D.treasure_ids.items()}
+        self.island: list[int | None] = [None] * (ISLAND_SPACES + 1)  # index = space
+        self.on_island = 0
+        self.box: list[int] = []  # cats out of the game (left on the island, unplaceable)
+        self.discard: list[int] = []  # cards resolved or left on the island
+        self.layout_names: list[str | None] = [None, None]
+        self.boats: list[Boat | None] = [None, None]
+        self.fish = [RULES["start_fish"]] * 2
+        self.lessons: list[list[int]] = [[], []]
+        self.oshax = ISLAND.start
+        self.first = Rng(seed, "first_player").randbelow(2)
+        self.day = 0
+        self.current = self.first
+        self.phase = BOAT
+        # The turn in progress.
+        self.touched = 0  # bit s: the Oshax touched space s this turn
+        self.steps = 0  # steps still due (2 mandatory, 1 bought)
+        self.jumping = False
+        self.selected = False  # the turn's selection action is used
+        self.extra = False  # a bought extra discovery waits to be selected
+        self.placing: int | None = None  # the cat tile being placed
+        self.treasures_due = 0  # treasures the seat may still take and place
+        self.took = [True, True]  # performed a selection on their latest turn this day
+        self._fits: list[dict[str, bool]] = [{}, {}]  # shape key -> fits, per seat's boat
+        self.log("first_player", seat=self.first)
+
+    # --- the decision API ------------------------------------------------------------------
+    def pending(self) -> tuple[int, ...]:
+        return () if self.phase == OVER else (self.current,)
+
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    def legal_actions(self, seat: int) -> Sequence[Action]:
+        if seat != self.current or self.phase == OVER:
+            return ()
+        phase = self.phase
+        if phase == MOVE:
+            targets = ISLAND.targets(self.oshax, self.touched, self.jumping)
+            return [MOVES[s] for s in range(1, ISLAND_SPACES + 1) if targets >> s & 1]
+        if phase == ACT:
+            out = [] if self.selected else [SELECTS[s] for s in self._selectable(seat)]
+            out.extend(FISH[name] for name in FISH_ACTIONS if self._fish_block(seat, name) is None)
+            out.append(END_TURN)
+            return out
+        if phase == PLACE_CAT:
+            return PlacementActions([self._cat_placements(seat)])
+        if phase == PLACE_TREASURE:
+            return PlacementActions(self._treasure_placements(seat), (DECLINE,))
+        if phase == EXTRA:
+            return [SELECTS[s] for s in self._selectable(seat)]
+        if phase == RETURN_CAT:
+            return [Action("return_cat", t) for t in self.counters]
+        if phase == BOAT:
+            return list(CHOOSE_BOAT.values())
+        raise AssertionError(phase)  # pragma: no cover
+
+    def illegal_reason(self, seat: int, action: Action) -> str | None:
+        if self.phase == OVER:
+            return "the game is over"
+        if seat != self.current:
+            return f"seat {seat} is not due to act (seat {self.current} is)"
+        kind = action[0]
+        if kind not in PHASE_KINDS[self.phase]:
+            return f"{self.codec.text(action)} is not possible now: {PHASE_NEEDS[self.phase]}"
+        check = getattr(self, f"_why_not_{kind}")
+        return check(seat, *action[1:])
+
+    def _apply(self, seat: int, action: Action) -> None:
+        kind = action[0]
+        if kind == "move":
+            self._move(action[1])
+        elif kind == "place":
+            if self.phase == PLACE_CAT:
+                self._place_cat(seat, action[1])
+            else:
+                self._place_treasure(seat, action[1])
+        elif kind == "select":
+            self._select(seat, action[1])
+        elif kind == "end_turn":
+            self._end_turn(seat)
+        elif kind == "fish_action":
+            self._fish_action(seat, action[1])
+        elif kind == "decline":
+            self.treasures_due -= 1
+            self.log("treasure_declined", seat=seat)
+            self._settle()
+        elif kind == "return_cat":
+            self._return_cat(seat, action[1])
+        elif kind == "choose_boat":
+            self._choose_boat(seat, action[1])
+        else:  # pragma: no cover - the codec only decodes the catalogue
+            raise ValueError(f"unknown action kind {kind!r}")
+
+    # --- facts the rules ask about ---------------------------------------------------------------
+    def _boat(self, seat: int) -> Boat:
+        boat = self.boats[seat]
+        assert boat is not None
+        return boat
+
+    def _fits_on(self, seat: int, shape: Shape) -> bool:
+        """Whether ``shape`` has a legal placement on the seat's boat (cached per boat state)."""
+        cache = self._fits[seat]
+        fits = cache.get(shape.key)
+        if fits is None:
+            boat = self._boat(seat)
+            fits = cache[shape.key] = bool(legal_placements(shape, boat.layout, boat.occupied))
+        return fits
+
+    def _selectable(self, seat: int) -> list[int]:
+        """Touched spaces holding a card, or a cat that fits on the seat's boat."""
+        out = []
+        island = self.island
+        for s in range(1, ISLAND_SPACES + 1):
+            if self.touched >> s & 1:
+                item = island[s]
+                if item is None:
+                    continue
+                if ISLAND.kinds[s] == "card" or self._fits_on(seat, CATS[item].shape):
+                    out.append(s)
+        return out
+
+    def _treasure_shapes(self) -> list[Shape]:
+        return [s for s in D.treasure_shapes if self.supply[s.key]]
+
+    def _treasure_fits(self, seat: int) -> bool:
+        return any(self._fits_on(seat, s) for s in self._treasure_shapes())
+
+    def _treasure_placements(self, seat: int) -> list:
+        boat = self._boat(seat)
+        return [legal_placements(s, boat.layout, boat.occupied) for s in self._treasure_shapes()]
+
+    def _cat_placements(self, seat: int):
+        boat = self._boat(seat)
+        assert self.placing is not None
+        return legal_placements(CATS[self.placing].shape, boat.layout, boat.occupied)
+
+    def _treasure_shape_for(self, mask: int) -> Shape | None:
+        n = mask.bit_count()
+        for shape in self._treasure_shapes():
+            if shape.size == n and shape.orientation_of(mask) is not None:
+                return shape
+        return None
+
+    def _fish_block(self, seat: int, name: str) -> str | None:
+        """Why the fish action ``name`` cannot be bought now, or None."""
+        cost = COST[name]
+        if self.fish[seat] < cost:
+            return f"the fish action {name!r} costs {cost} fish; you have {self.fish[seat]}"
+        if name == "move":
+            if not ISLAND.targets(self.oshax, self.touched):
+                return ("every space next to the Oshax was touched this turn: "
+                        "there is no extra step to take")
+        elif name == "jump":
+            if not ISLAND.targets(self.oshax, self.touched, jump=True):
+                return "every space was touched this turn: there is nowhere to jump"
+        elif name == "treasure":
+            if not self._treasure_shapes():
+                return "the treasure supply is empty"
+            if not self._treasure_fits(seat):
+                return "no treasure left in the supply fits on your boat"
+        elif name == "discovery":
+            if not self.selected:
+                return ("an extra discovery comes in addition to your selection action: "
+                        "make your selection first")
+            if not self._selectable(seat):
+                return "no space the Oshax touched this turn holds a discovery you can take"
+        else:
+            return f"unknown fish action {name!r}; fish actions: {', '.join(FISH_ACTIONS)}"
+        return None
+
+    # --- precise reasons (one per action kind; the phase is already right) -----------------------
+    def _why_not_choose_boat(self, seat: int, name: str) -> str | None:
+        if name not in D.layouts:
+            return f"unknown boat {name!r}; boats: {', '.join(LAYOUT_NAMES)}"
+        return None
+
+    def _why_not_move(self, seat: int, to: int) -> str | None:
+        if not 1 <= to <= ISLAND_SPACES:
+            return f"there is no island space {to}; spaces are 1-{ISLAND_SPACES}"
+        if self.touched >> to & 1:
+            return f"the Oshax already touched space {to} this turn"
+        if not self.jumping and not ISLAND.adjacent(self.oshax, to):
+            return f"space {to} is not next to the Oshax's space {self.oshax}"
+        return None
+
+    def _why_not_select(self, seat: int, space: int) -> str | None:
+        if self.phase == ACT and self.selected:
+            return ("you already made your selection this turn; an extra discovery costs "
+                    f"{COST['discovery']} fish (fish_action discovery)")
+        if not 1 <= space <= ISLAND_SPACES:
+            return f"there is no island space {space}; spaces are 1-{ISLAND_SPACES}"
+        if not self.touched >> space & 1:
+            return f"the Oshax did not touch space {space} this turn"
+        item = self.island[space]
+        if item is None:
+            return f"space {space} is empty"
+        if ISLAND.kinds[space] == "cat" and not self._fits_on(seat, CATS[item].shape):
+            return f"the cat on space {space} does not fit on your boat"
+        return None
+
+    def _why_not_place(self, seat: int, mask: int) -> str | None:
+        boat = self._boat(seat)
+        if self.phase == PLACE_CAT:
+            assert self.placing is not None
+            shape = CATS[self.placing].shape
+        else:
+            found = self._treasure_shape_for(mask)
+            if found is None:
+                left = ", ".join(s.key for s in self._treasure_shapes()) or "none"
+                return f"those cells are not a treasure shape left in the supply ({left})"
+            shape = found
+        return is_legal_placement(shape, boat.layout, boat.occupied, mask)
+
+    def _why_not_fish_action(self, seat: int, name: str) -> str | None:
+        return self._fish_block(seat, name)
+
+    def _why_not_decline(self, seat: int) -> str | None:
+        return None
+
+    def _why_not_end_turn(self, seat: int) -> str | None:
+        return None
+
+    def _why_not_return_cat(self, seat: int, tile: int) -> str | None:
+        if tile not in self.counters:
+            return (f"tile {tile} is not a round-counter cat; they are "
+                    f"{', '.join(map(str, self.counters))}")
+        return None
+
+    # --- set-up, days and turns ---------------------------------------------------------------
+    def _choose_boat(self, seat: int, name: str) -> None:
+        self.layout_names[seat] = name
+        self.boats[seat] = Boat(D.layouts[name])
+        other = 1 - seat
+        if self.boats[other] is None:
+            self.current = other
+        else:
+            self._start_day()
+
+    def _start_day(self) -> None:
+        self.day += 1
+        cats = []
+        for s in ISLAND.cat_spaces:
+            if self.bag:
+                self.island[s] = tile = self.bag.pop(0)
+                cats.append([s, tile])
+        cards = []
+        for s in ISLAND.card_spaces:
+            if self.deck:
+                self.island[s] = card = self.deck.pop(0)
+                cards.append([s, card])
+        self.on_island = len(cats) + len(cards)
+        self.took = [True, True]  # a first-turn skip cannot end the day
+        self.log("day_start", day=self.day, first_player=self.first, cats=cats, cards=cards)
+        self._start_turn(self.first)
+
+    def _start_turn(self, seat: int) -> None:
+        self.current = seat
+        self.phase = MOVE
+        self.touched = 1 << self.oshax
+        self.steps = RULES["mandatory_steps"]
+        self.jumping = False
+        self.selected = False
+        self.extra = False
+        self.took[seat] = False
+
+    def _end_turn(self, seat: int) -> None:
+        other = 1 - seat
+        if self.on_island == 0:
+            self._end_day("the island is empty")
+        elif self.took[seat] or self.took[other]:
+            self._start_turn(other)
+        else:
+            self._end_day("both players skipped the selection on consecutive turns")
+
+    def _end_day(self, reason: str) -> None:
+        cats, cards = [], []
+        for s in range(1, ISLAND_SPACES + 1):
+            item = self.island[s]
+            if item is None:
+                continue
+            if ISLAND.kinds[s] == "cat":
+                self.box.append(item)
+                cats.append(item)
+            else:
+                self.discard.append(item)
+                cards.append(item)
+            self.island[s] = None
+        self.on_island = 0
+        self.log("day_end", day=self.day, reason=reason, cats_removed=cats, cards_removed=cards)
+        self.first = 1 - self.first  # the day's second player starts the next day
+        self.current = self.first
+        if self.counters:
+            self.phase = RETURN_CAT
+        else:
+            self.phase = OVER
+            self.log("game_end", days=self.day)
+
+    def _return_cat(self, seat: int, tile: int) -> None:
+        self.counters.remove(tile)
+        self.bag.insert(self.rng.randbelow(len(self.bag) + 1), tile)  # back into the bag
+        self.log("cat_returned", seat=seat, tile=tile)
+        self._start_day()
+
+    # --- inside a turn ----------------------------------------------------------------------
+    def _settle(self) -> None:
+        """Choose the next decision of the seat to act after an action resolved."""
+        seat = self.current
+        if self.placing is not None:
+            self.phase = PLACE_CAT
+            return
+        if self.treasures_due:
+            if self._treasure_shapes() and self._treasure_fits(seat):
+                self.phase = PLACE_TREASURE
+                return
+            self.log("treasures_lost", seat=seat, count=self.treasures_due)
+            self.treasures_due = 0
+        if self.extra:
+            self.phase = EXTRA
+        elif self.steps:
+            self.phase = MOVE
+        else:
+            self.phase = ACT
+
+    def _move(self, to: int) -> None:
+        self.oshax = to
+        self.touched |= 1 << to
+        self.steps -= 1
+        self.jumping = False
+        self._settle()
+
+    def _fish_action(self, seat: int, name: str) -> None:
+        self.fish[seat] -= COST[name]
+        if name == "move":
+            self.steps = 1
+        elif name == "jump":
+            self.steps = 1
+            self.jumping = True
+        elif name == "treasure":
+            self.treasures_due += 1
+        else:
+            self.extra = True
+        self._settle()
+
+    def _select(self, seat: int, space: int) -> None:
+        item = self.island[space]
+        assert item is not None
+        self.island[space] = None
+        self.on_island -= 1
+        if self.extra:
+            self.extra = False
+        else:
+            self.selected = True
+        self.took[seat] = True
+        if ISLAND.kinds[space] == "cat":
+            self.placing = item
+        else:
+            self._resolve_card(seat, item)
+        self._settle()
+
+    def _resolve_card(self, seat: int, card_id: int) -> None:
+        card = CARDS[card_id]
+        if card.kind == "lesson":
+            self.lessons[seat].append(card_id)
+            return
+        self.discard.append(card_id)
+        if card.kind == "treasure":
+            self.treasures_due += card.params["count"]
+            return
+        if card.params["action"] == "draw_tile_and_place":
+            self._draw_tile(seat)
+            return
+        gain = _instant_fish(card.params, self._boat(seat))
+        self.fish[seat] += gain
+        self.log("fish_gained", seat=seat, card=card_id, fish=gain)
+
+    def _draw_tile(self, seat: int) -> None:
+        """Card 7: the next cat from the bag must be placed if it fits, else it is lost."""
+        if not self.bag:
+            self.log("bag_empty", seat=seat)
+            return
+        tile = self.bag.pop(0)
+        fits = self._fits_on(seat, CATS[tile].shape)
+        self.log("tile_drawn", seat=seat, tile=tile, fits=fits)
+        if fits:
+            self.placing = tile
+        else:
+            self.box.append(tile)
+
+    def _place_cat(self, seat: int, mask: int) -> None:
+        cat = CATS[self.placing]  # type: ignore[index]
+        boat = self._boat(seat)
+        boat.place(Tile("cat", cat.colour, cat.shape.key, mask, cat.id))
+        self._fits[seat].clear()
+        self.placing = None
+        if cat.fish:
+            self.fish[seat] += 1
+        if boat.layout.maps[cat.colour] & mask:
+            self.treasures_due += 1
+        self._settle()
+
+    def _place_treasure(self, seat: int, mask: int) -> None:
+        shape = self._treasure_shape_for(mask)
+        assert shape is not None
+        tile_id = self.supply[shape.key].pop()
+        self._boat(seat).place(Tile("common_treasure", None, shape.key, mask, tile_id))
+        self._fits[seat].clear()
+        self.treasures_due -= 1
+        self._settle()
+
+    # --- views and the result --------------------------------------------------------------
+    def observation(self, seat: int) -> dict[str, Any]:
+        from .views import observation
+
+        return observation(self, seat)
+
+    def spectator_view(self) -> dict[str, Any]:
+        from .views import spectator_view
+
+        return spectator_view(self)
+
+    def full_state(self) -> Any:
+        return {**self.spectator_view(), "rng": list(self.rng.getstate())}
+
+    def scores(self) -> list[dict[str, Any]]:
+        """The score sheets (also meaningful mid-game, e.g. for bots)."""
+        boats = [b if b is not None else Boat(D.layouts[LAYOUT_NAMES[0]]) for b in self.boats]
+        return score_boats(boats, self.lessons)
+
+    def result(self) -> dict[str, Any]:
+        from .views import result
+
+        return result(self)
+
+    def clone(self) -> DuelGame:
+        """A lean copy for look-ahead (no deepcopy of layouts or shapes)."""
+        twin = DuelGame.__new__(DuelGame)
+        twin.__dict__.update(self.__dict__)
+        twin.history = list(self.history)
+        twin.events = list(self.events)
+        twin.options = dict(self.options)
+        twin.rng = self.rng.copy()
+        for name in ("counters", "bag", "deck", "island", "box", "discard", "layout_names",
+                     "fish", "took"):
+            setattr(twin, name, list(getattr(self, name)))
+        twin.supply = {k: list(v) for k, v in self.supply.items()}
+        twin.lessons = [list(x) for x in self.lessons]
+        twin.boats = [None if b is None else Boat(b.layout, list(b.tiles), b.occupied,
+                                                  dict(b.colour_masks)) for b in self.boats]
+        twin._fits = [dict(c) for c in self._fits]
+        return twin
