@@ -135,7 +135,9 @@ class BoatLayout:
                 cells |= 1 << cell_index(x, y)
         holes = mask_of(data.get("holes", []))
         cells &= ~holes
-        rooms = tuple(Room(r["key"], r.get("name", r["key"]), mask_of(r["cells"])) for r in data["rooms"])
+        rooms = tuple(
+            Room(r["key"], r.get("name", r["key"]), mask_of(r["cells"])) for r in data["rooms"]
+        )
         maps = {colour: mask_of([cell]) for colour, cell in data["maps"].items()}
         # The edge is derived: every cell with an orthogonal neighbour outside the boat.
         edge = 0

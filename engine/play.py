@@ -32,7 +32,11 @@ StepHook = Callable[[Game, int, Action, float], None]
 
 
 def play_game(
-    game: Game, agents: Sequence[Agent], *, on_step: StepHook | None = None, max_steps: int = 100_000
+    game: Game,
+    agents: Sequence[Agent],
+    *,
+    on_step: StepHook | None = None,
+    max_steps: int = 100_000,
 ) -> Game:
     """Play until the game is over. ``on_step(game, seat, action, seconds)`` runs
     after every applied action (replay recording, progress)."""

@@ -259,7 +259,9 @@ def base_shapes() -> BaseShapes:
         oshax=tuple(Shape.from_grid(s["key"], s["grid"]) for s in raw["oshax"]),
         rare_treasures=tuple(Shape.from_grid(s["key"], s["grid"]) for s in raw["rare_treasures"]),
         rare_counts={s["key"]: s["count"] for s in raw["rare_treasures"]},
-        common_treasures=tuple(Shape.from_grid(s["key"], s["grid"]) for s in raw["common_treasures"]),
+        common_treasures=tuple(
+            Shape.from_grid(s["key"], s["grid"]) for s in raw["common_treasures"]
+        ),
         small_common=frozenset(s["key"] for s in raw["common_treasures"] if s["small"]),
         common_count_per_shape={int(k): v for k, v in raw["common_count_per_shape"].items()},
     )

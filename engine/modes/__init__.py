@@ -29,7 +29,10 @@ def mode_class(mode: str) -> type[Game]:
         if exc.name == module_name:
             raise ConfigError(f"mode {mode!r} is not available in this build") from None
         raise
-    return getattr(module, class_name)
+    cls = getattr(module, class_name, None)
+    if cls is None:  # the package exists but its game class has not landed yet
+        raise ConfigError(f"mode {mode!r} is not available in this build")
+    return cls
 
 
 def available_modes() -> list[str]:
@@ -53,7 +56,9 @@ def new_game(
     if isinstance(seats, bool) or not isinstance(seats, int):
         raise ConfigError("seats must be an integer")
     if not gt.min_seats <= seats <= gt.max_seats:
-        span = f"{gt.min_seats}" if gt.min_seats == gt.max_seats else f"{gt.min_seats}-{gt.max_seats}"
+        span = str(gt.min_seats)
+        if gt.max_seats != gt.min_seats:
+            span += f"-{gt.max_seats}"
         raise ConfigError(f"mode {mode!r} is played by {span} seats, not {seats}")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
         raise ConfigError("seed must be an integer in [0, 2**64)")
