@@ -17,7 +17,9 @@ from ..errors import BundleRejected, Conflict, PermissionDenied, ValidationFaile
 from ..models import Bot, BotVersion, Match
 
 SYSTEM_USERNAME = "arena-system"
-VALIDATION_MODE = "standard"
+# A validation match is a 2-seat game against the random bot, in the first of these modes
+# that this build of the engine has.
+VALIDATION_MODES = ("standard", "duel", "family")
 
 
 def system_user() -> Any:
@@ -131,9 +133,19 @@ def _queue_validation(version: BotVersion) -> Match:
 
     random_version = builtin_version("random")
     return matches.match_create_internal(
-        kind=Match.Kind.VALIDATION, mode=VALIDATION_MODE, options={},
+        kind=Match.Kind.VALIDATION, mode=validation_mode(), options={},
         bot_versions=[version, random_version], league=None, requested_by=None,
     )  # fmt: skip
+
+
+def validation_mode() -> str:
+    import engine
+
+    available = engine.available_modes()
+    for mode in VALIDATION_MODES:
+        if mode in available:
+            return mode
+    raise ValidationFailed("No game mode is available to validate bots on.")
 
 
 def bot_version_record_validation(*, match: Match) -> None:

@@ -176,7 +176,7 @@ def _replay_store(match_id: int, data: bytes | None) -> dict[str, Any]:
         return {}
     from replays import storage
 
-    return dict(storage.save_replay(match_id, data))
+    return dict(storage.save_replay(match_id=match_id, data=data))
 
 
 def match_record_result(

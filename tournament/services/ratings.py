@@ -99,3 +99,53 @@ def rating_apply_match(*, match: Match) -> list[RatingChange]:
             ],
         )
         return RatingChange.objects.bulk_create(changes)
+
+
+def ratings_recompute(*, league_id: int, tolerance: float = 1e-6) -> list[str]:
+    """Replay a league's finished matches from 1500 in the order they were applied and compare
+    with every stored change and every entrant's rating. Returns the disagreements (empty when
+    the stored ladder is exactly what its history gives)."""
+    from ..models import League
+
+    league = League.objects.get(pk=league_id)
+    entries = {e.bot_version_id: e for e in league.entries.all()}
+    ratings = {vid: elo.START_RATING for vid in entries}
+    problems: list[str] = []
+    changes = RatingChange.objects.filter(league=league).select_related("match").order_by("pk")
+    by_match: dict[int, list[RatingChange]] = {}
+    order: list[Match] = []
+    for change in changes:
+        if change.match_id not in by_match:
+            order.append(change.match)
+        by_match.setdefault(change.match_id, []).append(change)
+    finished = set(league.matches.filter(status=Match.Status.FINISHED).values_list("pk", flat=True))
+    for missing in sorted(finished - set(by_match)):
+        problems.append(f"match {missing} is finished but changed no rating")
+    for match in order:
+        seats = list(match.seats.order_by("seat"))
+        vids = [s.bot_version_id for s in seats]
+        before = [ratings[v] for v in vids]
+        solo = match.mode == "solo"
+        after = elo.match_update(
+            before, match_ranks(match, seats), k=elo_k(),
+            solo_difficulty=match.options.get("difficulty") if solo else None,
+            margin=solo_margin(match) if solo else None,
+        )  # fmt: skip
+        stored = {c.bot_version_id: c for c in by_match[match.pk]}
+        for vid, b, a in zip(vids, before, after, strict=True):
+            change = stored.get(vid)
+            if change is None:
+                problems.append(f"match {match.pk}: no stored change for bot version {vid}")
+            elif abs(change.before - b) > tolerance or abs(change.after - a) > tolerance:
+                problems.append(
+                    f"match {match.pk}, bot version {vid}: stored {change.before:.4f} -> "
+                    f"{change.after:.4f}, recomputed {b:.4f} -> {a:.4f}"
+                )
+            ratings[vid] = a
+    for vid, entry in entries.items():
+        if abs(entry.rating - ratings[vid]) > tolerance:
+            problems.append(
+                f"entry {entry.pk} (bot version {vid}): stored rating {entry.rating:.4f}, "
+                f"recomputed {ratings[vid]:.4f}"
+            )
+    return problems

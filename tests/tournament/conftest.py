@@ -1,0 +1,132 @@
+"""Fixtures of the tournament tests: users and roles, API clients, storages under tmp_path and a
+scripted runner standing in for workers/runner.py (tests of the real runner live with it)."""
+
+from __future__ import annotations
+
+import sys
+import types
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import Group
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from tournament.models import Bot, BotVersion
+
+
+@pytest.fixture(autouse=True)
+def _tmp_storages(settings: Any, tmp_path: Any) -> None:
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "replays": {
+            "BACKEND": "django.core.files.storage.FileSystemStorage",
+            "OPTIONS": {"location": str(tmp_path / "replays")},
+        },
+        "bots": {
+            "BACKEND": "django.core.files.storage.FileSystemStorage",
+            "OPTIONS": {"location": str(tmp_path / "bots")},
+        },
+    }
+    settings.ELO_K = 32.0
+
+
+@pytest.fixture(autouse=True)
+def _no_throttle_cache() -> None:
+    from django.core.cache import cache
+
+    cache.clear()
+
+
+class ScriptedRunner:
+    """Plays no game: seat scores come from `scores` (seat -> score, default 50 - 10 * seat),
+    a bundle whose name contains "crash" faults, and the replay is a few fixed bytes."""
+
+    def __init__(self) -> None:
+        self.scores: Callable[[dict[str, Any]], list[float]] | None = None
+        self.specs: list[dict[str, Any]] = []
+        self.raise_error: Exception | None = None
+
+    def run_match(self, spec: dict[str, Any]) -> dict[str, Any]:
+        self.specs.append(spec)
+        if self.raise_error is not None:
+            raise self.raise_error
+        n = len(spec["seats"])
+        scores = self.scores(spec) if self.scores else [50.0 - 10 * i for i in range(n)]
+        ranks = [1 + sum(1 for other in scores if other > s) for s in scores]
+        seats = []
+        for i, seat in enumerate(spec["seats"]):
+            crash = "crash" in (seat["name"] or "")
+            seats.append({
+                "seat": i, "fault": "crash" if crash else "",
+                "fault_detail": "exited with status 1" if crash else "",
+                "time_used": 0.01 * (i + 1), "log": "Traceback: boom" if crash else "",
+            })  # fmt: skip
+        winners = [i for i, r in enumerate(ranks) if r == 1]
+        result = {"mode": spec["mode"], "seats": n, "seed": spec["seed"], "scores": scores,
+                  "ranks": ranks, "winners": winners}  # fmt: skip
+        if spec["mode"] == "solo":
+            result["margin"] = scores[0] - 40.0
+        return {"seats": seats, "result": result, "replay": b"replay-of-%d" % spec["match_id"]}
+
+
+@pytest.fixture
+def runner(monkeypatch: pytest.MonkeyPatch) -> ScriptedRunner:
+    scripted = ScriptedRunner()
+    module = types.ModuleType("workers.runner")
+    module.run_match = scripted.run_match  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "workers.runner", module)
+    return scripted
+
+
+@pytest.fixture
+def make_user(db: None) -> Callable[..., Any]:
+    from django.contrib.auth import get_user_model
+
+    def _make(username: str, organiser: bool = False) -> Any:
+        user = get_user_model().objects.create_user(
+            username, f"{username}@example.com", "pw-12345!"
+        )
+        if organiser:
+            user.groups.add(Group.objects.get(name="organisers"))
+        return user
+
+    return _make
+
+
+@pytest.fixture
+def author(make_user: Callable[..., Any]) -> Any:
+    return make_user("alice")
+
+
+@pytest.fixture
+def other_author(make_user: Callable[..., Any]) -> Any:
+    return make_user("bob")
+
+
+@pytest.fixture
+def organiser(make_user: Callable[..., Any]) -> Any:
+    return make_user("olga", organiser=True)
+
+
+def client_for(user: Any | None) -> APIClient:
+    client = APIClient()
+    if user is not None:
+        token, _ = Token.objects.get_or_create(user=user)
+        client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    return client
+
+
+@pytest.fixture
+def ready_version(db: None) -> Callable[..., BotVersion]:
+    """A ready uploaded-looking version of a new bot owned by `owner`."""
+
+    def _make(owner: Any, name: str) -> BotVersion:
+        bot = Bot.objects.create(name=name, owner=owner)
+        return BotVersion.objects.create(
+            bot=bot, number=1, bundle_name=f"{name}.py", bundle_kind="py", sha256="ab" * 32,
+            status=BotVersion.Status.READY,
+        )  # fmt: skip
+
+    return _make
