@@ -227,7 +227,7 @@ def mask_from_cells(cells: Sequence[Sequence[int]]) -> int:
     return mask
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # hashed by identity: by_key caches per instance
 class BaseShapes:
     """Every tile shape of the base game, by kind."""
 
