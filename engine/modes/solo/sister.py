@@ -8,7 +8,9 @@ are the data file's ``_meta.solo_basket_rules``:
 
 * cats are numbered in fill order (left field 1-4, then right 5-8): the order of
   ``fields.cats``; Oshax by their fixed order in the supply; rare treasures by distinct
-  shape in order of first appearance among the supply's tiles (in draw order);
+  shape in order of first appearance among the supply's tiles (in draw order): the
+  rulebook's stacks of identical shapes, a stack keeping its place while it lasts
+  because a tile is always taken from the top (the copy drawn last);
 * a missing number N falls back to the highest-numbered tile of that kind;
 * numbers are compacted after each removal (lists do that by themselves); a switch
   exchanges two cats' numbers and fields without compacting.
@@ -132,7 +134,8 @@ def take_rare_treasure(table: SisterTable, n: int) -> dict[str, Any]:
     if index is None:
         return {"action": "take_rare_treasure", "n": n, "tile": None, "fallback": True}
     shape = shapes[index]
-    tile = next(t for t in table.supply.rare if table.tiles[t].shape == shape)
+    # the top of the stack: the copy drawn last, so the stack keeps its place in the line
+    tile = [t for t in table.supply.rare if table.tiles[t].shape == shape][-1]
     table.supply.rare.remove(tile)
     table.removed.append(tile)
     return {"action": "take_rare_treasure", "n": n, "tile": tile, "number": index + 1,

@@ -118,12 +118,14 @@ def test_oshax_n_with_renumbering_and_fallback() -> None:
 def test_rare_treasures_are_numbered_by_distinct_shape_in_order_of_appearance() -> None:
     t = table(rare=("T", "L", "T", "O"))
     assert rare_numbers(t) == ["T", "L", "O"]
-    done = take_rare_treasure(t, 1)  # one of the two T tiles
-    assert done["shape"] == "T" and done["tile"] == 300
-    assert rare_numbers(t) == ["L", "T", "O"]  # the remaining T was drawn after the L
+    done = take_rare_treasure(t, 1)  # the top of the T stack: the T drawn last
+    assert done["shape"] == "T" and done["tile"] == 302
+    assert rare_numbers(t) == ["T", "L", "O"]  # the T stack keeps its place in the line
     done = take_rare_treasure(t, 3)
     assert done["shape"] == "O" and not done["fallback"]
-    assert rare_numbers(t) == ["L", "T"]
+    assert rare_numbers(t) == ["T", "L"]
+    assert take_rare_treasure(t, 1)["tile"] == 300  # the stack empties: L becomes rare 1
+    assert rare_numbers(t) == ["L"]
 
 
 def test_a_missing_rare_number_takes_the_highest_and_none_does_nothing() -> None:
