@@ -149,18 +149,22 @@ def league_start(*, league: League, user: Any) -> League:
 def league_pause(*, league: League, user: Any) -> League:
     """Queued matches stay queued (workers skip them) until the league is started again."""
     _check_league_organiser(league, user)
-    if league.status != League.Status.RUNNING:
-        raise Conflict(Conflict.LEAGUE_NOT_RUNNING)
-    league.status = League.Status.PAUSED
-    league.save(update_fields=["status"])
+    with transaction.atomic():
+        league = League.objects.select_for_update().get(pk=league.pk)
+        if league.status != League.Status.RUNNING:
+            raise Conflict(Conflict.LEAGUE_NOT_RUNNING)
+        league.status = League.Status.PAUSED
+        league.save(update_fields=["status"])
     return league
 
 
 def league_close(*, league: League, user: Any) -> League:
+    """Close a league for good; its queued matches are cancelled, running ones still count."""
     _check_league_organiser(league, user)
-    if league.status == League.Status.CLOSED:
-        raise Conflict(Conflict.LEAGUE_CLOSED)
     with transaction.atomic():
+        league = League.objects.select_for_update().get(pk=league.pk)
+        if league.status == League.Status.CLOSED:
+            raise Conflict(Conflict.LEAGUE_CLOSED)
         league.status = League.Status.CLOSED
         league.save(update_fields=["status"])
         match_cancel_queued(league=league)
