@@ -159,7 +159,21 @@ def build_frames(doc: Mapping[str, Any], seat: int | None = None) -> dict[str, A
     def view() -> dict[str, Any]:
         return game.spectator_view() if seat is None else game.observation(seat)
 
+    def running() -> list[int | None] | None:
+        """Scores as they stand, when the mode can tell (``scores()`` sheets); a seat's
+        view only gets its own, since the others' private lessons are hidden from it."""
+        sheets_of = getattr(game, "scores", None)
+        if not callable(sheets_of):
+            return None
+        try:
+            totals = [sheet["total"] for sheet in sheets_of()]
+        except Exception:  # noqa: BLE001 - a mode that cannot score mid-game
+            return None
+        return totals if seat is None else [t if s == seat else None
+                                            for s, t in enumerate(totals)]
+
     catalogue = header["actions"]
+    scores = [running()]
     previous = view()
     base = previous
     patches: list[Any] = []
@@ -179,6 +193,7 @@ def build_frames(doc: Mapping[str, Any], seat: int | None = None) -> dict[str, A
             "note": row[3] if len(row) > 3 else None,
         })
         current = view()
+        scores.append(running())
         patches.append(diff(previous, current))
         previous = current
     events: list[list[dict[str, Any]]] = [[] for _ in range(len(steps) + 1)]
@@ -197,4 +212,5 @@ def build_frames(doc: Mapping[str, Any], seat: int | None = None) -> dict[str, A
         "steps": steps,
         "events": events,
         "views": {"base": base, "patches": patches},
+        "scores": scores if any(row is not None for row in scores) else None,
     }

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import api, views
+from . import api, pages, views
 
 app_name = "replays"
 
@@ -10,4 +10,8 @@ urlpatterns = [
     path("api/v1/matches/<int:match_id>/replay", api.replay_download, name="replay"),
     path("api/v1/matches/<int:match_id>/frames", api.replay_frames, name="frames"),
     path("replays/<int:match_id>/", views.replay_viewer, name="viewer"),
+    path("leagues/", pages.league_list, name="leagues"),
+    path("leagues/<int:league_id>/", pages.league_detail, name="league"),
+    path("matches/", pages.match_list, name="matches"),
+    path("bots/<int:bot_id>/", pages.bot_detail, name="bot"),
 ]

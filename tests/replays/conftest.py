@@ -62,3 +62,51 @@ def record():
 def modes_available() -> list[str]:
     """The real modes importable now (see ``real_modes``)."""
     return real_modes()
+
+
+@pytest.fixture
+def replay_storage(settings, tmp_path):
+    """The ``replays`` storage under tmp_path, and an empty cache (frames are cached)."""
+    from django.core.cache import cache
+
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "replays": {
+            "BACKEND": "django.core.files.storage.FileSystemStorage",
+            "OPTIONS": {"location": str(tmp_path / "replays")},
+        },
+    }
+    cache.clear()
+    return tmp_path / "replays"
+
+
+@pytest.fixture
+def stored_match(db, replay_storage, record):
+    """``stored_match(mode, seed=7, seats=None)`` -> a finished Match row with its replay saved
+    through ``replays.storage.save_replay``, as the match-recording service does."""
+    from django.contrib.auth import get_user_model
+
+    from replays.storage import save_replay
+    from tournament.models import Bot, BotVersion, Match, MatchSeat
+
+    owner = get_user_model().objects.create_user("replay-owner")
+    version = BotVersion.objects.create(
+        bot=Bot.objects.create(name="random", owner=owner, is_system=True), number=1,
+        builtin="random", status=BotVersion.Status.READY,
+    )
+
+    def _make(mode: str, seed: int = 7, seats: int | None = None) -> Match:
+        game, _steps, data = record(mode, seed, seats)
+        result = game.result()
+        match = Match.objects.create(kind=Match.Kind.CHALLENGE, mode=mode, seed=seed,
+                                     status=Match.Status.FINISHED, result=result)
+        name, sha, size = save_replay(match_id=match.pk, data=data)
+        Match.objects.filter(pk=match.pk).update(replay_name=name, replay_sha256=sha,
+                                                 replay_size=size)
+        for s in range(game.seats):
+            MatchSeat.objects.create(match=match, seat=s, bot_version=version,
+                                     score=result["scores"][s], rank=result["ranks"][s])
+        match.refresh_from_db()
+        return match
+
+    return _make

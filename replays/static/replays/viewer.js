@@ -1,0 +1,378 @@
+/* The replay viewer: loads the frames payload once, rebuilds every view from its patches,
+ * then draws any step on demand. Data-driven: boats come from `layouts` + the tiles in the
+ * view; every other part of the view is drawn generically (per-seat arrays as a table,
+ * tile lists as chips, card ids with their labels), so every mode renders.
+ * No build step, no dependencies. window.viewer exposes state for tests and debugging. */
+(function () {
+  "use strict";
+
+  const CELL = 18;
+  const COLOURS = {
+    blue: "#3b7dd8", green: "#3fa34d", red: "#d64541", purple: "#8e5cc2", orange: "#f08a24",
+  };
+  const TREASURE = { common_treasure: "#d9b44a", rare_treasure: "#b8860b" };
+  const ROOM_FILLS = ["#f6ead2", "#efe0c2", "#f3e6cb", "#ead9b8"];
+  const CARD_KEYS = /lesson|card|hand|dealt|kept|deck|discard|basket/i;
+
+  const root = document.getElementById("viewer");
+  const $ = (sel) => root.querySelector(sel);
+  const state = {
+    payload: null, views: [], step: 0, seat: "spectator", playing: false, timer: null,
+    speed: 1, lastRenderMs: 0, maxRenderMs: 0, renders: 0, staticBoats: {},
+  };
+  window.viewer = state;
+
+  // ---- patches (inverse of replays/frames.py diff) ---------------------------------------
+  function applyPatch(old, p) {
+    if (p === null || p === undefined) return old;
+    if (p[0] === "=") return p[1];
+    if (p[0] === "d") {
+      const out = Object.assign({}, old);
+      for (const k of p[2]) delete out[k];
+      for (const k in p[1]) out[k] = applyPatch(old ? old[k] : undefined, p[1][k]);
+      return out;
+    }
+    if (p[0] === "l") {
+      const out = (old || []).slice(0, p[1]);
+      for (const k in p[2]) {
+        const i = Number(k);
+        out[i] = applyPatch(i < out.length ? out[i] : undefined, p[2][k]);
+      }
+      return out;
+    }
+    throw new Error("unknown patch op " + p[0]);
+  }
+
+  // ---- helpers ----------------------------------------------------------------------------
+  function esc(value) {
+    return String(value).replace(/[&<>"']/g, (c) => (
+      { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+  }
+  function label(key) { return esc(String(key).replace(/_/g, " ")); }
+  function isTile(v) { return v && typeof v === "object" && !Array.isArray(v) && "kind" in v && ("shape" in v || "colour" in v); }
+  function tileColour(t) {
+    if (t.kind === "cat" || t.kind === "oshax") return COLOURS[t.colour] || "#999";
+    return TREASURE[t.kind] || "#bbb";
+  }
+  function seatName(s) {
+    const players = (state.payload.header.players || []);
+    const p = players.find((x) => x.seat === s) || {};
+    return p.bot ? `${esc(p.bot)}${p.version ? " v" + esc(p.version) : ""}` : `Seat ${s}`;
+  }
+  function cardChip(id) {
+    const card = state.payload.cards[String(id)];
+    if (!card) return `<span class="chip">${esc(id)}</span>`;
+    return `<span class="chip card fam-${esc(card.family)}" title="${esc(card.effect || "")}">#${esc(id)} ${esc(card.label)}</span>`;
+  }
+  function tileChip(t) {
+    const name = t.kind === "cat" ? t.colour : t.kind === "oshax" ? `oshax ${t.colour || ""}` : t.kind.replace("_", " ");
+    return `<span class="chip tile kind-${esc(t.kind)}" style="--c:${tileColour(t)}" title="${esc(t.shape || "")}${t.id !== undefined ? " #" + esc(t.id) : ""}">${esc(name)}</span>`;
+  }
+
+  function renderValue(key, v, depth) {
+    if (v === null || v === undefined) return '<span class="nil">—</span>';
+    if (typeof v === "boolean") return v ? "yes" : "no";
+    if (typeof v === "number" || typeof v === "string") {
+      if (typeof v === "number" && CARD_KEYS.test(key) && state.payload.cards[String(v)]) return cardChip(v);
+      return esc(v);
+    }
+    if (Array.isArray(v)) {
+      if (v.length === 0) return '<span class="nil">none</span>';
+      if (v.every(isTile)) return `<span class="chips">${v.map(tileChip).join("")}</span>`;
+      if (v.every((x) => typeof x === "number") && CARD_KEYS.test(key)) {
+        return `<span class="chips">${v.map(cardChip).join("")}</span>`;
+      }
+      if (v.every((x) => typeof x !== "object" || x === null)) return esc(v.join(", "));
+      if (depth > 2) return `<code>${esc(JSON.stringify(v))}</code>`;
+      return `<ol class="items">${v.map((x) => `<li>${renderValue(key, x, depth + 1)}</li>`).join("")}</ol>`;
+    }
+    if (typeof v === "object") {
+      if (isTile(v)) return tileChip(v);
+      if (CARD_KEYS.test(key) && typeof v.id === "number" && state.payload.cards[String(v.id)]) return cardChip(v.id);
+      if (depth > 2) return `<code>${esc(JSON.stringify(v))}</code>`;
+      const rows = Object.keys(v).map((k) => `<dt>${label(k)}</dt><dd>${renderValue(k, v[k], depth + 1)}</dd>`);
+      return `<dl class="kv">${rows.join("")}</dl>`;
+    }
+    return esc(v);
+  }
+
+  // ---- boats --------------------------------------------------------------------------------
+  function findBoats(view) {
+    if (Array.isArray(view.boats)) return view.boats.map(normBoat);
+    const players = view.players || view.seats_state;
+    if (Array.isArray(players)) {
+      return players.map((p) => normBoat(p && typeof p.boat === "object" ? p.boat : { boat: p.boat, tiles: p.tiles }));
+    }
+    return [];
+  }
+  function normBoat(b) {
+    if (!b) return { boat: null, tiles: [] };
+    return { boat: b.boat || b.name || b.layout, tiles: b.tiles || [] };
+  }
+
+  function staticBoat(name) {
+    if (state.staticBoats[name]) return state.staticBoats[name];
+    const layout = state.payload.layouts[name];
+    const out = { svg: "", width: 22 * CELL, height: 9 * CELL };
+    if (!layout) { state.staticBoats[name] = out; return out; }
+    let maxX = 0, maxY = 0;
+    for (const [x, y] of layout.cells) { maxX = Math.max(maxX, x); maxY = Math.max(maxY, y); }
+    out.width = (maxX + 1) * CELL; out.height = (maxY + 1) * CELL;
+    const roomOf = new Map();
+    layout.rooms.forEach((r, i) => r.cells.forEach(([x, y]) => roomOf.set(x + "," + y, i)));
+    const parts = [];
+    for (const [x, y] of layout.cells) {
+      const r = roomOf.get(x + "," + y);
+      parts.push(`<rect x="${x * CELL}" y="${y * CELL}" width="${CELL}" height="${CELL}" fill="${r === undefined ? "#fbf5e8" : ROOM_FILLS[r % ROOM_FILLS.length]}" stroke="#e0d3b8" stroke-width="0.5"/>`);
+    }
+    // Room walls: an edge between a cell and a neighbour of another room (or outside).
+    const inBoat = new Set(layout.cells.map(([x, y]) => x + "," + y));
+    const walls = [];
+    for (const [x, y] of layout.cells) {
+      const r = roomOf.get(x + "," + y);
+      for (const [dx, dy] of [[1, 0], [0, 1], [-1, 0], [0, -1]]) {
+        const k = (x + dx) + "," + (y + dy);
+        if (inBoat.has(k) && roomOf.get(k) === r) continue;
+        if (inBoat.has(k) && (dx < 0 || dy < 0)) continue; // drawn from the other side
+        const x1 = (dx === 1 ? x + 1 : x) * CELL, y1 = (dy === 1 ? y + 1 : y) * CELL;
+        const x2 = dx === 0 ? x1 + CELL : x1, y2 = dy === 0 ? y1 + CELL : y1;
+        walls.push(`M${x1} ${y1}L${x2} ${y2}`);
+      }
+    }
+    parts.push(`<path d="${walls.join("")}" stroke="#7a5c3a" stroke-width="1.6" fill="none"/>`);
+    for (const [x, y] of layout.rats) {
+      parts.push(`<circle class="rat" cx="${x * CELL + CELL / 2}" cy="${y * CELL + CELL / 2}" r="${CELL / 4}" fill="#6b6b6b"><title>rat</title></circle>`);
+    }
+    for (const colour in layout.maps) {
+      const [x, y] = layout.maps[colour];
+      parts.push(`<rect class="map" x="${x * CELL + 3}" y="${y * CELL + 3}" width="${CELL - 6}" height="${CELL - 6}" fill="none" stroke="${COLOURS[colour] || "#333"}" stroke-width="2.5"><title>${esc(colour)} treasure map</title></rect>`);
+    }
+    out.svg = parts.join("");
+    state.staticBoats[name] = out;
+    return out;
+  }
+
+  function tileSvg(t) {
+    const cells = t.cells || [];
+    const own = new Set(cells.map(([x, y]) => x + "," + y));
+    const fill = tileColour(t);
+    const parts = [];
+    for (const [x, y] of cells) {
+      parts.push(`<rect x="${x * CELL}" y="${y * CELL}" width="${CELL}" height="${CELL}" fill="${fill}"/>`);
+    }
+    const edges = [];
+    for (const [x, y] of cells) {
+      if (!own.has((x + 1) + "," + y)) edges.push(`M${(x + 1) * CELL} ${y * CELL}v${CELL}`);
+      if (!own.has((x - 1) + "," + y)) edges.push(`M${x * CELL} ${y * CELL}v${CELL}`);
+      if (!own.has(x + "," + (y + 1))) edges.push(`M${x * CELL} ${(y + 1) * CELL}h${CELL}`);
+      if (!own.has(x + "," + (y - 1))) edges.push(`M${x * CELL} ${y * CELL}h${CELL}`);
+    }
+    parts.push(`<path d="${edges.join("")}" stroke="#222" stroke-width="1.4" fill="none"/>`);
+    if (t.kind !== "cat" && cells.length) {
+      const [x, y] = cells[0];
+      const mark = t.kind === "oshax" ? "O" : t.kind === "rare_treasure" ? "★" : "$";
+      parts.push(`<text x="${x * CELL + CELL / 2}" y="${y * CELL + CELL * 0.72}" text-anchor="middle" font-size="${CELL * 0.7}" fill="#fff" stroke="#000" stroke-width="0.4">${mark}</text>`);
+    }
+    return `<g class="tile kind-${esc(t.kind)}" data-colour="${esc(t.colour || "")}"><title>${esc(t.kind)} ${esc(t.colour || "")} ${esc(t.shape || "")}</title>${parts.join("")}</g>`;
+  }
+
+  function renderBoats(view, scores) {
+    const boats = findBoats(view);
+    const seatView = state.seat === "spectator" ? null : Number(state.seat);
+    const step = state.payload.steps[state.step - 1];
+    const html = boats.map((b, s) => {
+      const st = staticBoat(b.boat);
+      const score = scores && scores[s] !== null && scores[s] !== undefined ? `<span class="score">${scores[s]} pts</span>` : "";
+      const classes = ["boat"];
+      if (seatView === s) classes.push("me");
+      if (step && step.seat === s) classes.push("acted");
+      return `<figure class="${classes.join(" ")}" data-seat="${s}" data-tiles="${b.tiles.length}">
+        <figcaption><b>Seat ${s}</b> ${seatName(s)} <span class="boatname">${esc(b.boat || "")} boat</span> <span class="ntiles">${b.tiles.length} tiles</span> ${score}</figcaption>
+        <svg viewBox="-2 -2 ${st.width + 4} ${st.height + 4}" width="${st.width + 4}" height="${st.height + 4}" role="img" aria-label="Boat of seat ${s}">${st.svg}${b.tiles.map(tileSvg).join("")}</svg>
+      </figure>`;
+    });
+    $("#boats").innerHTML = html.join("") || '<p class="nil">This view shows no boats.</p>';
+  }
+
+  // ---- panels -------------------------------------------------------------------------------
+  function renderStep() {
+    const i = state.step;
+    const events = state.payload.events[i] || [];
+    let html = "";
+    if (i === 0) {
+      html += "<p>Set-up (before the first decision).</p>";
+    } else {
+      const s = state.payload.steps[i - 1];
+      const secs = s.seconds === null || s.seconds === undefined ? "" : ` <span class="time">${(s.seconds * 1000).toFixed(1)} ms</span>`;
+      html += `<p><b>Seat ${s.seat}</b> (${seatName(s.seat)})${secs}</p><p class="action"><code>${esc(s.text)}</code></p>`;
+      if (s.note) html += `<p class="note" title="the bot's debug note">💬 ${esc(s.note)}</p>`;
+    }
+    if (events.length) {
+      html += '<ul class="events">' + events.map((e) => {
+        const rest = Object.keys(e).filter((k) => k !== "type" && k !== "step")
+          .map((k) => `${label(k)}=${renderValue(k, e[k], 3)}`).join(" ");
+        return `<li><b>${label(e.type)}</b> ${rest}</li>`;
+      }).join("") + "</ul>";
+    }
+    $("#step-info .content").innerHTML = html;
+  }
+
+  function renderScores(scores) {
+    const el = $("#scores");
+    if (!scores) { el.hidden = true; return; }
+    el.hidden = false;
+    el.querySelector(".content").innerHTML = '<table class="grid"><tr>' +
+      scores.map((_, s) => `<th>Seat ${s}</th>`).join("") + "</tr><tr>" +
+      scores.map((v) => `<td class="num">${v === null ? "?" : v}</td>`).join("") + "</tr></table>";
+  }
+
+  function renderState(view) {
+    const seats = state.payload.seats;
+    const perSeat = [], shared = [];
+    for (const key of Object.keys(view)) {
+      if (key === "boats" || key === "mode") continue;
+      const v = view[key];
+      if (Array.isArray(v) && v.length === seats && seats > 1 && !v.every(isTile)) perSeat.push(key);
+      else shared.push(key);
+    }
+    let rows = "";
+    for (const key of perSeat) {
+      const v = view[key];
+      if (key === "players" && v.every((p) => p && typeof p === "object" && !Array.isArray(p))) {
+        const keys = [...new Set(v.flatMap((p) => Object.keys(p)))].filter((k) => !["tiles", "boat", "seat"].includes(k));
+        for (const k of keys) rows += `<tr><th>${label(k)}</th>${v.map((p) => `<td>${renderValue(k, p[k], 1)}</td>`).join("")}</tr>`;
+      } else {
+        rows += `<tr><th>${label(key)}</th>${v.map((x) => `<td>${renderValue(key, x, 1)}</td>`).join("")}</tr>`;
+      }
+    }
+    $("#seat-state .content").innerHTML = rows
+      ? `<table class="grid"><tr><th></th>${Array.from({ length: seats }, (_, s) => `<th>Seat ${s}</th>`).join("")}</tr>${rows}</table>`
+      : '<p class="nil">—</p>';
+    $("#table-state .content").innerHTML = `<dl class="kv">${shared.map((k) => `<dt>${label(k)}</dt><dd>${renderValue(k, view[k], 1)}</dd>`).join("")}</dl>`;
+  }
+
+  function renderFinal() {
+    const r = state.payload.result;
+    const el = $("#final .content");
+    if (!r) { el.innerHTML = '<p class="nil">No result recorded (the match did not finish).</p>'; return; }
+    const n = r.scores.length;
+    const keys = [];
+    for (const b of r.breakdown || []) {
+      for (const k of Object.keys(b)) {
+        if (k !== "total" && typeof b[k] === "number" && !keys.includes(k)) keys.push(k);
+      }
+    }
+    let html = `<table class="grid final-table"><tr><th></th>${Array.from({ length: n }, (_, s) => `<th>Seat ${s}<br><small>${seatName(s)}</small></th>`).join("")}</tr>`;
+    for (const k of keys) html += `<tr><th>${label(k)}</th>${(r.breakdown || []).map((b) => `<td class="num">${b[k] ?? ""}</td>`).join("")}</tr>`;
+    html += `<tr class="total"><th>total</th>${r.scores.map((v, s) => `<td class="num final-score" data-seat="${s}">${v}</td>`).join("")}</tr>`;
+    html += `<tr><th>rank</th>${(r.ranks || []).map((v) => `<td class="num">${v}</td>`).join("")}</tr></table>`;
+    if (r.tiebreak) html += `<p>Tiebreak: ${label(r.tiebreak.name)} ${esc((r.tiebreak.values || []).join(", "))}</p>`;
+    const winners = (r.winners || []).map((s) => `Seat ${s} (${seatName(s)})`).join(", ");
+    if (winners) html += `<p class="winners">Winner: ${winners}</p>`;
+    const faults = state.payload.faults || [];
+    if (faults.length) html += `<p class="faults">Faults: ${faults.map((f) => esc(JSON.stringify(f))).join("; ")}</p>`;
+    el.innerHTML = html;
+  }
+
+  // ---- drawing one step -------------------------------------------------------------------
+  function show(step) {
+    const t0 = performance.now();
+    const last = state.views.length - 1;
+    state.step = Math.max(0, Math.min(last, step | 0));
+    const view = state.views[state.step];
+    const scores = state.payload.scores ? state.payload.scores[state.step] : null;
+    renderBoats(view, scores);
+    renderStep();
+    renderScores(scores);
+    renderState(view);
+    $("#seek").value = String(state.step);
+    $("#step-label").textContent = `Step ${state.step} / ${last}`;
+    const ms = performance.now() - t0;
+    state.lastRenderMs = ms;
+    state.maxRenderMs = Math.max(state.maxRenderMs, ms);
+    state.renders += 1;
+    syncUrl();
+  }
+
+  function syncUrl() {
+    const url = new URL(window.location.href);
+    url.searchParams.set("step", String(state.step));
+    if (state.seat === "spectator") url.searchParams.delete("seat"); else url.searchParams.set("seat", state.seat);
+    window.history.replaceState(null, "", url);
+  }
+
+  // ---- playback -----------------------------------------------------------------------------
+  function tick() {
+    if (state.step >= state.views.length - 1) { pause(); return; }
+    show(state.step + 1);
+  }
+  function play() {
+    if (state.step >= state.views.length - 1) show(0);
+    state.playing = true;
+    $("#btn-play").textContent = "⏸";
+    clearInterval(state.timer);
+    state.timer = setInterval(tick, 600 / state.speed);
+  }
+  function pause() {
+    state.playing = false;
+    $("#btn-play").textContent = "▶";
+    clearInterval(state.timer);
+  }
+
+  // ---- loading --------------------------------------------------------------------------------
+  async function load(seat, step) {
+    const url = new URL(root.dataset.framesUrl, window.location.href);
+    url.searchParams.set("seat", seat);
+    $("#status").textContent = "Loading frames…";
+    const response = await fetch(url, { headers: { Accept: "application/json" } });
+    const body = await response.json();
+    if (!response.ok) {
+      $("#status").textContent = (body.error && body.error.message) || `Error ${response.status}`;
+      $("#status").classList.add("error");
+      return;
+    }
+    state.payload = body;
+    state.seat = String(body.seat);
+    state.staticBoats = {};
+    const views = [body.views.base];
+    for (const p of body.views.patches) views.push(applyPatch(views[views.length - 1], p));
+    state.views = views;
+    $("#seek").max = String(views.length - 1);
+    const select = $("#seat-select");
+    if (select.options.length === 1) {
+      for (let s = 0; s < body.seats; s++) select.add(new Option(`Seat ${s}: ${seatName(s).replace(/&[a-z#0-9]+;/g, "")}`, String(s)));
+    }
+    select.value = state.seat;
+    $("#status").textContent = "";
+    renderFinal();
+    show(step);
+  }
+
+  // ---- wiring ----------------------------------------------------------------------------------
+  $("#btn-start").addEventListener("click", () => { pause(); show(0); });
+  $("#btn-back").addEventListener("click", () => { pause(); show(state.step - 1); });
+  $("#btn-forward").addEventListener("click", () => { pause(); show(state.step + 1); });
+  $("#btn-end").addEventListener("click", () => { pause(); show(state.views.length - 1); });
+  $("#btn-play").addEventListener("click", () => (state.playing ? pause() : play()));
+  $("#seek").addEventListener("input", (e) => { pause(); show(Number(e.target.value)); });
+  $("#speed").addEventListener("change", (e) => {
+    state.speed = Number(e.target.value);
+    if (state.playing) play();
+  });
+  $("#seat-select").addEventListener("change", (e) => { pause(); load(e.target.value, state.step); });
+  document.addEventListener("keydown", (e) => {
+    if (!state.payload || e.target.closest("input[type=text], select, textarea")) return;
+    const keys = { " ": () => (state.playing ? pause() : play()), ArrowLeft: () => { pause(); show(state.step - 1); },
+      ArrowRight: () => { pause(); show(state.step + 1); }, Home: () => { pause(); show(0); },
+      End: () => { pause(); show(state.views.length - 1); } };
+    const action = keys[e.key];
+    if (action) { e.preventDefault(); action(); }
+  });
+
+  const params = new URLSearchParams(window.location.search);
+  state.show = show;
+  load(params.get("seat") || "spectator", Number(params.get("step") || 0)).catch((err) => {
+    $("#status").textContent = "Could not load the replay: " + err;
+    $("#status").classList.add("error");
+  });
+})();

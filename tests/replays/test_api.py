@@ -1,0 +1,129 @@
+"""The replay endpoints and pages: download, frames, viewer, spectator pages, 404s."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+
+import pytest
+
+from replays.format import decode
+from replays.storage import open_replay, replay_name, save_replay
+
+pytestmark = pytest.mark.django_db
+
+
+def test_save_and_open_replay(replay_storage):
+    stored = save_replay(match_id=1234, data=b"abc")
+    name, sha, size = stored
+    assert name == replay_name(1234) == "matches/0001/match-1234.replay"
+    assert dict(stored) == {"name": name, "sha256": hashlib.sha256(b"abc").hexdigest(), "size": 3}
+    assert open_replay(name, sha256=sha) == b"abc"
+    assert save_replay(match_id=1234, data=b"abcd").name == name  # a retry replaces the file
+    assert open_replay(name) == b"abcd"
+    from replays.storage import ReplayCorrupt, ReplayNotFound
+    with pytest.raises(ReplayCorrupt):
+        open_replay(name, sha256=sha)
+    with pytest.raises(ReplayNotFound):
+        open_replay("matches/nope.replay")
+
+
+def test_pages_for_every_mode(any_mode, stored_match, client):
+    match = stored_match(any_mode)
+    page = client.get(f"/replays/{match.pk}/")
+    assert page.status_code == 200
+    assert b'data-frames-url="/api/v1/matches/%d/frames"' % match.pk in page.content
+
+    download = client.get(f"/api/v1/matches/{match.pk}/replay")
+    assert download.status_code == 200
+    assert download["Content-Type"] == "application/zstd"
+    assert download["Content-Disposition"] == f'attachment; filename="match-{match.pk}.replay"'
+    assert decode(download.content)["header"]["mode"] == any_mode
+
+    frames = client.get(f"/api/v1/matches/{match.pk}/frames?seat=spectator",
+                        HTTP_ACCEPT_ENCODING="gzip")
+    assert frames.status_code == 200
+    assert frames["Content-Encoding"] == "gzip"
+    payload = json.loads(gzip.decompress(frames.content))
+    assert payload["seat"] == "spectator"
+    assert payload["result"]["scores"] == match.result["scores"]
+    assert len(payload["views"]["patches"]) == len(payload["steps"])
+
+    seat = client.get(f"/api/v1/matches/{match.pk}/frames?seat=0")
+    assert seat.status_code == 200 and json.loads(seat.content)["seat"] == 0
+
+
+def test_unknown_match_and_bad_seat(stored_match, client, toy_mode):
+    match = stored_match(toy_mode, seats=2)
+    for url in ("/replays/999999/", "/api/v1/matches/999999/replay",
+                "/api/v1/matches/999999/frames"):
+        assert client.get(url).status_code == 404, url
+    body = client.get("/api/v1/matches/999999/frames").json()
+    assert body["error"]["code"] == "not_found"
+    bad = client.get(f"/api/v1/matches/{match.pk}/frames?seat=5")
+    assert bad.status_code == 400
+    assert bad.json()["error"]["message"] == "seat must be 0..1 or 'spectator', not '5'"
+
+
+def test_frames_are_cached_by_sha_and_seat(stored_match, client, toy_mode, monkeypatch):
+    from replays import api
+
+    match = stored_match(toy_mode)
+    first = client.get(f"/api/v1/matches/{match.pk}/frames").content
+    seat1 = client.get(f"/api/v1/matches/{match.pk}/frames?seat=1").content
+    assert json.loads(seat1)["seat"] == 1
+
+    def no_rebuild(*args, **kwargs):
+        raise AssertionError("frames were rebuilt instead of read from the cache")
+
+    monkeypatch.setattr(api, "build_frames", no_rebuild)
+    assert client.get(f"/api/v1/matches/{match.pk}/frames").content == first
+    assert client.get(f"/api/v1/matches/{match.pk}/frames?seat=1").content == seat1
+
+
+def test_tampered_stored_replay_is_refused(stored_match, client, toy_mode, replay_storage):
+    match = stored_match(toy_mode)
+    (replay_storage / match.replay_name).write_bytes(open_replay(match.replay_name) + b"x")
+    response = client.get(f"/api/v1/matches/{match.pk}/frames")
+    assert response.status_code == 500
+    assert response.json()["error"]["code"] == "replay_corrupt"
+
+
+def test_spectator_pages(stored_match, client, toy_mode):
+    match = stored_match(toy_mode)
+    listing = client.get("/matches/")
+    assert listing.status_code == 200 and f"/replays/{match.pk}/".encode() in listing.content
+    bot_id = match.seats.first().bot_version.bot_id
+    bot = client.get(f"/bots/{bot_id}/")
+    assert bot.status_code == 200 and b"v1" in bot.content
+    assert client.get("/bots/999999/").status_code == 404
+    assert client.get("/leagues/").status_code == 200
+    assert client.get("/leagues/999999/").status_code == 404
+
+
+def test_league_page_has_ladder_and_rating_chart(stored_match, client, toy_mode):
+    from tournament.models import Bot, BotVersion, League, LeagueEntry, RatingChange
+
+    match = stored_match(toy_mode, seats=2)
+    seat = match.seats.first()
+    owner = seat.bot_version.bot.owner
+    league = League.objects.create(name="Spring ladder", organiser=owner, mode="toy", seats=2,
+                                   format=League.Format.LADDER, status=League.Status.RUNNING)
+    other = BotVersion.objects.create(bot=Bot.objects.create(name="greedy", owner=owner),
+                                      number=3, status=BotVersion.Status.READY)
+    a = LeagueEntry.objects.create(league=league, bot_version=seat.bot_version, rating=1516)
+    b = LeagueEntry.objects.create(league=league, bot_version=other, rating=1484)
+    match.league = league
+    match.save(update_fields=["league"])
+    RatingChange.objects.create(league=league, entry=a, match=match,
+                                bot_version=seat.bot_version, before=1500, after=1516)
+    RatingChange.objects.create(league=league, entry=b, match=match, bot_version=other,
+                                before=1500, after=1484)
+    page = client.get(f"/leagues/{league.pk}/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert html.count('<polyline class="series"') == 2
+    assert html.index("random</a> v1") < html.index("greedy</a> v3")  # ladder by rating
+    assert "1516.0" in html and f"/replays/{match.pk}/" in html
+    assert "Spring ladder" in client.get("/leagues/").content.decode()
