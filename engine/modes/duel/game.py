@@ -68,7 +68,7 @@ PHASE_KINDS = {
 }
 
 
-def _instant_fish(card_params: Mapping[str, Any], boat: Boat) -> int:
+def instant_fish(card_params: Mapping[str, Any], boat: Boat) -> int:
     """Fish gained from instants 8-10 (the colour of card 10 is the best one)."""
     cats = [t for t in boat.tiles if t.kind == "cat"]
     per = card_params["per"]
@@ -204,6 +204,35 @@ class DuelGame(Game):
             self._choose_boat(seat, action[1])
         else:  # pragma: no cover - the codec only decodes the catalogue
             raise ValueError(f"unknown action kind {kind!r}")
+
+    # --- read-only helpers for bots and tools ---------------------------------------------------
+    @staticmethod
+    def layouts() -> dict[str, Any]:
+        return dict(D.layouts)
+
+    @staticmethod
+    def island_graph() -> Any:
+        return ISLAND
+
+    @staticmethod
+    def cat_tiles() -> tuple[Any, ...]:
+        return CATS
+
+    @staticmethod
+    def card(card_id: int) -> Any:
+        return CARDS[card_id]
+
+    @staticmethod
+    def fish_costs() -> dict[str, int]:
+        return dict(COST)
+
+    def island_items(self) -> list[tuple[int, str, int]]:
+        """(space, "cat" or "card", tile or card id) of every discovery on the island."""
+        kinds = ISLAND.kinds
+        return [(s, kinds[s], item) for s, item in enumerate(self.island) if item is not None]
+
+    def treasure_shapes_left(self) -> list[Shape]:
+        return self._treasure_shapes()
 
     # --- facts the rules ask about ---------------------------------------------------------------
     def _boat(self, seat: int) -> Boat:
@@ -483,7 +512,7 @@ class DuelGame(Game):
         if card.params["action"] == "draw_tile_and_place":
             self._draw_tile(seat)
             return
-        gain = _instant_fish(card.params, self._boat(seat))
+        gain = instant_fish(card.params, self._boat(seat))
         self.fish[seat] += gain
         self.log("fish_gained", seat=seat, card=card_id, fish=gain)
 

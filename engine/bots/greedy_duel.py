@@ -1,0 +1,259 @@
+"""The greedy Duel bot: a one-ply heuristic over the Duel's small decisions.
+
+It values every discovery on the island for its own boat (a cat: its best placement;
+a card: treasures, fish or an estimate of the lesson), walks the Oshax along the path
+whose touched spaces hold the best discovery, buys a fish action when what it reaches
+is worth more than the fish, and places each tile where a quick evaluation of the
+boat is best: cats joining families, rats covered, rooms completed, tight packing,
+no isolated empty squares. Values are in points; a fish is worth about one point
+until the last day.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..actions import Action
+from ..boat import STRIDE, Boat, components, neighbours
+from ..rng import Rng
+from ..scoring import family_points
+from ..shapes import Shape, legal_placements
+
+# Soft value of a family of n tiles: families below 3 score nothing yet but may grow.
+_SMALL_FAMILY = (0.0, 0.5, 3.0)
+_LESSON_PRIOR = {  # rough points a lesson of this kind brings in a typical game
+    "per_pair_of_edge_cats": 6.0, "min_of_two_colours": 5.0, "per_lonely_cat": 3.0,
+    "per_treasure_tile": 3.0, "largest_family": 4.0, "most_treasure_tiles": 3.5,
+    "third_largest_family_again": 5.0, "each_colour_touches_edge": 4.0,
+    "min_cats_each_colour": 3.0, "two_families_same_size": 3.0,
+}
+_EXACT_LESSON_PRIOR = 2.5  # "exactly N ..." lessons
+_INSTANT_DRAW_VALUE = 3.0
+
+
+def _potential(size: int) -> float:
+    return _SMALL_FAMILY[size] if size < 3 else float(family_points(size))
+
+
+def _families(boat: Boat, colour: str) -> list[tuple[int, int]]:
+    """(mask, number of tiles) of every family of ``colour`` on the boat."""
+    tiles = [t.mask for t in boat.tiles if t.colour == colour]
+    return [(part, sum(1 for m in tiles if m & part))
+            for part in components(boat.colour_masks[colour])]
+
+
+def placement_value(boat: Boat, mask: int, colour: str | None,
+                    families: list[tuple[int, int]] | None = None) -> float:
+    """How much a tile on ``mask`` improves the boat, in rough points."""
+    layout = boat.layout
+    occupied = boat.occupied | mask
+    value = 0.1 * mask.bit_count() + (mask & layout.rats_mask).bit_count()
+    for room in layout.rooms:
+        if room.mask & mask and not room.mask & ~occupied:
+            value += 5.0
+    around = neighbours(mask)
+    free = layout.cells_mask & ~occupied
+    value += 0.2 * (around & ~free).bit_count()  # snug against tiles and the hull
+    alone = free & ~((free << 1) | (free >> 1) | (free << STRIDE) | (free >> STRIDE))
+    value -= 1.5 * (alone & around).bit_count()  # squares only a 1-square treasure can fill
+    if colour is not None:
+        joined = [size for part, size in families or () if part & around]
+        value += _potential(1 + sum(joined)) - sum(_potential(s) for s in joined)
+        if layout.maps.get(colour, 0) & mask:
+            value += 2.0  # the map's treasure
+    return value
+
+
+class GreedyDuelBot:
+    name = "greedy"
+    trusted = True
+
+    def __init__(self, seat: int, seed: int) -> None:
+        self.seat = seat
+        self.rng = Rng(seed, f"bot:greedy_duel:{seat}")
+        self.last_note: str | None = None
+        self._cat_cache: dict[tuple[int, int], tuple[float, int]] = {}
+        self._treasure_cache: dict[tuple[int, tuple[int, ...]], tuple[float, int]] = {}
+
+    def close(self) -> None:
+        self._cat_cache.clear()
+        self._treasure_cache.clear()
+
+    # --- values -----------------------------------------------------------------------------
+    def _fish_value(self, game: Any) -> float:
+        return 1.0 if game.day < 4 else 0.5
+
+    def _best_cat(self, boat: Boat, tile_id: int, cats: Any) -> tuple[float, int]:
+        """(value, mask) of the best placement of cat ``tile_id``; mask 0 if it cannot fit."""
+        key = (tile_id, boat.occupied)
+        found = self._cat_cache.get(key)
+        if found is None:
+            cat = cats[tile_id]
+            fams = _families(boat, cat.colour)
+            best, best_mask = -1e9, 0
+            for mask in legal_placements(cat.shape, boat.layout, boat.occupied):
+                v = placement_value(boat, mask, cat.colour, fams)
+                if v > best:
+                    best, best_mask = v, mask
+            found = self._cat_cache[key] = (best, best_mask)
+        return found
+
+    def _best_treasure(self, game: Any, boat: Boat) -> tuple[float, int]:
+        shapes: list[Shape] = [s for s in game.treasure_shapes_left()]
+        key = (boat.occupied, tuple(len(game.supply[s.key]) > 0 for s in shapes))
+        found = self._treasure_cache.get(key)
+        if found is None:
+            best, best_mask = -1e9, 0
+            for shape in shapes:
+                for mask in legal_placements(shape, boat.layout, boat.occupied):
+                    v = placement_value(boat, mask, None)
+                    if v > best:
+                        best, best_mask = v, mask
+            found = self._treasure_cache[key] = (best, best_mask)
+        return found
+
+    def _card_value(self, game: Any, seat: int, card_id: int) -> float:
+        from ..modes.duel.game import instant_fish
+        from ..modes.duel.scoring import lesson_points
+
+        card = game.card(card_id)
+        boat = game.boats[seat]
+        if card.kind == "treasure":
+            best, mask = self._best_treasure(game, boat)
+            return 0.0 if not mask else max(0.0, 2 * best)
+        if card.kind == "instant":
+            if card.params["action"] == "draw_tile_and_place":
+                return _INSTANT_DRAW_VALUE if game.bag else 0.0
+            return instant_fish(card.params, boat) * self._fish_value(game)
+        now = lesson_points(card_id, seat, game.boats)
+        kind = card.scoring["kind"]
+        prior = _LESSON_PRIOR.get(kind, _EXACT_LESSON_PRIOR)
+        return float(now) if game.day == 4 else 0.5 * now + 0.5 * prior
+
+    def _values(self, game: Any, seat: int) -> dict[int, float]:
+        """Value for ``seat`` of the discovery on every non-empty space (cats that cannot
+        fit are left out)."""
+        boat = game.boats[seat]
+        cats = game.cat_tiles()
+        out = {}
+        for space, kind, item in game.island_items():
+            if kind == "cat":
+                v, mask = self._best_cat(boat, item, cats)
+                if mask:
+                    out[space] = v + (self._fish_value(game) if cats[item].fish else 0.0)
+            else:
+                out[space] = self._card_value(game, seat, item)
+        return out
+
+    # --- decisions ---------------------------------------------------------------------------
+    def act(self, game: Any, seat: int) -> Action:
+        phase = game.phase
+        handler = getattr(self, f"_on_{phase}")
+        return handler(game, seat)
+
+    def _on_choose_boat(self, game: Any, seat: int) -> Action:
+        # The layout whose biggest room is smallest: rooms are -5 each unless filled.
+        layouts = game.layouts()
+        name = min(layouts, key=lambda n: (max(r.size for r in layouts[n].rooms), n))
+        self.last_note = f"boat {name}"
+        return Action("choose_boat", name)
+
+    def _on_move(self, game: Any, seat: int) -> Action:
+        values = self._values(game, seat)
+        island = game.island_graph()
+        touched = game.touched
+        steps = game.steps
+        best_v, best_first = -1e9, []
+        for first in _bits(island.targets(game.oshax, touched, game.jumping)):
+            paths = [[first]]
+            for _ in range(steps - 1):
+                paths = [p + [n] for p in paths
+                         for n in _bits(island.targets(p[-1], touched | _mask(p)))] or paths
+            for path in paths:
+                reach = touched | _mask(path)
+                got = sorted((v for s, v in values.items() if reach >> s & 1), reverse=True)
+                v = (got[0] if got else 0.0) + 0.3 * (got[1] if len(got) > 1 else 0.0)
+                if v > best_v + 1e-9:
+                    best_v, best_first = v, [first]
+                elif abs(v - best_v) <= 1e-9 and first not in best_first:
+                    best_first.append(first)
+        to = best_first[self.rng.randbelow(len(best_first))]
+        self.last_note = f"move {to} (best reach {best_v:.1f})"
+        return Action("move", to)
+
+    def _on_act(self, game: Any, seat: int) -> Action:
+        legal = game.legal_actions(seat)
+        fish = self._fish_value(game)
+        cost = game.fish_costs()
+        values = self._values(game, seat)
+        here = max((v for s, v in values.items() if game.touched >> s & 1), default=0.0)
+        options: list[tuple[float, Action]] = [(0.0, Action("end_turn"))]
+        selects = [a for a in legal if a[0] == "select"]
+        if selects:
+            best = max(selects, key=lambda a: values.get(a[1], -1e9))
+            options.append((values.get(best[1], -1e9), best))
+        if not game.selected:
+            untouched = {s: v for s, v in values.items() if not game.touched >> s & 1}
+            if Action("fish_action", "move") in legal:
+                near = game.island_graph().targets(game.oshax, game.touched)
+                gain = max((v for s, v in untouched.items() if near >> s & 1), default=-1e9)
+                options.append((max(gain, here) - cost["move"] * fish - 0.1,
+                                Action("fish_action", "move")))
+            if Action("fish_action", "jump") in legal:
+                options.append((max(max(untouched.values(), default=-1e9), here)
+                                - cost["jump"] * fish - 0.2, Action("fish_action", "jump")))
+        elif Action("fish_action", "discovery") in legal:
+            options.append((here - cost["discovery"] * fish - 0.5,
+                            Action("fish_action", "discovery")))
+        if Action("fish_action", "treasure") in legal:
+            best_treasure, mask = self._best_treasure(game, game.boats[seat])
+            if mask:
+                options.append((best_treasure - cost["treasure"] * fish - 0.5,
+                                Action("fish_action", "treasure")))
+        value, action = max(options, key=lambda o: o[0])
+        self.last_note = f"{game.codec.text(action)} ({value:.1f})"
+        return action
+
+    def _on_extra_selection(self, game: Any, seat: int) -> Action:
+        values = self._values(game, seat)
+        legal = game.legal_actions(seat)
+        action = max(legal, key=lambda a: values.get(a[1], -1e9))
+        self.last_note = f"extra {action[1]}"
+        return action
+
+    def _on_place_cat(self, game: Any, seat: int) -> Action:
+        boat = game.boats[seat]
+        value, mask = self._best_cat(boat, game.placing, game.cat_tiles())
+        self.last_note = f"cat value {value:.1f}"
+        return Action("place", mask)
+
+    def _on_place_treasure(self, game: Any, seat: int) -> Action:
+        value, mask = self._best_treasure(game, game.boats[seat])
+        if not mask or value < 0:
+            self.last_note = "decline treasure"
+            return Action("decline")
+        self.last_note = f"treasure value {value:.1f}"
+        return Action("place", mask)
+
+    def _on_return_cat(self, game: Any, seat: int) -> Action:
+        boat = game.boats[seat]
+        cats = game.cat_tiles()
+        tile = max(game.counters, key=lambda t: (self._best_cat(boat, t, cats)[0], -t))
+        self.last_note = f"return cat {tile}"
+        return Action("return_cat", tile)
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _mask(spaces: list[int]) -> int:
+    m = 0
+    for s in spaces:
+        m |= 1 << s
+    return m
