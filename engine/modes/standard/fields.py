@@ -1,0 +1,94 @@
+"""The two fields beside the island: filling them from the bag, and the cats lying there.
+
+Cats keep the number they got when they were drawn (fill order: the left field's cats first,
+then the right field's), so solo mode can name "cat N". A field's own list is the cats of that
+side in number order; ``index`` in rescue actions is a position in that list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+SIDES = ("left", "right")
+
+
+@dataclass
+class FieldCat:
+    tile: int
+    side: str
+
+
+@dataclass
+class Fields:
+    cats: list[FieldCat] = field(default_factory=list)  # in number order (cat 1 first)
+
+    def side(self, side: str) -> list[int]:
+        """Tile ids of the cats in one field, in number order."""
+        return [c.tile for c in self.cats if c.side == side]
+
+    def is_empty(self) -> bool:
+        return not self.cats
+
+    def add(self, tile: int, side: str) -> None:
+        if side not in SIDES:
+            raise ValueError(f"a field is 'left' or 'right', not {side!r}")
+        self.cats.append(FieldCat(tile, side))
+
+    def _locate(self, side: str, index: int) -> int:
+        seen = -1
+        for i, cat in enumerate(self.cats):
+            if cat.side == side:
+                seen += 1
+                if seen == index:
+                    return i
+        raise IndexError(f"there is no cat {index} in the {side} field")
+
+    def tile_at(self, side: str, index: int) -> int:
+        return self.cats[self._locate(side, index)].tile
+
+    def take(self, side: str, index: int) -> int:
+        """Remove and return the tile id of the index-th cat of a field."""
+        return self.cats.pop(self._locate(side, index)).tile
+
+    def move(self, side: str, index: int) -> int:
+        """Move a cat to the opposite field (card 77); it keeps its number."""
+        cat = self.cats[self._locate(side, index)]
+        cat.side = "right" if side == "left" else "left"
+        return cat.tile
+
+    def clear(self) -> list[int]:
+        """Empty both fields (end of day: the cats flee); returns the tiles removed."""
+        tiles = [c.tile for c in self.cats]
+        self.cats.clear()
+        return tiles
+
+    def to_json(self, describe: Callable[[int], dict[str, Any]]) -> dict[str, Any]:
+        return {s: [describe(t) for t in self.side(s)] for s in SIDES}
+
+
+def fill_fields(
+    bag: list[int],
+    fields: Fields,
+    rare_supply: list[int],
+    per_field: int,
+    is_cat: Callable[[int], bool],
+    log: Callable[..., None],
+) -> None:
+    """Draw from the bag until ``per_field`` cats lie in each field, left field first.
+
+    Rare treasures drawn meanwhile go to the supply and do not count. An empty bag simply
+    leaves fewer cats (the bag is never refilled).
+    """
+    drawn_cats = 0
+    drawn: list[int] = []
+    while drawn_cats < 2 * per_field and bag:
+        tile = bag.pop()
+        drawn.append(tile)
+        if is_cat(tile):
+            fields.add(tile, "left" if drawn_cats < per_field else "right")
+            drawn_cats += 1
+        else:
+            rare_supply.append(tile)
+    log("fill_fields", drawn=drawn, left=fields.side("left"), right=fields.side("right"))

@@ -1,0 +1,61 @@
+"""The decision stack's building block: a frame is one pending decision (or a sequence).
+
+The game keeps a stack of frames. The top frame says which seats must act (``waiting``),
+what they may do (``legal``) and what an action does (``apply``); ``progress`` runs the
+automatic steps between decisions and may push child frames (a placement, a treasure
+choice, a card's follow-up). A frame that is finished sets ``done`` and is popped; the
+frame below then resumes from its own recorded stage. No recursion, no generators: the
+whole flow is data, so it can be hashed, inspected and reused by family and solo.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from ...actions import Action
+
+if TYPE_CHECKING:
+    from .game import StandardGame
+
+
+class Frame:
+    """Base class: a frame that needs nobody and is done at once."""
+
+    name: ClassVar[str] = "frame"
+
+    def __init__(self) -> None:
+        self.done = False
+        self.waiting: tuple[int, ...] = ()
+
+    def progress(self, game: StandardGame) -> None:
+        """Automatic steps. Leaves the frame waiting, done, or with a child pushed."""
+
+    def legal(self, game: StandardGame, seat: int) -> Sequence[Action]:
+        return ()
+
+    def apply(self, game: StandardGame, seat: int, action: Action) -> None:
+        raise NotImplementedError(f"{self.name} takes no actions")
+
+    def reason(self, game: StandardGame, seat: int, action: Action) -> str | None:
+        """A precise reason why ``action`` is illegal, when the frame knows one.
+        None means "check membership in ``legal``"."""
+        return None
+
+    def describe(self, game: StandardGame, seat: int) -> dict[str, Any]:
+        """What is being asked of ``seat`` now, in words a bot can use (observation)."""
+        return {"decision": self.name}
+
+    def to_state(self) -> dict[str, Any]:
+        """The frame's internals for the full state (hashing); may hold hidden facts."""
+        out: dict[str, Any] = {"frame": self.name, "done": self.done, "waiting": list(self.waiting)}
+        for key, value in vars(self).items():
+            if key in ("done", "waiting") or key.startswith("_"):
+                continue
+            if isinstance(value, (int, str, bool, type(None))):
+                out[key] = value
+            elif isinstance(value, (list, tuple, set, frozenset)):
+                out[key] = sorted(value) if isinstance(value, (set, frozenset)) else list(value)
+            elif isinstance(value, dict):
+                out[key] = {str(k): v for k, v in value.items()}
+        return out

@@ -1,0 +1,279 @@
+"""``StandardGame``: The Isle of Cats for 2-4 players, as a state machine over frames.
+
+A day is a fixed list of steps (``DAY_STEPS``); each step either runs automatically (fill the
+fields, fishing, end of day) or pushes a frame that asks for decisions (the draft, buying,
+rescue turns, ...). ``_advance`` runs automatic work until some frame waits for a seat.
+Family and solo subclass this class: they replace ``DAY_STEPS``, the step handlers, the
+rules and the hooks (``after_rescue_turn``, ``on_rescue_pass``), and reuse the rest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from enum import StrEnum
+from typing import Any, ClassVar
+
+from ...actions import Action
+from ...game import Game, GameType
+from .catalogue import CODEC
+from .fields import fill_fields
+from .frames import Frame
+from .phases.anytime import AnytimeRoundFrame
+from .phases.buy import BuyFrame
+from .phases.draft import DraftFrame, deal
+from .phases.lessons import read_lessons
+from .phases.rare_finds import RareFindsPhaseFrame
+from .phases.rescue import ChooseRescueFrame, RescuePhaseFrame
+from .placement import PlaceActions
+from .rules import Rules, standard_rules
+from .setup import new_state
+from .state import CAT, State
+
+
+class Step(StrEnum):
+    BEFORE_FILL = "anytime_before_fill"
+    FILL = "fill_fields"
+    FISHING = "fishing"
+    BEFORE_DEAL = "anytime_before_deal"
+    DRAFT = "draft"
+    BEFORE_BUY = "anytime_before_buy"
+    BUY = "buy"
+    BEFORE_READ = "anytime_before_read"
+    READ = "read_lessons"
+    BEFORE_CHOOSE = "anytime_before_choose"
+    CHOOSE = "choose_rescue"
+    AFTER_REVEAL = "anytime_after_reveal"
+    RESCUE = "rescue"
+    RARE_FINDS = "rare_finds"
+    END_OF_DAY = "end_of_day"
+    FINAL_ANYTIME = "anytime_final"
+    OVER = "over"
+
+
+class StandardGame(Game):
+    game_type = GameType(
+        name="standard",
+        min_seats=2,
+        max_seats=4,
+        simultaneous=True,
+        hidden_information=True,
+        description="The Isle of Cats, 2-4 players: five days of drafting, buying, lessons, "
+                    "rescuing cats and rare finds; scored by rats, rooms, families, rare "
+                    "treasures and lessons (fish break ties).",
+        options={},
+    )
+    codec = CODEC
+    DAY_STEPS: ClassVar[tuple[Step, ...]] = (
+        Step.BEFORE_FILL, Step.FILL, Step.FISHING, Step.BEFORE_DEAL, Step.DRAFT,
+        Step.BEFORE_BUY, Step.BUY, Step.BEFORE_READ, Step.READ, Step.BEFORE_CHOOSE,
+        Step.CHOOSE, Step.AFTER_REVEAL, Step.RESCUE, Step.RARE_FINDS, Step.END_OF_DAY,
+    )
+    map_reward_pool = "common_any"  # what covering a map of one's colour gives
+    scoring_mode = "standard"
+
+    def __init__(self, seats: int, seed: int, options: dict[str, Any] | None = None) -> None:
+        super().__init__(seats, seed, options)
+        self.rules: Rules = self.make_rules()
+        self.state: State = self.make_state()
+        self.frames: list[Frame] = []
+        self.step: Step | None = None
+        self._legal: dict[tuple[int, int], Sequence[Action]] = {}
+        self._result: dict[str, Any] | None = None
+        self._day_ended_with_more_to_come = True
+        self.state.day = 1
+        self.log("setup", boats=[p.boat.layout.name for p in self.state.players],
+                 turn_order=list(self.state.turn_order))
+        self._advance()
+
+    # --- construction hooks (family / solo override) ------------------------------------------
+    def make_rules(self) -> Rules:
+        return standard_rules()
+
+    def make_state(self) -> State:
+        return new_state(self.seats, self.seed, self.rules)
+
+    # --- the decision API -------------------------------------------------------------------------
+    def pending(self) -> tuple[int, ...]:
+        return self.frames[-1].waiting if self.frames else ()
+
+    def legal_actions(self, seat: int) -> Sequence[Action]:
+        if not self.frames:
+            return ()
+        top = self.frames[-1]
+        if seat not in top.waiting:
+            return ()
+        return self.legal_actions_of(top, seat)
+
+    def legal_actions_of(self, frame: Frame, seat: int) -> Sequence[Action]:
+        """``frame.legal`` cached until the state next changes."""
+        key = (id(frame), seat)
+        legal = self._legal.get(key)
+        if legal is None:
+            legal = self._legal[key] = frame.legal(self, seat)
+        return legal
+
+    def illegal_reason(self, seat: int, action: Action) -> str | None:
+        top = self.frames[-1]
+        if action.kind in self.codec.specs:
+            reason = top.reason(self, seat, action)
+            if reason is not None:
+                return reason
+        legal = self.legal_actions(seat)
+        if action in legal:
+            return None
+        if isinstance(legal, PlaceActions):
+            kinds = sorted({"place", *(a.kind for a in legal.extra)})
+        else:
+            kinds = sorted({a.kind for a in legal})
+        return (f"{self.codec.text(action)} is not legal now: the game asks seat {seat} for "
+                f"'{top.name}' (legal kinds: {', '.join(kinds)})")
+
+    def _apply(self, seat: int, action: Action) -> None:
+        self._legal.clear()
+        self.frames[-1].apply(self, seat, action)
+        self._legal.clear()
+        self._advance()
+
+    def is_over(self) -> bool:
+        return self.step is Step.OVER
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        from .observation import observation
+
+        return observation(self, seat)
+
+    def spectator_view(self) -> dict[str, Any]:
+        from .observation import spectator_view
+
+        return spectator_view(self)
+
+    def full_state(self) -> Any:
+        from .observation import full_state
+
+        return full_state(self)
+
+    def result(self) -> dict[str, Any]:
+        if not self.is_over():
+            raise RuntimeError("the game is not over")
+        if self._result is None:
+            from .result import build_result
+
+            self._result = build_result(self)
+        return self._result
+
+    # --- the flow ---------------------------------------------------------------------------------
+    def push(self, frame: Frame) -> None:
+        self.frames.append(frame)
+        self._legal.clear()
+
+    def _advance(self) -> None:
+        frames = self.frames
+        while True:
+            if frames:
+                top = frames[-1]
+                if not top.done:
+                    top.progress(self)
+                    if frames[-1] is not top:
+                        continue
+                if top.done:
+                    frames.pop()
+                    self._legal.clear()
+                    continue
+                if not top.waiting:
+                    raise AssertionError(f"frame {top.name} neither waits nor finishes")
+                return
+            if self.step is Step.OVER:
+                return
+            self._next_step()
+
+    def _next_step(self) -> None:
+        steps = self.DAY_STEPS
+        if self.step is None:
+            nxt = steps[0]
+        elif self.step is Step.END_OF_DAY:
+            nxt = steps[0] if self._day_ended_with_more_to_come else Step.FINAL_ANYTIME
+        elif self.step is Step.FINAL_ANYTIME:
+            nxt = Step.OVER
+        else:
+            nxt = steps[steps.index(self.step) + 1]
+        self.step = nxt
+        self.run_step(nxt)
+
+    def run_step(self, step: Step) -> None:
+        getattr(self, f"step_{step.name.lower()}")()
+
+    def anytime_round(self, window: str) -> None:
+        self.push(AnytimeRoundFrame(self.state.turn_order, window))
+
+    # --- the steps of a day -----------------------------------------------------------------------
+    def step_before_fill(self) -> None:
+        self.anytime_round("before_fill_fields")
+
+    def step_fill(self) -> None:
+        state = self.state
+        fill_fields(state.bag, state.fields, state.supply.rare,
+                    self.rules.cats_per_player_per_field * self.seats,
+                    lambda t: state.tiles[t].kind == CAT, self.log)
+
+    def step_fishing(self) -> None:
+        for p in self.state.players:
+            p.fish += self.rules.fish_per_day
+        self.log("fishing", fish=self.rules.fish_per_day)
+
+    def step_before_deal(self) -> None:
+        self.anytime_round("before_deal_cards")
+
+    def step_draft(self) -> None:
+        deal(self, self.rules.cards_dealt)
+        self.push(DraftFrame(self.rules.draft_direction(self.state.day), self.rules.draft_keep))
+
+    def step_before_buy(self) -> None:
+        self.anytime_round("before_buy_cards")
+
+    def step_buy(self) -> None:
+        self.push(BuyFrame(self))
+
+    def step_before_read(self) -> None:
+        self.anytime_round("before_read_lessons")
+
+    def step_read(self) -> None:
+        read_lessons(self)
+
+    def step_before_choose(self) -> None:
+        self.anytime_round("before_choose_rescue_cards")
+
+    def step_choose(self) -> None:
+        self.push(ChooseRescueFrame(self))
+
+    def step_after_reveal(self) -> None:
+        self.anytime_round("after_choose_rescue_cards")
+
+    def step_rescue(self) -> None:
+        self.push(RescuePhaseFrame(self.state.turn_order))
+
+    def step_rare_finds(self) -> None:
+        self.push(RareFindsPhaseFrame(self.state.turn_order))
+
+    def step_end_of_day(self) -> None:
+        state = self.state
+        fled = state.fields.clear()
+        state.removed.extend(fled)
+        for p in state.players:
+            p.baskets_used = 0
+        self.log("end_of_day", day=state.day, fled=fled)
+        self._day_ended_with_more_to_come = state.day < self.rules.days
+        if self._day_ended_with_more_to_come:
+            state.day += 1
+
+    def step_final_anytime(self) -> None:
+        self.anytime_round("end_of_game")
+
+    def step_over(self) -> None:
+        self.log("game_over")
+
+    # --- hooks for solo mode ----------------------------------------------------------------------
+    def after_rescue_turn(self, seat: int) -> None:
+        """Runs after each rescue turn (solo: the sister plays a card)."""
+
+    def on_rescue_pass(self, seat: int) -> None:
+        """Runs when a seat passes in the rescue phase (solo: the sister plays the rest)."""

@@ -1,0 +1,102 @@
+"""What each seat may see (``observation``), what a spectator sees (``spectator_view``) and
+everything that decides the future (``full_state``, hashed by ``state_hash``).
+
+An observation holds the public table plus the seat's own hidden cards. It never holds
+another seat's hand, draft pile, kept or drawn cards, private lessons, chosen-but-unrevealed
+rescue cards, nor the bag or deck order. In simultaneous steps (buying, choosing rescue cards)
+the other seats' fish, hand sizes, baskets and the played pile are shown as they were when
+the step began (``public_snapshot``), so no choice shows before everybody has chosen.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .game import StandardGame
+
+
+def public_snapshot(game: StandardGame) -> dict[str, Any]:
+    """The public facts a simultaneous step may change, frozen at its start."""
+    state = game.state
+    return {
+        "players": {p.seat: {"fish": p.fish, "hand_count": len(p.hand), "baskets": p.baskets,
+                             "baskets_used": p.baskets_used} for p in state.players},
+        "played": list(state.played),
+    }
+
+
+def _public(game: StandardGame, *, live: bool) -> dict[str, Any]:
+    state = game.state
+    top = game.frames[-1] if game.frames else None
+    snap = None if live else getattr(top, "snapshot", None)
+    players = []
+    for p in state.players:
+        view = p.to_json(private=False)
+        if snap is not None:
+            view.update(snap["players"][p.seat])
+        players.append(view)
+    tiles = state.tiles
+    return {
+        "mode": game.mode,
+        "seats": game.seats,
+        "day": state.day,
+        "days": game.rules.days,
+        "phase": game.step.value if game.step is not None else None,
+        "turn_order": list(state.turn_order),
+        "draft_direction": game.rules.draft_direction(state.day),
+        "pending": list(game.pending()),
+        "fields": state.fields.to_json(lambda t: tiles[t].to_json()),
+        "supply": {
+            "oshax": [tiles[t].shape for t in state.supply.oshax],
+            "rare": [tiles[t].to_json() for t in state.supply.rare],
+            "common": {k: len(v) for k, v in state.supply.common.items()},
+        },
+        "public_lessons": [{"card": c, "colour": col} for c, col in state.public_lessons],
+        "public_lessons_awaiting_colour": list(state.public_lessons_pending),
+        "played": list(snap["played"]) if snap is not None else list(state.played),
+        "bag_count": len(state.bag),
+        "deck_count": len(state.deck),
+        "discard_count": len(state.discard),
+        "removed_count": len(state.removed),
+        "players": players,
+    }
+
+
+def observation(game: StandardGame, seat: int) -> dict[str, Any]:
+    if not 0 <= seat < game.seats:
+        raise ValueError(f"no seat {seat} in a game of {game.seats}")
+    view = _public(game, live=False)
+    me = game.state.players[seat]
+    view["seat"] = seat
+    view["players"][seat] = me.to_json(private=False)
+    view["you"] = me.to_json(private=True)
+    pending = game.pending()
+    view["decision"] = game.frames[-1].describe(game, seat) if seat in pending else None
+    return view
+
+
+def spectator_view(game: StandardGame) -> dict[str, Any]:
+    view = _public(game, live=True)
+    view["players"] = [p.to_json(private=True) for p in game.state.players]
+    top = game.frames[-1] if game.frames else None
+    view["decisions"] = {str(s): top.describe(game, s) for s in game.pending()} if top else {}
+    return view
+
+
+def full_state(game: StandardGame) -> dict[str, Any]:
+    state = game.state
+    view = spectator_view(game)
+    view.update(
+        seed=game.seed,
+        options=game.options,
+        bag=list(state.bag),
+        deck=list(state.deck),
+        discard=list(state.discard),
+        removed=list(state.removed),
+        in_transit=list(state.in_transit),
+        step=game.step.value if game.step is not None else None,
+        more_days=game._day_ended_with_more_to_come,
+        frames=[f.to_state() for f in game.frames],
+    )
+    return view

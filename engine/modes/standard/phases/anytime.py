@@ -1,0 +1,519 @@
+"""Anytime cards (67-97): when each may be played, what it does, and the anytime rounds.
+
+Windows (FACTS §4): on one's own rescue and rare-finds turns; in anytime rounds before fill,
+before dealing, before buying, before reading lessons, before and after choosing rescue cards,
+before each other player's rescue or rare-finds turn and before final scoring; in the buy step
+only the gain-fish cards already held when it began; while placing the tile of card 75 only
+69/70. A round asks, in turn order, only seats holding a card playable at that moment; each may
+play one card per pass, and the round goes round again while somebody played.
+
+A card's effect is chosen by its ``anytime_type`` and reads its numbers from the card's
+``params``. Effects that need a choice push a small frame (cards to buy, cats to move, ...).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from itertools import combinations
+from typing import TYPE_CHECKING, Any
+
+from ....actions import Action
+from ....boat import COLOURS
+from ..fields import SIDES
+from ..frames import Frame
+from ..placement import PlaceFrame, fits
+from ..state import CAT, COMMON, OSHAX, RARE, PlayerState, card
+
+if TYPE_CHECKING:
+    from ..game import StandardGame
+
+CONTEXTS = ("window", "buy", "placing")
+
+
+# --- what a gain-fish card counts -------------------------------------------------------------
+
+
+def _tiles_of_kind(p: PlayerState, kind: str) -> int:
+    return sum(1 for t in p.boat.tiles if t.kind == kind)
+
+
+def _colour_counts(p: PlayerState) -> list[int]:
+    return [sum(1 for t in p.boat.tiles if t.colour == c) for c in COLOURS]
+
+
+ITEM_COUNTS: dict[str, Callable[[PlayerState], int]] = {
+    "oshax_on_boat": lambda p: _tiles_of_kind(p, OSHAX),
+    "private_lessons_on_table": lambda p: len(p.private_lessons),
+    "rare_treasures_on_boat": lambda p: _tiles_of_kind(p, RARE),
+    "common_treasures_on_boat": lambda p: _tiles_of_kind(p, COMMON),
+    # FACTS §8.7: Oshax colours count too.
+    "distinct_colours_on_boat": lambda p: sum(1 for n in _colour_counts(p) if n),
+    # FACTS §8.9: the best colour is taken (more fish is never worse, so no choice is asked).
+    "cats_and_oshax_of_chosen_colour": lambda p: max(_colour_counts(p)),
+}
+
+
+def fish_gain(p: PlayerState, card_id: int) -> int:
+    """Fish a gain-fish card would give this player now."""
+    params = card(card_id).params
+    if "item" not in params:
+        return int(params.get("fish", 0))
+    count = ITEM_COUNTS[params["item"]](p)
+    if "max" in params:
+        count = min(count, params["max"])
+    return params["fish_per_item"] * count
+
+
+def _treasures_on_boat(p: PlayerState) -> list[int]:
+    return [t.tile_id for t in p.boat.tiles if t.kind in (COMMON, RARE)]
+
+
+# --- playability --------------------------------------------------------------------------------
+
+_PRECONDITION: dict[str, Callable[[StandardGame, PlayerState], bool]] = {
+    "next_shape_anywhere": lambda g, p: not p.anywhere,
+    "draw_2_cards": lambda g, p: bool(g.state.deck),
+    "draw_3_cards": lambda g, p: bool(g.state.deck),
+    "draw_tile_to_boat": lambda g, p: bool(g.state.bag),
+    "draw_tiles_to_fields": lambda g, p: bool(g.state.bag),
+    "move_cats_between_fields": lambda g, p: not g.state.fields.is_empty(),
+    "discard_basket_gain_fish": lambda g, p: p.baskets >= 1,
+    "discard_2_lessons_gain_basket": lambda g, p: len(p.private_lessons) >= 2,
+    "discard_2_treasures_gain_basket": lambda g, p: len(_treasures_on_boat(p)) >= 2,
+}
+
+
+def is_playable(game: StandardGame, seat: int, card_id: int, context: str) -> bool:
+    p = game.state.players[seat]
+    if card_id not in p.hand:
+        return False
+    c = card(card_id)
+    if c.family != "anytime":
+        return False
+    if context == "buy" and (not c.playable_in_buy_phase or card_id in p.bought_now):
+        return False
+    if context == "placing" and c.anytime_type != "next_shape_anywhere":
+        return False
+    check = _PRECONDITION.get(c.anytime_type or "")
+    return check is None or check(game, p)
+
+
+def unplayable_reason(game: StandardGame, seat: int, card_id: int, context: str) -> str:
+    """Why ``is_playable`` said no, in words."""
+    p = game.state.players[seat]
+    if card_id not in p.hand:
+        return f"card {card_id} is not in your hand"
+    c = card(card_id)
+    if c.family != "anytime":
+        return f"card {card_id} is not an anytime card ({c.family})"
+    if context == "buy":
+        if not c.playable_in_buy_phase:
+            return f"card {card_id} cannot be played while buying (only gain-fish cards can)"
+        return f"card {card_id} was bought in this buy step; it can be played later"
+    if context == "placing":
+        return "while placing this tile only cards 69/70 (place anywhere) may be played"
+    return f"card {card_id} ({c.label}) cannot be played now: " + {
+        "next_shape_anywhere": "a place-anywhere effect is already pending",
+        "draw_2_cards": "the deck is empty",
+        "draw_3_cards": "the deck is empty",
+        "draw_tile_to_boat": "the bag is empty",
+        "draw_tiles_to_fields": "the bag is empty",
+        "move_cats_between_fields": "the fields are empty",
+        "discard_basket_gain_fish": "you have no permanent basket",
+        "discard_2_lessons_gain_basket": "you have fewer than 2 private lessons on the table",
+        "discard_2_treasures_gain_basket": "you have fewer than 2 treasures on your boat",
+    }.get(c.anytime_type or "", "not allowed now")
+
+
+def playable_cards(game: StandardGame, seat: int, context: str = "window") -> list[int]:
+    """The anytime cards ``seat`` may play now, lowest id first (cheap when none held)."""
+    p = game.state.players[seat]
+    if not p.anytime_count:
+        return []
+    return sorted(c for c in p.hand if is_playable(game, seat, c, context))
+
+
+def play_actions(game: StandardGame, seat: int, context: str = "window") -> list[Action]:
+    return [Action("play", c) for c in playable_cards(game, seat, context)]
+
+
+# --- effects ----------------------------------------------------------------------------------
+
+
+def _gain_fish(game: StandardGame, p: PlayerState, card_id: int) -> None:
+    gain = fish_gain(p, card_id)
+    p.fish += gain
+    game.log("fish_gained", seat=p.seat, card=card_id, fish=gain)
+
+
+def _discard_basket(game: StandardGame, p: PlayerState, card_id: int) -> None:
+    # A used basket goes first: the player keeps every rescue still open to them today.
+    p.baskets -= 1
+    if p.baskets_used > 0:
+        p.baskets_used -= 1
+    _gain_fish(game, p, card_id)
+
+
+def _gain_basket(game: StandardGame, p: PlayerState, card_id: int) -> None:
+    p.baskets += card(card_id).params.get("baskets", 1)
+
+
+def _anywhere(game: StandardGame, p: PlayerState, card_id: int) -> None:
+    p.anywhere = True
+
+
+def _extra_cat(game: StandardGame, p: PlayerState, card_id: int) -> None:
+    p.extra_cats += card(card_id).params["extra_cats"]
+
+
+def _draw_cards(game: StandardGame, p: PlayerState, card_id: int) -> None:
+    for _ in range(card(card_id).params["draw"]):
+        drawn = game.state.draw_card()
+        if drawn is None:
+            break
+        p.drawn.append(drawn)
+    game.log("cards_drawn", seat=p.seat, cards=list(p.drawn), hidden=True)
+    game.push(DrawnCardsFrame(p.seat))
+
+
+def _draw_tile_to_boat(game: StandardGame, p: PlayerState, card_id: int) -> None:
+    state = game.state
+    tile = state.bag.pop()
+    info = state.tiles[tile]
+    game.log("tile_drawn", seat=p.seat, tile=tile, kind=info.kind, colour=info.colour,
+             shape=info.shape)
+    placeable = fits(p, info.shape) or (
+        fits(p, info.shape, ignore_touch=True) and bool(playable_cards(game, p.seat, "placing")))
+    if not placeable:
+        state.removed.append(tile)
+        game.log("tile_discarded", seat=p.seat, tile=tile, why="does not fit")
+        return
+    state.in_transit.append(tile)
+    game.push(PlaceFrame(p.seat, tile, info.colour if info.kind == CAT else None,
+                         reward=True, allow_anywhere_cards=True))
+
+
+def _move_cats(game: StandardGame, p: PlayerState, card_id: int) -> None:
+    game.push(MoveCatsFrame(p.seat, card(card_id).params["max_cats"]))
+
+
+def _draw_to_fields(game: StandardGame, p: PlayerState, card_id: int) -> None:
+    game.push(DrawToFieldsFrame(p.seat, card(card_id).params["tiles"]))
+
+
+def _discard_lessons(game: StandardGame, p: PlayerState, card_id: int) -> None:
+    game.push(DiscardLessonsFrame(p.seat))
+
+
+def _remove_treasures(game: StandardGame, p: PlayerState, card_id: int) -> None:
+    game.push(RemoveTreasuresFrame(p.seat))
+
+
+EFFECTS: dict[str, Callable[[StandardGame, PlayerState, int], None]] = {}
+
+
+def play_card(game: StandardGame, seat: int, card_id: int) -> None:
+    """Play an anytime card from ``seat``'s hand: it goes to the played pile, then acts."""
+    p = game.state.players[seat]
+    p.remove_card(card_id)
+    game.state.played.append(card_id)
+    c = card(card_id)
+    game.log("card_played", seat=seat, card=card_id, anytime_type=c.anytime_type)
+    EFFECTS[c.anytime_type or ""](game, p, card_id)
+
+
+# --- the anytime round --------------------------------------------------------------------------
+
+
+class AnytimeRoundFrame(Frame):
+    """Seats in ``order`` that hold a playable card may each play one (or say ``done``);
+    the round repeats while somebody played."""
+
+    name = "anytime"
+
+    def __init__(self, order: Sequence[int], window: str) -> None:
+        super().__init__()
+        self.order = list(order)
+        self.window = window
+        self.index = 0
+        self.played = False
+
+    def progress(self, game: StandardGame) -> None:
+        players = game.state.players
+        while True:
+            while self.index < len(self.order):
+                seat = self.order[self.index]
+                if players[seat].anytime_count and playable_cards(game, seat):
+                    self.waiting = (seat,)
+                    return
+                self.index += 1
+            if not self.played:
+                self.done = True
+                self.waiting = ()
+                return
+            self.index = 0
+            self.played = False
+
+    def legal(self, game: StandardGame, seat: int) -> Sequence[Action]:
+        if seat not in self.waiting:
+            return ()
+        return [*play_actions(game, seat), Action("done")]
+
+    def reason(self, game: StandardGame, seat: int, action: Action) -> str | None:
+        if action.kind == "play" and not is_playable(game, seat, action[1], "window"):
+            return unplayable_reason(game, seat, action[1], "window")
+        return None
+
+    def apply(self, game: StandardGame, seat: int, action: Action) -> None:
+        self.index += 1
+        self.waiting = ()
+        if action.kind == "play":
+            self.played = True
+            play_card(game, seat, action[1])
+
+    def describe(self, game: StandardGame, seat: int) -> dict[str, Any]:
+        return {"decision": self.name, "window": self.window}
+
+
+# --- frames of card effects that need a choice ------------------------------------------------
+
+
+class DrawnCardsFrame(Frame):
+    """Cards 71-74: buy any of the drawn cards at their cost; the rest are discarded."""
+
+    name = "buy_drawn"
+
+    def __init__(self, seat: int) -> None:
+        super().__init__()
+        self.seat = seat
+
+    def _affordable(self, game: StandardGame) -> list[int]:
+        p = game.state.players[self.seat]
+        return sorted(c for c in p.drawn if (card(c).cost or 0) <= p.fish)
+
+    def progress(self, game: StandardGame) -> None:
+        if not self._affordable(game):
+            self._finish(game)
+            return
+        self.waiting = (self.seat,)
+
+    def _finish(self, game: StandardGame) -> None:
+        p = game.state.players[self.seat]
+        game.state.discard.extend(p.drawn)
+        p.drawn.clear()
+        self.done = True
+        self.waiting = ()
+
+    def legal(self, game: StandardGame, seat: int) -> Sequence[Action]:
+        if seat != self.seat:
+            return ()
+        return [*(Action("buy", c) for c in self._affordable(game)), Action("done")]
+
+    def reason(self, game: StandardGame, seat: int, action: Action) -> str | None:
+        if action.kind == "buy":
+            return buy_reason(game.state.players[seat], action[1], "drawn")
+        return None
+
+    def apply(self, game: StandardGame, seat: int, action: Action) -> None:
+        if action.kind == "done":
+            self._finish(game)
+            return
+        p = game.state.players[seat]
+        pay_and_take(p, action[1], p.drawn)
+        game.log("bought", seat=seat, card=action[1], hidden=True)
+        self.waiting = ()
+
+    def describe(self, game: StandardGame, seat: int) -> dict[str, Any]:
+        return {"decision": self.name, "cards": sorted(game.state.players[self.seat].drawn)}
+
+
+def buy_reason(p: PlayerState, card_id: int, pile: str) -> str | None:
+    """Why ``p`` cannot buy ``card_id`` from its ``pile`` ("kept" or "drawn"), or None."""
+    if card_id not in getattr(p, pile):
+        where = "your draft picks" if pile == "kept" else "the cards you drew"
+        return f"card {card_id} is not among {where}"
+    cost = card(card_id).cost or 0
+    if cost > p.fish:
+        return f"not enough fish: card {card_id} costs {cost}, you have {p.fish}"
+    return None
+
+
+def pay_and_take(p: PlayerState, card_id: int, pile: list[int]) -> None:
+    cost = card(card_id).cost or 0
+    if cost > p.fish:
+        raise AssertionError("fish would go negative")  # pragma: no cover - legal() guards
+    pile.remove(card_id)
+    p.fish -= cost
+    p.add_card(card_id)
+
+
+class MoveCatsFrame(Frame):
+    """Card 77: move up to 3 different cats, each to the opposite field."""
+
+    name = "move_cats"
+
+    def __init__(self, seat: int, limit: int) -> None:
+        super().__init__()
+        self.seat = seat
+        self.limit = limit
+        self.moved: list[int] = []
+
+    def progress(self, game: StandardGame) -> None:
+        if len(self.moved) >= self.limit or not self.legal_moves(game):
+            self.done = True
+            self.waiting = ()
+            return
+        self.waiting = (self.seat,)
+
+    def legal_moves(self, game: StandardGame) -> list[Action]:
+        fields = game.state.fields
+        out = []
+        for side in SIDES:
+            for i, tile in enumerate(fields.side(side)):
+                if tile not in self.moved:
+                    out.append(Action("move_cat", side, i))
+        return out
+
+    def legal(self, game: StandardGame, seat: int) -> Sequence[Action]:
+        if seat != self.seat:
+            return ()
+        return [*self.legal_moves(game), Action("done")]
+
+    def apply(self, game: StandardGame, seat: int, action: Action) -> None:
+        self.waiting = ()
+        if action.kind == "done":
+            self.done = True
+            return
+        tile = game.state.fields.move(action[1], action[2])
+        self.moved.append(tile)
+        game.log("cat_moved", seat=seat, tile=tile, to="right" if action[1] == "left" else "left")
+
+
+class DrawToFieldsFrame(Frame):
+    """Card 83: draw tiles one by one; each cat goes to the field the player picks, each rare
+    treasure to the supply (it still uses up a draw)."""
+
+    name = "draw_to_fields"
+
+    def __init__(self, seat: int, draws: int) -> None:
+        super().__init__()
+        self.seat = seat
+        self.remaining = draws
+        self.current: int | None = None
+
+    def progress(self, game: StandardGame) -> None:
+        state = game.state
+        while self.current is None:
+            if self.remaining <= 0 or not state.bag:
+                self.done = True
+                self.waiting = ()
+                return
+            tile = state.bag.pop()
+            self.remaining -= 1
+            info = state.tiles[tile]
+            game.log("tile_drawn", seat=self.seat, tile=tile, kind=info.kind, colour=info.colour,
+                     shape=info.shape)
+            if info.kind == CAT:
+                self.current = tile
+                state.in_transit.append(tile)
+            else:
+                state.supply.rare.append(tile)
+        self.waiting = (self.seat,)
+
+    def legal(self, game: StandardGame, seat: int) -> Sequence[Action]:
+        if seat != self.seat:
+            return ()
+        return [Action("to_field", side) for side in SIDES]
+
+    def apply(self, game: StandardGame, seat: int, action: Action) -> None:
+        assert self.current is not None
+        game.state.in_transit.remove(self.current)
+        game.state.fields.add(self.current, action[1])
+        game.log("cat_to_field", seat=seat, tile=self.current, field=action[1])
+        self.current = None
+        self.waiting = ()
+
+    def describe(self, game: StandardGame, seat: int) -> dict[str, Any]:
+        tile = game.state.tiles[self.current] if self.current is not None else None
+        return {"decision": self.name, "tile": tile.to_json() if tile else None,
+                "remaining": self.remaining}
+
+
+class DiscardLessonsFrame(Frame):
+    """Cards 86/87: give up two private lessons from the table for a permanent basket."""
+
+    name = "discard_lessons"
+
+    def __init__(self, seat: int) -> None:
+        super().__init__()
+        self.seat = seat
+
+    def progress(self, game: StandardGame) -> None:
+        self.waiting = (self.seat,)
+
+    def legal(self, game: StandardGame, seat: int) -> Sequence[Action]:
+        if seat != self.seat:
+            return ()
+        lessons = sorted(game.state.players[seat].private_lessons)
+        return [Action("discard_lessons", pair) for pair in combinations(lessons, 2)]
+
+    def apply(self, game: StandardGame, seat: int, action: Action) -> None:
+        p = game.state.players[seat]
+        for lesson in action[1]:
+            p.private_lessons.remove(lesson)
+            game.state.discard.append(lesson)
+        p.baskets += 1
+        game.log("lessons_discarded", seat=seat, cards=list(action[1]))
+        self.done = True
+        self.waiting = ()
+
+
+class RemoveTreasuresFrame(Frame):
+    """Cards 88/89: take two treasures off the boat (out of the game) for a permanent basket."""
+
+    name = "remove_treasures"
+
+    def __init__(self, seat: int) -> None:
+        super().__init__()
+        self.seat = seat
+
+    def progress(self, game: StandardGame) -> None:
+        self.waiting = (self.seat,)
+
+    def legal(self, game: StandardGame, seat: int) -> Sequence[Action]:
+        if seat != self.seat:
+            return ()
+        tiles = sorted(_treasures_on_boat(game.state.players[seat]))
+        return [Action("remove_treasures", pair) for pair in combinations(tiles, 2)]
+
+    def apply(self, game: StandardGame, seat: int, action: Action) -> None:
+        p = game.state.players[seat]
+        for tile_id in action[1]:
+            tile = next(t for t in p.boat.tiles if t.tile_id == tile_id)
+            p.boat.remove(tile)
+            game.state.removed.append(tile_id)
+        p.baskets += 1
+        game.log("treasures_removed", seat=seat, tiles=list(action[1]))
+        self.done = True
+        self.waiting = ()
+
+
+EFFECTS.update({
+    "gain_fish_per_oshax": _gain_fish,
+    "gain_fish_per_private_lesson": _gain_fish,
+    "gain_fish_per_rare_treasure": _gain_fish,
+    "gain_fish_per_common_treasure": _gain_fish,
+    "gain_fish_per_colour": _gain_fish,
+    "gain_fish_per_cat_of_colour": _gain_fish,
+    "discard_basket_gain_fish": _discard_basket,
+    "gain_basket": _gain_basket,
+    "next_shape_anywhere": _anywhere,
+    "rescue_extra_cat": _extra_cat,
+    "draw_2_cards": _draw_cards,
+    "draw_3_cards": _draw_cards,
+    "draw_tile_to_boat": _draw_tile_to_boat,
+    "move_cats_between_fields": _move_cats,
+    "draw_tiles_to_fields": _draw_to_fields,
+    "discard_2_lessons_gain_basket": _discard_lessons,
+    "discard_2_treasures_gain_basket": _remove_treasures,
+})

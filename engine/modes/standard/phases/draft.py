@@ -1,0 +1,107 @@
+"""Phase 2a, the draft: everybody keeps 2 cards of the pile in front of them and passes the
+rest, simultaneously, until the piles are gone (7 cards: keep 2, 2, 2, then the last one).
+
+A pile of ``keep`` cards or fewer is kept without a decision, so a short deck (it is never
+reshuffled) only shortens the draft. Picks stay hidden in the frame until everybody chose.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations
+from typing import TYPE_CHECKING, Any
+
+from ....actions import Action
+from ..frames import Frame
+
+if TYPE_CHECKING:
+    from ..game import StandardGame
+
+
+class DraftFrame(Frame):
+    name = "draft"
+
+    def __init__(self, direction: int, keep: int) -> None:
+        super().__init__()
+        self.direction = direction
+        self.keep = keep
+        self.round = 1
+        self.picks: dict[int, tuple[int, ...]] = {}
+
+    def progress(self, game: StandardGame) -> None:
+        players = game.state.players
+        while True:
+            need = tuple(p.seat for p in players
+                         if len(p.draft_pile) > self.keep and p.seat not in self.picks)
+            if need:
+                self.waiting = need
+                return
+            if not any(p.draft_pile for p in players):
+                self.done = True
+                self.waiting = ()
+                return
+            self._pass_piles(game)
+
+    def _pass_piles(self, game: StandardGame) -> None:
+        players = game.state.players
+        remainders = []
+        for p in players:
+            chosen = self.picks.get(p.seat, tuple(p.draft_pile))
+            for c in chosen:
+                p.draft_pile.remove(c)
+                p.kept.append(c)
+            remainders.append(p.draft_pile)
+        n = len(players)
+        for seat, pile in enumerate(remainders):
+            players[(seat + self.direction) % n].draft_pile = pile
+        game.log("draft_passed", round=self.round, direction=self.direction)
+        self.picks.clear()
+        self.round += 1
+
+    def legal(self, game: StandardGame, seat: int) -> Sequence[Action]:
+        if seat not in self.waiting:
+            return ()
+        pile = sorted(game.state.players[seat].draft_pile)
+        return [Action("keep", pick) for pick in combinations(pile, self.keep)]
+
+    def reason(self, game: StandardGame, seat: int, action: Action) -> str | None:
+        if action.kind != "keep":
+            return None
+        cards = action[1]
+        pile = game.state.players[seat].draft_pile
+        if len(cards) != self.keep or len(set(cards)) != len(cards):
+            return f"keep exactly {self.keep} different cards of your pile"
+        missing = [c for c in cards if c not in pile]
+        if missing:
+            return f"card {missing[0]} is not in your draft pile {sorted(pile)}"
+        return None
+
+    def apply(self, game: StandardGame, seat: int, action: Action) -> None:
+        self.picks[seat] = tuple(sorted(action[1]))
+        self.waiting = tuple(s for s in self.waiting if s != seat)
+
+    def describe(self, game: StandardGame, seat: int) -> dict[str, Any]:
+        out: dict[str, Any] = {"decision": self.name, "round": self.round, "keep": self.keep,
+                               "direction": self.direction}
+        if seat in self.picks:
+            out["picked"] = list(self.picks[seat])
+        return out
+
+    def to_state(self) -> dict[str, Any]:
+        out = super().to_state()
+        out["picks"] = {str(s): list(p) for s, p in sorted(self.picks.items())}
+        return out
+
+
+def deal(game: StandardGame, count: int) -> None:
+    """Deal ``count`` cards to each player, one at a time in turn order (fewer if the deck
+    runs out: it is never reshuffled)."""
+    state = game.state
+    for _ in range(count):
+        for seat in state.turn_order:
+            drawn = state.draw_card()
+            if drawn is None:
+                break
+            state.players[seat].draft_pile.append(drawn)
+    game.log("dealt", piles={str(p.seat): sorted(p.draft_pile) for p in state.players},
+             hidden=True)

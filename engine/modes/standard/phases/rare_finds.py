@@ -1,0 +1,149 @@
+"""Phase 5, rare finds: round the turn order, each turn plays one Oshax or treasure card (and
+places what it gives), or passes for the rest of the phase; anytime cards may be played first.
+
+``oshax card=N shape=S colour=C`` takes Oshax S from the supply with colour C (it then counts
+as a cat of that colour) and asks for its placement. ``treasure card=N option=0|1`` picks one
+of the card's two options (cards.json ``options``): the treasures are then taken one by one
+with ``take_treasure``; the first is compulsory, the second may be declined.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from ....actions import Action
+from ....boat import COLOURS
+from ..frames import Frame
+from ..placement import PlaceFrame, TreasureFrame, fits
+from ..state import card
+from .anytime import is_playable, play_actions, play_card, unplayable_reason
+from .turns import TurnsFrame
+
+if TYPE_CHECKING:
+    from ..game import StandardGame
+
+
+class RareFindsPhaseFrame(TurnsFrame):
+    name = "rare_finds"
+    window = "before_rare_finds_turn"
+
+    def turn_frame(self, game: StandardGame, seat: int) -> Frame:
+        return RareFindsTurnFrame(self, seat)
+
+    def finish(self, game: StandardGame) -> None:
+        game.log("rare_finds_over")
+
+
+def oshax_options(game: StandardGame, seat: int) -> list[Action]:
+    p = game.state.players[seat]
+    cards = sorted(c for c in p.hand if card(c).family == "oshax")
+    if not cards:
+        return []
+    shapes = [game.state.tiles[t].shape for t in game.state.supply.oshax]
+    shapes = [s for s in shapes if fits(p, s)]
+    return [Action("oshax", c, s, colour) for c in cards for s in shapes for colour in COLOURS]
+
+
+def option_feasible(game: StandardGame, seat: int, card_id: int, option: int) -> str | None:
+    """None if the option can give at least one treasure now, else why not."""
+    p = game.state.players[seat]
+    options = card(card_id).options
+    if not 0 <= option < len(options):
+        return f"card {card_id} has options 0..{len(options) - 1}"
+    opt = options[option]
+    extra = opt.get("extra_cost_fish", 0)
+    if extra > p.fish:
+        return (f"not enough fish: option {option} of card {card_id} costs {extra}, "
+                f"you have {p.fish}")
+    frame = TreasureFrame(seat, opt["take"][0]["kind"], count=opt["take"][0]["count"], required=1)
+    if not frame.options(game):
+        return f"no treasure of option {option} of card {card_id} is on offer and fits your boat"
+    return None
+
+
+def treasure_options(game: StandardGame, seat: int) -> list[Action]:
+    p = game.state.players[seat]
+    out = []
+    for c in sorted(c for c in p.hand if card(c).family == "treasure"):
+        for i in range(len(card(c).options)):
+            if option_feasible(game, seat, c, i) is None:
+                out.append(Action("treasure", c, i))
+    return out
+
+
+class RareFindsTurnFrame(Frame):
+    name = "rare_finds_turn"
+
+    def __init__(self, phase: RareFindsPhaseFrame, seat: int) -> None:
+        super().__init__()
+        self._phase = phase
+        self.seat = seat
+
+    def progress(self, game: StandardGame) -> None:
+        if self.done:
+            return
+        legal = game.legal_actions_of(self, self.seat)
+        if len(legal) == 1:  # only pass
+            self.apply(game, self.seat, legal[0])
+            game.log("auto", seat=self.seat, action="pass")
+            return
+        self.waiting = (self.seat,)
+
+    def legal(self, game: StandardGame, seat: int) -> Sequence[Action]:
+        if seat != self.seat or self.done:
+            return ()
+        return [*oshax_options(game, seat), *treasure_options(game, seat),
+                *play_actions(game, seat), Action("pass")]
+
+    def reason(self, game: StandardGame, seat: int, action: Action) -> str | None:
+        p = game.state.players[seat]
+        if action.kind == "play" and not is_playable(game, seat, action[1], "window"):
+            return unplayable_reason(game, seat, action[1], "window")
+        if action.kind in ("oshax", "treasure") and action[1] not in p.hand:
+            return f"card {action[1]} is not in your hand"
+        if action.kind == "oshax":
+            if card(action[1]).family != "oshax":
+                return f"card {action[1]} is not an Oshax card"
+            if action[2] not in [game.state.tiles[t].shape for t in game.state.supply.oshax]:
+                return f"Oshax {action[2]} is not in the supply"
+            if not fits(p, action[2]):
+                return f"Oshax {action[2]} does not fit anywhere on your boat"
+        if action.kind == "treasure":
+            if card(action[1]).family != "treasure":
+                return f"card {action[1]} is not a treasure card"
+            return option_feasible(game, seat, action[1], action[2])
+        return None
+
+    def apply(self, game: StandardGame, seat: int, action: Action) -> None:
+        state = game.state
+        p = state.players[seat]
+        self.waiting = ()
+        if action.kind == "pass":
+            self._phase.passed.append(seat)
+            game.log("passed", seat=seat, phase="rare_finds")
+            self.done = True
+            return
+        if action.kind == "play":
+            play_card(game, seat, action[1])
+            return
+        p.remove_card(action[1])
+        state.played.append(action[1])
+        self.done = True
+        if action.kind == "oshax":
+            _, card_id, shape, colour = action
+            tile = next(t for t in state.supply.oshax if state.tiles[t].shape == shape)
+            state.supply.oshax.remove(tile)
+            state.in_transit.append(tile)
+            game.log("oshax_taken", seat=seat, card=card_id, tile=tile, colour=colour)
+            game.push(PlaceFrame(seat, tile, colour, reward=True))
+            return
+        _, card_id, option = action
+        opt = card(card_id).options[option]
+        p.fish -= opt.get("extra_cost_fish", 0)
+        take = opt["take"][0]
+        game.log("treasure_card", seat=seat, card=card_id, option=option)
+        game.push(TreasureFrame(seat, take["kind"], count=take["count"], required=1))
+
+    def describe(self, game: StandardGame, seat: int) -> dict[str, Any]:
+        return {"decision": self.name}

@@ -1,0 +1,273 @@
+"""Phase 4, rescuing cats: choosing rescue cards (simultaneous and hidden), the reveal that
+sets the turn order by speed, and the rescue turns.
+
+A rescue turn is ``rescue field=left|right index=i basket=permanent|full|half`` followed by
+the placement of the cat (and the optional map reward), or ``pass`` (out for the phase), or
+``play`` of anytime cards. A turn rescues one cat, one more per pending card 80-82 (after the
+first, ``done`` ends the turn). Only cats that fit somewhere on the boat may be rescued.
+The phase ends when everybody has passed or the fields are empty; revealed rescue cards not
+used are then discarded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from ....actions import Action
+from ..fields import SIDES
+from ..frames import Frame
+from ..observation import public_snapshot
+from ..placement import PlaceFrame, fits
+from ..state import PlayerState, card
+from .anytime import is_playable, play_actions, play_card, unplayable_reason
+from .turns import TurnsFrame
+
+if TYPE_CHECKING:
+    from ..game import StandardGame
+
+BASKETS = ("permanent", "full", "half")
+
+
+def is_rescue_card(card_id: int) -> bool:
+    return card(card_id).family == "rescue"
+
+
+class ChooseRescueFrame(Frame):
+    """Every seat holding rescue cards lays any of them face down (``choose_rescue``), then
+    ``done``; all are revealed together once everybody is done."""
+
+    name = "choose_rescue"
+
+    def __init__(self, game: StandardGame) -> None:
+        super().__init__()
+        self.finished: list[int] = []
+        self.snapshot = public_snapshot(game)  # what others see until the reveal
+
+    def _options(self, p: PlayerState) -> list[int]:
+        return sorted(c for c in p.hand if is_rescue_card(c))
+
+    def progress(self, game: StandardGame) -> None:
+        waiting = tuple(p.seat for p in game.state.players
+                        if p.seat not in self.finished and self._options(p))
+        if waiting:
+            self.waiting = waiting
+            return
+        reveal(game)
+        self.done = True
+        self.waiting = ()
+
+    def legal(self, game: StandardGame, seat: int) -> Sequence[Action]:
+        if seat not in self.waiting:
+            return ()
+        p = game.state.players[seat]
+        return [*(Action("choose_rescue", c) for c in self._options(p)), Action("done")]
+
+    def reason(self, game: StandardGame, seat: int, action: Action) -> str | None:
+        if action.kind == "choose_rescue" and action[1] not in self._options(
+                game.state.players[seat]):
+            return f"card {action[1]} is not a rescue card in your hand"
+        return None
+
+    def apply(self, game: StandardGame, seat: int, action: Action) -> None:
+        p = game.state.players[seat]
+        if action.kind == "choose_rescue":
+            p.remove_card(action[1])
+            p.chosen_rescue.append(action[1])
+        else:
+            self.finished.append(seat)
+        self.waiting = ()  # recomputed by progress
+
+    def describe(self, game: StandardGame, seat: int) -> dict[str, Any]:
+        return {"decision": self.name, "done": seat in self.finished}
+
+
+def reveal(game: StandardGame) -> None:
+    """Turn the chosen cards face up; speed sets the new turn order (ties keep their order)."""
+    state = game.state
+    for p in state.players:
+        p.revealed_rescue = sorted(p.chosen_rescue)
+        p.chosen_rescue = []
+        p.speed = sum(card(c).speed for c in p.revealed_rescue)
+    state.turn_order = sorted(state.turn_order, key=lambda s: -state.players[s].speed)
+    game.log("rescue_revealed", cards={str(p.seat): p.revealed_rescue for p in state.players},
+             speeds=[p.speed for p in state.players], turn_order=list(state.turn_order))
+
+
+def basket_kinds(p: PlayerState) -> list[str]:
+    """The kinds of basket this player can use for a rescue now."""
+    kinds = []
+    if p.free_baskets > 0:
+        kinds.append("permanent")
+    full = half = 0
+    for c in p.revealed_rescue:
+        b = card(c).basket
+        if b == "full":
+            full += 1
+        elif b == "half":
+            half += 1
+    if full:
+        kinds.append("full")
+    if half >= 2:
+        kinds.append("half")
+    return kinds
+
+
+def rescue_options(game: StandardGame, seat: int) -> list[Action]:
+    """Every (field, index, basket) this seat can rescue now: a basket, the fish, and a cat
+    that fits somewhere on the boat."""
+    p = game.state.players[seat]
+    kinds = basket_kinds(p)
+    if not kinds:
+        return []
+    prices = game.rules.field_prices
+    tiles = game.state.tiles
+    fit: dict[str, bool] = {}
+    out = []
+    for side in SIDES:
+        if p.fish < prices[side]:
+            continue
+        for i, tile in enumerate(game.state.fields.side(side)):
+            shape = tiles[tile].shape
+            ok = fit.get(shape)
+            if ok is None:
+                ok = fit[shape] = fits(p, shape)
+            if ok:
+                out.extend(Action("rescue", side, i, k) for k in kinds)
+    return out
+
+
+def use_basket(game: StandardGame, p: PlayerState, kind: str) -> list[int]:
+    """Spend one basket of ``kind``; returns the rescue cards it used up."""
+    if kind == "permanent":
+        p.baskets_used += 1
+        return []
+    wanted = 1 if kind == "full" else 2
+    used = [c for c in p.revealed_rescue if card(c).basket == kind][:wanted]
+    for c in used:
+        p.revealed_rescue.remove(c)
+        game.state.played.append(c)
+    return used
+
+
+class RescuePhaseFrame(TurnsFrame):
+    name = "rescue"
+    window = "before_rescue_turn"
+
+    def over(self, game: StandardGame) -> bool:
+        return len(self.passed) == len(self.order) or game.state.fields.is_empty()
+
+    def turn_frame(self, game: StandardGame, seat: int) -> Frame:
+        return RescueTurnFrame(self, seat)
+
+    def after_turn(self, game: StandardGame, seat: int) -> None:
+        game.after_rescue_turn(seat)
+
+    def finish(self, game: StandardGame) -> None:
+        for p in game.state.players:
+            game.state.discard.extend(p.revealed_rescue)
+            p.revealed_rescue = []
+        game.log("rescue_over")
+
+
+class RescueTurnFrame(Frame):
+    name = "rescue_turn"
+
+    def __init__(self, phase: RescuePhaseFrame, seat: int) -> None:
+        super().__init__()
+        self._phase = phase
+        self.seat = seat
+        self.rescued = 0
+
+    def allowed(self, game: StandardGame) -> int:
+        return 1 + game.state.players[self.seat].extra_cats
+
+    def progress(self, game: StandardGame) -> None:
+        if self.done:
+            return
+        if self.rescued and (self.rescued >= self.allowed(game)
+                             or game.state.fields.is_empty()):
+            self._end(game)
+            return
+        legal = game.legal_actions_of(self, self.seat)
+        if len(legal) == 1:  # only pass (or done): nothing to decide
+            self.apply(game, self.seat, legal[0])
+            game.log("auto", seat=self.seat, action=legal[0].kind)
+            return
+        self.waiting = (self.seat,)
+
+    def legal(self, game: StandardGame, seat: int) -> Sequence[Action]:
+        if seat != self.seat or self.done:
+            return ()
+        out = rescue_options(game, seat)
+        out.extend(play_actions(game, seat))
+        out.append(Action("done") if self.rescued else Action("pass"))
+        return out
+
+    def reason(self, game: StandardGame, seat: int, action: Action) -> str | None:
+        p = game.state.players[seat]
+        if action.kind == "pass" and self.rescued:
+            return "you rescued a cat this turn: end the turn with 'done', not 'pass'"
+        if action.kind == "done" and not self.rescued:
+            return "a turn must rescue a cat or pass"
+        if action.kind == "play" and not is_playable(game, seat, action[1], "window"):
+            return unplayable_reason(game, seat, action[1], "window")
+        if action.kind != "rescue":
+            return None
+        side, index, basket = action[1], action[2], action[3]
+        if side not in SIDES:
+            return f"field must be 'left' or 'right', not {side!r}"
+        cats = game.state.fields.side(side)
+        if not 0 <= index < len(cats):
+            return f"there is no cat {index} in the {side} field ({len(cats)} cats there)"
+        price = game.rules.field_prices[side]
+        if p.fish < price:
+            return f"not enough fish: a cat in the {side} field costs {price}, you have {p.fish}"
+        if basket not in BASKETS:
+            return f"basket must be one of {', '.join(BASKETS)}, not {basket!r}"
+        if basket not in basket_kinds(p):
+            return {"permanent": "you have no unused permanent basket",
+                    "full": "you have no revealed full-basket rescue card",
+                    "half": "you need two revealed half-basket rescue cards"}[basket]
+        shape = game.state.tiles[cats[index]].shape
+        if not fits(p, shape):
+            return f"that cat ({shape}) does not fit anywhere on your boat"
+        return None
+
+    def apply(self, game: StandardGame, seat: int, action: Action) -> None:
+        kind = action.kind
+        self.waiting = ()
+        if kind == "pass":
+            self._phase.passed.append(seat)
+            game.log("passed", seat=seat, phase="rescue")
+            game.on_rescue_pass(seat)
+            self.done = True
+            return
+        if kind == "done":
+            self._end(game)
+            return
+        if kind == "play":
+            play_card(game, seat, action[1])
+            return
+        side, index, basket = action[1], action[2], action[3]
+        state = game.state
+        p = state.players[seat]
+        price = game.rules.field_prices[side]
+        p.fish -= price
+        used = use_basket(game, p, basket)
+        tile = state.fields.take(side, index)
+        state.in_transit.append(tile)
+        self.rescued += 1
+        info = state.tiles[tile]
+        game.log("rescued", seat=seat, tile=tile, field=side, fish=price, basket=basket,
+                 cards=used)
+        game.push(PlaceFrame(seat, tile, info.colour, reward=True))
+
+    def _end(self, game: StandardGame) -> None:
+        if self.rescued:
+            game.state.players[self.seat].extra_cats = 0  # the extra-cat effect is used up
+        self.done = True
+        self.waiting = ()
+
+    def describe(self, game: StandardGame, seat: int) -> dict[str, Any]:
+        return {"decision": self.name, "rescued": self.rescued, "allowed": self.allowed(game)}

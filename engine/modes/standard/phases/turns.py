@@ -1,0 +1,75 @@
+"""Turn-taking phases (rescue, rare finds; family's rescue too): round and round the turn
+order, skipping seats that passed, with an anytime round for the other seats before each
+turn. Subclasses say when the phase is over, which frame plays a turn, and what happens after
+a turn and at the end (hooks that solo mode uses for the sister)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..frames import Frame
+from .anytime import AnytimeRoundFrame
+
+if TYPE_CHECKING:
+    from ..game import StandardGame
+
+
+class TurnsFrame(Frame):
+    name = "turns"
+    window = "before_turn"
+    anytime_windows = True
+
+    def __init__(self, order: list[int]) -> None:
+        super().__init__()
+        self.order = list(order)
+        self.passed: list[int] = []
+        self.current: int | None = None
+        self.stage = "next"
+
+    # --- to override -------------------------------------------------------------------------
+    def over(self, game: StandardGame) -> bool:
+        return len(self.passed) == len(self.order)
+
+    def turn_frame(self, game: StandardGame, seat: int) -> Frame:
+        raise NotImplementedError
+
+    def after_turn(self, game: StandardGame, seat: int) -> None:
+        """Runs after every turn (pass included)."""
+
+    def finish(self, game: StandardGame) -> None:
+        """Runs once when the phase is over."""
+
+    # --- the loop ----------------------------------------------------------------------------
+    def _next_seat(self) -> int:
+        start = 0 if self.current is None else self.order.index(self.current) + 1
+        n = len(self.order)
+        for k in range(n):
+            seat = self.order[(start + k) % n]
+            if seat not in self.passed:
+                return seat
+        raise AssertionError("no seat left to play")  # pragma: no cover - over() guards
+
+    def progress(self, game: StandardGame) -> None:
+        while True:
+            if self.stage == "next":
+                if self.over(game):
+                    self.finish(game)
+                    self.done = True
+                    self.waiting = ()
+                    return
+                self.current = self._next_seat()
+                self.stage = "window"
+                if self.anytime_windows:
+                    others = [s for s in self.order if s != self.current]
+                    game.push(AnytimeRoundFrame(others, self.window))
+                    return
+            if self.stage == "window":
+                self.stage = "turn"
+                game.push(self.turn_frame(game, self.current))  # type: ignore[arg-type]
+                return
+            if self.stage == "turn":
+                self.after_turn(game, self.current)  # type: ignore[arg-type]
+                self.stage = "next"
+
+    def describe(self, game: StandardGame, seat: int) -> dict[str, Any]:
+        return {"decision": self.name, "current": self.current}

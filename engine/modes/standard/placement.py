@@ -1,0 +1,248 @@
+"""Putting a tile on a boat, as a decision: the placement frame and the treasure choice.
+
+``PlaceFrame`` asks one seat for the cells of a tile it already holds (a rescued cat, an
+Oshax, a treasure, a tile drawn by card 75); its legal actions are a lazy sequence over the
+engine's placement enumeration. Placing a cat or Oshax on the treasure map of its colour
+pushes a ``TreasureFrame`` (the optional common-treasure reward). ``TreasureFrame`` is also
+what treasure cards push. Family and solo reuse both unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+
+from ...actions import Action
+from ...boat import Tile, cells_of
+from ...shapes import Placements, Shape, base_shapes, is_legal_placement, legal_placements
+from .frames import Frame
+from .state import CAT, COMMON, OSHAX, RARE, PlayerState
+
+if TYPE_CHECKING:
+    from .game import StandardGame
+
+# Which supply tiles a treasure choice may take.
+POOLS = ("common_any", "common_small", "rare", "common_or_rare")
+
+
+def shape_of(key: str) -> Shape:
+    return base_shapes().by_key(key)
+
+
+def placements_for(
+    player: PlayerState, shape_key: str, *, ignore_touch: bool = False
+) -> Placements:
+    """Where a tile may go on this player's boat now (the anywhere effect included)."""
+    boat = player.boat
+    return legal_placements(shape_of(shape_key), boat.layout, boat.occupied,
+                            anywhere=ignore_touch or player.anywhere)
+
+
+def fits(player: PlayerState, shape_key: str, *, ignore_touch: bool = False) -> bool:
+    return bool(placements_for(player, shape_key, ignore_touch=ignore_touch))
+
+
+class PlaceActions(Sequence[Action]):
+    """``extra`` actions followed by ``Action("place", mask)`` for every legal placement,
+    without building the list: length, indexing, iteration and ``in`` go to Placements."""
+
+    __slots__ = ("extra", "placements")
+
+    def __init__(self, placements: Placements, extra: Sequence[Action] = ()) -> None:
+        self.placements = placements
+        self.extra = tuple(extra)
+
+    def __len__(self) -> int:
+        return len(self.extra) + len(self.placements)
+
+    def __getitem__(self, index: int) -> Action:  # type: ignore[override]
+        n = len(self)
+        if index < 0:
+            index += n
+        if not 0 <= index < n:
+            raise IndexError("action index out of range")
+        if index < len(self.extra):
+            return self.extra[index]
+        return Action("place", self.placements[index - len(self.extra)])
+
+    def __iter__(self) -> Iterator[Action]:
+        yield from self.extra
+        for mask in self.placements:
+            yield Action("place", mask)
+
+    def __contains__(self, action: object) -> bool:
+        if action in self.extra:
+            return True
+        return (isinstance(action, tuple) and len(action) == 2 and action[0] == "place"
+                and action[1] in self.placements)
+
+    def __repr__(self) -> str:
+        return f"<PlaceActions {len(self)}>"
+
+
+class PlaceFrame(Frame):
+    """One seat places one tile it holds. ``colour`` is the cat's (or chosen Oshax) colour."""
+
+    name = "place"
+
+    def __init__(self, seat: int, tile: int, colour: str | None, *, reward: bool = True,
+                 allow_anywhere_cards: bool = False) -> None:
+        super().__init__()
+        self.seat = seat
+        self.tile = tile
+        self.colour = colour
+        self.reward = reward
+        self.allow_anywhere_cards = allow_anywhere_cards  # card 75: 69/70 may be played now
+
+    def _extra(self, game: StandardGame) -> list[Action]:
+        if not self.allow_anywhere_cards:
+            return []
+        from .phases.anytime import playable_cards
+
+        return [Action("play", c) for c in playable_cards(game, self.seat, "placing")]
+
+    def legal(self, game: StandardGame, seat: int) -> Sequence[Action]:
+        if seat != self.seat:
+            return ()
+        player = game.state.players[seat]
+        info = game.state.tiles[self.tile]
+        return PlaceActions(placements_for(player, info.shape), self._extra(game))
+
+    def progress(self, game: StandardGame) -> None:
+        if self.done:
+            return
+        if not self.legal(game, self.seat):
+            # Nothing fits (only possible for a tile drawn by card 75): it leaves the game.
+            game.state.in_transit.remove(self.tile)
+            game.state.removed.append(self.tile)
+            game.log("tile_discarded", seat=self.seat, tile=self.tile, why="does not fit")
+            self.done = True
+            return
+        self.waiting = (self.seat,)
+
+    def reason(self, game: StandardGame, seat: int, action: Action) -> str | None:
+        if action.kind != "place":
+            return None
+        player = game.state.players[seat]
+        info = game.state.tiles[self.tile]
+        boat = player.boat
+        return is_legal_placement(shape_of(info.shape), boat.layout, boat.occupied, action[1],
+                                  anywhere=player.anywhere)
+
+    def apply(self, game: StandardGame, seat: int, action: Action) -> None:
+        if action.kind == "play":
+            from .phases.anytime import play_card
+
+            play_card(game, seat, action[1])
+            return
+        state = game.state
+        player = state.players[seat]
+        info = state.tiles[self.tile]
+        mask = action[1]
+        player.boat.place(Tile(info.kind, self.colour, info.shape, mask, info.id))
+        state.in_transit.remove(self.tile)
+        player.anywhere = False  # the anywhere effect covers exactly one placement
+        game.log("placed", seat=seat, tile=self.tile, kind=info.kind, colour=self.colour,
+                 cells=cells_of(mask))
+        self.done = True
+        self.waiting = ()
+        if (self.reward and info.kind in (CAT, OSHAX) and self.colour is not None
+                and mask & player.boat.layout.maps.get(self.colour, 0)):
+            game.log("map_reward", seat=seat, colour=self.colour)
+            game.push(TreasureFrame(seat, game.map_reward_pool, count=1, required=0))
+
+    def describe(self, game: StandardGame, seat: int) -> dict[str, Any]:
+        info = game.state.tiles[self.tile]
+        return {"decision": self.name, "tile": {**info.to_json(), "colour": self.colour},
+                "anywhere": game.state.players[self.seat].anywhere}
+
+
+class TreasureFrame(Frame):
+    """Take up to ``count`` treasures from ``pool`` and place each; the first ``required``
+    must be taken when any fits, the rest may be declined (rulebook FAQ: treasure is
+    optional). A choice with nothing left that fits lapses."""
+
+    name = "take_treasure"
+
+    def __init__(self, seat: int, pool: str, *, count: int, required: int) -> None:
+        super().__init__()
+        if pool not in POOLS:
+            raise ValueError(f"unknown treasure pool {pool!r}")
+        self.seat = seat
+        self.pool = pool
+        self.count = count
+        self.required = required
+        self.taken = 0
+
+    def options(self, game: StandardGame) -> list[str]:
+        """Shapes on offer that fit on the seat's boat now."""
+        supply = game.state.supply
+        player = game.state.players[self.seat]
+        keys: list[str] = []
+        if self.pool in ("common_any", "common_small", "common_or_rare"):
+            small = base_shapes().small_common
+            for key, ids in supply.common.items():
+                if ids and (self.pool != "common_small" or key in small):
+                    keys.append(key)
+        if self.pool in ("rare", "common_or_rare"):
+            for tile in supply.rare:
+                key = game.state.tiles[tile].shape
+                if key not in keys:
+                    keys.append(key)
+        return [k for k in keys if fits(player, k)]
+
+    def progress(self, game: StandardGame) -> None:
+        if self.taken >= self.count or not self.options(game):
+            self.done = True
+            self.waiting = ()
+            return
+        self.waiting = (self.seat,)
+
+    def legal(self, game: StandardGame, seat: int) -> Sequence[Action]:
+        if seat != self.seat:
+            return ()
+        out = [Action("take_treasure", k) for k in self.options(game)]
+        if self.taken >= self.required:
+            out.append(Action("decline"))
+        return out
+
+    def reason(self, game: StandardGame, seat: int, action: Action) -> str | None:
+        if action.kind == "decline" and self.taken < self.required:
+            return "this card must give at least one treasure: take one"
+        if action.kind == "take_treasure" and action[1] not in self.options(game):
+            return (f"no {action[1]!r} treasure that fits your boat is on offer "
+                    f"(offer: {', '.join(self.options(game)) or 'none'})")
+        return None
+
+    def apply(self, game: StandardGame, seat: int, action: Action) -> None:
+        if action.kind == "decline":
+            game.log("treasure_declined", seat=seat)
+            self.done = True
+            self.waiting = ()
+            return
+        key = action[1]
+        state = game.state
+        tile = self._take(game, key)
+        state.in_transit.append(tile)
+        self.taken += 1
+        self.waiting = ()
+        game.log("treasure_taken", seat=seat, tile=tile, shape=key)
+        game.push(PlaceFrame(seat, tile, None, reward=False))
+
+    def _take(self, game: StandardGame, key: str) -> int:
+        supply = game.state.supply
+        ids = supply.common.get(key)
+        if ids:
+            return ids.pop()
+        for i, tile in enumerate(supply.rare):
+            if game.state.tiles[tile].shape == key:
+                return supply.rare.pop(i)
+        raise AssertionError(f"no {key} in the supply")  # pragma: no cover - legal() guards
+
+    def describe(self, game: StandardGame, seat: int) -> dict[str, Any]:
+        return {"decision": self.name, "pool": self.pool, "remaining": self.count - self.taken,
+                "must_take": self.taken < self.required, "offer": self.options(game)}
+
+
+__all__ = ["COMMON", "RARE", "PlaceActions", "PlaceFrame", "TreasureFrame", "fits",
+           "placements_for"]
