@@ -1,0 +1,246 @@
+"""Seats of a match as the runner sees them: sandboxed programs and built-in bots.
+
+``ProgramAgent`` plays one seat with a bot program in a ``BotSandbox``: it
+speaks the protocol, keeps the seat's time bank, checks every reply, and on
+the first fault records it, kills the program and plays the default policy
+(the first legal action) for the rest of the match. ``act`` never raises for
+anything the bot does, so a bot can never abort a match. Both agent kinds
+follow ``engine.play.Agent`` and keep ``SeatStats``.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from engine import Action, Game
+from engine.bots import make_bot
+
+from .bundles import BundleError, Source, validate_bundle
+from .faults import BotFault, Fault, FaultKind
+from .isolation import Isolation
+from .limits import Limits
+from .protocol import (
+    LegalEncoder,
+    decide_line,
+    dumps_line,
+    end_message,
+    parse_ready,
+    parse_reply,
+    start_message,
+)
+from .sandbox import BotProcess, BotSandbox, SandboxError
+
+
+@dataclass
+class SeatStats:
+    """Decision times of one seat (seconds, monotonic clock)."""
+
+    decisions: int = 0
+    total: float = 0.0
+    longest: float = 0.0
+    late: int = 0  # decisions that drew on the bank
+    bank_left: float | None = None  # None for built-in bots
+    startup: float | None = None  # launch to "ready", for programs
+
+    def add(self, seconds: float) -> None:
+        self.decisions += 1
+        self.total += seconds
+        self.longest = max(self.longest, seconds)
+
+    def to_json(self) -> dict[str, Any]:
+        mean = self.total / self.decisions if self.decisions else 0.0
+        out: dict[str, Any] = {
+            "decisions": self.decisions,
+            "total": round(self.total, 6),
+            "mean": round(mean, 6),
+            "longest": round(self.longest, 6),
+            "late": self.late,
+        }
+        if self.bank_left is not None:
+            out["bank_left"] = round(self.bank_left, 6)
+        if self.startup is not None:
+            out["startup"] = round(self.startup, 6)
+        return out
+
+
+def default_action(game: Game, seat: int) -> Action:
+    """The policy of a seat whose bot has faulted: the first legal action."""
+    return game.legal_actions(seat)[0]
+
+
+class BuiltinAgent:
+    """An in-process built-in bot (``random``, ``greedy``), timed like a program."""
+
+    trusted = True
+
+    def __init__(self, name: str, mode: str, seat: int, seed: int) -> None:
+        self.name = name
+        self.bot = make_bot(name, mode, seat, seed)
+        self.stats = SeatStats()
+        self.fault: Fault | None = None
+        self.last_note: str | None = None
+        self.last_seconds = 0.0
+
+    def act(self, game: Game, seat: int) -> Action:
+        started = time.monotonic()
+        choice = self.bot.act(game, seat)
+        self.last_seconds = time.monotonic() - started
+        self.stats.add(self.last_seconds)
+        self.last_note = getattr(self.bot, "last_note", None)
+        if not isinstance(choice, Action):
+            legal = game.legal_actions(seat)
+            choice = legal[choice] if isinstance(choice, int) else game.decode_action(choice)
+        return choice
+
+    def close(self) -> None:
+        self.bot.close()
+
+
+class ProgramAgent:
+    """A seat played by a sandboxed bot program."""
+
+    trusted = True  # act() returns only actions it has checked to be legal
+
+    def __init__(
+        self,
+        seat: int,
+        bundle: Source,
+        filename: str | None = None,
+        *,
+        limits: Limits | None = None,
+        isolation: Isolation | None = None,
+        name: str | None = None,
+        sha256: str | None = None,
+    ) -> None:
+        self.seat = seat
+        self.limits = limits or Limits()
+        self.isolation = isolation
+        self.name = name or (filename or str(bundle) if not isinstance(bundle, bytes) else "bot")
+        self.stats = SeatStats(bank_left=self.limits.bank_seconds)
+        self.fault: Fault | None = None
+        self.last_note: str | None = None
+        self.last_seconds = 0.0  # the last decision's round trip (0 on the default policy)
+        self.bot_name: str | None = None  # the name the bot gives itself in its ready answer
+        self.sandbox: BotSandbox | None = None
+        self.process: BotProcess | None = None
+        self._encoder: LegalEncoder | None = None
+        self._launched_at = 0.0
+        self._bundle, self._filename, self._sha256 = bundle, filename, sha256
+
+    # --- lifecycle ------------------------------------------------------------------------
+    def launch(self, game: Game) -> None:
+        """Unpack and start the program and send ``start``; the answer is awaited later so
+        that every seat's program starts at the same time."""
+        self._encoder = LegalEncoder(game.codec)
+        try:
+            if self._sha256 is not None:
+                info = validate_bundle(self._bundle, self._filename)
+                if info.sha256 != self._sha256:
+                    raise BundleError(
+                        f"the bundle's sha256 is {info.sha256}, expected {self._sha256}"
+                    )
+            self.sandbox = BotSandbox(
+                self._bundle,
+                self._filename,
+                limits=self.limits,
+                isolation=self.isolation,
+                label=f"seat{self.seat}",
+            )
+            self._launched_at = time.monotonic()
+            self.process = self.sandbox.start()
+        except (BundleError, SandboxError, OSError) as exc:
+            self._record(game, BotFault(FaultKind.START_FAILED, str(exc)))
+            return
+        self._pending_start = dumps_line(start_message(game, self.seat, self.limits))
+
+    def await_ready(self, game: Game) -> None:
+        """Wait for the answer to ``start`` within the startup limit."""
+        if self.process is None or self.fault is not None:
+            return
+        remaining = self._launched_at + self.limits.startup_seconds - time.monotonic()
+        try:
+            line, _ = self.process.exchange(self._pending_start, max(remaining, 0.001))
+            self.bot_name = parse_ready(line)
+        except BotFault as fault:
+            self._record(game, fault)
+        self.stats.startup = time.monotonic() - self._launched_at
+
+    def act(self, game: Game, seat: int) -> Action:
+        legal = game.legal_actions(seat)
+        self.last_note = None
+        self.last_seconds = 0.0
+        if self.process is None or self.fault is not None:
+            return legal[0]
+        assert self._encoder is not None and self.stats.bank_left is not None
+        limit, bank = self.limits.decision_seconds, self.stats.bank_left
+        payload = decide_line(
+            len(game.history),
+            seat,
+            game.observation(seat),
+            self._encoder.encode_list(legal),
+            limit,
+            bank,
+        )
+        elapsed, spent = 0.0, False
+        try:
+            line, elapsed = self.process.exchange(payload, limit + bank)
+            self._spend(elapsed)
+            spent = True
+            reply = parse_reply(line, game.codec, self.limits.debug_chars)
+            if reply.index is not None:
+                if not 0 <= reply.index < len(legal):
+                    raise BotFault(
+                        FaultKind.ILLEGAL_ACTION,
+                        f"index {reply.index} is out of range: {len(legal)} legal actions",
+                    )
+                action = legal[reply.index]
+            else:
+                action = reply.action  # type: ignore[assignment]
+                reason = game.illegal_reason(seat, action)
+                if reason is not None:
+                    raise BotFault(FaultKind.ILLEGAL_ACTION, reason)
+        except BotFault as fault:
+            if spent:
+                fault.seconds = elapsed
+            else:
+                self._spend(fault.seconds)  # a timeout or a death: the time was still used
+            self._record(game, fault)
+            return legal[0]
+        self.last_note = reply.debug
+        return action
+
+    def _spend(self, elapsed: float) -> None:
+        self.last_seconds = elapsed
+        self.stats.add(elapsed)
+        over = elapsed - self.limits.decision_seconds
+        if over > 0:
+            self.stats.late += 1
+            self.stats.bank_left = max(0.0, (self.stats.bank_left or 0.0) - over)
+
+    def finish(self, result: dict[str, Any]) -> None:
+        """Send ``end`` (best effort) so the bot can log and exit."""
+        if self.process is not None and self.fault is None:
+            self.process.send(dumps_line(end_message(self.seat, result)))
+
+    def close(self, grace: float = 0.0) -> None:
+        """Let the program exit for up to ``grace`` seconds, then kill it and clean up."""
+        if self.process is not None and grace > 0 and self.fault is None:
+            self.process.wait_exit(grace)
+        if self.sandbox is not None:
+            self.sandbox.close()
+
+    def _record(self, game: Game, fault: BotFault) -> None:
+        stderr: list[str] = []
+        if self.process is not None:
+            self.process.kill()
+            stderr = self.process.stderr.lines()
+        self.fault = Fault(
+            seat=self.seat,
+            kind=fault.kind,
+            step=len(game.history),
+            message=fault.message,
+            seconds=fault.seconds,
+            stderr=stderr,
+        )

@@ -1,0 +1,327 @@
+"""Bot bundles: what a bot author uploads, validated and unpacked for the sandbox.
+
+A bundle is either one ``.py`` file, or a ``.zip`` with a ``bot.json``
+manifest at its top (or inside its single top-level folder)::
+
+    {"entrypoint": "main.py", "language": "python3"}
+
+Languages and how to run them are data (``workers/data/languages.json``: a
+command template per language), so adding one needs no code here. Every
+check raises ``BundleError`` with one readable reason. Pure: no Django, no
+network; the tournament service calls ``validate_bundle`` on upload and the
+sandbox calls ``unpack_bundle`` before a match.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import re
+import shutil
+import stat
+import sys
+import zipfile
+from dataclasses import asdict, dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+MAX_BUNDLE_BYTES = 5 * 1024 * 1024  # the uploaded file
+MAX_ENTRIES = 500  # files and folders in a zip
+MAX_UNCOMPRESSED_BYTES = 50 * 1024 * 1024  # all files of a zip, unpacked
+MAX_MANIFEST_BYTES = 16 * 1024
+MANIFEST = "bot.json"
+MANIFEST_KEYS = {"entrypoint", "language", "name", "version", "description"}
+SAFE_PATH = "/usr/local/bin:/usr/bin:/bin"  # where interpreters are looked up
+_SAFE_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}$")
+
+Source = str | os.PathLike[str] | bytes
+
+
+class BundleError(ValueError):
+    """A bundle that cannot be run; ``reason`` is one sentence for the bot author."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class BundleInfo:
+    filename: str
+    kind: str  # "file" (a single source file) or "zip"
+    sha256: str
+    size: int  # bytes of the bundle as uploaded
+    language: str
+    entrypoint: str  # path of the entry point inside the unpacked bundle
+    files: int  # files once unpacked
+    unpacked_size: int
+    name: str | None = None  # from the manifest, if given
+    version: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@cache
+def languages() -> dict[str, dict[str, Any]]:
+    """The language table: name -> interpreter, command template, entry point suffixes."""
+    text = resources.files("workers.data").joinpath("languages.json").read_text(encoding="utf-8")
+    return json.loads(text)
+
+
+def _read_source(source: Source, filename: str | None, max_bytes: int) -> tuple[bytes, str]:
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        if not filename:
+            raise BundleError("a bundle given as bytes needs its file name")
+        data = bytes(source)
+    else:
+        path = Path(source)
+        filename = filename or path.name
+        try:
+            size = path.stat().st_size
+        except OSError as exc:
+            raise BundleError(f"cannot read the bundle {path}: {exc.strerror}") from None
+        if size > max_bytes:
+            raise BundleError(f"the bundle is {size} bytes; the limit is {max_bytes} bytes")
+        data = path.read_bytes()
+    if len(data) > max_bytes:
+        raise BundleError(f"the bundle is {len(data)} bytes; the limit is {max_bytes} bytes")
+    if not data:
+        raise BundleError("the bundle is empty")
+    return data, filename
+
+
+def _language_for_suffix(filename: str) -> str | None:
+    suffix = PurePosixPath(filename).suffix.lower()
+    for name, spec in languages().items():
+        if suffix in spec["entrypoint_suffixes"]:
+            return name
+    return None
+
+
+def _safe_member(name: str) -> PurePosixPath:
+    """The relative path of a zip entry, or a BundleError when it could escape the folder."""
+    if not name or "\x00" in name or "\\" in name:
+        raise BundleError(f"zip entry {name!r} has an invalid name")
+    path = PurePosixPath(name)
+    if path.is_absolute() or name.startswith("/"):
+        raise BundleError(f"zip entry {name!r} is an absolute path")
+    if any(part == ".." for part in path.parts):
+        raise BundleError(f"zip entry {name!r} leaves the bundle folder ('..')")
+    if ":" in path.parts[0]:
+        raise BundleError(f"zip entry {name!r} names a drive")
+    return path
+
+
+@dataclass(frozen=True)
+class _ZipPlan:
+    root: PurePosixPath  # the folder holding bot.json ("." or the single top-level folder)
+    members: list[tuple[zipfile.ZipInfo, PurePosixPath]]  # files to extract, paths from root
+    manifest: dict[str, Any]
+    unpacked_size: int
+
+
+def _plan_zip(data: bytes) -> _ZipPlan:
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+    except zipfile.BadZipFile:
+        raise BundleError("the bundle is not a valid zip archive") from None
+    with archive:
+        infos = archive.infolist()
+        if len(infos) > MAX_ENTRIES:
+            raise BundleError(f"the zip has {len(infos)} entries; the limit is {MAX_ENTRIES}")
+        seen: set[PurePosixPath] = set()
+        files: list[tuple[zipfile.ZipInfo, PurePosixPath]] = []
+        total = 0
+        for info in infos:
+            path = _safe_member(info.filename)
+            if path in seen:
+                raise BundleError(f"zip entry {info.filename!r} appears twice")
+            seen.add(path)
+            mode = info.external_attr >> 16
+            if stat.S_ISLNK(mode):
+                raise BundleError(f"zip entry {info.filename!r} is a symbolic link")
+            if info.flag_bits & 0x1:
+                raise BundleError(f"zip entry {info.filename!r} is encrypted")
+            if info.is_dir():
+                continue
+            if mode and not stat.S_ISREG(mode):
+                raise BundleError(f"zip entry {info.filename!r} is not a regular file")
+            total += info.file_size
+            if total > MAX_UNCOMPRESSED_BYTES:
+                raise BundleError(f"the zip unpacks to more than {MAX_UNCOMPRESSED_BYTES} bytes")
+            files.append((info, path))
+        root = PurePosixPath(".")
+        names = {p for _, p in files}
+        if PurePosixPath(MANIFEST) not in names:
+            tops = {p.parts[0] for p in seen}
+            nested = PurePosixPath(next(iter(tops)), MANIFEST) if len(tops) == 1 else None
+            if nested is None or nested not in names:
+                raise BundleError(
+                    f"the zip has no {MANIFEST} manifest at its top (or in its single folder)"
+                )
+            root = nested.parent
+        members = [
+            (i, p.relative_to(root))
+            for i, p in files
+            if root == PurePosixPath(".") or p.is_relative_to(root)
+        ]
+        manifest_info = next(i for i, p in members if p == PurePosixPath(MANIFEST))
+        if manifest_info.file_size > MAX_MANIFEST_BYTES:
+            raise BundleError(f"{MANIFEST} is larger than {MAX_MANIFEST_BYTES} bytes")
+        try:
+            manifest = json.loads(archive.read(manifest_info).decode("utf-8"))
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise BundleError(f"{MANIFEST} is not valid JSON: {exc}") from None
+        except (zipfile.BadZipFile, OSError) as exc:
+            raise BundleError(f"{MANIFEST} cannot be read from the zip: {exc}") from None
+    return _ZipPlan(root, members, manifest, total)
+
+
+def _check_manifest(manifest: Any, paths: set[PurePosixPath]) -> tuple[str, str]:
+    if not isinstance(manifest, dict):
+        raise BundleError(f"{MANIFEST} must be a JSON object")
+    unknown = sorted(set(manifest) - MANIFEST_KEYS)
+    if unknown:
+        raise BundleError(
+            f"{MANIFEST} has unknown key(s) {unknown}; keys: {', '.join(sorted(MANIFEST_KEYS))}"
+        )
+    for key in ("name", "version", "description"):
+        if key in manifest and not isinstance(manifest[key], str):
+            raise BundleError(f"{MANIFEST}: {key!r} must be a string")
+    language = manifest.get("language")
+    if language not in languages():
+        known = ", ".join(sorted(languages()))
+        raise BundleError(f"{MANIFEST}: 'language' must be one of: {known} (got {language!r})")
+    entrypoint = manifest.get("entrypoint")
+    if not isinstance(entrypoint, str) or not entrypoint:
+        raise BundleError(f"{MANIFEST}: 'entrypoint' must be a file path inside the bundle")
+    entry = _safe_member(entrypoint)
+    if entry not in paths:
+        raise BundleError(f"{MANIFEST}: the entrypoint {entrypoint!r} is not in the bundle")
+    suffixes = languages()[language]["entrypoint_suffixes"]
+    if entry.suffix.lower() not in suffixes:
+        raise BundleError(f"{MANIFEST}: a {language} entrypoint ends with {' or '.join(suffixes)}")
+    return language, str(entry)
+
+
+def _inspect(data: bytes, filename: str) -> tuple[BundleInfo, _ZipPlan | None]:
+    digest = hashlib.sha256(data).hexdigest()
+    base = PurePosixPath(filename.replace("\\", "/")).name
+    if base.lower().endswith(".zip"):
+        plan = _plan_zip(data)
+        paths = {p for _, p in plan.members}
+        language, entrypoint = _check_manifest(plan.manifest, paths)
+        info = BundleInfo(
+            filename=base,
+            kind="zip",
+            sha256=digest,
+            size=len(data),
+            language=language,
+            entrypoint=entrypoint,
+            files=len(plan.members),
+            unpacked_size=plan.unpacked_size,
+            name=plan.manifest.get("name"),
+            version=plan.manifest.get("version"),
+        )
+        return info, plan
+    language = _language_for_suffix(base)
+    if language is None:
+        suffixes = sorted({s for spec in languages().values() for s in spec["entrypoint_suffixes"]})
+        raise BundleError(
+            f"a bundle is a .zip with a {MANIFEST} manifest or one source file "
+            f"({', '.join(suffixes)}); got {base!r}"
+        )
+    if b"\x00" in data:
+        raise BundleError(f"{base} is not a text file")
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise BundleError(f"{base} is not UTF-8 text (byte {exc.start})") from None
+    entry = base if _SAFE_NAME.match(base) else "bot" + PurePosixPath(base).suffix.lower()
+    info = BundleInfo(
+        filename=base,
+        kind="file",
+        sha256=digest,
+        size=len(data),
+        language=language,
+        entrypoint=entry,
+        files=1,
+        unpacked_size=len(data),
+    )
+    return info, None
+
+
+def validate_bundle(
+    source: Source, filename: str | None = None, *, max_bytes: int = MAX_BUNDLE_BYTES
+) -> BundleInfo:
+    """Check a bundle (a path or its bytes) without unpacking it; raises ``BundleError``."""
+    data, filename = _read_source(source, filename, max_bytes)
+    info, _ = _inspect(data, filename)
+    return info
+
+
+def unpack_bundle(
+    source: Source,
+    filename: str | None = None,
+    dest: str | os.PathLike[str] = ".",
+    *,
+    max_bytes: int = MAX_BUNDLE_BYTES,
+) -> BundleInfo:
+    """Validate a bundle and write its files into ``dest`` (created; must be empty)."""
+    data, filename = _read_source(source, filename, max_bytes)
+    info, plan = _inspect(data, filename)
+    target = Path(dest)
+    target.mkdir(parents=True, exist_ok=True)
+    if any(target.iterdir()):
+        raise BundleError(f"cannot unpack into {target}: the folder is not empty")
+    if plan is None:
+        (target / info.entrypoint).write_bytes(data)
+        return info
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        for zinfo, rel in plan.members:
+            out = target.joinpath(*rel.parts)
+            out.parent.mkdir(parents=True, exist_ok=True)
+            written = 0
+            with archive.open(zinfo) as src, open(out, "wb") as dst:
+                while chunk := src.read(1 << 16):
+                    written += len(chunk)
+                    if written > zinfo.file_size:
+                        raise BundleError(f"zip entry {zinfo.filename!r} is larger than declared")
+                    dst.write(chunk)
+    return info
+
+
+def resolve_interpreter(language: str) -> str:
+    """The absolute path of a language's interpreter on this machine.
+
+    ``ISLE_BOT_<NAME>`` (e.g. ``ISLE_BOT_PYTHON3``) overrides; else the first
+    match on a fixed system PATH, so bots never run the project's virtualenv;
+    Python falls back to the interpreter the project runs on.
+    """
+    spec = languages().get(language)
+    if spec is None:
+        raise BundleError(f"unknown language {language!r}")
+    name = spec["interpreter"]
+    override = os.environ.get(f"ISLE_BOT_{name.upper()}")
+    if override:
+        return override
+    found = shutil.which(name, path=SAFE_PATH)
+    if found:
+        return found
+    if name.startswith("python"):
+        base = getattr(sys, "_base_executable", None) or sys.executable
+        return str(Path(base).resolve())
+    raise BundleError(f"no {name} interpreter is installed on this machine")
+
+
+def bot_command(info: BundleInfo, entrypoint_dir: str) -> list[str]:
+    """The argv that runs a bundle whose files are at ``entrypoint_dir`` (as the bot sees it)."""
+    spec = languages()[info.language]
+    entrypoint = str(PurePosixPath(entrypoint_dir, info.entrypoint))
+    interpreter = resolve_interpreter(info.language)
+    return [part.format(interpreter=interpreter, entrypoint=entrypoint) for part in spec["command"]]

@@ -1,0 +1,1 @@
+"""Data files of the workers (languages.json: how each bot language is run)."""

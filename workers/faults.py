@@ -1,0 +1,74 @@
+"""Fault kinds of a bot program and the record kept of each fault.
+
+A fault never aborts a match: the runner records it (kind, step, the seat's
+last stderr lines, the time the decision had used) and the seat plays the
+default policy from then on. The kinds are an enum so that the tournament,
+the replays and the viewer agree on one vocabulary.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+
+class FaultKind(StrEnum):
+    """Why a bot stopped playing. The value is the stable name stored in records."""
+
+    START_FAILED = "start_failed"  # the program could not be launched (bad bundle, no interpreter)
+    TIMEOUT = "timeout"  # no reply within the decision limit plus the time bank
+    CRASH = "crash"  # exited with a non-zero status or a fatal signal
+    EXITED = "exited"  # exited cleanly (or closed stdout) before the match ended
+    BAD_OUTPUT = "bad_output"  # a reply that is not a valid protocol message, or too long
+    ILLEGAL_ACTION = "illegal_action"  # a well-formed action the rules forbid now
+    MEMORY = "memory"  # ran out of its memory limit
+    CPU_TIME = "cpu_time"  # used up its CPU-time limit
+    FILE_SIZE = "file_size"  # wrote a file past its file-size limit
+
+
+@dataclass
+class Fault:
+    """One bot's fault, as stored in the match record."""
+
+    seat: int
+    kind: FaultKind
+    step: int  # number of actions applied in the game when the fault happened
+    message: str
+    seconds: float = 0.0  # time the failing decision had used
+    stderr: list[str] = field(default_factory=list)  # the seat's last stderr lines
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "kind": self.kind.value,
+            "step": self.step,
+            "message": self.message,
+            "seconds": round(self.seconds, 6),
+            "stderr": list(self.stderr),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Fault:
+        return cls(
+            seat=data["seat"],
+            kind=FaultKind(data["kind"]),
+            step=data["step"],
+            message=data["message"],
+            seconds=data.get("seconds", 0.0),
+            stderr=list(data.get("stderr", [])),
+        )
+
+    def describe(self) -> str:
+        """One readable line for the CLI."""
+        return f"seat {self.seat}: {self.kind.value} at step {self.step}: {self.message}"
+
+
+class BotFault(Exception):
+    """Raised inside the sandbox layers when a bot faults; the runner turns it into a Fault."""
+
+    def __init__(self, kind: FaultKind, message: str, seconds: float = 0.0) -> None:
+        super().__init__(f"{kind.value}: {message}")
+        self.kind = kind
+        self.message = message
+        self.seconds = seconds

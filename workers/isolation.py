@@ -1,0 +1,434 @@
+"""How a bot process is isolated on this machine: what is available, and the pre-exec setup.
+
+Four layers, each detected once and reported in every match record:
+
+* ``uid``: run as an unprivileged uid of our own (one per live bot, from a
+  lock-file pool), so RLIMIT_NPROC is enforced and other bots' files are
+  unreadable. Needs root.
+* ``network``: a private network namespace (only a loopback that is down), so
+  no connection can be made, not even to 127.0.0.1. As root directly; as a
+  normal user through a user namespace when the kernel allows it.
+* ``filesystem``: a chroot jail on a fresh tmpfs that holds only the system
+  folders (read-only, nosuid), a few device files, a private ``/tmp`` and the
+  bot's own folder at ``/bot`` (read-only). Needs root (mount namespace).
+* ``pid``: a private pid namespace via util-linux ``unshare --pid --kill-child``
+  with ``setpriv`` dropping to the uid, so killing one process ends every
+  process the bot ever started, even ones that called ``setsid``.
+
+Resource limits (``setrlimit``) are applied whatever the layers. Nothing
+here imports Django.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import ctypes.util
+import fcntl
+import os
+import resource
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from .limits import Limits
+
+CLONE_NEWNS = 0x00020000
+CLONE_NEWUSER = 0x10000000
+CLONE_NEWNET = 0x40000000
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_REMOUNT = 1, 2, 4, 32
+MS_BIND, MS_REC, MS_PRIVATE = 4096, 16384, 1 << 18
+
+JAIL_WORKDIR = "/bot"  # where the bot's folder appears inside the jail
+SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32")
+DEVICES = ("null", "zero", "random", "urandom")
+UID_BASE = 200_000  # bot uids: UID_BASE .. UID_BASE + UID_SLOTS - 1, never real users
+UID_SLOTS = 4096
+
+_libc = ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
+_libc.mount.argtypes = [
+    ctypes.c_char_p,
+    ctypes.c_char_p,
+    ctypes.c_char_p,
+    ctypes.c_ulong,
+    ctypes.c_char_p,
+]
+_libc.unshare.argtypes = [ctypes.c_int]
+
+
+@dataclass(frozen=True)
+class Isolation:
+    """Which isolation layers a bot gets; ``notes`` say why a layer is missing."""
+
+    uid: bool = False
+    network: bool = False
+    filesystem: bool = False
+    pid: bool = False
+    notes: tuple[str, ...] = field(default=(), compare=False)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "uid": self.uid,
+            "network": self.network,
+            "filesystem": self.filesystem,
+            "pid": self.pid,
+            "notes": list(self.notes),
+        }
+
+    def without(self, *layers: str) -> Isolation:
+        """A copy with some layers turned off (tests, and machines that must opt out)."""
+        return replace(self, **{name: False for name in layers})
+
+    def warnings(self) -> list[str]:
+        """One line per missing layer, for match records and the CLI."""
+        layers = ("uid", "network", "filesystem", "pid")
+        missing = [name for name in layers if not getattr(self, name)]
+        if not missing:
+            return []
+        return [f"bot isolation incomplete: no {', no '.join(missing)} isolation", *self.notes]
+
+
+# --- system calls used between fork and exec ---------------------------------------------
+
+
+def _check(result: int, what: str) -> None:
+    if result != 0:
+        errno = ctypes.get_errno()
+        raise OSError(errno, f"{what}: {os.strerror(errno)}")
+
+
+def _mount(
+    source: str | None, target: str, fstype: str | None, flags: int, data: str | None = None
+) -> None:
+    _check(
+        _libc.mount(
+            source.encode() if source else None,
+            target.encode(),
+            fstype.encode() if fstype else None,
+            flags,
+            data.encode() if data else None,
+        ),
+        f"mount {target}",
+    )
+
+
+def _unshare(flags: int) -> None:
+    _check(_libc.unshare(flags), "unshare")
+
+
+def _bind_readonly(source: str, target: str) -> None:
+    _mount(source, target, None, MS_BIND | MS_REC)
+    _mount(None, target, None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV)
+
+
+def _enter_user_namespace() -> None:
+    """A user namespace mapping our own uid/gid to themselves (unprivileged network isolation)."""
+    uid, gid = os.getuid(), os.getgid()
+    _unshare(CLONE_NEWUSER | CLONE_NEWNET)
+    with open("/proc/self/setgroups", "w") as f:
+        f.write("deny")
+    with open("/proc/self/gid_map", "w") as f:
+        f.write(f"{gid} {gid} 1")
+    with open("/proc/self/uid_map", "w") as f:
+        f.write(f"{uid} {uid} 1")
+
+
+def _build_jail(root: str, workdir: str, readonly_dirs: tuple[str, ...], tmp_mb: int) -> None:
+    """Make ``root`` the bot's whole file system and chroot into it (we are in a new mount ns)."""
+    _mount(None, "/", None, MS_REC | MS_PRIVATE)
+    _mount("tmpfs", root, "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=0755")
+    bound: list[str] = []
+    for path in (*SYSTEM_DIRS, *readonly_dirs):
+        if any(path == b or path.startswith(b + "/") for b in bound):
+            continue
+        inside = root + path
+        if os.path.islink(path) and path.count("/") == 1:
+            os.symlink(os.readlink(path), inside)
+        elif os.path.isdir(path):
+            os.makedirs(inside, exist_ok=True)
+            _bind_readonly(path, inside)
+            bound.append(path)
+    os.mkdir(root + "/dev")
+    for name in DEVICES:
+        with open(f"{root}/dev/{name}", "w"):
+            pass
+        _mount(f"/dev/{name}", f"{root}/dev/{name}", None, MS_BIND)
+    for name in ("proc", "tmp", JAIL_WORKDIR.strip("/")):
+        os.mkdir(f"{root}/{name}")
+    _mount("tmpfs", root + "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, f"size={tmp_mb}m,mode=1777")
+    _bind_readonly(workdir, root + JAIL_WORKDIR)
+    _mount(None, root, None, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV)
+    os.chroot(root)
+    os.chdir(JAIL_WORKDIR)
+
+
+def _set_limits(limits: Limits, processes: bool) -> None:
+    mib = 1024 * 1024
+    resource.setrlimit(resource.RLIMIT_AS, (limits.memory_mb * mib,) * 2)
+    resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_seconds, limits.cpu_seconds + 1))
+    resource.setrlimit(resource.RLIMIT_NOFILE, (limits.open_files,) * 2)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (limits.file_size_mb * mib,) * 2)
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    if processes:
+        resource.setrlimit(resource.RLIMIT_NPROC, (limits.processes,) * 2)
+
+
+@dataclass(frozen=True)
+class LaunchPlan:
+    """Everything needed to start one bot process with the chosen isolation."""
+
+    command: tuple[str, ...]  # the bot's argv, with paths as the bot sees them
+    workdir: str  # host folder with the bot's files
+    limits: Limits
+    isolation: Isolation
+    uid: int | None = None  # required when isolation.uid
+    jail_root: str | None = None  # an empty host folder, required when isolation.filesystem
+    readonly_dirs: tuple[str, ...] = ()  # extra host folders visible in the jail (interpreters)
+
+    def __post_init__(self) -> None:
+        if self.isolation.uid and self.uid is None:
+            raise ValueError("uid isolation needs a uid")
+        if self.isolation.filesystem and not self.jail_root:
+            raise ValueError("filesystem isolation needs a jail root")
+
+    @property
+    def bot_workdir(self) -> str:
+        return JAIL_WORKDIR if self.isolation.filesystem else self.workdir
+
+    def argv(self) -> list[str]:
+        """The argv to exec: the bot's command, wrapped for the pid namespace if used."""
+        if not self.isolation.pid:
+            return list(self.command)
+        wrapper = ["unshare", "--pid", "--fork", "--kill-child", "--mount-proc", "--"]
+        if self.isolation.uid:
+            wrapper += [
+                _tool("setpriv"),
+                f"--reuid={self.uid}",
+                f"--regid={self.uid}",
+                "--clear-groups",
+                "--no-new-privs",
+                "--",
+            ]
+        return [_tool("unshare"), *wrapper[1:], *self.command]
+
+    def preexec(self, error_fd: int) -> Callable[[], None]:
+        """The function run in the child between fork and exec. Errors are written to
+        ``error_fd`` (a pipe the parent reads) because the child's stderr is the bot's."""
+        iso, limits, uid = self.isolation, self.limits, self.uid
+        jail = (self.jail_root, self.workdir, self.readonly_dirs, 4 * limits.file_size_mb)
+        workdir = self.workdir
+
+        def run() -> None:
+            try:
+                _set_limits(limits, processes=iso.uid)
+                if iso.network and not iso.filesystem and os.geteuid() != 0:
+                    _enter_user_namespace()
+                elif iso.network or iso.filesystem:
+                    _unshare(
+                        (CLONE_NEWNET if iso.network else 0)
+                        | (CLONE_NEWNS if iso.filesystem else 0)
+                    )
+                if iso.filesystem:
+                    _build_jail(*jail)  # type: ignore[arg-type]
+                else:
+                    os.chdir(workdir)
+                if iso.uid and not iso.pid:
+                    os.setgroups([])
+                    os.setgid(uid)  # type: ignore[arg-type]
+                    os.setuid(uid)  # type: ignore[arg-type]
+            except BaseException as exc:
+                with contextlib.suppress(OSError):
+                    os.write(error_fd, f"{type(exc).__name__}: {exc}".encode()[:2000])
+                raise
+
+        return run
+
+
+@cache
+def _tool(name: str) -> str:
+    found = shutil.which(name, path="/usr/bin:/bin:/usr/sbin:/sbin")
+    if found is None:
+        raise FileNotFoundError(f"{name} (util-linux) is not installed")
+    return found
+
+
+def spawn(plan: LaunchPlan, env: dict[str, str], **popen: Any) -> subprocess.Popen[bytes]:
+    """Start the process of a plan in its own session; raises OSError with the child's reason."""
+    read_fd, write_fd = os.pipe()
+    try:
+        try:
+            return subprocess.Popen(
+                plan.argv(),
+                env=env,
+                start_new_session=True,
+                close_fds=True,
+                preexec_fn=plan.preexec(write_fd),
+                **popen,
+            )
+        except subprocess.SubprocessError:
+            os.close(write_fd)
+            write_fd = -1
+            reason = os.read(read_fd, 4096).decode(errors="replace") or "unknown reason"
+            raise OSError(f"the sandbox could not start the bot: {reason}") from None
+    finally:
+        if write_fd >= 0:
+            os.close(write_fd)
+        os.close(read_fd)
+
+
+# --- uids ------------------------------------------------------------------------------------
+
+
+class UidLease:
+    """One uid reserved for one bot while the lease's lock file stays locked."""
+
+    def __init__(self, uid: int, fd: int) -> None:
+        self.uid = uid
+        self._fd = fd
+
+    def release(self) -> None:
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
+
+
+def lease_uid(state_dir: Path, start: int | None = None) -> UidLease:
+    """Reserve a uid no other live bot on this machine uses (flock on a file per uid).
+
+    Leftover processes of the uid (from a worker that died) are killed first.
+    """
+    locks = state_dir / "uids"
+    locks.mkdir(mode=0o700, parents=True, exist_ok=True)
+    first = (os.getpid() * 7 if start is None else start) % UID_SLOTS
+    for k in range(UID_SLOTS):
+        uid = UID_BASE + (first + k) % UID_SLOTS
+        fd = os.open(locks / str(uid), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            continue
+        kill_uid(uid)
+        return UidLease(uid, fd)
+    raise OSError(f"all {UID_SLOTS} bot uids are in use")
+
+
+def kill_uid(uid: int) -> None:
+    """SIGKILL every process of ``uid``: ``kill(-1)`` sent by a process running as that uid."""
+    if not uid_processes(uid):
+        return
+    for _ in range(5):
+        subprocess.run(
+            [sys.executable, "-S", "-c", "import os; os.kill(-1, 9)"],
+            user=uid,
+            group=uid,
+            extra_groups=[],
+            env={},
+            check=False,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        if not uid_processes(uid):
+            return
+
+
+def uid_processes(uid: int) -> list[int]:
+    """Live (non-zombie) processes whose real uid is ``uid`` (a /proc scan)."""
+    out = []
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/status") as f:
+                status = f.read()
+        except OSError:
+            continue
+        fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
+        if fields.get("State", "").strip().startswith("Z"):
+            continue
+        if int(fields.get("Uid", "-1").split()[0]) == uid:
+            out.append(int(entry.name))
+    return out
+
+
+# --- detection ---------------------------------------------------------------------------------
+
+
+def _probe(plan: LaunchPlan) -> str | None:
+    """Start ``true`` under a plan; None if it worked, else the reason."""
+    try:
+        proc = spawn(
+            plan,
+            env={"PATH": "/usr/bin:/bin"},
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        _, err = proc.communicate(timeout=10)
+    except (OSError, subprocess.SubprocessError) as exc:
+        return str(exc)
+    if proc.returncode != 0:
+        return f"exit status {proc.returncode}: {err.decode(errors='replace').strip()[:200]}"
+    return None
+
+
+@cache
+def detect_isolation() -> Isolation:
+    """Probe each layer once per process by starting ``true`` under it."""
+    import tempfile
+
+    notes: list[str] = []
+    true = shutil.which("true", path="/usr/bin:/bin") or "/bin/true"
+    limits = Limits()
+    root = os.geteuid() == 0
+    base = Path(tempfile.mkdtemp(prefix="isle-probe-"))
+    try:
+
+        def probe(iso: Isolation, label: str, **extra: Any) -> bool:
+            plan = LaunchPlan(
+                command=(true,), workdir=str(base), limits=limits, isolation=iso, **extra
+            )
+            reason = _probe(plan)
+            if reason is not None:
+                notes.append(f"{label}: {reason}")
+            return reason is None
+
+        uid = False
+        if root:
+            uid = probe(Isolation(uid=True), "uid", uid=UID_BASE + UID_SLOTS - 1)
+        else:
+            notes.append("uid: not running as root, so bots run as our own uid")
+        network = probe(Isolation(network=True), "network")
+        filesystem = False
+        if root:
+            jail = base / "jail"
+            jail.mkdir()
+            filesystem = probe(Isolation(filesystem=True), "filesystem", jail_root=str(jail))
+        else:
+            notes.append("filesystem: not running as root, so no jail")
+        pid = False
+        try:
+            _tool("unshare"), _tool("setpriv")
+        except FileNotFoundError as exc:
+            notes.append(f"pid: {exc}")
+        else:
+            if root:
+                pid = probe(Isolation(pid=True, uid=uid), "pid", uid=UID_BASE + UID_SLOTS - 1)
+            else:
+                notes.append("pid: not running as root")
+        return Isolation(
+            uid=uid, network=network, filesystem=filesystem, pid=pid, notes=tuple(notes)
+        )
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def network_isolation_available() -> bool:
+    """Whether bots on this machine can be cut off from every network (even 127.0.0.1)."""
+    return detect_isolation().network

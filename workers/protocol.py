@@ -1,0 +1,149 @@
+"""The bot protocol, version 1: JSON lines over the bot's stdin and stdout.
+
+One bot process per seat lives for the whole match. We send ``start`` (the
+bot answers ``{"ready": true}``), then one ``decide`` per decision (the bot
+answers with one action), then ``end``. stderr is the bot's log. Every
+message is one JSON object on one line. docs/bot-protocol.md is the reference;
+this module builds our messages and parses the bot's, and nothing else.
+
+Legal actions can be thousands of placements, so their JSON form is cached
+per action for the whole match and joined into the message as text.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine import ENGINE_VERSION, Action, ActionCodec, Game, MalformedAction
+
+from .faults import BotFault, FaultKind
+from .limits import Limits
+
+PROTOCOL_VERSION = 1
+
+_dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+_CACHE_LIMIT = 500_000  # encoded actions kept per match before the cache is reset
+
+
+def dumps_line(message: dict[str, Any]) -> bytes:
+    """One protocol line: compact JSON and a newline."""
+    return (_dumps(message) + "\n").encode()
+
+
+class LegalEncoder:
+    """Encodes lists of legal actions to a JSON array, caching each action's text.
+
+    Placements recur from one decision to the next, so after the first few
+    decisions most of a list is dictionary look-ups and one ``join``.
+    """
+
+    def __init__(self, codec: ActionCodec) -> None:
+        self.codec = codec
+        self._cache: dict[Action, str] = {}
+
+    def encode_one(self, action: Action) -> str:
+        text = self._cache.get(action)
+        if text is None:
+            if len(self._cache) >= _CACHE_LIMIT:
+                self._cache.clear()
+            text = self._cache[action] = _dumps(self.codec.encode(action))
+        return text
+
+    def encode_list(self, legal: Sequence[Action]) -> str:
+        get = self._cache.get
+        encode_one = self.encode_one
+        return "[" + ",".join([get(a) or encode_one(a) for a in legal]) + "]"
+
+
+def start_message(game: Game, seat: int, limits: Limits) -> dict[str, Any]:
+    return {
+        "type": "start",
+        "protocol": PROTOCOL_VERSION,
+        "engine_version": ENGINE_VERSION,
+        "mode": game.mode,
+        "seat": seat,
+        "seats": game.seats,
+        "options": dict(game.options),
+        "limits": limits.protocol_view(),
+        "catalogue": game.codec.catalogue(),
+    }
+
+
+def decide_line(
+    step: int, seat: int, observation: dict[str, Any], legal_json: str, limit: float, bank: float
+) -> bytes:
+    """The ``decide`` message as bytes; ``legal_json`` comes from ``LegalEncoder``."""
+    head = _dumps(
+        {
+            "type": "decide",
+            "step": step,
+            "seat": seat,
+            "time": {"limit": round(limit, 6), "bank": round(max(bank, 0.0), 6)},
+        }
+    )
+    return (
+        head[:-1] + ',"observation":' + _dumps(observation) + ',"legal":' + legal_json + "}\n"
+    ).encode()
+
+
+def end_message(seat: int, result: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "end", "seat": seat, "result": result}
+
+
+def _load_object(line: bytes, what: str) -> dict[str, Any]:
+    try:
+        value = json.loads(line)
+    except (ValueError, UnicodeDecodeError) as exc:
+        preview = line[:80].decode("utf-8", "replace")
+        raise BotFault(FaultKind.BAD_OUTPUT, f"{what} is not JSON ({exc}): {preview!r}") from None
+    if not isinstance(value, dict):
+        raise BotFault(FaultKind.BAD_OUTPUT, f"{what} must be a JSON object, not {value!r:.80}")
+    return value
+
+
+def parse_ready(line: bytes) -> str | None:
+    """Check the answer to ``start``; returns the name the bot gives itself, if any."""
+    obj = _load_object(line, "the answer to start")
+    if obj.get("ready") is not True:
+        raise BotFault(FaultKind.BAD_OUTPUT, 'the answer to start must be {"ready": true}')
+    name = obj.get("name")
+    return name[:80] if isinstance(name, str) else None
+
+
+@dataclass(frozen=True)
+class Reply:
+    """A parsed answer to ``decide``: exactly one of ``index`` or ``action`` is set."""
+
+    index: int | None
+    action: Action | None
+    debug: str | None
+
+
+def parse_reply(line: bytes, codec: ActionCodec, debug_chars: int) -> Reply:
+    """Parse a reply: ``{"index": i}`` or an action object, either with an optional
+    ``debug`` string. A malformed reply is ``bad_output``; legality is checked by the caller."""
+    obj = _load_object(line, "the reply")
+    debug = obj.pop("debug", None)
+    if debug is not None and not isinstance(debug, str):
+        raise BotFault(FaultKind.BAD_OUTPUT, "debug must be a string")
+    if debug is not None:
+        debug = debug[:debug_chars]
+    if "index" in obj:
+        index = obj.pop("index")
+        if obj:
+            raise BotFault(FaultKind.BAD_OUTPUT, f"unexpected key(s) {sorted(obj)} next to index")
+        if isinstance(index, bool) or not isinstance(index, int):
+            raise BotFault(FaultKind.BAD_OUTPUT, f"index must be an integer, not {index!r:.40}")
+        return Reply(index, None, debug)
+    if "kind" not in obj:
+        raise BotFault(
+            FaultKind.BAD_OUTPUT, 'a reply is an action object (with "kind") or {"index": i}'
+        )
+    try:
+        action = codec.decode(obj)
+    except MalformedAction as exc:
+        raise BotFault(FaultKind.BAD_OUTPUT, f"malformed action: {exc.reason}") from None
+    return Reply(None, action, debug)

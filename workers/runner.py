@@ -1,0 +1,342 @@
+"""The match runner: one match from a plain spec to a plain outcome. No Django.
+
+``run_match(spec)`` creates the game, gives each seat an agent (an in-process
+built-in bot, or a bot program in the sandbox), drives the decision loop, and
+returns a ``MatchOutcome``: the result, the action log, the faults, per-seat
+timing, the configuration, timestamps, the isolation the bots had and, when
+asked, the replay bytes. Whatever the bots do, the match finishes and every
+bot process is gone when ``run_match`` returns.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from engine import ENGINE_VERSION, Action, ConfigError, Game, new_game
+from engine.bots import BUILTIN_BOTS
+
+from .agents import BuiltinAgent, ProgramAgent
+from .faults import Fault
+from .isolation import Isolation, detect_isolation
+from .limits import Limits
+from .protocol import PROTOCOL_VERSION
+
+MAX_STEPS = 100_000
+StepHook = Callable[[Game, int, Action, float], None]
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    """Who plays a seat: a built-in bot by name, or a bundle file."""
+
+    builtin: str | None = None
+    bundle_path: str | None = None
+    name: str | None = None  # display name, e.g. "alice/cats v3"
+    version: str | None = None
+    sha256: str | None = None  # when given, the bundle must match it
+    bot_version_id: int | None = None  # the tournament's id, passed through
+
+    def __post_init__(self) -> None:
+        if (self.builtin is None) == (self.bundle_path is None):
+            raise ConfigError("a seat is played by a built-in bot or a bundle, exactly one")
+        if self.builtin is not None and self.builtin not in BUILTIN_BOTS:
+            raise ConfigError(
+                f"unknown built-in bot {self.builtin!r}; built-in bots: {', '.join(BUILTIN_BOTS)}"
+            )
+
+    @classmethod
+    def parse(cls, value: str | Mapping[str, Any] | SeatSpec) -> SeatSpec:
+        """``"random"``/``"greedy"``, a bundle path, or a mapping of the fields above."""
+        if isinstance(value, SeatSpec):
+            return value
+        if isinstance(value, str):
+            if value in BUILTIN_BOTS:
+                return cls(builtin=value)
+            return cls(bundle_path=value)
+        if not isinstance(value, Mapping):
+            raise ConfigError(f"a seat is a bot name, a bundle path or an object, not {value!r}")
+        keys = {"builtin", "bundle_path", "name", "version", "sha256", "bot_version_id"}
+        data = {k: value[k] for k in keys if value.get(k) is not None}
+        if (
+            "builtin" not in data
+            and "bundle_path" not in data
+            and isinstance(value.get("bot"), str)
+        ):
+            base = cls.parse(value["bot"])
+            data["builtin" if base.builtin else "bundle_path"] = base.builtin or base.bundle_path
+        return cls(**data)
+
+    @property
+    def label(self) -> str:
+        return self.name or self.builtin or self.bundle_path or "?"
+
+    def to_json(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if v is not None}
+
+
+@dataclass(frozen=True)
+class MatchSpec:
+    mode: str
+    seats: tuple[SeatSpec, ...]
+    seed: int
+    options: Mapping[str, Any] = field(default_factory=dict)
+    limits: Limits = field(default_factory=Limits)
+    match_id: Any = None
+    replay: bool = True  # build the replay bytes (needs the replays package's writer)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> MatchSpec:
+        """A spec from plain data. Besides ``limits`` (a mapping of ``Limits`` fields) the
+        tournament's keys ``decision_time_limit``, ``time_bank`` and ``memory_limit_mb`` work."""
+        for key in ("mode", "seats", "seed"):
+            if key not in data:
+                raise ConfigError(f"a match spec needs {key!r}")
+        seats = data["seats"]
+        if isinstance(seats, Sequence) and seats and isinstance(seats[0], Mapping):
+            seats = sorted(seats, key=lambda s: s.get("seat", 0))
+        limits = Limits.from_json(data.get("limits")).override(
+            decision_seconds=data.get("decision_time_limit"),
+            bank_seconds=data.get("time_bank"),
+            memory_mb=data.get("memory_limit_mb"),
+        )
+        return cls(
+            mode=data["mode"],
+            seats=tuple(SeatSpec.parse(s) for s in seats),
+            seed=data["seed"],
+            options=dict(data.get("options") or {}),
+            limits=limits,
+            match_id=data.get("match_id"),
+            replay=bool(data.get("replay", True)),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "match_id": self.match_id,
+            "mode": self.mode,
+            "seed": self.seed,
+            "options": dict(self.options),
+            "seats": [s.to_json() for s in self.seats],
+            "limits": self.limits.to_json(),
+            "replay": self.replay,
+        }
+
+
+@dataclass
+class MatchOutcome:
+    """Everything the tournament and the replay writer need from one match. Plain data."""
+
+    match_id: Any
+    mode: str
+    seed: int
+    options: dict[str, Any]
+    config: dict[str, Any]
+    engine_version: str
+    protocol_version: int
+    players: list[dict[str, Any]]  # per seat: who played it
+    seats: list[dict[str, Any]]  # per seat: score, rank, fault, time used, stderr log
+    result: dict[str, Any]
+    actions: list[dict[str, Any]]  # {"step", "seat", "action", "seconds", "note", "default"}
+    faults: list[Fault]
+    timing: list[dict[str, Any]]
+    started_at: str
+    ended_at: str
+    duration: float
+    network_isolation: bool
+    isolation: dict[str, Any]
+    warnings: list[str]
+    limits: dict[str, Any]
+    replay: bytes | None = field(default=None, repr=False)
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-serialisable; the replay bytes are left out (store them as a file)."""
+        out = {k: v for k, v in self.__dict__.items() if k not in ("faults", "replay")}
+        out["faults"] = [f.to_json() for f in self.faults]
+        out["replay_bytes"] = len(self.replay) if self.replay is not None else None
+        return out
+
+
+def _utc_now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def _make_agents(spec: MatchSpec, isolation: Isolation | None) -> list[BuiltinAgent | ProgramAgent]:
+    agents: list[BuiltinAgent | ProgramAgent] = []
+    for seat, seat_spec in enumerate(spec.seats):
+        if seat_spec.builtin is not None:
+            agents.append(BuiltinAgent(seat_spec.builtin, spec.mode, seat, spec.seed))
+        else:
+            agents.append(
+                ProgramAgent(
+                    seat,
+                    seat_spec.bundle_path or "",
+                    limits=spec.limits,
+                    isolation=isolation,
+                    name=seat_spec.label,
+                    sha256=seat_spec.sha256,
+                )
+            )
+    return agents
+
+
+def _close_all(agents: Sequence[BuiltinAgent | ProgramAgent], grace: float) -> None:
+    deadline = time.monotonic() + grace
+    for agent in agents:
+        if isinstance(agent, ProgramAgent):
+            agent.close(grace=max(0.0, deadline - time.monotonic()))
+        else:
+            agent.close()
+
+
+def run_match(
+    spec: MatchSpec | Mapping[str, Any],
+    *,
+    isolation: Isolation | None = None,
+    on_step: StepHook | None = None,
+) -> MatchOutcome:
+    """Play one match to the end. Bot faults are recorded, never raised; a ``ConfigError``
+    means the spec itself is wrong. ``isolation`` overrides the machine's detected layers."""
+    if not isinstance(spec, MatchSpec):
+        spec = MatchSpec.from_json(spec)
+    game = new_game(spec.mode, len(spec.seats), spec.seed, spec.options)
+    programs = any(s.bundle_path is not None for s in spec.seats)
+    iso = isolation if isolation is not None else detect_isolation()
+    started_at, t0 = _utc_now(), time.monotonic()
+    actions: list[dict[str, Any]] = []
+    agents = _make_agents(spec, iso)
+    try:
+        launched = [a for a in agents if isinstance(a, ProgramAgent)]
+        for agent in launched:
+            agent.launch(game)
+        for agent in launched:
+            agent.await_ready(game)
+        faulted = [a.fault is not None for a in agents]
+        while not game.is_over():
+            pending = game.pending()
+            if not pending:
+                raise RuntimeError("the game is not over but no seat is pending")
+            seat = pending[0]
+            agent = agents[seat]
+            action = agent.act(game, seat)
+            seconds = agent.last_seconds
+            faulted[seat] = agent.fault is not None
+            record = {
+                "step": len(game.history),
+                "seat": seat,
+                "action": game.encode_action(action),
+                "seconds": round(seconds, 6),
+            }
+            if agent.last_note:
+                record["note"] = agent.last_note
+            if faulted[seat]:
+                record["default"] = True
+            game.apply_unchecked(seat, action)
+            actions.append(record)
+            if on_step is not None:
+                on_step(game, seat, action, seconds)
+            if len(actions) > MAX_STEPS:
+                raise RuntimeError(f"the game did not end within {MAX_STEPS} steps")
+        result = game.result()
+        for agent in agents:
+            if isinstance(agent, ProgramAgent):
+                agent.finish(result)
+    finally:
+        _close_all(agents, spec.limits.end_grace_seconds)
+    ended_at = _utc_now()
+    faults = [a.fault for a in agents if a.fault is not None]
+    outcome = MatchOutcome(
+        match_id=spec.match_id,
+        mode=spec.mode,
+        seed=spec.seed,
+        options=dict(spec.options),
+        config=game.config,
+        engine_version=ENGINE_VERSION,
+        protocol_version=PROTOCOL_VERSION,
+        players=_players(spec, agents),
+        seats=_seat_summaries(result, agents),
+        result=result,
+        actions=actions,
+        faults=faults,
+        timing=[a.stats.to_json() for a in agents],
+        started_at=started_at,
+        ended_at=ended_at,
+        duration=round(time.monotonic() - t0, 6),
+        network_isolation=iso.network,
+        isolation=iso.to_json(),
+        warnings=iso.warnings() if programs else [],
+        limits=spec.limits.to_json(),
+    )
+    if spec.replay:
+        outcome.replay = _replay_bytes(game, outcome)
+    return outcome
+
+
+def _players(
+    spec: MatchSpec, agents: Sequence[BuiltinAgent | ProgramAgent]
+) -> list[dict[str, Any]]:
+    out = []
+    for seat, (s, agent) in enumerate(zip(spec.seats, agents, strict=True)):
+        row: dict[str, Any] = {
+            "seat": seat,
+            "bot": s.label,
+            "version": s.version,
+            "sha256": s.sha256,
+            "kind": "builtin" if s.builtin else "program",
+        }
+        if s.bot_version_id is not None:
+            row["bot_version_id"] = s.bot_version_id
+        if isinstance(agent, ProgramAgent):
+            if agent.sandbox is not None:
+                row["sha256"] = agent.sandbox.info.sha256
+            if agent.bot_name:
+                row["self_name"] = agent.bot_name
+        out.append(row)
+    return out
+
+
+def _seat_summaries(
+    result: Mapping[str, Any], agents: Sequence[BuiltinAgent | ProgramAgent]
+) -> list[dict[str, Any]]:
+    """The per-seat view the tournament records (score, rank, fault, time used, log)."""
+    scores, ranks = result.get("scores") or [], result.get("ranks") or []
+    out = []
+    for seat, agent in enumerate(agents):
+        fault = agent.fault
+        out.append(
+            {
+                "seat": seat,
+                "score": scores[seat] if seat < len(scores) else None,
+                "rank": ranks[seat] if seat < len(ranks) else None,
+                "fault": fault.kind.value if fault else "",
+                "fault_detail": fault.message if fault else "",
+                "fault_step": fault.step if fault else None,
+                "time_used": round(agent.stats.total, 6),
+                "log": "\n".join(fault.stderr) if fault else "",
+            }
+        )
+    return out
+
+
+def _replay_bytes(game: Game, outcome: MatchOutcome) -> bytes | None:
+    """The replay file, written with the replays package's pure writer when it is installed."""
+    try:
+        from replays.format import document_from_game, encode
+    except ImportError as exc:
+        outcome.warnings.append(f"no replay written: {exc}")
+        return None
+    header = {
+        "players": [
+            {k: p.get(k) for k in ("seat", "bot", "version", "sha256")} for p in outcome.players
+        ],
+        "time_limits": outcome.limits,
+        "started_at": outcome.started_at,
+        "ended_at": outcome.ended_at,
+        "match_id": outcome.match_id,
+    }
+    doc = document_from_game(
+        game, outcome.actions, header, faults=[f.to_json() for f in outcome.faults]
+    )
+    return encode(doc)

@@ -1,0 +1,441 @@
+"""The sandbox for untrusted bot programs: a fresh folder, limits, isolation, bounded pipes.
+
+``BotSandbox`` owns everything one bot needs on this machine: a private
+folder with its unpacked bundle, a uid lease, the launch plan (see
+``workers.isolation``) and the running ``BotProcess``. ``BotProcess`` speaks
+lines: it writes one message and waits for one reply line with a deadline,
+through non-blocking pipes and a selector, while draining stderr into a
+bounded tail buffer so a bot that floods stderr or stdout can block neither
+itself nor us. When the bot dies, ``exit_fault`` says why (crash, memory,
+CPU time, ...). ``close`` kills every process of the bot, whatever happened.
+No Django here.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import selectors
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+from .bundles import BundleError, BundleInfo, Source, bot_command, unpack_bundle
+from .faults import BotFault, FaultKind
+from .isolation import (
+    Isolation,
+    LaunchPlan,
+    UidLease,
+    detect_isolation,
+    kill_uid,
+    lease_uid,
+    network_isolation_available,
+    spawn,
+    uid_processes,
+)
+from .limits import Limits
+
+__all__ = [
+    "BotProcess",
+    "BotSandbox",
+    "Isolation",
+    "SandboxError",
+    "TailBuffer",
+    "detect_isolation",
+    "network_isolation_available",
+    "sandbox_root",
+]
+
+F_SETPIPE_SZ = 1031
+SYSTEM_PATH = "/usr/local/bin:/usr/bin:/bin"
+_MEMORY_MARKERS = (
+    "MemoryError",
+    "Cannot allocate memory",
+    "out of memory",
+    "bad_alloc",
+    "OutOfMemoryError",
+)
+
+
+class SandboxError(Exception):
+    """The sandbox could not start a bot (bad bundle, missing interpreter, isolation failure)."""
+
+
+def sandbox_root() -> Path:
+    """Where bot folders are made: ``$ISLE_SANDBOX_ROOT`` or ``<tmp>/isle-arena-sandbox``."""
+    path = Path(
+        os.environ.get("ISLE_SANDBOX_ROOT") or Path(tempfile.gettempdir(), "isle-arena-sandbox")
+    )
+    path.mkdir(parents=True, exist_ok=True)
+    # others may traverse (bot uids need their own folder) but never list.
+    os.chmod(path, 0o711 if os.geteuid() == 0 else 0o700)
+    return path
+
+
+class TailBuffer:
+    """The last lines of a stream, bounded in lines and bytes, for fault records."""
+
+    def __init__(self, max_lines: int, max_bytes: int) -> None:
+        self.max_lines = max_lines
+        self.max_bytes = max_bytes
+        self.total = 0
+        self._buf = bytearray()
+
+    def feed(self, chunk: bytes) -> None:
+        self.total += len(chunk)
+        self._buf += chunk
+        if len(self._buf) > 2 * self.max_bytes:
+            del self._buf[: len(self._buf) - self.max_bytes]
+
+    def lines(self) -> list[str]:
+        text = bytes(self._buf[-self.max_bytes :]).decode("utf-8", "replace")
+        lines = text.splitlines()
+        if len(self._buf) > self.max_bytes and lines:
+            lines[0] = "..." + lines[0]  # cut mid-line
+        return lines[-self.max_lines :]
+
+
+class BotProcess:
+    """A running bot program: send a line, receive a line within a deadline."""
+
+    def __init__(self, plan: LaunchPlan, env: dict[str, str], uid: int | None) -> None:
+        self.plan = plan
+        self.limits = plan.limits
+        self.uid = uid
+        self.stderr = TailBuffer(self.limits.stderr_lines, self.limits.stderr_bytes)
+        self._out = bytearray()
+        self._scan = 0  # bytes of _out already searched for a newline
+        self._killed = False
+        try:
+            self.proc = spawn(
+                plan,
+                env,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                bufsize=0,
+            )
+        except OSError as exc:
+            raise SandboxError(str(exc)) from None
+        assert self.proc.stdin and self.proc.stdout and self.proc.stderr
+        self._in, self._stdout, self._stderr = (
+            self.proc.stdin.fileno(),
+            self.proc.stdout.fileno(),
+            self.proc.stderr.fileno(),
+        )
+        for fd in (self._in, self._stdout, self._stderr):
+            os.set_blocking(fd, False)
+        with contextlib.suppress(OSError):
+            fcntl.fcntl(self._in, F_SETPIPE_SZ, 1 << 20)
+        self._sel = selectors.DefaultSelector()
+        self._sel.register(self._stdout, selectors.EVENT_READ)
+        self._sel.register(self._stderr, selectors.EVENT_READ)
+        self._stderr_open = True
+
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    # --- reading and writing --------------------------------------------------------------
+    def _read_stderr(self) -> None:
+        try:
+            chunk = os.read(self._stderr, 1 << 16)
+        except BlockingIOError:
+            return
+        except OSError:
+            chunk = b""
+        if chunk:
+            self.stderr.feed(chunk)
+        elif self._stderr_open:
+            self._stderr_open = False
+            self._sel.unregister(self._stderr)
+
+    def _read_stdout(self) -> bool:
+        """Read what is there; False at end of file."""
+        try:
+            chunk = os.read(self._stdout, 1 << 20)
+        except BlockingIOError:
+            return True
+        except OSError:
+            return False
+        if not chunk:
+            return False
+        self._out += chunk
+        return True
+
+    def drain_stderr(self) -> None:
+        """Read whatever stderr holds now (before reporting a fault, or between decisions)."""
+        if self._stderr_open:
+            for _ in range(64):
+                before = self.stderr.total
+                self._read_stderr()
+                if self.stderr.total == before:
+                    break
+
+    def exchange(self, payload: bytes, timeout: float) -> tuple[bytes, float]:
+        """Send ``payload`` (one or more lines) and wait for one reply line.
+
+        Returns the line (without its newline) and the seconds taken, measured
+        on the monotonic clock around the write and the read. Raises BotFault.
+        """
+        started = time.monotonic()
+        deadline = started + timeout
+        if self._out or (self._read_stdout() and self._out):
+            self._fail_stale()
+        view = memoryview(payload)
+        try:
+            sent = os.write(self._in, view)
+        except BlockingIOError:
+            sent = 0
+        except (BrokenPipeError, OSError):
+            raise self.exit_fault(time.monotonic() - started) from None
+        if sent < len(view):
+            self._sel.register(self._in, selectors.EVENT_WRITE)
+        limit = self.limits.reply_bytes
+        while True:
+            if sent >= len(view):
+                nl = self._out.find(b"\n", self._scan)
+                if nl >= 0:
+                    line = bytes(self._out[:nl])
+                    del self._out[: nl + 1]
+                    self._scan = 0
+                    elapsed = time.monotonic() - started
+                    if len(line) > limit:
+                        self._too_long(elapsed)
+                    return line, elapsed
+                self._scan = len(self._out)
+            if len(self._out) > limit:
+                self._too_long(time.monotonic() - started)
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                if sent < len(view):
+                    self._sel.unregister(self._in)
+                elapsed = time.monotonic() - started
+                raise BotFault(FaultKind.TIMEOUT, f"no reply within {timeout:.3f} s", elapsed)
+            for key, _ in self._sel.select(remaining):
+                fd = key.fd
+                if fd == self._stdout:
+                    if not self._read_stdout():
+                        if sent < len(view):
+                            self._sel.unregister(self._in)
+                        raise self.exit_fault(time.monotonic() - started)
+                elif fd == self._stderr:
+                    self._read_stderr()
+                else:
+                    try:
+                        sent += os.write(self._in, view[sent : sent + (1 << 20)])
+                    except BlockingIOError:
+                        continue
+                    except OSError:
+                        self._sel.unregister(self._in)
+                        raise self.exit_fault(time.monotonic() - started) from None
+                    if sent >= len(view):
+                        self._sel.unregister(self._in)
+
+    def _too_long(self, elapsed: float) -> None:
+        raise BotFault(
+            FaultKind.BAD_OUTPUT, f"a reply longer than {self.limits.reply_bytes} bytes", elapsed
+        )
+
+    def _fail_stale(self) -> None:
+        preview = bytes(self._out[:80]).decode("utf-8", "replace")
+        raise BotFault(FaultKind.BAD_OUTPUT, f"wrote to stdout when not asked: {preview!r}")
+
+    def send(self, payload: bytes) -> bool:
+        """Best-effort write of a final message (``end``); False if the bot cannot take it."""
+        try:
+            return os.write(self._in, payload) == len(payload)
+        except OSError:
+            return False
+
+    # --- exit and cleanup --------------------------------------------------------------------
+    def wait_exit(self, timeout: float) -> int | None:
+        """The exit status after at most ``timeout`` seconds, or None if still running."""
+        deadline = time.monotonic() + timeout
+        while True:
+            rc = self.proc.poll()
+            if rc is not None or time.monotonic() >= deadline:
+                return rc
+            self.drain_stderr()
+            time.sleep(0.002)
+
+    def exit_fault(self, elapsed: float = 0.0) -> BotFault:
+        """Why the bot stopped talking: read its exit status and classify it."""
+        rc = self.wait_exit(0.5)
+        self.drain_stderr()
+        tail = "\n".join(self.stderr.lines())
+        if rc is None:
+            return BotFault(FaultKind.EXITED, "closed its stdout before the match ended", elapsed)
+        if rc < 0:
+            sig = -rc
+            name = signal.Signals(sig).name if sig in signal.valid_signals() else str(sig)
+            if sig == signal.SIGXCPU:
+                kind = FaultKind.CPU_TIME
+                message = f"used its {self.limits.cpu_seconds} s of CPU time ({name})"
+            elif sig == signal.SIGXFSZ:
+                kind = FaultKind.FILE_SIZE
+                message = f"wrote a file past {self.limits.file_size_mb} MB ({name})"
+            elif any(m in tail for m in _MEMORY_MARKERS):
+                kind, message = FaultKind.MEMORY, f"ran out of memory ({name})"
+            else:
+                kind, message = FaultKind.CRASH, f"killed by {name}"
+            return BotFault(kind, message, elapsed)
+        if any(m in tail for m in _MEMORY_MARKERS):
+            message = f"ran out of its {self.limits.memory_mb} MB of memory"
+            return BotFault(FaultKind.MEMORY, message, elapsed)
+        if rc == 0:
+            return BotFault(FaultKind.EXITED, "exited (status 0) before the match ended", elapsed)
+        return BotFault(FaultKind.CRASH, f"exited with status {rc}", elapsed)
+
+    def kill(self) -> None:
+        """Kill every process of the bot and release the pipes. Idempotent."""
+        if self._killed:
+            return
+        self._killed = True
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(timeout=5)
+        self.drain_stderr()
+        if self.uid is not None:
+            kill_uid(self.uid)
+        self._sel.close()
+        for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+            with contextlib.suppress(OSError):
+                stream.close()  # type: ignore[union-attr]
+
+    def processes(self) -> list[int]:
+        """Live processes of this bot: by uid when it has one, else by session."""
+        if self.uid is not None:
+            return uid_processes(self.uid)
+        return session_processes(self.proc.pid)
+
+
+def session_processes(sid: int) -> list[int]:
+    """Live (non-zombie) processes of a session (field 6 of /proc/<pid>/stat)."""
+    out = []
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        fields = stat[stat.rfind(")") + 2 :].split()
+        if fields[0] != "Z" and int(fields[3]) == sid:
+            out.append(int(entry.name))
+    return out
+
+
+class BotSandbox:
+    """One bot's folder, uid and process on this machine. Use as a context manager."""
+
+    def __init__(
+        self,
+        bundle: Source,
+        filename: str | None = None,
+        *,
+        limits: Limits | None = None,
+        isolation: Isolation | None = None,
+        label: str = "bot",
+    ) -> None:
+        self.limits = limits or Limits()
+        self.isolation = isolation if isolation is not None else detect_isolation()
+        self.label = label
+        self.process: BotProcess | None = None
+        self._lease: UidLease | None = None
+        root = sandbox_root()
+        self.dir = root / f"{label}-{uuid.uuid4().hex[:12]}"
+        self.dir.mkdir(mode=0o700)
+        try:
+            self.workdir = self.dir / "bot"
+            self.info: BundleInfo = unpack_bundle(bundle, filename, self.workdir)
+            if self.isolation.uid:
+                self._lease = lease_uid(root)
+            self._prepare_dirs()
+        except BaseException:
+            self.close()
+            raise
+
+    @property
+    def uid(self) -> int | None:
+        return self._lease.uid if self._lease else None
+
+    def _prepare_dirs(self) -> None:
+        tmp = self.dir / "tmp"
+        tmp.mkdir(mode=0o700)
+        if self.isolation.filesystem:
+            (self.dir / "jail").mkdir(mode=0o700)
+        for path in self.workdir.rglob("*"):
+            os.chmod(path, 0o755 if path.is_dir() else 0o644)
+        os.chmod(self.workdir, 0o755)
+        if self.uid is not None and not self.isolation.filesystem:
+            # no jail: the bot works in the host folder, which only its own uid may enter.
+            os.chmod(self.dir, 0o711)
+            for path in (self.workdir, tmp, *self.workdir.rglob("*")):
+                os.chown(path, self.uid, self.uid)
+            os.chmod(self.workdir, 0o700)
+
+    def plan(self) -> LaunchPlan:
+        iso = self.isolation
+        workdir = "/bot" if iso.filesystem else str(self.workdir)
+        try:
+            command = bot_command(self.info, workdir)
+        except BundleError as exc:
+            raise SandboxError(exc.reason) from None
+        readonly: tuple[str, ...] = ()
+        interpreter = Path(command[0]).resolve()
+        if iso.filesystem and not str(interpreter).startswith(("/usr/", "/bin/", "/lib")):
+            readonly = (str(interpreter.parent.parent),)  # the interpreter's prefix
+        return LaunchPlan(
+            command=tuple(command),
+            workdir=str(self.workdir),
+            limits=self.limits,
+            isolation=iso,
+            uid=self.uid,
+            jail_root=str(self.dir / "jail") if iso.filesystem else None,
+            readonly_dirs=readonly,
+        )
+
+    def environment(self) -> dict[str, str]:
+        """A minimal environment: nothing of ours leaks to the bot."""
+        home = "/bot" if self.isolation.filesystem else str(self.workdir)
+        tmp = "/tmp" if self.isolation.filesystem else str(self.dir / "tmp")
+        return {
+            "PATH": SYSTEM_PATH,
+            "LANG": "C.UTF-8",
+            "HOME": home,
+            "TMPDIR": tmp,
+            "PYTHONDONTWRITEBYTECODE": "1",
+            "PYTHONHASHSEED": "0",
+            "PYTHONUNBUFFERED": "1",
+        }
+
+    def start(self) -> BotProcess:
+        if self.process is not None:
+            raise SandboxError("the bot is already started")
+        self.process = BotProcess(self.plan(), self.environment(), self.uid)
+        return self.process
+
+    def close(self) -> None:
+        """Kill the bot's processes, remove its folder, release its uid. Idempotent."""
+        if self.process is not None:
+            self.process.kill()
+        elif self._lease is not None:
+            kill_uid(self._lease.uid)
+        if self._lease is not None:
+            self._lease.release()
+            self._lease = None
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def __enter__(self) -> BotSandbox:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
