@@ -12,7 +12,11 @@
   };
   const TREASURE = { common_treasure: "#d9b44a", rare_treasure: "#b8860b" };
   const ROOM_FILLS = ["#f6ead2", "#efe0c2", "#f3e6cb", "#ead9b8"];
-  const CARD_KEYS = /lesson|card|hand|dealt|kept|deck|discard|basket/i;
+  // Keys whose integer lists hold card ids (counts such as "hand_count" never do).
+  const CARD_KEYS = /lesson|card|hand|dealt|kept|deck|discard|played|draft|bought|rescue/i;
+  const COUNT_KEYS = /count|used|size|number|total/i;
+  const isCardList = (key) => CARD_KEYS.test(key) && !COUNT_KEYS.test(key);
+  const isCardScalar = (key) => /(^|_)cards?$/i.test(key);
 
   const root = document.getElementById("viewer");
   const $ = (sel) => root.querySelector(sel);
@@ -57,7 +61,9 @@
   function seatName(s) {
     const players = (state.payload.header.players || []);
     const p = players.find((x) => x.seat === s) || {};
-    return p.bot ? `${esc(p.bot)}${p.version ? " v" + esc(p.version) : ""}` : `Seat ${s}`;
+    if (!p.bot) return `Seat ${s}`;
+    const v = p.version === null || p.version === undefined ? "" : String(p.version);
+    return esc(p.bot) + (/^\d+$/.test(v) ? " v" + v : v ? ` (${esc(v)})` : "");
   }
   function cardChip(id) {
     const card = state.payload.cards[String(id)];
@@ -65,7 +71,8 @@
     return `<span class="chip card fam-${esc(card.family)}" title="${esc(card.effect || "")}">#${esc(id)} ${esc(card.label)}</span>`;
   }
   function tileChip(t) {
-    const name = t.kind === "cat" ? t.colour : t.kind === "oshax" ? `oshax ${t.colour || ""}` : t.kind.replace("_", " ");
+    const name = t.kind === "cat" ? t.colour : t.kind === "oshax" ? `oshax ${t.colour || ""}`
+      : `${t.kind === "rare_treasure" ? "rare" : "common"} ${String(t.shape || "").replace(/_\d+$/, "")}`;
     return `<span class="chip tile kind-${esc(t.kind)}" style="--c:${tileColour(t)}" title="${esc(t.shape || "")}${t.id !== undefined ? " #" + esc(t.id) : ""}">${esc(name)}</span>`;
   }
 
@@ -73,13 +80,13 @@
     if (v === null || v === undefined) return '<span class="nil">—</span>';
     if (typeof v === "boolean") return v ? "yes" : "no";
     if (typeof v === "number" || typeof v === "string") {
-      if (typeof v === "number" && CARD_KEYS.test(key) && state.payload.cards[String(v)]) return cardChip(v);
+      if (typeof v === "number" && isCardScalar(key) && state.payload.cards[String(v)]) return cardChip(v);
       return esc(v);
     }
     if (Array.isArray(v)) {
       if (v.length === 0) return '<span class="nil">none</span>';
       if (v.every(isTile)) return `<span class="chips">${v.map(tileChip).join("")}</span>`;
-      if (v.every((x) => typeof x === "number") && CARD_KEYS.test(key)) {
+      if (v.every((x) => typeof x === "number") && isCardList(key)) {
         return `<span class="chips">${v.map(cardChip).join("")}</span>`;
       }
       if (v.every((x) => typeof x !== "object" || x === null)) return esc(v.join(", "));
@@ -88,7 +95,7 @@
     }
     if (typeof v === "object") {
       if (isTile(v)) return tileChip(v);
-      if (CARD_KEYS.test(key) && typeof v.id === "number" && state.payload.cards[String(v.id)]) return cardChip(v.id);
+      if (isCardList(key) && typeof v.id === "number" && state.payload.cards[String(v.id)]) return cardChip(v.id);
       if (depth > 2) return `<code>${esc(JSON.stringify(v))}</code>`;
       const rows = Object.keys(v).map((k) => `<dt>${label(k)}</dt><dd>${renderValue(k, v[k], depth + 1)}</dd>`);
       return `<dl class="kv">${rows.join("")}</dl>`;
@@ -309,13 +316,13 @@
   function play() {
     if (state.step >= state.views.length - 1) show(0);
     state.playing = true;
-    $("#btn-play").textContent = "⏸";
+    $("#btn-play").textContent = "Pause";
     clearInterval(state.timer);
     state.timer = setInterval(tick, 600 / state.speed);
   }
   function pause() {
     state.playing = false;
-    $("#btn-play").textContent = "▶";
+    $("#btn-play").textContent = "Play";
     clearInterval(state.timer);
   }
 
