@@ -286,7 +286,9 @@ class DuelGame(Game):
 
     def _fish_block(self, seat: int, name: str) -> str | None:
         """Why the fish action ``name`` cannot be bought now, or None."""
-        cost = COST[name]
+        cost = COST.get(name)
+        if cost is None:
+            return f"unknown fish action {name!r}; fish actions: {', '.join(FISH_ACTIONS)}"
         if self.fish[seat] < cost:
             return f"the fish action {name!r} costs {cost} fish; you have {self.fish[seat]}"
         if name == "move":
@@ -307,8 +309,6 @@ class DuelGame(Game):
                         "make your selection first")
             if not self._selectable(seat):
                 return "no space the Oshax touched this turn holds a discovery you can take"
-        else:
-            return f"unknown fish action {name!r}; fish actions: {', '.join(FISH_ACTIONS)}"
         return None
 
     # --- precise reasons (one per action kind; the phase is already right) -----------------------
