@@ -12,12 +12,12 @@ sister's score. Pure functions over ``Boat`` values; no game state, no Django.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from .boat import COLOURS, Boat, neighbours
+from .boat import COLOURS, Boat, Tile, neighbours
 from .cards import Card, base_cards
 
 MODES = ("standard", "family", "solo")
@@ -66,7 +66,7 @@ class _View:
     """One player's boat seen by the lessons; derived facts are computed once, on demand."""
 
     player: PlayerFacts
-    colour_tiles: list[Any] = field(init=False)  # cats and Oshax (tiles with a colour)
+    colour_tiles: list[Tile] = field(init=False)  # cats and Oshax (tiles with a colour)
 
     def __post_init__(self) -> None:
         self.colour_tiles = self.player.boat.coloured_tiles()
@@ -88,7 +88,7 @@ class _View:
     def visible_rats_mask(self) -> int:
         return self.boat.layout.rats_mask & ~self.boat.occupied
 
-    def tiles_of(self, colour: str | None) -> list[Any]:
+    def tiles_of(self, colour: str | None) -> list[Tile]:
         if colour is None:
             return self.colour_tiles
         return [t for t in self.colour_tiles if t.colour == colour]
@@ -97,7 +97,7 @@ class _View:
         return sum(1 for t in self.boat.tiles if t.kind in kinds)
 
 
-def _mask(tiles: Any) -> int:
+def _mask(tiles: Iterable[Tile]) -> int:
     m = 0
     for t in tiles:
         m |= t.mask
@@ -105,7 +105,12 @@ def _mask(tiles: Any) -> int:
 
 
 # --- the counting vocabulary (``count_of``): one small function each -------------------------
-# Each takes the view and an argument (a colour, a size, or None) and returns a count.
+# Each takes the view and an argument: a colour (None = every colour) or, for words written
+# "name:N", the text after the colon. Words ending in "_of_colour" insist on a colour.
+
+
+def _tiles(v: _View, colour: str | None) -> int:
+    return len(v.tiles_of(colour))
 
 
 def _touching_edge(v: _View, colour: str | None) -> int:
@@ -117,10 +122,8 @@ def _lonely(v: _View, colour: str | None) -> int:
     return sum(1 for c, size in v.family_sizes if size == 1 and colour in (None, c))
 
 
-def _treasures_touching_colour(v: _View, colour: str | None) -> int:
-    if colour is None:
-        raise ValueError("treasures_touching_colour needs a colour")
-    colour_mask = v.boat.colour_masks[colour]
+def _treasures_touching(v: _View, colour: str | None) -> int:
+    colour_mask = v.boat.colour_masks[_colour_needed(colour)]
     return sum(1 for t in v.boat.tiles if t.colour is None and neighbours(t.mask) & colour_mask)
 
 
@@ -138,11 +141,22 @@ def _maps(v: _View, covered: bool) -> int:
     return sum(1 for c in v.boat.layout.maps if v.boat.map_covered(c) == covered)
 
 
+def _colour_needed(colour: str | None) -> str:
+    if colour not in COLOURS:
+        raise ValueError(f"this count needs one of the colours {', '.join(COLOURS)}, "
+                         f"got {colour!r}")
+    return colour  # type: ignore[return-value]
+
+
+def _of_colour(count: Callable[[_View, str | None], int]) -> Callable[[_View, Any], int]:
+    return lambda v, c: count(v, _colour_needed(c))
+
+
 COUNTS: dict[str, Callable[[_View, Any], int]] = {
     "cats": lambda v, _: v.kind_count("cat"),
     "oshax": lambda v, _: v.kind_count("oshax"),
-    "cats_and_oshax": lambda v, _: len(v.colour_tiles),
-    "cats_and_oshax_of_colour": lambda v, c: len(v.tiles_of(c)),
+    "cats_and_oshax": _tiles,
+    "cats_and_oshax_of_colour": _of_colour(_tiles),
     "treasures": lambda v, _: v.kind_count("common_treasure", "rare_treasure"),
     "common_treasures": lambda v, _: v.kind_count("common_treasure"),
     "rare_treasures": lambda v, _: v.kind_count("rare_treasure"),
@@ -153,12 +167,12 @@ COUNTS: dict[str, Callable[[_View, Any], int]] = {
     "permanent_baskets": lambda v, _: v.player.permanent_baskets,
     "fish": lambda v, _: v.player.fish,
     "filled_rooms": lambda v, _: v.boat.filled_rooms(),
-    "lonely_cats_and_oshax": lambda v, _: _lonely(v, None),
-    "lonely_cats_and_oshax_of_colour": _lonely,
+    "lonely_cats_and_oshax": _lonely,
+    "lonely_cats_and_oshax_of_colour": _of_colour(_lonely),
     "families_size_at_least": lambda v, n: sum(1 for _, s in v.family_sizes if s >= int(n)),
-    "cats_and_oshax_touching_edge": lambda v, _: _touching_edge(v, None),
-    "cats_and_oshax_of_colour_touching_edge": _touching_edge,
-    "treasures_touching_colour": _treasures_touching_colour,
+    "cats_and_oshax_touching_edge": _touching_edge,
+    "cats_and_oshax_of_colour_touching_edge": _of_colour(_touching_edge),
+    "treasures_touching_colour": _treasures_touching,
     "size_of_largest_family_if_at_least_3": _largest_family_if_scoring,
     "cats_and_oshax_not_touching_treasure": _not_touching_treasure,
 }
@@ -182,11 +196,6 @@ def _count(v: _View, count_of: str, colour: str | None = None) -> int:
     return func(v, arg or colour)
 
 
-def _of_colour(count_of: str) -> str:
-    """The per-colour word of a whole-boat word ("cats_and_oshax" -> "..._of_colour")."""
-    return "cats_and_oshax_of_colour" if count_of == "cats_and_oshax" else count_of
-
-
 # --- the kinds: one small function each ------------------------------------------------------
 
 
@@ -206,8 +215,9 @@ class _Context:
 
 def _per_item(x: _Context) -> int:
     n = x.count()
-    if "divisor" in x.rule:  # the data only ever rounds down ("rounding": "down")
-        n //= x.rule["divisor"]
+    if "divisor" in x.rule:  # "1 point per 2 cats": the data says which way to round
+        d = x.rule["divisor"]
+        n = -(-n // d) if x.rule.get("rounding") == "up" else n // d
     return x.rule["points_each"] * n
 
 
@@ -226,13 +236,12 @@ def _no_empty_cells(x: _Context) -> int:
 
 
 def _rooms(x: _Context, filled: bool) -> int:
+    """Filled: no empty square. Empty: no covered square. A room can be neither."""
     occupied = x.view.boat.occupied
-    layout = x.view.boat.layout
     for key in x.rule["rooms"]:
-        room = layout.room(key).mask
-        if (not room & ~occupied) if filled else (not room & occupied):
-            continue
-        return 0
+        room = x.view.boat.layout.room(key).mask
+        if room & (~occupied if filled else occupied):
+            return 0
     return x.rule["points"]
 
 
@@ -274,9 +283,10 @@ KINDS: dict[str, Callable[[_Context], int]] = {
     "per_item": _per_item,
     "per_item_above": lambda x: x.rule["points_each"] * max(0, x.count() - x.rule["threshold"]),
     "each_colour_count_at_least":
-        lambda x: _each_colour(x, lambda n: n >= x.rule["min"], _of_colour(x.rule["count_of"])),
+        lambda x: _each_colour(x, lambda n: n >= x.rule["min"], x.rule["count_of"]),
+    # the kind itself says "touches the edge"; its count_of names what may touch it
     "each_colour_touches_edge":
-        lambda x: _each_colour(x, lambda n: n >= 1, "cats_and_oshax_of_colour_touching_edge"),
+        lambda x: _each_colour(x, lambda n: n >= 1, f"{x.rule['count_of']}_touching_edge"),
     "no_empty_cells": _no_empty_cells,
     "rooms_filled": lambda x: _rooms(x, filled=True),
     "rooms_empty": lambda x: _rooms(x, filled=False),
@@ -290,13 +300,19 @@ KINDS: dict[str, Callable[[_Context], int]] = {
 
 # --- lessons ----------------------------------------------------------------------------------
 
+# Kinds whose points depend on the sister's other cards: only ``sister_score`` can score them.
+_SISTER_KINDS = ("repeat_best_other_solo_lesson", "sister_colour_multiplier")
+
 
 def _lesson_card(card_id: int) -> Card:
     card = base_cards().get(card_id)
     if card is None or card.scoring is None:
         raise ValueError(f"card {card_id} is not a lesson card")
-    if card.scoring["kind"] not in KINDS:
+    kind = card.scoring["kind"]
+    if kind in _SISTER_KINDS:
         raise ValueError(f"card {card_id} is scored by sister_score, not as a lesson on its own")
+    if kind not in KINDS:
+        raise ValueError(f"card {card_id} has an unknown scoring kind {kind!r} in the card data")
     return card
 
 
