@@ -13,11 +13,17 @@ RECENT_MATCHES = 10
 
 
 def _visible_leagues_q(user: Any, prefix: str = "") -> Q:
-    """Public leagues for everyone; private ones for their organiser and admins."""
+    """Public leagues for everyone; a private one for its organiser, the owners of its
+    entrants and admins."""
     if user is not None and user.is_authenticated:
         if user.is_superuser:
             return Q()
-        return Q(**{f"{prefix}public": True}) | Q(**{f"{prefix}organiser": user})
+        entered = LeagueEntry.objects.filter(bot_version__bot__owner=user).values("league_id")
+        return (
+            Q(**{f"{prefix}public": True})
+            | Q(**{f"{prefix}organiser": user})
+            | Q(**{f"{prefix}pk__in": entered})
+        )
     return Q(**{f"{prefix}public": True})
 
 

@@ -213,6 +213,8 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "EXCEPTION_HANDLER": "tournament.api.exceptions.exception_handler",
+    # "format" is a league field and filter (?format=ladder), not a renderer switch.
+    "URL_FORMAT_OVERRIDE": None,
     "DEFAULT_THROTTLE_RATES": {
         "uploads": env_str("THROTTLE_UPLOADS", "30/hour"),
         "matches": env_str("THROTTLE_MATCHES", "60/hour"),

@@ -214,7 +214,7 @@ def test_upload_validation_marks_ready_or_failed(
     assert [s["builtin"] for s in validation["seats"]] == [None, "random"]
 
 
-def test_rules_are_enforced(organiser, author, ready_version):
+def test_rules_are_enforced(organiser, author, other_author, ready_version):
     with pytest.raises(PermissionDenied):
         ls.league_create(organiser=author, name="x", mode="duel", seats=2, format="ladder")
     with pytest.raises(BadGameConfig, match="2 seats, not 3"):
@@ -229,6 +229,8 @@ def test_rules_are_enforced(organiser, author, ready_version):
             league=league, user=organiser,
             bot_version_id=league.entries.get().bot_version_id,
         )  # fmt: skip
-    theirs = ready_version(author, "theirs")
+    theirs = ready_version(other_author, "theirs")
     with pytest.raises(PermissionDenied):
-        ls.league_entry_add(league=league, user=organiser, bot_id=theirs.bot_id)
+        ls.league_entry_add(league=league, user=author, bot_id=theirs.bot_id)
+    # the organiser may invite any ready bot
+    assert ls.league_entry_add(league=league, user=organiser, bot_id=theirs.bot_id).pk

@@ -167,25 +167,25 @@ class LeagueEntryApi(APIView):
 
 
 class _LeagueActionApi(APIView):
-    action = staticmethod(league_services.league_start)
+    service = staticmethod(league_services.league_start)
 
     @extend_schema(request=None, responses=s.LeagueOutput)
     def post(self, request: Request, league_id: int) -> Response:
-        league = self.action(league=_league(request, league_id), user=request.user)
+        league = self.service(league=_league(request, league_id), user=request.user)
         league.refresh_from_db()
         return Response(s.LeagueOutput(league).data)
 
 
 class LeagueStartApi(_LeagueActionApi):
-    action = staticmethod(league_services.league_start)
+    service = staticmethod(league_services.league_start)
 
 
 class LeaguePauseApi(_LeagueActionApi):
-    action = staticmethod(league_services.league_pause)
+    service = staticmethod(league_services.league_pause)
 
 
 class LeagueCloseApi(_LeagueActionApi):
-    action = staticmethod(league_services.league_close)
+    service = staticmethod(league_services.league_close)
 
 
 class LeagueLadderApi(APIView):

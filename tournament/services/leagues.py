@@ -83,7 +83,7 @@ def league_entry_add(
     bot_id: int | None = None,
     bot_version_id: int | None = None,
 ) -> LeagueEntry:
-    """Enter a bot's latest ready version, or a chosen version, on behalf of its owner."""
+    """Enter a bot's latest ready version, or a chosen version, by its owner or the organiser."""
     if (bot_id is None) == (bot_version_id is None):
         raise ValidationFailed(
             "Give exactly one of bot or bot_version.", fields={"bot": ["bot or bot_version"]}
@@ -107,7 +107,8 @@ def league_entry_add(
         version = bot.versions.filter(status=BotVersion.Status.READY).order_by("-number").first()
         if version is None:
             raise Conflict(Conflict.NO_READY_VERSION, fields={"bot": ["no ready version"]})
-    if bot.owner_id != user.pk and not user.is_superuser:
+    # The owner enters their bot; the organiser may also invite any ready bot (private leagues).
+    if bot.owner_id != user.pk and not user.is_superuser and league.organiser_id != user.pk:
         raise PermissionDenied(PermissionDenied.NOT_OWNER)
     if bot.retired:
         raise Conflict(Conflict.BOT_RETIRED)
