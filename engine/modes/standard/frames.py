@@ -19,6 +19,16 @@ if TYPE_CHECKING:
     from .game import StandardGame
 
 
+class PickActions(list):
+    """A list of actions whose one ``ints`` field is a set of picks (draft keeps, cards or
+    tiles to give up): ``in`` accepts the picks in any order. Legal actions list them sorted."""
+
+    def __contains__(self, action: object) -> bool:
+        if isinstance(action, tuple) and len(action) == 2 and isinstance(action[1], tuple):
+            action = type(action)(action[0], tuple(sorted(action[1])))
+        return list.__contains__(self, action)
+
+
 class Frame:
     """Base class: a frame that needs nobody and is done at once."""
 

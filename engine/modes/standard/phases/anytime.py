@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from ....actions import Action
 from ....boat import COLOURS
 from ..fields import SIDES
-from ..frames import Frame
+from ..frames import Frame, PickActions
 from ..placement import PlaceFrame, fits
 from ..state import CAT, COMMON, OSHAX, RARE, PlayerState, card
 
@@ -455,7 +455,7 @@ class DiscardLessonsFrame(Frame):
         if seat != self.seat:
             return ()
         lessons = sorted(game.state.players[seat].private_lessons)
-        return [Action("discard_lessons", pair) for pair in combinations(lessons, 2)]
+        return PickActions(Action("discard_lessons", pair) for pair in combinations(lessons, 2))
 
     def apply(self, game: StandardGame, seat: int, action: Action) -> None:
         p = game.state.players[seat]
@@ -484,7 +484,7 @@ class RemoveTreasuresFrame(Frame):
         if seat != self.seat:
             return ()
         tiles = sorted(_treasures_on_boat(game.state.players[seat]))
-        return [Action("remove_treasures", pair) for pair in combinations(tiles, 2)]
+        return PickActions(Action("remove_treasures", pair) for pair in combinations(tiles, 2))
 
     def apply(self, game: StandardGame, seat: int, action: Action) -> None:
         p = game.state.players[seat]

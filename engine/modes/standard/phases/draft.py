@@ -12,7 +12,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from ....actions import Action
-from ..frames import Frame
+from ..frames import Frame, PickActions
 
 if TYPE_CHECKING:
     from ..game import StandardGame
@@ -62,7 +62,7 @@ class DraftFrame(Frame):
         if seat not in self.waiting:
             return ()
         pile = sorted(game.state.players[seat].draft_pile)
-        return [Action("keep", pick) for pick in combinations(pile, self.keep)]
+        return PickActions(Action("keep", pick) for pick in combinations(pile, self.keep))
 
     def reason(self, game: StandardGame, seat: int, action: Action) -> str | None:
         if action.kind != "keep":

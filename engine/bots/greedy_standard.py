@@ -1,0 +1,389 @@
+"""The greedy bot of the standard game: a one-ply heuristic for every decision.
+
+Placements are scored by their immediate effect on the final score sheet (family growth
+by the family table, rats covered, rooms completed, the map reward) plus a little
+compactness (contact with tiles and the hull, no one-cell holes). Rescues take the cat with
+the best placement for its price; cards are drafted and bought by a value table that favours
+baskets, Oshax and treasures, with a fish reserve for the day's rescues; rescue cards are
+laid down as far as fish allow; useful anytime cards are played when they pay.
+
+The bot reads only what its seat may know: its own player state, the public table (fields,
+supply, public lessons, turn order), the decision asked and its legal actions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ..actions import Action
+from ..boat import COLOURS, STRIDE, Boat, components, neighbours
+from ..cards import base_cards
+from ..game import Game
+from ..rng import Rng
+from ..scoring import family_points
+
+AVERAGE_PRICE = 4  # fish per rescued cat, between the 3 and 5 of the two fields
+FISH_WEIGHT = 0.4  # how much one fish is worth against one point, when rescuing
+
+# Draft / buy value of a card, by family and kind (points-ish, before its fish cost).
+RESCUE_VALUE = {"full": 6.0, "half": 2.5, None: 1.0}
+ANYTIME_VALUE = {
+    "gain_basket": 5.0,
+    "draw_tile_to_boat": 4.5,
+    "rescue_extra_cat": 2.5,
+    "discard_basket_gain_fish": 3.0,
+    "draw_2_cards": 1.5,
+    "draw_3_cards": 1.5,
+    "next_shape_anywhere": 1.0,
+}
+
+
+def _hole_mask(free: int) -> int:
+    """Free cells none of whose four neighbours is free (one-cell holes)."""
+    spread = (free << 1) | (free >> 1) | (free << STRIDE) | (free >> STRIDE)
+    return free & ~spread
+
+
+class PlacementEval:
+    """Facts about one boat, computed once, to score many placements of one tile quickly."""
+
+    def __init__(self, boat: Boat, colour: str | None, *, map_reward: bool = True,
+                 rare: bool = False) -> None:
+        layout = boat.layout
+        occ = boat.occupied
+        self.occ = occ
+        self.cells = layout.cells_mask
+        self.free = layout.cells_mask & ~occ
+        self.rats = layout.rats_mask & ~occ
+        self.rooms = [r.mask & ~occ for r in layout.rooms if r.mask & ~occ]
+        self.bonus = 3.0 if rare else 0.0
+        self.families: list[tuple[int, int]] = []  # (mask, tiles) of this colour
+        self.map = 0
+        self.others = 0  # tiles of other colours (mixing colours blocks families)
+        if colour is not None:
+            tiles = [t for t in boat.tiles if t.colour == colour]
+            for part in components(boat.colour_masks[colour]):
+                self.families.append((part, sum(1 for t in tiles if t.mask & part)))
+            if map_reward and not layout.maps[colour] & occ:
+                self.map = layout.maps[colour]
+            self.others = occ & ~boat.colour_masks[colour]
+            for t in boat.tiles:
+                if t.colour is None:
+                    self.others &= ~t.mask
+        self.coloured = colour is not None
+        self.holes_before = _hole_mask(self.free).bit_count()
+
+    def value(self, m: int) -> float:
+        around = neighbours(m)
+        v = self.bonus + (m & self.rats).bit_count()
+        for rest in self.rooms:
+            if rest & m and not rest & ~m:
+                v += 5.0
+        if self.coloured:
+            touched = 0
+            size = 1
+            lost = 0
+            for mask, tiles in self.families:
+                if mask & around:
+                    size += tiles
+                    lost += family_points(tiles)
+                    touched += 1
+            v += family_points(size) - lost
+            if touched:
+                v += 1.5 * size  # growing families pays later too
+            if m & self.map:
+                v += 3.0
+            v -= 0.4 * (around & self.others).bit_count()
+        v += 0.25 * (around & (self.occ | ~self.cells)).bit_count()
+        free_after = self.free & ~m
+        v -= 1.0 * (_hole_mask(free_after).bit_count() - self.holes_before)
+        return v
+
+    def best(self, placements: Any) -> tuple[float, int]:
+        best_v, best_m = float("-inf"), 0
+        value = self.value
+        for m in placements:
+            v = value(m)
+            if v > best_v:
+                best_v, best_m = v, m
+        return best_v, best_m
+
+
+class GreedyStandardBot:
+    name = "greedy"
+    trusted = True
+
+    def __init__(self, seat: int, seed: int) -> None:
+        self.seat = seat
+        self.rng = Rng(seed, f"bot:greedy_standard:{seat}")
+        self.last_note: str | None = None
+        self._planned: dict[int, int] = {}  # tile id -> mask chosen when it was taken
+
+    def close(self) -> None:
+        pass
+
+    # --- what the seat may see ----------------------------------------------------------------
+    def _me(self, game: Game) -> Any:
+        return game.state.players[self.seat]  # type: ignore[attr-defined]
+
+    def act(self, game: Game, seat: int) -> Action:
+        legal = game.legal_actions(seat)
+        if len(legal) == 1:
+            return legal[0]
+        frame = game.frames[-1]  # type: ignore[attr-defined]
+        handler = getattr(self, f"_on_{frame.name}", None)
+        action = handler(game, frame, legal) if handler else None
+        if action is None or action not in legal:
+            action = self._fallback(legal)
+        self.last_note = f"{frame.name}: {game.action_text(action)}"
+        return action
+
+    @staticmethod
+    def _fallback(legal: Sequence[Action]) -> Action:
+        for kind in ("done", "decline", "pass"):
+            for a in legal:
+                if a.kind == kind:
+                    return a
+        return legal[0]
+
+    # --- card values --------------------------------------------------------------------------
+    def card_value(self, game: Game, card_id: int) -> float:
+        c = base_cards()[card_id]
+        me = self._me(game)
+        day = game.state.day  # type: ignore[attr-defined]
+        late = day >= 5
+        if c.family == "rescue":
+            return 0.5 if late and c.basket is None else RESCUE_VALUE[c.basket] + 0.3 * c.speed
+        if c.family == "oshax":
+            return 8.0
+        if c.family == "treasure":
+            return 4.5 if card_id <= 106 else 3.5
+        if c.family == "anytime":
+            kind = c.anytime_type or ""
+            if kind.startswith("gain_fish"):
+                from ..modes.standard.phases.anytime import fish_gain
+
+                return 0.5 * fish_gain(me, card_id) + 0.5
+            if kind == "gain_basket":
+                return max(0.5, ANYTIME_VALUE[kind] - 0.8 * (day - 1))
+            return ANYTIME_VALUE.get(kind, 0.3)
+        if c.family == "private_lesson":
+            return 1.0 + self._lesson_now(game, card_id)
+        if c.family == "public_lesson":
+            return 0.5
+        return 0.0
+
+    def _lesson_now(self, game: Game, card_id: int) -> float:
+        """Half the points the lesson would give on the boat as it is now (days 3-5)."""
+        if game.state.day < 3:  # type: ignore[attr-defined]
+            return 1.0
+        from ..scoring import PlayerFacts, TableFacts, lesson_points
+
+        me = self._me(game)
+        facts = PlayerFacts(me.boat, me.fish, tuple(me.private_lessons), me.baskets, 0)
+        try:
+            return 0.5 * lesson_points(card_id, 0, TableFacts([facts]))
+        except ValueError:
+            return 0.0
+
+    def _baskets_ready(self, game: Game, me: Any) -> int:
+        cards = base_cards()
+        full = sum(1 for c in me.hand if cards[c].family == "rescue" and cards[c].basket == "full")
+        half = sum(1 for c in me.hand if cards[c].family == "rescue" and cards[c].basket == "half")
+        return me.baskets + full + half // 2
+
+    # --- draft, buy, lessons, rescue cards ----------------------------------------------------
+    def _on_draft(self, game: Game, frame: Any, legal: Sequence[Action]) -> Action:
+        pile = self._me(game).draft_pile
+        ranked = sorted(pile, key=lambda c: (-self.card_value(game, c), c))
+        return Action("keep", tuple(sorted(ranked[:frame.keep])))
+
+    def _on_buy(self, game: Game, frame: Any, legal: Sequence[Action]) -> Action | None:
+        me = self._me(game)
+        for a in legal:
+            if a.kind == "play" and self.card_value(game, a[1]) > 0.6:
+                return a
+        return self._best_buy(game, me, [a for a in legal if a.kind == "buy"])
+
+    def _best_buy(self, game: Game, me: Any, buys: list[Action]) -> Action | None:
+        cards = base_cards()
+        best, best_gain = None, 0.0
+        baskets = self._baskets_ready(game, me)
+        reserve = min(AVERAGE_PRICE * baskets, 12)
+        for a in buys:
+            c = cards[a[1]]
+            cost = c.cost or 0
+            gain = self.card_value(game, a[1]) - 0.5 * cost
+            if c.family == "rescue" and c.basket is not None:
+                gain += 1.0
+                after = me.fish - cost
+                if after < AVERAGE_PRICE * (baskets + 1):
+                    gain -= 3.0  # a basket without fish to use it
+            elif me.fish - cost < reserve:
+                gain -= 2.0
+            if gain > best_gain:
+                best, best_gain = a, gain
+        return best
+
+    def _on_buy_drawn(self, game: Game, frame: Any, legal: Sequence[Action]) -> Action | None:
+        return self._best_buy(game, self._me(game), [a for a in legal if a.kind == "buy"])
+
+    def _on_lesson_colour(self, game: Game, frame: Any, legal: Sequence[Action]) -> Action:
+        boat = self._me(game).boat
+        counts = {c: boat.colour_masks[c].bit_count() for c in COLOURS}
+        return max(legal, key=lambda a: (counts[a[2]], -COLOURS.index(a[2])))
+
+    def _on_choose_rescue(self, game: Game, frame: Any, legal: Sequence[Action]) -> Action:
+        me = self._me(game)
+        cards = base_cards()
+        chosen = [cards[c] for c in me.chosen_rescue]
+        usable = me.baskets + sum(1 for c in chosen if c.basket == "full") + sum(
+            1 for c in chosen if c.basket == "half") // 2
+        affordable = me.fish // 3
+        options = [a for a in legal if a.kind == "choose_rescue"]
+        for a in options:  # speed-only cards cost nothing to lay down
+            if cards[a[1]].basket is None:
+                return a
+        if usable < affordable:
+            fulls = [a for a in options if cards[a[1]].basket == "full"]
+            if fulls:
+                return max(fulls, key=lambda a: cards[a[1]].speed)
+            halves = [a for a in options if cards[a[1]].basket == "half"]
+            pending_half = sum(1 for c in chosen if c.basket == "half") % 2
+            if halves and (pending_half or len(halves) >= 2):
+                return max(halves, key=lambda a: cards[a[1]].speed)
+        return Action("done")
+
+    # --- anytime cards ------------------------------------------------------------------------
+    def _anytime_choice(self, game: Game, legal: Sequence[Action], window: str) -> Action | None:
+        for a in legal:
+            if a.kind == "play" and self._wants(game, a[1], window):
+                return a
+        return None
+
+    def _wants(self, game: Game, card_id: int, window: str) -> bool:
+        """Whether playing this anytime card in this window pays now."""
+        from ..modes.standard.phases.anytime import fish_gain
+
+        me = self._me(game)
+        kind = base_cards()[card_id].anytime_type or ""
+        final = window == "end_of_game" or (game.state.day >= 5  # type: ignore[attr-defined]
+                                            and window in ("rare_finds", "before_rare_finds_turn"))
+        if kind.startswith("gain_fish"):
+            gain = fish_gain(me, card_id)
+            return gain >= 3 or (final and gain > 0)
+        wanted = {
+            "discard_basket_gain_fish": final,
+            "gain_basket": window in ("before_choose_rescue_cards", "rescue"),
+            "draw_tile_to_boat": window in ("rescue", "rare_finds"),
+            "draw_2_cards": window == "rare_finds" and me.fish >= 3,
+            "draw_3_cards": window == "rare_finds" and me.fish >= 3,
+            "rescue_extra_cat": window == "rescue" and me.fish >= 8
+            and me.free_baskets + len(me.revealed_rescue) >= 2,
+        }
+        return wanted.get(kind, False)
+
+    def _on_anytime(self, game: Game, frame: Any, legal: Sequence[Action]) -> Action | None:
+        return self._anytime_choice(game, legal, frame.window)
+
+    # --- placing ------------------------------------------------------------------------------
+    def _placements(self, game: Game, shape: str, colour: str | None) -> Any:
+        from ..modes.standard.placement import placements_for
+
+        return placements_for(self._me(game), shape)
+
+    def _on_place(self, game: Game, frame: Any, legal: Sequence[Action]) -> Action | None:
+        info = game.state.tiles[frame.tile]  # type: ignore[attr-defined]
+        for a in legal:
+            if a.kind == "play" and not any(True for b in legal if b.kind == "place"):
+                return a
+        planned = self._planned.pop(frame.tile, None)
+        if planned is not None and Action("place", planned) in legal:
+            return Action("place", planned)
+        ev = PlacementEval(self._me(game).boat, frame.colour, rare=info.kind == "rare_treasure")
+        placements = getattr(legal, "placements", None)
+        if placements is None:
+            placements = [a[1] for a in legal if a.kind == "place"]
+        _, mask = ev.best(placements)
+        return Action("place", mask)
+
+    def _on_take_treasure(self, game: Game, frame: Any, legal: Sequence[Action]) -> Action | None:
+        me = self._me(game)
+        best, best_v = None, 0.5
+        for a in legal:
+            if a.kind != "take_treasure":
+                continue
+            rare = any(game.state.tiles[t].shape == a[1]  # type: ignore[attr-defined]
+                       for t in game.state.supply.rare)  # type: ignore[attr-defined]
+            ev = PlacementEval(me.boat, None, rare=rare and frame.pool in ("rare",
+                                                                             "common_or_rare"))
+            v, _ = ev.best(self._placements(game, a[1], None))
+            if v > best_v:
+                best, best_v = a, v
+        return best
+
+    # --- rescue and rare finds turns ----------------------------------------------------------
+    def _on_rescue_turn(self, game: Game, frame: Any, legal: Sequence[Action]) -> Action | None:
+        played = self._anytime_choice(game, legal, "rescue")
+        if played is not None:
+            return played
+        me = self._me(game)
+        state = game.state  # type: ignore[attr-defined]
+        prices = game.rules.field_prices  # type: ignore[attr-defined]
+        order = {"permanent": 0, "full": 1, "half": 2}
+        best: tuple[float, Action] | None = None
+        seen: dict[tuple[str, str], tuple[float, int]] = {}
+        for a in legal:
+            if a.kind != "rescue":
+                continue
+            tile = state.tiles[state.fields.side(a[1])[a[2]]]
+            key = (tile.shape, tile.colour)
+            if key not in seen:
+                ev = PlacementEval(me.boat, tile.colour)
+                seen[key] = ev.best(self._placements(game, tile.shape, tile.colour))
+            v = seen[key][0] - FISH_WEIGHT * prices[a[1]] - 0.01 * order[a[3]]
+            if best is None or v > best[0]:
+                best = (v, a)
+        if best is None:
+            return None
+        action = best[1]
+        tile_id = state.fields.side(action[1])[action[2]]
+        tile = state.tiles[tile_id]
+        self._planned[tile_id] = seen[(tile.shape, tile.colour)][1]
+        return action
+
+    def _on_rare_finds_turn(self, game: Game, frame: Any,
+                            legal: Sequence[Action]) -> Action | None:
+        played = self._anytime_choice(game, legal, "rare_finds")
+        if played is not None:
+            return played
+        me = self._me(game)
+        best: tuple[float, Action] | None = None
+        oshax_seen: dict[tuple[str, str], float] = {}
+        for a in legal:
+            if a.kind == "oshax":
+                key = (a[2], a[3])
+                if key not in oshax_seen:
+                    ev = PlacementEval(me.boat, a[3])
+                    oshax_seen[key] = ev.best(self._placements(game, a[2], a[3]))[0] + 4.0
+                v = oshax_seen[key]
+            elif a.kind == "treasure":
+                c = base_cards()[a[1]]
+                take = c.options[a[2]]["take"][0]["kind"]
+                v = {"rare": 6.0, "common_any": 4.0, "common_small": 3.0}[take]
+                v -= c.options[a[2]].get("extra_cost_fish", 0) * 0.5
+            else:
+                continue
+            if best is None or v > best[0]:
+                best = (v, a)
+        return best[1] if best else None
+
+    def _on_move_cats(self, game: Game, frame: Any, legal: Sequence[Action]) -> Action:
+        for a in legal:  # bring expensive cats to the cheap field
+            if a.kind == "move_cat" and a[1] == "right":
+                return a
+        return Action("done")
+
+    def _on_to_field(self, game: Game, frame: Any, legal: Sequence[Action]) -> Action:
+        return Action("to_field", "left")
