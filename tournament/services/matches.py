@@ -134,7 +134,8 @@ def match_spec(match: Match) -> dict[str, Any]:
     for seat in match.seats.select_related("bot_version__bot").order_by("seat"):
         v = seat.bot_version
         seats.append({
-            "seat": seat.seat, "bot_version_id": v.pk, "name": f"{v.bot.name} v{v.number}",
+            "seat": seat.seat, "bot_version_id": v.pk, "name": v.bot.name,
+            "version": str(v.number),
             "builtin": v.builtin or None,
             "bundle_path": storages_path(v.bundle_name) if v.bundle_name else None,
             "bundle_kind": v.bundle_kind or None, "sha256": v.sha256 or None,

@@ -1,0 +1,115 @@
+"""The demo data set: built-in bots, two uploaded starter bots, a demo organiser and one short
+round-robin league per available mode. Used by `manage.py demo` (scripts/demo.sh)."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.core.files.storage import storages
+from django.db import transaction
+
+from ..models import Bot, BotVersion, League
+from .bots import bot_create, bot_version_upload, builtin_bots_register
+from .leagues import league_create, league_entry_add, league_start
+
+ORGANISER = "demo-organiser"
+AUTHOR = "demo-author"
+DEMO_PASSWORD = "isle-arena-demo"
+STARTER_BOTS = {  # bot name -> bundle under examples/bots/
+    "starter-random": "random_bot.py",
+    "starter-heuristic": "heuristic_bot.py",
+}
+
+
+@dataclass(frozen=True)
+class DemoLeagueSpec:
+    mode: str
+    seats: int
+    entrants: tuple[str, ...]
+    options: dict[str, Any]
+
+
+DEMO_LEAGUES = (
+    DemoLeagueSpec("standard", 4, ("random", "greedy", "starter-random", "starter-heuristic"), {}),
+    DemoLeagueSpec("duel", 2, ("random", "greedy", "starter-heuristic"), {}),
+    DemoLeagueSpec("family", 4, ("random", "greedy", "starter-random", "starter-heuristic"), {}),
+    DemoLeagueSpec("solo", 1, ("random", "greedy", "starter-heuristic"), {"difficulty": "medium"}),
+)
+
+
+def demo_league_name(mode: str) -> str:
+    return f"Demo {mode}"
+
+
+def _user(username: str, organiser: bool) -> Any:
+    user, created = get_user_model().objects.get_or_create(
+        username=username, defaults={"email": f"{username}@example.com"}
+    )
+    if created:
+        user.set_password(DEMO_PASSWORD)
+        user.save(update_fields=["password"])
+    if organiser:
+        user.groups.add(Group.objects.get(name="organisers"))
+    return user
+
+
+def _starter_version(author: Any, name: str, filename: str) -> BotVersion:
+    """The uploaded starter bot, uploaded again only when its file changed."""
+    path = Path(settings.BASE_DIR) / "examples" / "bots" / filename
+    data = path.read_bytes()
+    bot = Bot.objects.filter(name=name).first() or bot_create(
+        owner=author, name=name, description=f"examples/bots/{filename}, uploaded by the demo"
+    )
+    sha256 = hashlib.sha256(data).hexdigest()
+    version = bot.versions.filter(sha256=sha256).order_by("-number").first()
+    if version is None:
+        version = bot_version_upload(bot=bot, user=author, filename=filename, data=data)
+    version.refresh_from_db()
+    return version
+
+
+def _reset_league(name: str) -> None:
+    """Delete an earlier demo league with its matches, ratings and replay files."""
+    league = League.objects.filter(name=name).first()
+    if league is None:
+        return
+    replays = storages["replays"]
+    for replay_name in league.matches.exclude(replay_name="").values_list("replay_name", flat=True):
+        replays.delete(replay_name)
+    with transaction.atomic():
+        league.delete()
+
+
+def demo_run(*, modes: list[str]) -> list[League]:
+    """(Re)create and play the demo leagues of the given modes; returns them, played."""
+    builtin = builtin_bots_register()
+    organiser = _user(ORGANISER, organiser=True)
+    author = _user(AUTHOR, organiser=False)
+    versions: dict[str, BotVersion] = dict(builtin)
+    for name, filename in STARTER_BOTS.items():
+        versions[name] = _starter_version(author, name, filename)
+    leagues = []
+    for spec in DEMO_LEAGUES:
+        if spec.mode not in modes:
+            continue
+        name = demo_league_name(spec.mode)
+        _reset_league(name)
+        league = league_create(
+            organiser=organiser, name=name, mode=spec.mode, seats=spec.seats,
+            format=League.Format.ROUND_ROBIN, options=spec.options, seeds=1,
+            decision_time_limit=1.0, time_bank=10.0,
+        )  # fmt: skip
+        for bot_name in spec.entrants:
+            version = versions[bot_name]
+            if version.status == BotVersion.Status.READY:
+                league_entry_add(league=league, user=organiser, bot_version_id=version.pk)
+        league_start(league=league, user=organiser)
+        league.refresh_from_db()
+        leagues.append(league)
+    return leagues
