@@ -16,7 +16,9 @@ Patch forms (all plain JSON):
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
+from importlib import resources
 from typing import Any
 
 from engine.boat import Boat, BoatLayout, base_layouts, cells_of
@@ -120,12 +122,43 @@ def _layouts_of(game: Game) -> dict[str, dict[str, Any]]:
             for item in value.values():
                 visit(item, depth + 1)
 
+    declared = getattr(type(game), "layouts", None)
+    if callable(declared):  # a mode's own boats (Duel), even those nobody chose
+        for layout in declared().values():
+            visit(layout, 0)
     for value in vars(game).values():
         visit(value, 0)
     return {name: layout_json(layout) for name, layout in found.items()}
 
 
-def _cards() -> dict[str, dict[str, Any]]:
+def _island(game: Game) -> dict[str, Any] | None:
+    """The Duel island's board (spaces with grid positions, the footprint paths between them)
+    from the engine's data, for modes whose view has an ``island``."""
+    graph = getattr(type(game), "island_graph", None)
+    if not callable(graph):
+        return None
+    try:
+        raw = json.loads(resources.files(f"engine.data.{game.mode}").joinpath("island.json")
+                         .read_text())
+    except (ModuleNotFoundError, FileNotFoundError):
+        return None
+    return {"spaces": raw["spaces"], "paths": raw["footprints"],
+            "start": raw.get("oshax_start")}
+
+
+def _cards(mode: str) -> dict[str, dict[str, Any]]:
+    """Card labels by id: the mode's own catalogue (engine/data/<mode>/cards.json, as Duel
+    has) or else the base game's."""
+    try:
+        raw = json.loads(resources.files(f"engine.data.{mode}").joinpath("cards.json")
+                         .read_text())
+        own = {str(c["id"]): {"family": c.get("kind") or c.get("family") or "",
+                              "label": c.get("name") or c.get("label") or "",
+                              "effect": c.get("effect") or ""} for c in raw["cards"]}
+    except (ModuleNotFoundError, FileNotFoundError, KeyError, TypeError):
+        own = None
+    if own is not None:
+        return own
     out = {}
     for card_id, card in base_cards().items():
         entry: dict[str, Any] = {"family": card.family, "label": card.label,
@@ -208,7 +241,8 @@ def build_frames(doc: Mapping[str, Any], seat: int | None = None) -> dict[str, A
         "seat": SPECTATOR if seat is None else seat,
         "seats": game.seats,
         "layouts": _layouts_of(game),
-        "cards": _cards(),
+        "cards": _cards(game.mode),
+        "island": _island(game),
         "steps": steps,
         "events": events,
         "views": {"base": base, "patches": patches},

@@ -107,3 +107,39 @@ def test_viewer_plays_seeks_and_switches_seats(
               "render_ms_median": round(sorted(timings)[len(timings) // 2], 2)}
     print("viewer timing", json.dumps(report))
     assert seek_ms < SEEK_BUDGET_MS and worst < SEEK_BUDGET_MS, report
+
+
+@pytest.mark.django_db(transaction=True)
+def test_every_mode_renders_in_chromium(
+    live_server, chromium_executable, stored_match, modes_available, toy_mode
+):
+    from playwright.sync_api import sync_playwright
+
+    matches = [stored_match(mode, seed=5) for mode in [*modes_available, toy_mode]]
+    expected = {m.pk: [len(b["tiles"]) for b in m.result["boats"]] for m in matches}
+    errors: list[str] = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium_executable, args=ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            for match in matches:
+                page.goto(f"{live_server.url}/replays/{match.pk}/?step=100000")
+                page.wait_for_function("window.viewer && window.viewer.renders > 0")
+                n = page.evaluate("window.viewer.views.length") - 1
+                assert page.evaluate("window.viewer.step") == n, match.mode
+                shown = [int(x) for x in page.eval_on_selector_all(
+                    ".boat", "els => els.map(e => e.dataset.tiles)")]
+                assert shown == expected[match.pk], match.mode
+                island = page.locator("#island")
+                if match.mode == "duel":
+                    assert island.is_visible()
+                    assert page.locator("#island .oshax-marker").count() == 1
+                else:
+                    assert not island.is_visible()
+                if match.mode == "duel":
+                    page.evaluate("window.viewer.show(Math.floor(window.viewer.views.length / 2))")
+                    page.screenshot(path=str(SCREENSHOT.with_name("viewer-duel.png")))
+        finally:
+            browser.close()
+    assert not errors, errors

@@ -95,6 +95,9 @@
     }
     if (typeof v === "object") {
       if (isTile(v)) return tileChip(v);
+      if (typeof v.label === "string" && ("id" in v || "effect" in v)) {
+        return `<span class="chip card" title="${esc(v.effect || "")}">${"id" in v ? "#" + esc(v.id) + " " : ""}${esc(v.name || v.label)}</span>`;
+      }
       if (isCardList(key) && typeof v.id === "number" && state.payload.cards[String(v.id)]) return cardChip(v.id);
       if (depth > 2) return `<code>${esc(JSON.stringify(v))}</code>`;
       const rows = Object.keys(v).map((k) => `<dt>${label(k)}</dt><dd>${renderValue(k, v[k], depth + 1)}</dd>`);
@@ -201,6 +204,46 @@
     $("#boats").innerHTML = html.join("") || '<p class="nil">This view shows no boats.</p>';
   }
 
+  // ---- the Duel island ----------------------------------------------------------------------
+  function renderIsland(view) {
+    const board = state.payload.island;
+    const el = $("#island");
+    if (!board || !Array.isArray(view.island)) { el.hidden = true; return; }
+    el.hidden = false;
+    const W = 112, H = 74, pos = {};
+    for (const sp of board.spaces) pos[sp.space] = [12 + sp.col * (W + 18), 12 + sp.row * (H + 18)];
+    const touched = new Set((view.turn && view.turn.touched) || []);
+    const parts = [];
+    for (const [a, b] of board.paths) {
+      if (!pos[a] || !pos[b]) continue;
+      parts.push(`<line x1="${pos[a][0] + W / 2}" y1="${pos[a][1] + H / 2}" x2="${pos[b][0] + W / 2}" y2="${pos[b][1] + H / 2}" stroke="#c9b48a" stroke-width="3" stroke-dasharray="2 5" stroke-linecap="round"/>`);
+    }
+    for (const cell of view.island) {
+      const p = pos[cell.space];
+      if (!p) continue;
+      const item = cell.item;
+      const fill = cell.kind === "card" ? "#e8f0fb" : "#eef7e8";
+      const stroke = touched.has(cell.space) ? "#f0a500" : "#9aa7b0";
+      parts.push(`<g class="space" data-space="${cell.space}"><rect x="${p[0]}" y="${p[1]}" width="${W}" height="${H}" rx="8" fill="${fill}" stroke="${stroke}" stroke-width="${touched.has(cell.space) ? 3 : 1}"/>`);
+      parts.push(`<text x="${p[0] + 6}" y="${p[1] + 14}" font-size="11" fill="#6b7680">${cell.space} ${esc(cell.kind)}</text>`);
+      if (item && item.kind === "cat") {
+        parts.push(`<rect x="${p[0] + 8}" y="${p[1] + 24}" width="22" height="22" fill="${COLOURS[item.colour] || "#999"}" stroke="#222"/>`);
+        parts.push(`<text x="${p[0] + 36}" y="${p[1] + 40}" font-size="11">${esc(String(item.shape || "").replace(/_/g, " "))}${item.fish ? " 🐟" : ""}</text>`);
+      } else if (item) {
+        const text = String(item.label || item.name || item.kind || "");
+        parts.push(`<text x="${p[0] + 8}" y="${p[1] + 40}" font-size="11"><title>${esc(item.effect || "")}</title>${esc(text.length > 17 ? text.slice(0, 16) + "…" : text)}</text>`);
+      }
+      if (view.oshax === cell.space) {
+        parts.push(`<g class="oshax-marker"><circle cx="${p[0] + W - 16}" cy="${p[1] + H - 16}" r="12" fill="#222"/><text x="${p[0] + W - 16}" y="${p[1] + H - 11}" font-size="13" fill="#fff" text-anchor="middle">O</text><title>the Oshax</title></g>`);
+      }
+      parts.push("</g>");
+    }
+    const cols = Math.max(...board.spaces.map((sp) => sp.col)) + 1;
+    const rows = Math.max(...board.spaces.map((sp) => sp.row)) + 1;
+    const w = 24 + cols * (W + 18), h = 24 + rows * (H + 18);
+    el.querySelector(".content").innerHTML = `<svg viewBox="0 0 ${w} ${h}" width="${w}" height="${h}" role="img" aria-label="The island">${parts.join("")}</svg>`;
+  }
+
   // ---- panels -------------------------------------------------------------------------------
   function renderStep() {
     const i = state.step;
@@ -238,6 +281,7 @@
     const perSeat = [], shared = [];
     for (const key of Object.keys(view)) {
       if (key === "boats" || key === "mode") continue;
+      if (state.payload.island && (key === "island" || key === "oshax")) continue;
       const v = view[key];
       if (Array.isArray(v) && v.length === seats && seats > 1 && !v.every(isTile)) perSeat.push(key);
       else shared.push(key);
@@ -288,6 +332,7 @@
     state.step = Math.max(0, Math.min(last, step | 0));
     const view = state.views[state.step];
     const scores = state.payload.scores ? state.payload.scores[state.step] : null;
+    renderIsland(view);
     renderBoats(view, scores);
     renderStep();
     renderScores(scores);
