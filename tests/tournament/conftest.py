@@ -9,11 +9,11 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import Group
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from tournament.models import Bot, BotVersion
+from tournament.services.accounts import organiser_grant
 
 
 @pytest.fixture(autouse=True)
@@ -89,7 +89,7 @@ def make_user(db: None) -> Callable[..., Any]:
             username, f"{username}@example.com", "pw-12345!"
         )
         if organiser:
-            user.groups.add(Group.objects.get(name="organisers"))
+            organiser_grant(user=user)
         return user
 
     return _make

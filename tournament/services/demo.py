@@ -10,11 +10,11 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group
 from django.core.files.storage import storages
 from django.db import transaction
 
 from ..models import Bot, BotVersion, League
+from .accounts import organiser_grant
 from .bots import bot_create, bot_version_upload, builtin_bots_register
 from .leagues import league_create, league_entry_add, league_start
 
@@ -55,7 +55,7 @@ def _user(username: str, organiser: bool) -> Any:
         user.set_password(DEMO_PASSWORD)
         user.save(update_fields=["password"])
     if organiser:
-        user.groups.add(Group.objects.get(name="organisers"))
+        organiser_grant(user=user)
     return user
 
 
