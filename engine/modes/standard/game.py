@@ -112,6 +112,10 @@ class StandardGame(Game):
             legal = self._legal[key] = frame.legal(self, seat)
         return legal
 
+    def state_changed(self) -> None:
+        """Forget cached legal actions: call after editing ``state`` by hand (tests, tools)."""
+        self._legal.clear()
+
     def illegal_reason(self, seat: int, action: Action) -> str | None:
         top = self.frames[-1]
         if action.kind in self.codec.specs:

@@ -1,0 +1,1 @@
+"""Tests of the standard game (a package so the tests can share helpers.py)."""
