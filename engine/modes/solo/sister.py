@@ -204,6 +204,7 @@ class Sister:
     deck: list[int] = field(default_factory=list)  # basket cards, next one last
     today: list[int] = field(default_factory=list)  # drawn today and not played yet
     played_today: list[int] = field(default_factory=list)
+    actions_today: list[dict[str, Any]] = field(default_factory=list)  # what her cards did
     discard: list[int] = field(default_factory=list)
     speed: int = 0
     first: bool = False  # she acts before the player in today's rescue
@@ -266,7 +267,7 @@ class Sister:
 
     def end_day(self) -> None:
         self.discard.extend(self.played_today + self.today)
-        self.played_today, self.today = [], []
+        self.played_today, self.today, self.actions_today = [], [], []
 
     def cards(self) -> list[int]:
         """Every solo card she holds anywhere (for the every-card-in-one-place check)."""
@@ -286,6 +287,7 @@ class Sister:
                 self.today[0] if self.today else None),
             "cards_left_today": len(self.today),
             "played_today": list(self.played_today),
+            "actions_today": [dict(a) for a in self.actions_today],
         }
         if full:
             out.update(today=list(self.today), deck=list(self.deck),
