@@ -134,7 +134,7 @@ class DuelGame(Game):
         self.placing: int | None = None  # the cat tile being placed
         self.treasures_due = 0  # treasures the seat may still take and place
         self.took = [True, True]  # performed a selection on their latest turn this day
-        self._fits: list[dict[str, bool]] = [{}, {}]  # shape key -> fits, per seat's boat
+        self._fits: dict[tuple[str, int, str], bool] = {}  # (layout, occupied, shape) -> fits
         self.log("first_player", seat=self.first)
 
     # --- the decision API ------------------------------------------------------------------
@@ -241,13 +241,21 @@ class DuelGame(Game):
         return boat
 
     def _fits_on(self, seat: int, shape: Shape) -> bool:
-        """Whether ``shape`` has a legal placement on the seat's boat (cached per boat state)."""
-        cache = self._fits[seat]
-        fits = cache.get(shape.key)
+        """Whether ``shape`` has a legal placement on the seat's boat (cached by boat state,
+        so a boat edited by hand is never answered from a stale entry)."""
+        boat = self._boat(seat)
+        key = (boat.layout.name, boat.occupied, shape.key)
+        fits = self._fits.get(key)
         if fits is None:
-            boat = self._boat(seat)
-            fits = cache[shape.key] = bool(legal_placements(shape, boat.layout, boat.occupied))
+            if len(self._fits) > 4096:
+                self._fits.clear()
+            fits = self._fits[key] = bool(legal_placements(shape, boat.layout, boat.occupied))
         return fits
+
+    def state_changed(self) -> None:
+        """Recount derived fields after editing the state by hand (tests, tools)."""
+        self.on_island = sum(1 for item in self.island if item is not None)
+        self._fits.clear()
 
     def _selectable(self, seat: int) -> list[int]:
         """Touched spaces holding a card, or a cat that fits on the seat's boat."""
@@ -533,7 +541,6 @@ class DuelGame(Game):
         cat = CATS[self.placing]  # type: ignore[index]
         boat = self._boat(seat)
         boat.place(Tile("cat", cat.colour, cat.shape.key, mask, cat.id))
-        self._fits[seat].clear()
         self.placing = None
         if cat.fish:
             self.fish[seat] += 1
@@ -546,7 +553,6 @@ class DuelGame(Game):
         assert shape is not None
         tile_id = self.supply[shape.key].pop()
         self._boat(seat).place(Tile("common_treasure", None, shape.key, mask, tile_id))
-        self._fits[seat].clear()
         self.treasures_due -= 1
         self._settle()
 
@@ -589,5 +595,5 @@ class DuelGame(Game):
         twin.lessons = [list(x) for x in self.lessons]
         twin.boats = [None if b is None else Boat(b.layout, list(b.tiles), b.occupied,
                                                   dict(b.colour_masks)) for b in self.boats]
-        twin._fits = [dict(c) for c in self._fits]
+        twin._fits = dict(self._fits)
         return twin

@@ -31,7 +31,7 @@ class DuelKit:
         game.island = [None] * 16
         for space, item in items.items():
             game.island[space] = item
-        game.on_island = len(items)
+        game.state_changed()
 
     def walk(self, game: DuelGame, *spaces: int) -> None:
         seat = game.current

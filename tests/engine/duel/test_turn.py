@@ -152,7 +152,6 @@ def test_fish_action_treasure_needs_supply_and_room(kit) -> None:
     layout = game.boats[seat].layout
     lone = mask_of([[5, 4]])
     game.boats[seat].place(Tile("common_treasure", None, "custom", layout.cells_mask & ~lone, 45))
-    game._fits[seat].clear()
     with pytest.raises(IllegalAction, match="no treasure left in the supply fits"):
         game.apply(seat, {"kind": "fish_action", "action": "treasure"})
     game.supply["monomino_1"] = [45]
