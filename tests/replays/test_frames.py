@@ -54,3 +54,16 @@ def test_parse_seat():
     for bad in ("4", "-1", "x"):
         with pytest.raises(InvalidSeat, match="seat must be 0..3 or 'spectator'"):
             parse_seat(bad, 4)
+
+
+def test_running_scores_end_at_the_result(any_mode, record):
+    game, steps, data = record(any_mode, seed=17)
+    payload = build_frames(decode(data))
+    if payload["scores"] is None:
+        pytest.skip(f"mode {any_mode} cannot score mid-game")
+    assert len(payload["scores"]) == len(steps) + 1
+    assert payload["scores"][-1] == game.result()["scores"]
+    me = game.seats - 1
+    own = build_frames(decode(data), me)["scores"][-1]
+    assert own[me] == game.result()["scores"][me]
+    assert all(v is None for s, v in enumerate(own) if s != me)

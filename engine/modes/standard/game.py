@@ -156,6 +156,14 @@ class StandardGame(Game):
 
         return full_state(self)
 
+    def scores(self) -> list[dict[str, Any]]:
+        """Every seat's score sheet as it stands (final once over), as family and duel give
+        it: the replay viewer shows the score so far from it."""
+        from ...scoring import score_table
+        from .result import table_facts
+
+        return score_table(table_facts(self))
+
     def result(self) -> dict[str, Any]:
         if not self.is_over():
             raise RuntimeError("the game is not over")
