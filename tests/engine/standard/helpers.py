@@ -14,7 +14,6 @@ from engine.modes.standard import StandardGame, Step
 from engine.modes.standard.fields import FieldCat
 from engine.modes.standard.state import ANYTIME_IDS, CAT
 
-
 Chooser = Callable[[StandardGame, int, Sequence[Action]], Action]
 
 
@@ -215,3 +214,30 @@ def placement_avoiding(g: StandardGame, seat: int, shape: str, cell_mask: int) -
         if not m & cell_mask:
             return m
     raise AssertionError("no such placement")
+
+
+def put_tile(g: StandardGame, seat: int, tile: int, colour: str | None = None) -> int:
+    """Put a tile from the bag or supply on the boat at its first free spot; returns the mask."""
+    from engine.shapes import base_shapes, legal_placements
+
+    boat = g.state.players[seat].boat
+    info = g.state.tiles[tile]
+    mask = legal_placements(base_shapes().by_key(info.shape), boat.layout, boat.occupied,
+                            anywhere=True)[0]
+    _take_tile(g, tile)
+    boat.place(Tile(info.kind, colour or info.colour, info.shape, mask, tile))
+    g.state_changed()
+    return mask
+
+
+def choose_and_reveal(g: StandardGame, choices: dict[int, Sequence[int]]) -> None:
+    """Empty the hands, give each seat these rescue cards, choose them all and reveal."""
+    empty_hands(g)
+    for seat, cards in choices.items():
+        give(g, seat, *cards)
+    jump(g, Step.CHOOSE)
+    for seat, cards in choices.items():
+        for c in cards:
+            act(g, seat, "choose_rescue", c)
+        if g.step is Step.CHOOSE and seat in g.pending():  # else it chose all it holds
+            act(g, seat, "done")

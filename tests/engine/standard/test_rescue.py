@@ -13,6 +13,7 @@ from engine.modes.standard.phases.rescue import basket_kinds
 from .helpers import (
     act,
     cat,
+    choose_and_reveal,
     empty_hands,
     game,
     give,
@@ -28,19 +29,6 @@ FULL_SPEED_1 = (43, 44, 45)
 FULL_SPEED_3 = (55, 56)
 HALF_SPEED_0 = (15, 16, 17)
 SPEED_ONLY = (7, 8)
-
-
-def choose_and_reveal(g, choices: dict[int, tuple[int, ...]]) -> None:  # noqa: ANN001
-    """Give each seat its rescue cards, choose them all, and reveal."""
-    empty_hands(g)
-    for seat, cards in choices.items():
-        give(g, seat, *cards)
-    jump(g, Step.CHOOSE)
-    for seat, cards in choices.items():
-        for c in cards:
-            act(g, seat, "choose_rescue", c)
-        if g.step is Step.CHOOSE and seat in g.pending():  # else it chose all it holds
-            act(g, seat, "done")
 
 
 def test_speed_sets_turn_order_and_ties_keep_the_previous_order() -> None:
