@@ -6,7 +6,8 @@ whose touched spaces hold the best discovery, buys a fish action when what it re
 is worth more than the fish, and places each tile where a quick evaluation of the
 boat is best: cats joining families, rats covered, rooms completed, tight packing,
 no isolated empty squares. Values are in points; a fish is worth about one point
-until the last day.
+until the last day. It reads only what the observation also shows (never the bag or
+deck order).
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from typing import Any
 
 from ..actions import Action
 from ..boat import STRIDE, Boat, components, neighbours
+from ..modes.duel.game import instant_fish
+from ..modes.duel.scoring import lesson_points
 from ..rng import Rng
 from ..scoring import family_points
 from ..shapes import Shape, legal_placements
@@ -73,7 +76,7 @@ class GreedyDuelBot:
         self.rng = Rng(seed, f"bot:greedy_duel:{seat}")
         self.last_note: str | None = None
         self._cat_cache: dict[tuple[int, int], tuple[float, int]] = {}
-        self._treasure_cache: dict[tuple[int, tuple[int, ...]], tuple[float, int]] = {}
+        self._treasure_cache: dict[tuple[int, tuple[str, ...]], tuple[float, int]] = {}
 
     def close(self) -> None:
         self._cat_cache.clear()
@@ -99,8 +102,8 @@ class GreedyDuelBot:
         return found
 
     def _best_treasure(self, game: Any, boat: Boat) -> tuple[float, int]:
-        shapes: list[Shape] = [s for s in game.treasure_shapes_left()]
-        key = (boat.occupied, tuple(len(game.supply[s.key]) > 0 for s in shapes))
+        shapes: list[Shape] = game.treasure_shapes_left()
+        key = (boat.occupied, tuple(s.key for s in shapes))
         found = self._treasure_cache.get(key)
         if found is None:
             best, best_mask = -1e9, 0
@@ -113,9 +116,6 @@ class GreedyDuelBot:
         return found
 
     def _card_value(self, game: Any, seat: int, card_id: int) -> float:
-        from ..modes.duel.game import instant_fish
-        from ..modes.duel.scoring import lesson_points
-
         card = game.card(card_id)
         boat = game.boats[seat]
         if card.kind == "treasure":
