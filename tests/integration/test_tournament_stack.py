@@ -1,0 +1,212 @@
+"""The tournament through the real stack: gunicorn + a Celery worker + beat on PostgreSQL and
+Redis (tests/conftest.py `live_stack`, which points the processes at pytest-django's test
+database). A four-bot league (two of them uploaded bundles played in the sandbox) runs to the
+end over the API; a worker process killed by SIGKILL mid-match leads to one finished match."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import time
+import urllib.error
+import urllib.request
+import uuid
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tournament.models import Match, MatchSeat, RatingChange
+from tournament.services.accounts import organiser_grant
+from tournament.services.ratings import ratings_recompute
+
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
+
+REPO = Path(__file__).resolve().parents[2]
+SLOW_BOT = b"""import json, sys, time
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "start":
+        reply = {"ready": True}
+    elif message["type"] == "decide":
+        time.sleep(0.08)
+        reply = {"index": 0}
+    elif message["type"] == "end":
+        break
+    else:
+        continue
+    sys.stdout.write(json.dumps(reply) + "\\n")
+    sys.stdout.flush()
+"""
+
+
+class Api:
+    """A tiny JSON client for the stack's web server (urllib only)."""
+
+    def __init__(self, base_url: str, token: str | None = None) -> None:
+        self.base_url, self.token = base_url, token
+
+    def call(self, method: str, path: str, data: Any = None, files: dict | None = None) -> Any:
+        headers = {"Accept": "application/json"}
+        if self.token:
+            headers["Authorization"] = f"Token {self.token}"
+        body = None
+        if files:
+            boundary = uuid.uuid4().hex
+            parts = []
+            for field, (name, content) in files.items():
+                parts.append(
+                    f'--{boundary}\r\nContent-Disposition: form-data; name="{field}"; '
+                    f'filename="{name}"\r\nContent-Type: application/octet-stream\r\n\r\n'.encode()
+                    + content
+                    + b"\r\n"
+                )
+            body = b"".join(parts) + f"--{boundary}--\r\n".encode()
+            headers["Content-Type"] = f"multipart/form-data; boundary={boundary}"
+        elif data is not None:
+            body = json.dumps(data).encode()
+            headers["Content-Type"] = "application/json"
+        request = urllib.request.Request(
+            self.base_url + path, data=body, headers=headers, method=method
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                raw = response.read()
+                kind = response.headers.get("Content-Type", "")
+                return json.loads(raw) if "json" in kind else raw
+        except urllib.error.HTTPError as exc:
+            raise AssertionError(f"{method} {path}: {exc.code} {exc.read()[:500]!r}") from None
+
+
+def _wait(predicate: Any, timeout: float, what: str) -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.25)
+    raise AssertionError(f"timed out after {timeout}s waiting for {what}")
+
+
+def _login(api: Api, username: str) -> Api:
+    password = "kitten-boat-" + username
+    api.call(
+        "POST",
+        "/api/v1/accounts/",
+        {"username": username, "password": password, "email": f"{username}@example.com"},
+    )
+    token = api.call("POST", "/api/v1/auth/token/", {"username": username, "password": password})
+    return Api(api.base_url, token["token"])
+
+
+def _upload_ready(author: Api, name: str, filename: str, content: bytes) -> dict[str, Any]:
+    bot = author.call("POST", "/api/v1/bots/", {"name": name})
+    version = author.call(
+        "POST", f"/api/v1/bots/{bot['id']}/versions/", files={"file": (filename, content)}
+    )
+    done = _wait(
+        lambda: (v := author.call("GET", f"/api/v1/bot-versions/{version['id']}/"))["status"]
+        != "pending" and v,
+        120, f"validation of {name}",
+    )  # fmt: skip
+    assert done["status"] == "ready", done
+    return done
+
+
+def test_league_of_four_bots_through_the_stack(live_stack):
+    from django.contrib.auth import get_user_model
+
+    anon = Api(live_stack.base_url)
+    author = _login(anon, "author1")
+    organiser = _login(anon, "organiser1")
+    organiser_grant(user=get_user_model().objects.get(username="organiser1"))
+
+    uploaded = [
+        _upload_ready(author, "starter", "random_bot.py",
+                      (REPO / "examples/bots/random_bot.py").read_bytes()),
+        _upload_ready(author, "heuristic", "heuristic_bot.py",
+                      (REPO / "examples/bots/heuristic_bot.py").read_bytes()),
+    ]  # fmt: skip
+    system = anon.call("GET", "/api/v1/bots/?is_system=true")["results"]
+    builtin = {b["name"]: b["versions"][0]["id"] for b in system}
+    assert set(builtin) == {"random", "greedy"}
+
+    league = organiser.call(
+        "POST", "/api/v1/leagues/",
+        {"name": "stack cup", "mode": "standard", "seats": 4, "format": "round_robin",
+         "seeds": 1, "decision_time_limit": 2.0},
+    )  # fmt: skip
+    for version in uploaded:
+        author.call("POST", f"/api/v1/leagues/{league['id']}/entries/",
+                    {"bot_version": version["id"]})  # fmt: skip
+    for version_id in builtin.values():
+        organiser.call("POST", f"/api/v1/leagues/{league['id']}/entries/",
+                       {"bot_version": version_id})  # fmt: skip
+    organiser.call("POST", f"/api/v1/leagues/{league['id']}/start/")
+
+    _wait(
+        lambda: anon.call("GET", f"/api/v1/leagues/{league['id']}/")["status"] == "closed",
+        240, "the league to finish",
+    )  # fmt: skip
+    matches = anon.call("GET", f"/api/v1/matches/?league={league['id']}")["results"]
+    assert len(matches) == 4  # one table of four, each of its four seat rotations
+    assert {m["status"] for m in matches} == {"finished"}
+    assert len({m["seed"] for m in matches}) == 1
+    for match in matches:
+        assert sorted(s["rank"] for s in match["seats"]) == sorted(match["result"]["ranks"])
+        assert all(s["fault"] == "" for s in match["seats"]), match["seats"]
+        replay = anon.call("GET", f"/api/v1/matches/{match['id']}/replay")
+        import hashlib
+
+        assert hashlib.sha256(replay).hexdigest() == match["replay_sha256"]
+        assert len(replay) == match["replay_size"]
+    ladder = anon.call("GET", f"/api/v1/leagues/{league['id']}/ladder/")["results"]
+    assert [row["games"] for row in ladder] == [4, 4, 4, 4]
+    assert sum(row["elo"] for row in ladder) == pytest.approx(6000, abs=0.5)
+    assert RatingChange.objects.filter(league_id=league["id"]).count() == 16
+    assert ratings_recompute(league_id=league["id"]) == []
+
+
+def _pool_children(pid: int) -> list[int]:
+    out = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                out.append(int(entry.name))
+    return out
+
+
+def test_worker_killed_mid_match_finishes_it_once(live_stack):
+    anon = Api(live_stack.base_url)
+    author = _login(anon, "author2")
+    slow = _upload_ready(author, "slowpoke", "slow.py", SLOW_BOT)
+    random_id = {
+        b["name"]: b["versions"][0]["id"]
+        for b in anon.call("GET", "/api/v1/bots/?is_system=true")["results"]
+    }["random"]
+    match = author.call(
+        "POST", "/api/v1/matches/", {"mode": "duel", "bot_versions": [slow["id"], random_id]}
+    )
+    _wait(lambda: Match.objects.get(pk=match["id"]).status == "running", 60, "the match to run")
+    time.sleep(1.0)  # well inside a game of about 50 decisions x 0.08 s
+    worker = live_stack.status()["w1"]
+    children = _pool_children(worker)
+    assert children, "the worker has no pool process"
+    for child in children:
+        os.kill(child, signal.SIGKILL)
+    done = _wait(
+        lambda: (m := Match.objects.get(pk=match["id"])).status in ("finished", "failed") and m,
+        120, "the match to be re-delivered and finished",
+    )  # fmt: skip
+    assert done.status == "finished", done.error
+    assert done.attempts == 2  # the killed attempt and the re-delivery
+    assert MatchSeat.objects.filter(match=done, rank__isnull=False).count() == 2
+    assert done.replay_size > 0
+    time.sleep(2.0)  # a stray third delivery would show up here
+    again = Match.objects.get(pk=match["id"])
+    assert (again.status, again.attempts, again.finished_at) == ("finished", 2, done.finished_at)
