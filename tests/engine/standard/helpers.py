@@ -86,6 +86,14 @@ def give(g: StandardGame, seat: int, *cards: int) -> None:
         state.players[seat].add_card(c)
 
 
+def to_pile(g: StandardGame, seat: int, pile: str, *cards: int) -> None:
+    """Move cards from wherever they are into one of a seat's piles (``kept``, ...)."""
+    for c in cards:
+        _pull_card(g, c)
+        getattr(g.state.players[seat], pile).append(c)
+    g.state_changed()
+
+
 def _pull_card(g: StandardGame, c: int) -> None:
     state = g.state
     for pile in (state.deck, state.discard, state.played):
@@ -169,9 +177,10 @@ def passive(g: StandardGame, seat: int, legal: Sequence[Action]) -> Action:
     return legal[0]
 
 
-def run_until(g: StandardGame, step: Step, choose: Chooser = passive) -> None:
-    """Play with ``choose`` until the game reaches ``step``."""
-    while g.step is not step and not g.is_over():
+def run_until(g: StandardGame, step: Step, choose: Chooser = passive,
+              day: int | None = None) -> None:
+    """Play with ``choose`` until the game waits in ``step`` (of ``day``, if given)."""
+    while not (g.step is step and (day is None or g.state.day == day)) and not g.is_over():
         seat = g.pending()[0]
         g.apply_unchecked(seat, choose(g, seat, g.legal_actions(seat)))
     assert g.step is step
