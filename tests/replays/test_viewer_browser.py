@@ -137,9 +137,11 @@ def test_every_mode_renders_in_chromium(
                     assert page.locator("#island .oshax-marker").count() == 1
                 else:
                     assert not island.is_visible()
-                if match.mode == "duel":
+                if match.mode in ("duel", "solo"):
                     page.evaluate("window.viewer.show(Math.floor(window.viewer.views.length / 2))")
-                    page.screenshot(path=str(SCREENSHOT.with_name("viewer-duel.png")))
+                    SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
+                    page.screenshot(path=str(SCREENSHOT.with_name(f"viewer-{match.mode}.png")),
+                                    full_page=True)
         finally:
             browser.close()
     assert not errors, errors

@@ -283,7 +283,7 @@
       if (key === "boats" || key === "mode") continue;
       if (state.payload.island && (key === "island" || key === "oshax")) continue;
       const v = view[key];
-      if (Array.isArray(v) && v.length === seats && seats > 1 && !v.every(isTile)) perSeat.push(key);
+      if (Array.isArray(v) && v.length === seats && (seats > 1 || key === "players") && !v.every(isTile)) perSeat.push(key);
       else shared.push(key);
     }
     let rows = "";
@@ -320,6 +320,10 @@
     if (r.tiebreak) html += `<p>Tiebreak: ${label(r.tiebreak.name)} ${esc((r.tiebreak.values || []).join(", "))}</p>`;
     const winners = (r.winners || []).map((s) => `Seat ${s} (${seatName(s)})`).join(", ");
     if (winners) html += `<p class="winners">Winner: ${winners}</p>`;
+    const known = new Set(["mode", "seats", "seed", "options", "engine_version", "scores", "ranks",
+      "winners", "breakdown", "tiebreak", "boats", "state_hash", "lessons"]);
+    const extra = Object.keys(r).filter((k) => !known.has(k));  // e.g. solo: sister, margin, won
+    if (extra.length) html += `<dl class="kv result-extra">${extra.map((k) => `<dt>${label(k)}</dt><dd>${renderValue(k, r[k], 1)}</dd>`).join("")}</dl>`;
     const faults = state.payload.faults || [];
     if (faults.length) html += `<p class="faults">Faults: ${faults.map((f) => esc(JSON.stringify(f))).join("; ")}</p>`;
     el.innerHTML = html;
