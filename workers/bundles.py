@@ -149,7 +149,7 @@ def _plan_zip(data: bytes) -> _ZipPlan:
                 raise BundleError(f"zip entry {info.filename!r} is encrypted")
             if info.is_dir():
                 continue
-            if mode and not stat.S_ISREG(mode):
+            if stat.S_IFMT(mode) not in (0, stat.S_IFREG):
                 raise BundleError(f"zip entry {info.filename!r} is not a regular file")
             total += info.file_size
             if total > MAX_UNCOMPRESSED_BYTES:

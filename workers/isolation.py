@@ -28,8 +28,9 @@ import fcntl
 import os
 import resource
 import shutil
+import signal
 import subprocess
-import sys
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import cache
@@ -319,23 +320,22 @@ def lease_uid(state_dir: Path, start: int | None = None) -> UidLease:
 
 
 def kill_uid(uid: int) -> None:
-    """SIGKILL every process of ``uid``: ``kill(-1)`` sent by a process running as that uid."""
-    if not uid_processes(uid):
-        return
+    """SIGKILL every process of ``uid``: ``kill(-1)`` sent by a forked child running as that
+    uid reaches exactly that uid's processes, however they detached themselves."""
     for _ in range(5):
-        subprocess.run(
-            [sys.executable, "-S", "-c", "import os; os.kill(-1, 9)"],
-            user=uid,
-            group=uid,
-            extra_groups=[],
-            env={},
-            check=False,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
         if not uid_processes(uid):
             return
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - the child only drops to the uid and signals
+            try:
+                os.setgroups([])
+                os.setgid(uid)
+                os.setuid(uid)
+                os.kill(-1, signal.SIGKILL)
+            finally:
+                os._exit(0)
+        os.waitpid(pid, 0)
+        time.sleep(0.01)
 
 
 def uid_processes(uid: int) -> list[int]:

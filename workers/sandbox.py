@@ -53,6 +53,7 @@ __all__ = [
 
 F_SETPIPE_SZ = 1031
 SYSTEM_PATH = "/usr/local/bin:/usr/bin:/bin"
+_WRAPPER_SIGKILL = "unshare: sigprocmask unblock failed"
 _MEMORY_MARKERS = (
     "MemoryError",
     "Cannot allocate memory",
@@ -111,6 +112,7 @@ class BotProcess:
         self._out = bytearray()
         self._scan = 0  # bytes of _out already searched for a newline
         self._killed = False
+        self.cpu_seconds: float | None = None  # known once the process is reaped
         try:
             self.proc = spawn(
                 plan,
@@ -255,22 +257,40 @@ class BotProcess:
 
     # --- exit and cleanup --------------------------------------------------------------------
     def wait_exit(self, timeout: float) -> int | None:
-        """The exit status after at most ``timeout`` seconds, or None if still running."""
+        """The exit status after at most ``timeout`` seconds, or None if still running.
+
+        Reaps with ``wait4`` to learn the CPU time the bot used (its own and that of the
+        descendants it reaped): the one sure sign of a CPU-time kill, whatever signal ended it.
+        """
         deadline = time.monotonic() + timeout
-        while True:
-            rc = self.proc.poll()
-            if rc is not None or time.monotonic() >= deadline:
-                return rc
+        while self.proc.returncode is None:
+            try:
+                pid, status, usage = os.wait4(self.proc.pid, os.WNOHANG)
+            except ChildProcessError:
+                return self.proc.poll()
+            if pid:
+                self.proc.returncode = os.waitstatus_to_exitcode(status)
+                self.cpu_seconds = usage.ru_utime + usage.ru_stime
+                break
+            if time.monotonic() >= deadline:
+                return None
             self.drain_stderr()
             time.sleep(0.002)
+        return self.proc.returncode
 
     def exit_fault(self, elapsed: float = 0.0) -> BotFault:
         """Why the bot stopped talking: read its exit status and classify it."""
         rc = self.wait_exit(0.5)
         self.drain_stderr()
-        tail = "\n".join(self.stderr.lines())
+        lines = self.stderr.lines()
+        if rc == 1 and lines and _WRAPPER_SIGKILL in lines[-1]:
+            rc = -signal.SIGKILL  # util-linux unshare cannot re-raise SIGKILL; it says so
+        tail = "\n".join(lines)
         if rc is None:
             return BotFault(FaultKind.EXITED, "closed its stdout before the match ended", elapsed)
+        if self.cpu_seconds is not None and self.cpu_seconds >= self.limits.cpu_seconds - 0.05:
+            message = f"used its {self.limits.cpu_seconds} s of CPU time"
+            return BotFault(FaultKind.CPU_TIME, message, elapsed)
         if rc < 0:
             sig = -rc
             name = signal.Signals(sig).name if sig in signal.valid_signals() else str(sig)
@@ -299,8 +319,7 @@ class BotProcess:
         self._killed = True
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.proc.pid, signal.SIGKILL)
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            self.proc.wait(timeout=5)
+        self.wait_exit(5.0)
         self.drain_stderr()
         if self.uid is not None:
             kill_uid(self.uid)

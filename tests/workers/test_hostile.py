@@ -1,0 +1,259 @@
+"""Hostile bots against the real sandbox: every misbehaviour ends in a classified fault (or
+in nothing at all), the match always finishes, the worker is unharmed, no bot survives."""
+
+from __future__ import annotations
+
+import json
+import secrets
+import socket
+import threading
+from pathlib import Path
+
+import pytest
+
+from workers.faults import FaultKind
+from workers.isolation import Isolation
+from workers.limits import Limits
+from workers.runner import MatchOutcome, MatchSpec, SeatSpec, run_match
+from workers.sandbox import sandbox_root
+
+from .conftest import EXAMPLES, FAST, hostile, make_zip
+
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("worker_guard", "tiny_mode")]
+
+ROUNDS = 8
+REPO = Path(__file__).resolve().parents[2]
+
+
+def play(bundle: str, limits: Limits = FAST, isolation: Isolation | None = None,
+         second: str = "random") -> MatchOutcome:  # fmt: skip
+    spec = MatchSpec(
+        mode="tiny", seats=(SeatSpec.parse(bundle), SeatSpec.parse(second)), seed=3,
+        options={"rounds": ROUNDS}, limits=limits, replay=False,
+    )  # fmt: skip
+    return run_match(spec, isolation=isolation)
+
+
+def assert_fault(outcome: MatchOutcome, kind: FaultKind) -> None:
+    """The match finished, seat 0 has exactly this fault, and played the default policy from
+    the fault on; seat 1 is untouched."""
+    assert len(outcome.actions) == ROUNDS * 2
+    assert outcome.result["scores"] is not None
+    assert [(f.seat, f.kind) for f in outcome.faults] == [(0, kind)], outcome.faults
+    fault = outcome.faults[0]
+    after = [a for a in outcome.actions if a["seat"] == 0 and a["step"] >= fault.step]
+    assert after and all(a.get("default") for a in after)
+    assert all(a["action"] == {"kind": "pass"} for a in after)  # the first legal action
+    assert not any(a.get("default") for a in outcome.actions if a["seat"] == 1)
+    assert outcome.seats[0]["fault"] == kind.value
+    assert outcome.seats[1]["fault"] == ""
+    json.dumps(outcome.to_json())
+
+
+def test_infinite_loop_times_out_after_limit_and_bank() -> None:
+    outcome = play(hostile("infinite_loop"))
+    assert_fault(outcome, FaultKind.TIMEOUT)
+    fault = outcome.faults[0]
+    assert fault.step == 0
+    assert 1.3 <= fault.seconds < 1.8  # 0.3 s decision limit + the 1 s bank
+    assert outcome.timing[0]["bank_left"] == 0
+
+
+def test_late_bot_drains_the_bank_then_times_out() -> None:
+    outcome = play(hostile("slow"))
+    assert_fault(outcome, FaultKind.TIMEOUT)
+    # 0.5 s decisions draw 0.2 s each: four fit in the 1 s bank, the fifth does not.
+    assert outcome.faults[0].step == 8
+    assert outcome.timing[0]["late"] == 5  # the four, and the one that ran out
+    assert outcome.timing[0]["decisions"] == 5
+    late = [a["seconds"] for a in outcome.actions if a["seat"] == 0][:4]
+    assert all(0.5 <= s < 0.7 for s in late)
+
+
+def test_memory_hog_is_stopped_by_its_memory_limit() -> None:
+    outcome = play(hostile("memory_hog"))
+    assert_fault(outcome, FaultKind.MEMORY)
+    assert any("MemoryError" in line for line in outcome.faults[0].stderr)
+
+
+def test_cpu_hog_is_stopped_by_its_cpu_limit() -> None:
+    limits = FAST.override(cpu_seconds=1, decision_seconds=6.0, bank_seconds=0.0)
+    outcome = play(hostile("cpu_hog"), limits)
+    assert_fault(outcome, FaultKind.CPU_TIME)
+    assert outcome.faults[0].seconds < 5.0
+
+
+def test_fork_bomb_is_contained(isolation: Isolation) -> None:
+    if not isolation.uid:
+        pytest.skip(
+            f"SKIPPED LOUDLY: cannot run bots under their own uid here, so "
+            f"RLIMIT_NPROC cannot contain a fork bomb ({'; '.join(isolation.notes)})"
+        )
+    outcome = play(hostile("fork_bomb"), FAST.override(processes=16))
+    assert_fault(outcome, FaultKind.TIMEOUT)
+
+
+def test_child_that_leaves_the_session_is_killed(isolation: Isolation) -> None:
+    if not (isolation.pid or isolation.uid):
+        pytest.skip(
+            "SKIPPED LOUDLY: without a pid namespace or a bot uid, a process that "
+            "calls setsid() escapes the process-group kill"
+        )
+    outcome = play(hostile("escape_session"))
+    assert outcome.faults == []
+    assert len(outcome.actions) == ROUNDS * 2
+
+
+def test_garbage_on_stdout_is_bad_output() -> None:
+    outcome = play(hostile("garbage"))
+    assert_fault(outcome, FaultKind.BAD_OUTPUT)
+    assert "not JSON" in outcome.faults[0].message
+
+
+def test_megabytes_on_stdout_and_stderr_are_bounded() -> None:
+    outcome = play(hostile("flood_stdout"))
+    assert_fault(outcome, FaultKind.BAD_OUTPUT)
+    fault = outcome.faults[0]
+    assert "longer than" in fault.message
+    assert len(fault.stderr) <= FAST.stderr_lines
+    assert sum(len(line) + 1 for line in fault.stderr) <= FAST.stderr_bytes + 8
+    assert fault.stderr[-1].startswith("log line 19999")
+    assert fault.seconds < 1.3  # caught on size, not by the clock
+
+
+def test_megabytes_on_stderr_do_not_block_a_legal_bot() -> None:
+    outcome = play(hostile("flood_stderr"))
+    assert outcome.faults == []
+    mine = [a for a in outcome.actions if a["seat"] == 0]
+    assert len(mine) == ROUNDS and all(a["action"] == {"kind": "take", "n": 1} for a in mine)
+
+
+def test_crash_at_start() -> None:
+    outcome = play(hostile("crash_at_start"))
+    assert_fault(outcome, FaultKind.CRASH)
+    fault = outcome.faults[0]
+    assert fault.step == 0 and "status 1" in fault.message
+    assert any("cannot even begin" in line for line in fault.stderr)
+
+
+def test_crash_mid_game_keeps_its_traceback() -> None:
+    outcome = play(hostile("crash_mid_game"))
+    assert_fault(outcome, FaultKind.CRASH)
+    fault = outcome.faults[0]
+    assert fault.step == 6  # its fourth decision
+    assert any("boom in the middle of the game" in line for line in fault.stderr)
+    assert "boom in the middle" in outcome.seats[0]["log"]
+
+
+def test_clean_exit_mid_game() -> None:
+    outcome = play(hostile("exits_early"))
+    assert_fault(outcome, FaultKind.EXITED)
+    assert outcome.faults[0].step == 2
+
+
+@pytest.mark.parametrize("name", ["illegal_index", "illegal_action"])
+def test_illegal_answers(name: str) -> None:
+    outcome = play(hostile(name))
+    assert_fault(outcome, FaultKind.ILLEGAL_ACTION)
+    assert outcome.faults[0].step == 0
+
+
+class _Listener:
+    """A TCP server on 127.0.0.1 that counts the connections it accepts."""
+
+    def __init__(self) -> None:
+        self.sock = socket.create_server(("127.0.0.1", 0))
+        self.sock.settimeout(0.1)
+        self.port = self.sock.getsockname()[1]
+        self.accepted = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                continue
+            self.accepted += 1
+            conn.close()
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join()
+        self.sock.close()
+
+
+def _network_bundle(tmp_path: Path, port: int) -> str:
+    source = Path(hostile("network")).read_text()
+    files = {"main.py": source, "targets.json": json.dumps({"port": port})}
+    return str(make_zip(tmp_path / "network.zip", files))
+
+
+def test_network_is_unreachable(tmp_path: Path, isolation: Isolation) -> None:
+    if not isolation.network:
+        pytest.skip(
+            f"SKIPPED LOUDLY: this machine cannot give bots a network namespace "
+            f"({'; '.join(isolation.notes)}); matches record network_isolation=false"
+        )
+    listener = _Listener()
+    try:
+        outcome = play(_network_bundle(tmp_path, listener.port))
+    finally:
+        listener.close()
+    assert outcome.faults == []
+    assert outcome.network_isolation is True
+    notes = {a.get("note") for a in outcome.actions if a["seat"] == 0}
+    assert len(notes) == 1 and notes.pop().startswith("blocked")
+    assert listener.accepted == 0
+
+
+def test_without_network_isolation_the_record_says_so(tmp_path: Path) -> None:
+    """The control case: the same bot without the namespace does connect, and the match
+    record carries the warning. This is what the test above would see if isolation broke."""
+    listener = _Listener()
+    try:
+        outcome = play(_network_bundle(tmp_path, listener.port), isolation=Isolation())
+    finally:
+        listener.close()
+    assert outcome.network_isolation is False
+    assert any("no network" in w for w in outcome.warnings)
+    assert {a.get("note") for a in outcome.actions if a["seat"] == 0} == {"connected"}
+    assert listener.accepted == 1
+
+
+def _snoop_bundles(tmp_path: Path) -> tuple[str, str, str]:
+    token = "SECRET-" + secrets.token_hex(8)
+    targets = {"files": [str(REPO / "tournament" / "settings.py"), "/etc/shadow"],
+               "sandbox_root": str(sandbox_root())}  # fmt: skip
+    snoop = make_zip(tmp_path / "snoop.zip", {
+        "main.py": Path(hostile("read_outside")).read_text(),
+        "targets.json": json.dumps(targets),
+    })  # fmt: skip
+    victim = make_zip(tmp_path / "victim.zip", {
+        "main.py": (EXAMPLES / "random_bot.py").read_text(), "secret.txt": token,
+    })  # fmt: skip
+    return str(snoop), str(victim), token
+
+
+def test_bot_cannot_read_other_bots_or_the_project(tmp_path: Path, isolation: Isolation) -> None:
+    if not (isolation.filesystem or isolation.uid):
+        pytest.skip(
+            "SKIPPED LOUDLY: without root there is no jail and no bot uid, so a bot "
+            "can read what our own user can read"
+        )
+    snoop, victim, token = _snoop_bundles(tmp_path)
+    outcome = play(snoop, second=victim)
+    assert outcome.faults == []
+    notes = [a.get("note") for a in outcome.actions if a["seat"] == 0]
+    assert set(notes) == {"denied"}, notes
+    assert token not in json.dumps(outcome.to_json())
+
+
+def test_without_isolation_the_snoop_does_read(tmp_path: Path) -> None:
+    """The control case for the test above: with no isolation the same bot reads settings.py."""
+    snoop, victim, _ = _snoop_bundles(tmp_path)
+    outcome = play(snoop, second=victim, isolation=Isolation())
+    notes = {a.get("note") for a in outcome.actions if a["seat"] == 0}
+    assert len(notes) == 1 and "settings.py" in notes.pop()
