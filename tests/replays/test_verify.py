@@ -89,3 +89,27 @@ def test_cli_exit_codes(record, toy_mode, tmp_path):
     assert "cannot read replay: not an Isle Arena replay" in done.stderr
     assert _cli(str(tmp_path / "missing.replay")).returncode == 2
     assert canonical_json(decode(data)["result"]) != canonical_json(doc["result"])
+
+
+def test_faulted_match_checks_steps_and_hash_not_the_result(toy_mode):
+    """A match ended by a fault (a forfeit) carries the runner's result, which the rules
+    cannot re-derive; its steps and state hash still have to hold."""
+    from engine import new_game
+    from replays.format import document_from_game
+
+    game = new_game(toy_mode, 2, 8)
+    steps = []
+    for _ in range(5):
+        seat = game.pending()[0]
+        action = game.legal_actions(seat)[0]
+        game.apply(seat, action)
+        steps.append({"seat": seat, "action": game.encode_action(action), "seconds": 0.01})
+    faults = [{"seat": 1, "kind": "timeout", "detail": "no reply within 1.0 s", "step": 5}]
+    forfeit = {"scores": [1, 0], "ranks": [1, 2], "winners": [0]}
+    doc = decode(encode(document_from_game(game, steps, faults=faults, result=forfeit)))
+    verdict = verify_document(doc)
+    assert verdict.ok, verdict.message
+    assert "1 fault(s): result recorded by the runner" in verdict.message
+
+    doc["steps"][2][1] = ["place", [0]]
+    assert not verify_document(doc).ok
