@@ -16,7 +16,7 @@ from typing import Any
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.gzip import gzip_page
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_POST
 
 from engine.version import ENGINE_VERSION
 
@@ -78,6 +78,30 @@ def frames_json(data: bytes, sha256: str, seat_param: str | None) -> bytes:
     payload = json.dumps(build_frames(doc, seat), separators=(",", ":")).encode()
     cache.set(key, payload, FRAMES_CACHE_SECONDS)
     return payload
+
+
+MAX_UPLOAD_BYTES = 2 * 1024 * 1024  # a replay is kilobytes
+
+
+@require_POST
+@gzip_page
+def uploaded_replay_frames(request: HttpRequest) -> HttpResponse:
+    """Frames of a replay file sent in the body (the viewer's "open a file" page): for
+    replays that are not in the database, e.g. from ``python -m engine`` or another server."""
+    data = request.body
+    if not data:
+        return error_response(400, "invalid", "Send the replay file as the request body.")
+    if len(data) > MAX_UPLOAD_BYTES:
+        return error_response(413, "too_large", f"A replay is at most {MAX_UPLOAD_BYTES} bytes.")
+    try:
+        body = frames_json(data, hashlib.sha256(data).hexdigest(), request.GET.get("seat"))
+    except InvalidSeat as exc:
+        return error_response(400, "invalid", str(exc))
+    except (FramesError, ReplayError) as exc:
+        return error_response(422, "replay_invalid", str(exc))
+    except Exception as exc:  # noqa: BLE001 - e.g. an unknown mode in a foreign file
+        return error_response(422, "replay_invalid", f"cannot replay this file: {exc}")
+    return HttpResponse(body, content_type="application/json")
 
 
 @require_GET

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.views.decorators.csrf import ensure_csrf_cookie
 
 
 def replay_viewer(request: HttpRequest, match_id: int) -> HttpResponse:
@@ -20,4 +21,15 @@ def replay_viewer(request: HttpRequest, match_id: int) -> HttpResponse:
         "seats": seats,
         "frames_url": reverse("replays:frames", args=[match.pk]),
         "replay_url": reverse("replays:replay", args=[match.pk]),
+    })
+
+
+@ensure_csrf_cookie
+def replay_file_viewer(request: HttpRequest) -> HttpResponse:
+    """The viewer for a replay file the user opens (not stored with a match): the page
+    posts the file to the upload frames endpoint and draws the answer."""
+    return render(request, "replays/viewer.html", {
+        "match": None,
+        "seats": [],
+        "upload_url": reverse("replays:upload-frames"),
     })

@@ -127,3 +127,24 @@ def test_league_page_has_ladder_and_rating_chart(stored_match, client, toy_mode)
     assert html.index("random</a> v1") < html.index("greedy</a> v3")  # ladder by rating
     assert "1516.0" in html and f"/replays/{match.pk}/" in html
     assert "Spring ladder" in client.get("/leagues/").content.decode()
+
+
+def test_uploaded_replay_frames(record, client, toy_mode):
+    from django.core.cache import cache
+
+    cache.clear()
+    game, _, data = record(toy_mode, seed=4, seats=3)
+    page = client.get("/replays/file/")
+    assert page.status_code == 200 and b'id="replay-file"' in page.content
+    url = "/api/v1/replays/frames"
+    ok = client.post(f"{url}?seat=2", data=data, content_type="application/zstd")
+    assert ok.status_code == 200
+    payload = ok.json()
+    assert payload["seat"] == 2 and payload["result"]["scores"] == game.result()["scores"]
+    garbage = client.post(url, data=b"nope", content_type="application/zstd")
+    assert garbage.status_code == 422
+    assert garbage.json()["error"]["message"].startswith("not a zstd-compressed replay")
+    assert client.post(url, data=b"", content_type="application/zstd").status_code == 400
+    big = client.post(url, data=b"x" * (2 * 1024 * 1024 + 1), content_type="application/zstd")
+    assert big.status_code == 413
+    assert client.get(url).status_code == 405

@@ -145,3 +145,36 @@ def test_every_mode_renders_in_chromium(
         finally:
             browser.close()
     assert not errors, errors
+
+
+@pytest.mark.django_db(transaction=True)
+def test_open_a_replay_file(live_server, chromium_executable, record, modes_available):
+    """The file viewer: a replay that is in no database, posted with the page's CSRF token."""
+    from playwright.sync_api import sync_playwright
+
+    mode = _four_player_mode(modes_available)
+    if mode == "toy":
+        pytest.skip("no 4-player mode available")
+    game, _, data = record(mode, seed=8, seats=4)
+    tiles = [len(b["tiles"]) for b in game.result()["boats"]]
+    errors: list[str] = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium_executable, args=ARGS)
+        try:
+            page = browser.new_page()
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            page.goto(f"{live_server.url}/replays/file/")
+            page.set_input_files("#replay-file", files=[
+                {"name": "game.replay", "mimeType": "application/zstd", "buffer": data}])
+            page.wait_for_function("window.viewer.views.length > 0")
+            page.keyboard.press("End")
+            shown = [int(x) for x in page.eval_on_selector_all(
+                ".boat", "els => els.map(e => e.dataset.tiles)")]
+            assert shown == tiles
+            assert page.locator("#file-name").inner_text() == "game.replay"
+            page.select_option("#seat-select", "1")
+            page.wait_for_function("window.viewer.seat === '1'")
+            assert page.locator(".boat.me").get_attribute("data-seat") == "1"
+        finally:
+            browser.close()
+    assert not errors, errors

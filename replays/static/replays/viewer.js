@@ -377,10 +377,16 @@
 
   // ---- loading --------------------------------------------------------------------------------
   async function load(seat, step) {
-    const url = new URL(root.dataset.framesUrl, window.location.href);
+    const upload = root.dataset.uploadUrl;
+    if (upload && !state.file) return;  // the file page waits for a file
+    const url = new URL(upload || root.dataset.framesUrl, window.location.href);
     url.searchParams.set("seat", seat);
     $("#status").textContent = "Loading frames…";
-    const response = await fetch(url, { headers: { Accept: "application/json" } });
+    $("#status").classList.remove("error");
+    const init = upload
+      ? { method: "POST", body: state.file, headers: { Accept: "application/json", "Content-Type": "application/zstd", "X-CSRFToken": root.dataset.csrf } }
+      : { headers: { Accept: "application/json" } };
+    const response = await fetch(url, init);
     const body = await response.json();
     if (!response.ok) {
       $("#status").textContent = (body.error && body.error.message) || `Error ${response.status}`;
@@ -395,7 +401,8 @@
     state.views = views;
     $("#seek").max = String(views.length - 1);
     const select = $("#seat-select");
-    if (select.options.length === 1) {
+    if (select.options.length !== body.seats + 1) {
+      while (select.options.length > 1) select.remove(1);
       for (let s = 0; s < body.seats; s++) select.add(new Option(`Seat ${s}: ${seatName(s).replace(/&[a-z#0-9]+;/g, "")}`, String(s)));
     }
     select.value = state.seat;
@@ -424,6 +431,18 @@
     const action = keys[e.key];
     if (action) { e.preventDefault(); action(); }
   });
+
+  const fileInput = document.getElementById("replay-file");
+  if (fileInput) {
+    fileInput.addEventListener("change", async () => {
+      const file = fileInput.files[0];
+      if (!file) return;
+      pause();
+      state.file = await file.arrayBuffer();
+      $("#file-name").textContent = file.name;
+      load("spectator", 0).catch((err) => { $("#status").textContent = "Could not load the replay: " + err; });
+    });
+  }
 
   const params = new URLSearchParams(window.location.search);
   state.show = show;
