@@ -61,13 +61,18 @@ def test_viewer_plays_seeks_and_switches_seats(
             timings = page.evaluate("""() => {
                 const v = window.viewer, out = [];
                 for (let i = 0; i < v.views.length; i += 1) {
-                    const t0 = performance.now(); v.show(i); out.push(performance.now() - t0);
+                    const t0 = performance.now();
+                    v.show(i);
+                    void document.body.offsetHeight;  // include style and layout, not just JS
+                    out.push(performance.now() - t0);
                 }
                 return out;
             }""")
             seek_ms = page.evaluate("""() => {
                 const t0 = performance.now(); window.viewer.show(0);
+                void document.body.offsetHeight;
                 window.viewer.show(window.viewer.views.length - 1);
+                void document.body.offsetHeight;
                 return (performance.now() - t0) / 2;
             }""")
             page.keyboard.press("End")
@@ -101,12 +106,16 @@ def test_viewer_plays_seeks_and_switches_seats(
             browser.close()
 
     assert not errors, errors
-    worst = max(timings)
+    ordered = sorted(timings)
+    p95 = ordered[int(len(ordered) * 0.95)]
     report = {"mode": mode, "steps": n, "seek_ms": round(seek_ms, 2),
-              "render_ms_max": round(worst, 2),
-              "render_ms_median": round(sorted(timings)[len(timings) // 2], 2)}
+              "render_ms_median": round(ordered[len(ordered) // 2], 2),
+              "render_ms_p95": round(p95, 2), "render_ms_max": round(ordered[-1], 2)}
     print("viewer timing", json.dumps(report))
-    assert seek_ms < SEEK_BUDGET_MS and worst < SEEK_BUDGET_MS, report
+    # Every step must draw within the budget; the max can catch one garbage collection on a
+    # busy CI machine, so it gets twice the budget while the 95th percentile gets the budget.
+    assert seek_ms < SEEK_BUDGET_MS and p95 < SEEK_BUDGET_MS, report
+    assert ordered[-1] < 2 * SEEK_BUDGET_MS, report
 
 
 @pytest.mark.django_db(transaction=True)
