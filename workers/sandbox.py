@@ -94,10 +94,10 @@ class TailBuffer:
             del self._buf[: len(self._buf) - self.max_bytes]
 
     def lines(self) -> list[str]:
-        text = bytes(self._buf[-self.max_bytes :]).decode("utf-8", "replace")
-        lines = text.splitlines()
-        if len(self._buf) > self.max_bytes and lines:
-            lines[0] = "..." + lines[0]  # cut mid-line
+        window = bytes(self._buf[-self.max_bytes :])
+        lines = window.decode("utf-8", "replace").splitlines()
+        if self.total > len(window) and lines:
+            lines[0] = "..." + lines[0]  # what came before was dropped
         return lines[-self.max_lines :]
 
 

@@ -1,0 +1,159 @@
+"""The sandbox on its own: line exchange with deadlines, bounded stderr, the bot's view of the
+machine (environment, folder, uid, network), and cleanup."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from workers.faults import BotFault, FaultKind
+from workers.isolation import UID_BASE, UID_SLOTS, Isolation, detect_isolation
+from workers.sandbox import BotSandbox, TailBuffer, network_isolation_available
+
+from .conftest import FAST
+
+pytestmark = pytest.mark.usefixtures("worker_guard")
+
+ECHO = b"""
+import sys
+for line in sys.stdin:
+    sys.stdout.write(line)
+    sys.stdout.flush()
+"""
+
+INSPECT = b"""
+import json, os, sys
+def can_write(path):
+    try:
+        with open(path, "w") as f:
+            f.write("x")
+        return True
+    except OSError:
+        return False
+for line in sys.stdin:
+    view = {"env": dict(os.environ), "cwd": os.getcwd(), "uid": os.getuid(),
+            "root": sorted(os.listdir("/")), "files": sorted(os.listdir(".")),
+            "write_home": can_write("mine.txt"),
+            "write_tmp": can_write(os.path.join(os.environ["TMPDIR"], "t.txt"))}
+    print(json.dumps(view), flush=True)
+"""
+
+
+def test_tail_buffer_keeps_the_last_lines_within_bounds() -> None:
+    tail = TailBuffer(max_lines=5, max_bytes=100)
+    for i in range(1000):
+        tail.feed(f"line {i}\n".encode())
+    assert tail.lines() == [f"line {i}" for i in range(995, 1000)]
+    assert tail.total == sum(len(f"line {i}\n") for i in range(1000))
+    tail.feed(b"z" * 500)
+    lines = tail.lines()
+    assert lines == ["..." + "z" * 100] and len(lines[0]) <= 103
+
+
+def test_exchange_round_trip_and_timing() -> None:
+    with BotSandbox(ECHO, "echo.py", limits=FAST) as box:
+        process = box.start()
+        line, seconds = process.exchange(b'{"hello": 1}\n', 5.0)
+        assert line == b'{"hello": 1}' and 0 < seconds < 5
+        big = b'{"x": "' + b"y" * (3 << 20) + b'"}\n'  # larger than any pipe buffer
+        with pytest.raises(BotFault) as caught:
+            process.exchange(big, 5.0)
+        assert caught.value.kind is FaultKind.BAD_OUTPUT  # echoed back: longer than 1 MiB
+        assert process.processes()  # a fault does not kill: the agent decides that
+    assert not box.dir.exists()
+
+
+def test_large_messages_are_written_without_blocking() -> None:
+    """A 3 MB message (more than the pipe holds) reaches a bot that answers briefly."""
+    source = b"""
+import sys
+for line in sys.stdin:
+    print(len(line), flush=True)
+"""
+    with BotSandbox(source, "count.py", limits=FAST) as box:
+        process = box.start()
+        line, _ = process.exchange(b"a" * (3 << 20) + b"\n", 5.0)
+        assert int(line) == (3 << 20) + 1
+
+
+def test_timeout_carries_the_time_used() -> None:
+    source = b"import sys, time\nsys.stdin.readline()\ntime.sleep(30)\n"
+    with BotSandbox(source, "sleepy.py", limits=FAST) as box:
+        process = box.start()
+        with pytest.raises(BotFault) as caught:
+            process.exchange(b"{}\n", 0.2)
+        assert caught.value.kind is FaultKind.TIMEOUT and 0.2 <= caught.value.seconds < 0.5
+
+
+def test_output_before_being_asked_is_bad_output() -> None:
+    source = b"import time\nprint('early', flush=True)\ntime.sleep(30)\n"
+    with BotSandbox(source, "early.py", limits=FAST) as box:
+        process = box.start()
+        process.wait_exit(0.3)  # give it time to print
+        with pytest.raises(BotFault) as caught:
+            process.exchange(b"{}\n", 1.0)
+        assert caught.value.kind is FaultKind.BAD_OUTPUT and "not asked" in caught.value.message
+
+
+def test_the_bot_sees_a_minimal_environment_and_its_own_folder() -> None:
+    iso = detect_isolation()
+    with BotSandbox(INSPECT, "inspect.py", limits=FAST) as box:
+        process = box.start()
+        line, _ = process.exchange(b"{}\n", 5.0)
+        assert process.processes()  # running now
+    view = json.loads(line)
+    assert set(view["env"]) <= {
+        "PATH",
+        "LANG",
+        "HOME",
+        "TMPDIR",
+        "PYTHONDONTWRITEBYTECODE",
+        "PYTHONHASHSEED",
+        "PYTHONUNBUFFERED",
+        "LC_CTYPE",
+    }
+    assert view["env"]["PYTHONHASHSEED"] == "0" and view["env"]["HOME"] == view["cwd"]
+    assert not any(key in view["env"] for key in os.environ if key.startswith(("DJANGO", "SECRET")))
+    assert "inspect.py" in view["files"]
+    assert view["write_tmp"] is True
+    if iso.filesystem:
+        assert view["cwd"] == "/bot"
+        assert view["write_home"] is False  # the bundle is read-only
+        assert "work" not in view["root"] and "root" not in view["root"]
+        assert set(view["root"]) <= {
+            "bin",
+            "bot",
+            "dev",
+            "lib",
+            "lib32",
+            "lib64",
+            "libx32",
+            "proc",
+            "sbin",
+            "tmp",
+            "usr",
+        }
+    if iso.uid:
+        assert UID_BASE <= view["uid"] < UID_BASE + UID_SLOTS
+
+
+def test_without_isolation_the_bot_still_gets_limits_and_a_clean_folder() -> None:
+    with BotSandbox(INSPECT, "inspect.py", limits=FAST, isolation=Isolation()) as box:
+        line, _ = box.start().exchange(b"{}\n", 5.0)
+    view = json.loads(line)
+    assert view["cwd"] == str(box.workdir) and view["files"] == ["inspect.py"]
+    assert view["uid"] == os.getuid()
+
+
+def test_isolation_is_detected_once_and_reported() -> None:
+    iso = detect_isolation()
+    assert detect_isolation() is iso
+    assert network_isolation_available() is iso.network
+    assert iso.to_json()["network"] is iso.network
+    partial = Isolation(uid=True, network=False, filesystem=True, pid=True)
+    assert partial.warnings()[0] == "bot isolation incomplete: no network isolation"
+    assert Isolation(True, True, True, True).warnings() == []
+    if os.geteuid() == 0:  # this machine runs the suite as root: everything should work
+        assert (iso.uid, iso.network, iso.filesystem, iso.pid) == (True, True, True, True), iso
