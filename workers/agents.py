@@ -127,12 +127,14 @@ class ProgramAgent:
         self.process: BotProcess | None = None
         self._encoder: LegalEncoder | None = None
         self._launched_at = 0.0
+        self._started = False
         self._bundle, self._filename, self._sha256 = bundle, filename, sha256
 
     # --- lifecycle ------------------------------------------------------------------------
     def launch(self, game: Game) -> None:
         """Unpack and start the program and send ``start``; the answer is awaited later so
         that every seat's program starts at the same time."""
+        self._started = True
         self._encoder = LegalEncoder(game.codec)
         try:
             if self._sha256 is not None:
@@ -168,6 +170,9 @@ class ProgramAgent:
         self.stats.startup = time.monotonic() - self._launched_at
 
     def act(self, game: Game, seat: int) -> Action:
+        if not self._started:  # driven by engine.play.play_game, which knows no launch step
+            self.launch(game)
+            self.await_ready(game)
         legal = game.legal_actions(seat)
         self.last_note = None
         self.last_seconds = 0.0

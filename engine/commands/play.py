@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from collections.abc import Sequence
@@ -42,7 +43,23 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                         help="a mode option, e.g. difficulty=hard (repeatable)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--replay", metavar="FILE", help="also write the replay to FILE")
+    add_limit_arguments(parser)
     parser.set_defaults(func=run)
+
+
+def add_limit_arguments(parser: argparse.ArgumentParser) -> None:
+    """Flags for the limits of bot programs (the workers' defaults unless given)."""
+    parser.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
+                        help="seconds per decision for bot programs (default 1)")
+    parser.add_argument("--time-bank", type=float, default=None, metavar="SECONDS",
+                        help="extra seconds per match a late bot program may draw (default 30)")
+    parser.add_argument("--memory-mb", type=int, default=None, metavar="MB",
+                        help="memory limit of a bot program (default 512)")
+
+
+def limits_from_args(args: argparse.Namespace) -> dict[str, Any]:
+    return {"decision_seconds": args.time_limit, "bank_seconds": args.time_bank,
+            "memory_mb": args.memory_mb}
 
 
 def build_agents(specs: Sequence[str], mode: str, seats: int, seed: int,
@@ -61,9 +78,35 @@ def build_agents(specs: Sequence[str], mode: str, seats: int, seed: int,
         if name in BUILTIN_BOTS:
             agents.append(make_bot(name, mode, seat, seed))
             continue
-        raise ConfigError(f"unknown bot {name!r} for seat {seat}: "
-                          f"built-in bots are {', '.join(BUILTIN_BOTS)}")
+        if name.lower().endswith((".py", ".zip")) and os.path.isfile(name):
+            # a bot program: the workers' sandbox, protocol and limits, as in production
+            from workers.agents import ProgramAgent
+            from workers.limits import Limits
+
+            agents.append(ProgramAgent(seat, name, limits=Limits().override(**limits),
+                                       name=name))
+            continue
+        raise ConfigError(f"unknown bot {name!r} for seat {seat}: built-in bots are "
+                          f"{', '.join(BUILTIN_BOTS)}, or give a bot file (.py or .zip bundle)")
     return agents
+
+
+def report_programs(agents: Sequence[Agent], result: dict[str, Any] | None) -> list[str]:
+    """Send ``end`` to bot programs and describe their faults and isolation, one line each."""
+    lines: list[str] = []
+    programs = [a for a in agents if hasattr(a, "finish")]
+    for agent in programs:
+        if result is not None:
+            agent.finish(result)  # type: ignore[attr-defined]
+        fault = agent.fault  # type: ignore[attr-defined]
+        if fault is not None:
+            lines.append(f"fault: {fault.describe()} ({fault.seconds:.3f} s)")
+            lines += [f"  | {line}" for line in fault.stderr[-10:]]
+    if programs:
+        from workers.sandbox import detect_isolation
+
+        lines += [f"warning: {w}" for w in detect_isolation().warnings()]
+    return lines
 
 
 def _options(pairs: Sequence[str]) -> dict[str, Any]:
@@ -92,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"error: --replay needs the replays package ({exc})", file=sys.stderr)
             return 2
     game = new_game(mode, players, args.seed, _options(args.option))
-    agents = build_agents(specs, mode, players, args.seed)
+    agents = build_agents(specs, mode, players, args.seed, **limits_from_args(args))
     steps: list[dict[str, Any]] = []
 
     def record(g: Game, seat: int, action: Action, seconds: float) -> None:
@@ -100,12 +143,16 @@ def run(args: argparse.Namespace) -> int:
                       "note": getattr(agents[seat], "last_note", None)})
 
     started = time.perf_counter()
+    notes: list[str] = []
     try:
         play_game(game, agents, on_step=record if write_replay else None)
+        notes = report_programs(agents, game.result())
     finally:
         for agent in agents:
             agent.close()
     elapsed = time.perf_counter() - started
+    for line in notes:
+        print(line, file=sys.stderr)
     result = game.result()
     if write_replay is not None:
         players_header = [{"seat": s, "bot": spec, "version": None, "sha256": None}
