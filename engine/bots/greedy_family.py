@@ -11,9 +11,9 @@ from __future__ import annotations
 from ..actions import Action
 from ..boat import Boat, neighbours
 from ..game import Game
-from ..modes.family.placing import placements_on
-from ..modes.family.tiles import shape_of
+from ..modes.standard.placement import placements_for
 from ..rng import Rng
+from ..shapes import base_shapes
 
 # Lessons this bot finds easiest to score with its way of playing, best first.
 LESSON_PREFERENCE = (164, 167, 153, 151, 165, 168, 158, 166, 152, 154, 155, 156, 157,
@@ -69,42 +69,42 @@ class GreedyFamilyBot:
             return best
         if first.kind == "place":
             return self._place(game, seat, legal)
-        if first.kind in ("treasure", "skip"):
+        if first.kind in ("take_treasure", "decline"):
             return self._treasure(game, seat, legal)
         return self._take(game, seat, legal)
 
     def _take(self, game: Game, seat: int, legal) -> Action:
-        boat = game.boats[seat]  # type: ignore[attr-defined]
-        tiles = game.table.tiles  # type: ignore[attr-defined]
+        state = game.state  # type: ignore[attr-defined]
+        me = state.players[seat]
         best: tuple[float, Action | None, int | None] = (float("-inf"), None, None)
         for action in legal:
             if action.kind != "take":
                 continue
-            info = tiles[action[1]]
-            for mask in placements_on(boat, shape_of(info.shape)):
-                value = placement_value(boat, info.colour, mask) + 0.5 * mask.bit_count()
+            info = state.tiles[state.fields.side(action[1])[action[2]]]
+            for mask in placements_for(me, info.shape):
+                value = placement_value(me.boat, info.colour, mask) + 0.5 * mask.bit_count()
                 if value > best[0]:
                     best = (value, action, mask)
         if best[1] is None:
             self.last_note = "nothing fits: pass"
             return Action("pass")
         self._plan = best[2]
-        self.last_note = f"take {best[1][1]} worth {best[0]:.1f}"
+        self.last_note = f"take {best[1][1]} {best[1][2]} worth {best[0]:.1f}"
         return best[1]
 
     def _place(self, game: Game, seat: int, legal) -> Action:
         plan, self._plan = self._plan, None
         if plan is not None and Action("place", plan) in legal:
             return Action("place", plan)
-        boat = game.boats[seat]  # type: ignore[attr-defined]
-        held = game.table.tiles[game.held]  # type: ignore[attr-defined]
-        return max(legal, key=lambda a: placement_value(boat, held.colour, a[1]))
+        frame = game.frames[-1]  # type: ignore[attr-defined]
+        boat = game.state.players[seat].boat  # type: ignore[attr-defined]
+        return max(legal, key=lambda a: placement_value(boat, frame.colour, a[1]))
 
     def _treasure(self, game: Game, seat: int, legal) -> Action:
-        options = [a for a in legal if a.kind == "treasure"]
+        options = [a for a in legal if a.kind == "take_treasure"]
         if not options:
-            return Action("skip")
-        return max(options, key=lambda a: (len(shape_of(a[1]).cells), a[1]))
+            return Action("decline")
+        return max(options, key=lambda a: (base_shapes().by_key(a[1]).size, a[1]))
 
     def close(self) -> None:
         pass

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import pytest
 
-from engine import new_game
 from engine.boat import COLOURS, Boat
 from engine.bots import make_bot
 from engine.cards import FAMILY_LESSON_IDS
-from engine.modes.family import FamilyGame
 from engine.play import play_game
+
+from .helpers import dealt, new_family
 
 
 def _table(size: int) -> int:
@@ -74,7 +74,7 @@ def oracle(card: int, seat: int, boats: list[Boat]) -> int:
 def _seed_dealing(card: int, seats: int) -> int:
     """The first seed that deals ``card`` to seat 0 (deterministic)."""
     for seed in range(1000):
-        if card in new_game("family", seats, seed).dealt[0]:  # type: ignore[attr-defined]
+        if card in dealt(new_family(seats, seed))[0]:
             return seed
     raise AssertionError(f"no seed deals {card}")
 
@@ -83,10 +83,10 @@ def _seed_dealing(card: int, seats: int) -> int:
 def test_family_lesson_is_kept_and_scored_in_play(card: int) -> None:
     seats = 2 + card % 3
     seed = _seed_dealing(card, seats)
-    game = new_game("family", seats, seed)
-    assert isinstance(game, FamilyGame)
-    other = next(c for c in game.dealt[0] if c != card)
-    dropped = next(c for c in game.dealt[0] if c not in (card, other))
+    game = new_family(seats, seed)
+    hand = dealt(game)[0]
+    other = next(c for c in hand if c != card)
+    dropped = next(c for c in hand if c not in (card, other))
     game.apply(0, next(a for a in game.legal_actions(0) if set(a[1]) == {card, other}))
     bots = [make_bot("greedy", "family", s, seed) for s in range(seats)]
     play_game(game, bots)
@@ -95,19 +95,20 @@ def test_family_lesson_is_kept_and_scored_in_play(card: int) -> None:
     scored = {le["card"]: le["points"] for le in sheet["lessons"]}
     assert set(scored) == {card, other} and dropped not in scored
     assert result["lessons"][0] == sorted((card, other))
-    assert scored[card] == oracle(card, 0, game.boats)
-    assert scored[other] == oracle(other, 0, game.boats)
+    boats = [p.boat for p in game.state.players]
+    assert scored[card] == oracle(card, 0, boats)
+    assert scored[other] == oracle(other, 0, boats)
     assert sheet["private_lessons"] == scored[card] + scored[other]
     assert sheet["total"] == sheet["rats"] + sheet["rooms"] + sheet["families"] + \
         sheet["private_lessons"]
     for seat in range(1, seats):  # the others' lessons too
         theirs = result["breakdown"][seat]["lessons"]
-        assert all(le["points"] == oracle(le["card"], seat, game.boats) for le in theirs)
+        assert all(le["points"] == oracle(le["card"], seat, boats) for le in theirs)
 
 
 def test_the_greedy_games_make_lessons_score_points() -> None:
     """Guards the per-lesson test against a world where every lesson scores 0."""
-    game = new_game("family", 2, 3)
+    game = new_family(2, 3)
     play_game(game, [make_bot("greedy", "family", s, 3) for s in range(2)])
     points = [le["points"] for sheet in game.result()["breakdown"] for le in sheet["lessons"]]
     assert any(p > 0 for p in points)

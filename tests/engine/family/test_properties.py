@@ -15,14 +15,13 @@ from engine.bots import make_bot
 from engine.modes.family import FamilyGame
 from engine.rng import Rng
 
-from .helpers import check_invariants
+from .helpers import check_invariants, new_family
 
 REPO = Path(__file__).resolve().parents[3]
 
 
 def _random_game(seats: int, seed: int, check: bool) -> FamilyGame:
-    game = new_game("family", seats, seed)
-    assert isinstance(game, FamilyGame)
+    game = new_family(seats, seed)
     rng = Rng(seed, "property")
     # half the games rarely pass, so boats fill up and reach the crowded cases
     pass_weight = 2 if seed % 2 else 30
@@ -31,7 +30,7 @@ def _random_game(seats: int, seed: int, check: bool) -> FamilyGame:
         legal = game.legal_actions(seat)
         actions = [a for a in legal if a.kind != "pass"]
         if not actions or (len(actions) < len(legal) and rng.randbelow(pass_weight) == 0):
-            action = legal[-1]
+            action = next(a for a in legal if a.kind == "pass")
         else:
             action = actions[rng.randbelow(len(actions))]
         game.apply_unchecked(seat, action)

@@ -2,21 +2,21 @@
 
 from __future__ import annotations
 
-from engine import new_game
 from engine.boat import Tile
 from engine.modes.family import FamilyGame
 
+from .helpers import new_family
+
 
 def _finished(seats: int) -> FamilyGame:
-    game = new_game("family", seats, 1)
+    game = new_family(seats, 1)
     while not game.is_over():
         game.apply(game.pending()[0], game.legal_actions(game.pending()[0])[-1])
-    assert isinstance(game, FamilyGame)
     return game
 
 
 def _fill_smallest_room(game: FamilyGame, seat: int) -> None:
-    boat = game.boats[seat]
+    boat = game.state.players[seat].boat
     room = min(boat.layout.rooms, key=lambda r: r.size)
     boat.place(Tile("common_treasure", None, "custom", room.mask & ~boat.occupied, 999))
 
