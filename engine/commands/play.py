@@ -41,6 +41,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                         help="comma-separated bot per seat, e.g. greedy,random (default: random)")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                         help="a mode option, e.g. difficulty=hard (repeatable)")
+    parser.add_argument("--difficulty", default=None,
+                        help="solo: easy (default), medium, hard, very_hard or expert")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--replay", metavar="FILE", help="also write the replay to FILE")
     add_limit_arguments(parser)
@@ -134,7 +136,10 @@ def run(args: argparse.Namespace) -> int:
         except ImportError as exc:
             print(f"error: --replay needs the replays package ({exc})", file=sys.stderr)
             return 2
-    game = new_game(mode, players, args.seed, _options(args.option))
+    options = _options(args.option)
+    if args.difficulty is not None:  # shorthand for --option difficulty=... (solo)
+        options["difficulty"] = args.difficulty
+    game = new_game(mode, players, args.seed, options)
     agents = build_agents(specs, mode, players, args.seed, **limits_from_args(args))
     steps: list[dict[str, Any]] = []
 
@@ -167,7 +172,7 @@ def run(args: argparse.Namespace) -> int:
 
 def summary(result: dict[str, Any], specs: Sequence[str]) -> dict[str, Any]:
     keys = ("mode", "seats", "seed", "scores", "breakdown", "ranks", "winners", "tiebreak",
-            "boats", "state_hash")
+            "sister", "margin", "won", "difficulty", "boats", "state_hash")
     out = {k: result[k] for k in keys if k in result}
     out["engine_version"] = result.get("engine_version", ENGINE_VERSION)
     out["bots"] = list(specs)
@@ -218,6 +223,15 @@ def readable(result: dict[str, Any], specs: Sequence[str], seconds: float) -> st
                       f"{len(boat.get('tiles', []))} tiles"]
         if picture:
             lines.append(picture)
+    sister = result.get("sister")
+    if sister is not None:  # solo: the sister's score and the margin
+        colours = ", ".join(f"{c['colour']} {c['count']}x{c['points_each']}"
+                            for c in sister["breakdown"]["colours"])
+        lessons = ", ".join(f"{le['card']}: {le['points']}"
+                            for le in sister["breakdown"]["lessons"])
+        lines += ["", f"sister ({result.get('difficulty')}): {sister['total']} "
+                      f"(colours {colours}; lessons {lessons})",
+                  f"margin: {result['margin']:+d} ({'won' if result['won'] else 'lost'})"]
     winners = ", ".join(f"seat {w} ({specs[w]})" for w in result.get("winners", []))
     lines += ["", f"winner(s): {winners or 'none'}", f"state hash: {result['state_hash']}"]
     return "\n".join(lines)
