@@ -30,6 +30,8 @@ from engine.shapes import base_shapes, legal_placements  # noqa: E402
 GAMES_PER_SECOND: list[tuple[str, str, int, dict[str, Any]]] = [
     ("standard, 4 players, random bots", "standard", 4, {}),
     ("standard, 2 players, random bots", "standard", 2, {}),
+    ("family, 4 players, random bots", "family", 4, {}),
+    ("solo, expert, random bot", "solo", 1, {"difficulty": "expert"}),
 ]
 
 TARGET_GAMES_PER_SECOND = 50  # standard, 4 players
