@@ -50,3 +50,16 @@ def test_the_state_hash_sees_the_sister() -> None:
     a, b = solo(3, "easy"), solo(3, "expert")
     assert a.state.bag == b.state.bag  # same table...
     assert a.state_hash() != b.state_hash()  # ...but not the same sister
+
+
+@pytest.mark.parametrize("difficulty", difficulties())
+def test_the_greedy_bot_plays_solo_legally(difficulty: str) -> None:
+    from engine.bots import make_bot
+
+    for seed in range(3):
+        game = solo(seed, difficulty)
+        bot = make_bot("greedy", "solo", 0, seed)
+        while not game.is_over():
+            game.apply(0, game.encode_action(bot.act(game, 0)))  # the checked path
+            check_invariants(game)
+        assert game.result()["scores"][0] > -60
