@@ -253,7 +253,8 @@
       html += "<p>Set-up (before the first decision).</p>";
     } else {
       const s = state.payload.steps[i - 1];
-      const secs = s.seconds === null || s.seconds === undefined ? "" : ` <span class="time">${(s.seconds * 1000).toFixed(1)} ms</span>`;
+      const secs = s.seconds === null || s.seconds === undefined ? ""
+        : ` <span class="time" title="time the bot took">${s.seconds >= 0.001 ? (s.seconds * 1000).toFixed(1) + " ms" : Math.round(s.seconds * 1e6) + " µs"}</span>`;
       html += `<p><b>Seat ${s.seat}</b> (${seatName(s.seat)})${secs}</p><p class="action"><code>${esc(s.text)}</code></p>`;
       if (s.note) html += `<p class="note" title="the bot's debug note">💬 ${esc(s.note)}</p>`;
     }
