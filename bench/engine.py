@@ -32,6 +32,7 @@ GAMES_PER_SECOND: list[tuple[str, str, int, dict[str, Any]]] = [
     ("standard, 2 players, random bots", "standard", 2, {}),
     ("family, 4 players, random bots", "family", 4, {}),
     ("solo, expert, random bot", "solo", 1, {"difficulty": "expert"}),
+    ("duel, 2 players, random bots", "duel", 2, {}),
 ]
 
 TARGET_GAMES_PER_SECOND = 50  # standard, 4 players
