@@ -45,6 +45,19 @@ def _hole_mask(free: int) -> int:
     return free & ~spread
 
 
+def sister_cost(game: Game, colour: str | None) -> float:
+    """Solo only: what one more tile of ``colour`` is expected to give the sister (her colour
+    cards pay 5/4/3/2/1 per tile by reveal order; unrevealed ones are averaged)."""
+    sister = getattr(game, "sister", None)
+    if sister is None or colour is None:
+        return 0.0
+    revealed = sister.colour_order
+    if colour in revealed:
+        return float(5 - revealed.index(colour))
+    left = range(len(revealed), len(COLOURS))
+    return sum(5 - i for i in left) / len(left) if left else 0.0
+
+
 class PlacementEval:
     """Facts about one boat, computed once, to score many placements of one tile quickly."""
 
@@ -343,6 +356,7 @@ class GreedyStandardBot:
                 ev = PlacementEval(me.boat, tile.colour)
                 seen[key] = ev.best(self._placements(game, tile.shape, tile.colour))
             v = seen[key][0] - FISH_WEIGHT * prices[a[1]] - 0.01 * order[a[3]]
+            v -= sister_cost(game, tile.colour)
             if best is None or v > best[0]:
                 best = (v, a)
         if best is None:
@@ -367,6 +381,7 @@ class GreedyStandardBot:
                 if key not in oshax_seen:
                     ev = PlacementEval(me.boat, a[3])
                     oshax_seen[key] = ev.best(self._placements(game, a[2], a[3]))[0] + 4.0
+                    oshax_seen[key] -= sister_cost(game, a[3])
                 v = oshax_seen[key]
             elif a.kind == "treasure":
                 c = base_cards()[a[1]]
