@@ -4,7 +4,8 @@
 
 Plays ``--games`` seeded Duel games (seeds 0..games-1); the greedy bot takes seat 0 on
 even seeds and seat 1 on odd ones, so neither seat nor first player favours it. Reports
-wins, losses and shared wins (equal score and fish), the mean scores, and games per second.
+wins, losses and shared wins (equal score and fish) with the 95% Wilson interval of the
+win rate, the mean scores, and games per second.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.greedy_winrate import wilson  # noqa: E402
 from engine import new_game  # noqa: E402
 from engine.bots.greedy_duel import GreedyDuelBot  # noqa: E402
 from engine.bots.random_bot import RandomBot  # noqa: E402
@@ -47,7 +49,7 @@ def winrate(games: int) -> dict[str, Any]:
     seconds = time.perf_counter() - started
     return {
         "games": games, "greedy_wins": wins, "greedy_losses": losses, "shared": shared,
-        "win_rate": wins / games if games else 0.0,
+        "win_rate": wins / games if games else 0.0, "interval_95": list(wilson(wins, games)),
         "greedy_mean_score": statistics.fmean(greedy_scores) if games else 0.0,
         "random_mean_score": statistics.fmean(random_scores) if games else 0.0,
         "seconds": seconds, "games_per_second": games / seconds if seconds else 0.0,
@@ -65,8 +67,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(out, indent=1))
     else:
+        low, high = out["interval_95"]
         print(f"greedy vs random, Duel, {out['games']} games: {out['win_rate']:.1%} won "
-              f"({out['greedy_wins']} won, {out['greedy_losses']} lost, {out['shared']} shared); "
+              f"(95% interval {low:.1%} - {high:.1%}; {out['greedy_wins']} won, "
+              f"{out['greedy_losses']} lost, {out['shared']} shared); "
               f"mean score {out['greedy_mean_score']:.1f} vs {out['random_mean_score']:.1f}; "
               f"{out['games_per_second']:.1f} games/s")
     return 0
