@@ -234,3 +234,23 @@ def test_rules_are_enforced(organiser, author, other_author, ready_version):
         ls.league_entry_add(league=league, user=author, bot_id=theirs.bot_id)
     # the organiser may invite any ready bot
     assert ls.league_entry_add(league=league, user=organiser, bot_id=theirs.bot_id).pk
+
+
+def test_ladder_keeps_playing_and_beat_task_tops_up(
+    organiser, ready_version, runner, django_capture_on_commit_callbacks
+):
+    from workers.tasks import ladders_schedule_task, matches_reap_stale_task
+
+    league = _league(organiser, ready_version, n=4, fmt="ladder")
+    ls.league_start(league=league, user=organiser)  # two queued matches, not yet played
+    first = list(league.matches.values_list("pk", flat=True))
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        ms.match_play(match_id=first[0])
+    # finishing a ladder match schedules its replacement at once
+    assert league.matches.filter(status=Match.Status.QUEUED).count() == 2
+    assert len(callbacks) == 1
+    assert ladders_schedule_task.apply().get() == 0  # the beat job finds the ladder full
+    assert matches_reap_stale_task.apply().get() == []
+    entries = list(LeagueEntry.objects.filter(league=league))
+    assert sum(e.games for e in entries) == 2
+    assert ratings_recompute(league_id=league.pk) == []

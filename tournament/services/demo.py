@@ -33,13 +33,15 @@ class DemoLeagueSpec:
     seats: int
     entrants: tuple[str, ...]
     options: dict[str, Any]
+    seeds: int = 1
 
 
 DEMO_LEAGUES = (
     DemoLeagueSpec("standard", 4, ("random", "greedy", "starter-random", "starter-heuristic"), {}),
     DemoLeagueSpec("duel", 2, ("random", "greedy", "starter-heuristic"), {}),
     DemoLeagueSpec("family", 4, ("random", "greedy", "starter-random", "starter-heuristic"), {}),
-    DemoLeagueSpec("solo", 1, ("random", "greedy", "starter-heuristic"), {"difficulty": "medium"}),
+    # One solo game each would leave every rating equal; three seeds spread them.
+    DemoLeagueSpec("solo", 1, ("random", "greedy", "starter-heuristic"), {"difficulty": "easy"}, 3),
 )
 
 
@@ -102,7 +104,7 @@ def demo_run(*, modes: list[str]) -> list[League]:
         _reset_league(name)
         league = league_create(
             organiser=organiser, name=name, mode=spec.mode, seats=spec.seats,
-            format=League.Format.ROUND_ROBIN, options=spec.options, seeds=1,
+            format=League.Format.ROUND_ROBIN, options=spec.options, seeds=spec.seeds,
             decision_time_limit=1.0, time_bank=10.0,
         )  # fmt: skip
         for bot_name in spec.entrants:

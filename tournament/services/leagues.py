@@ -280,10 +280,13 @@ def league_schedule_round(*, league: League) -> list[Match]:
 
 
 def league_progress(*, league_id: int) -> None:
-    """After a match of the league ended: start the next swiss round or close a finished
-    round robin / swiss league."""
+    """After a match of the league ended: top up a ladder, start the next swiss round, or
+    close a finished round robin / swiss league."""
     league = League.objects.select_for_update().get(pk=league_id)
-    if league.status != League.Status.RUNNING or league.format == League.Format.LADDER:
+    if league.status != League.Status.RUNNING:
+        return
+    if league.format == League.Format.LADDER:
+        league_schedule_round(league=league)  # keep the ladder busy between beat ticks
         return
     open_matches = league.matches.filter(
         status__in=[Match.Status.QUEUED, Match.Status.RUNNING]

@@ -38,7 +38,7 @@ class Command(BaseCommand):
         matches = league.matches.all()
         finished = matches.filter(status=Match.Status.FINISHED)
         self.stdout.write(
-            f"\n{league.name}  (mode {league.mode}, {league.seats} seats, "
+            f"\n{league.name}  (mode {league.mode}, {league.seats} seat(s), "
             f"{finished.count()}/{matches.count()} matches finished, status {league.status})"
         )
         solo = league.mode == "solo"
