@@ -30,7 +30,7 @@ RICH = 10  # fish needed before buying more cards
 
 
 def my_tiles(obs, seat):
-    """Our placed tiles: standard and duel list them under players, family under boats."""
+    """Our placed tiles: standard, family and duel list them under players (else boats)."""
     for key in ("players", "boats"):
         rows = obs.get(key)
         if isinstance(rows, list) and seat < len(rows) and isinstance(rows[seat], dict):
@@ -90,7 +90,7 @@ def colour_counts(tiles):
 def cat_colour(obs, action):
     """The colour of the cat a rescue/take action would get, if the observation shows it."""
     fields = obs.get("fields")
-    if action["kind"] == "rescue" and isinstance(fields, dict):
+    if action["kind"] in ("rescue", "take") and "field" in action and isinstance(fields, dict):
         cats = fields.get(action.get("field"), [])
         if 0 <= action.get("index", -1) < len(cats):
             return cats[action["index"]].get("colour")
