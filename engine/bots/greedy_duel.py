@@ -38,7 +38,7 @@ def _potential(size: int) -> float:
     return _SMALL_FAMILY[size] if size < 3 else float(family_points(size))
 
 
-def _families(boat: Boat, colour: str) -> list[tuple[int, int]]:
+def colour_families(boat: Boat, colour: str) -> list[tuple[int, int]]:
     """(mask, number of tiles) of every family of ``colour`` on the boat."""
     tiles = [t.mask for t in boat.tiles if t.colour == colour]
     return [(part, sum(1 for m in tiles if m & part))
@@ -92,7 +92,7 @@ class GreedyDuelBot:
         found = self._cat_cache.get(key)
         if found is None:
             cat = cats[tile_id]
-            fams = _families(boat, cat.colour)
+            fams = colour_families(boat, cat.colour)
             best, best_mask = -1e9, 0
             for mask in legal_placements(cat.shape, boat.layout, boat.occupied):
                 v = placement_value(boat, mask, cat.colour, fams)
