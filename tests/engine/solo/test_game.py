@@ -218,3 +218,15 @@ def test_a_tie_goes_to_the_sister(monkeypatch: pytest.MonkeyPatch) -> None:
     result = game.result()
     assert result["margin"] == 0 and result["won"] is False
     assert result["winners"] == [] and result["ranks"] == [2]
+
+
+@pytest.mark.parametrize(("difficulty", "lessons"), [("easy", 3), ("medium", 4), ("hard", 5),
+                                                     ("very_hard", 6), ("expert", 7)])
+def test_each_difficulty_sets_up_its_sister(difficulty: str, lessons: int) -> None:
+    game = solo(21, difficulty)
+    assert len(game.sister.lessons) == lessons
+    setup = next(e for e in game.events if e["type"] == "sister_setup")
+    assert setup["difficulty"] == difficulty and setup["lessons"] == game.sister.lessons
+    assert game.observation(0)["difficulty"] == difficulty
+    basic = solo(21, "easy").sister.lessons
+    assert game.sister.lessons[:3] == basic  # the same basic three; advanced ones added
