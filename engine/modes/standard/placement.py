@@ -10,6 +10,7 @@ what treasure cards push. Family and solo reuse both unchanged.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from ...actions import Action
@@ -39,7 +40,31 @@ def placements_for(
 
 
 def fits(player: PlayerState, shape_key: str, *, ignore_touch: bool = False) -> bool:
-    return bool(placements_for(player, shape_key, ignore_touch=ignore_touch))
+    """Whether the tile has a legal placement on this player's boat now."""
+    boat = player.boat
+    return _fits(shape_key, boat.layout.cells_mask, boat.occupied,
+                 ignore_touch or player.anywhere or not boat.occupied)
+
+
+@lru_cache(maxsize=8192)
+def _fits(shape_key: str, cells: int, occupied: int, anywhere: bool) -> bool:
+    """``legal_placements`` stopped at the first hit (rescue offers ask this for every cat
+    in the fields, often for an unchanged boat, hence the cache)."""
+    free = cells & ~occupied
+    for o in shape_of(shape_key).orientations:
+        anchors = o.anchor_mask
+        for off in o.offsets:
+            anchors &= free >> off
+            if not anchors:
+                break
+        if not anchors:
+            continue
+        if anywhere:
+            return True
+        for off in o.neighbour_offsets:
+            if anchors & (occupied >> off if off >= 0 else occupied << -off):
+                return True
+    return False
 
 
 class PlaceActions(Sequence[Action]):
