@@ -86,6 +86,24 @@ def instant_fish(card_params: Mapping[str, Any], boat: Boat) -> int:
     return min(n, card_params["max"])
 
 
+_FIELD_TYPES = {"int": int, "str": str, "cells": int}
+
+
+def _shape_problem(action: Action) -> str | None:
+    """A reason when an ``Action`` built in Python does not fit the catalogue (JSON input is
+    already checked by the codec)."""
+    spec = CODEC.specs.get(action[0]) if action else None
+    if spec is None:
+        return f"unknown action kind {action[0] if action else None!r}"
+    if len(action) != 1 + len(spec.fields):
+        names = ", ".join(n for n, _ in spec.fields) or "no fields"
+        return f"a {spec.kind!r} action takes {names}"
+    for (name, ftype), value in zip(spec.fields, action[1:], strict=True):
+        if isinstance(value, bool) or not isinstance(value, _FIELD_TYPES[ftype]):
+            return f"field {name!r} of a {spec.kind!r} action must be of type {ftype}"
+    return None
+
+
 class DuelGame(Game):
     """The Isle of Cats Duel. Seats 0 and 1; ``observation`` hides the bag and deck order."""
 
@@ -173,6 +191,9 @@ class DuelGame(Game):
             return "the game is over"
         if seat != self.current:
             return f"seat {seat} is not due to act (seat {self.current} is)"
+        shape_problem = _shape_problem(action)
+        if shape_problem is not None:
+            return shape_problem
         kind = action[0]
         if kind not in PHASE_KINDS[self.phase]:
             return f"{self.codec.text(action)} is not possible now: {PHASE_NEEDS[self.phase]}"

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from engine import MalformedAction, new_game
+from engine import Action, IllegalAction, MalformedAction, new_game
 
 
 def test_observation_is_json_and_open(kit) -> None:
@@ -52,6 +52,15 @@ def test_malformed_actions_are_told_apart(kit) -> None:
         game.apply(seat, {"kind": "move", "to": "two"})
     with pytest.raises(MalformedAction, match="unknown action kind 'fly'"):
         game.apply(seat, {"kind": "fly"})
+
+
+def test_python_actions_that_do_not_fit_the_catalogue(kit) -> None:
+    game = kit.game()
+    seat = game.current
+    for bad, reason in ((Action("move"), "takes to"), (Action("move", "2"), "type int"),
+                        (Action("end_turn", 1), "takes no fields"), (Action("fly"), "unknown")):
+        with pytest.raises(IllegalAction, match=reason):
+            game.apply(seat, bad)
 
 
 def test_catalogue_lists_every_kind() -> None:
