@@ -13,11 +13,12 @@ per action for the whole match and joined into the message as text.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from engine import ENGINE_VERSION, Action, ActionCodec, Game, MalformedAction
+from engine.boat import STRIDE
 
 from .faults import BotFault, FaultKind
 from .limits import Limits
@@ -33,23 +34,60 @@ def dumps_line(message: dict[str, Any]) -> bytes:
     return (_dumps(message) + "\n").encode()
 
 
+def _cell_texts() -> list[str]:
+    """``[x,y]`` of every cell index of the board (``y * STRIDE + x``), for fast encoding."""
+    return [f"[{i % STRIDE},{i // STRIDE}]" for i in range(STRIDE * 64)]
+
+
+_CELL_TEXT = _cell_texts()
+
+
+def _cells_text(mask: int) -> str:
+    parts = []
+    while mask:
+        low = mask & -mask
+        i = low.bit_length() - 1
+        parts.append(_CELL_TEXT[i] if i < len(_CELL_TEXT) else f"[{i % STRIDE},{i // STRIDE}]")
+        mask ^= low
+    return "[" + ",".join(parts) + "]"
+
+
+_FIELD_TEXT: dict[str, Callable[[Any], str]] = {
+    "int": str,
+    "str": _dumps,
+    "colour": _dumps,
+    "cells": _cells_text,
+    "ints": lambda values: "[" + ",".join(map(str, values)) + "]",
+}
+
+
 class LegalEncoder:
     """Encodes lists of legal actions to a JSON array, caching each action's text.
 
-    Placements recur from one decision to the next, so after the first few
-    decisions most of a list is dictionary look-ups and one ``join``.
+    Each action's JSON text is built directly (a placement's cells from a table of cell
+    texts) and cached for the match, since placements recur from one decision to the next.
+    The text is exactly ``json.dumps(codec.encode(action))`` without spaces.
     """
 
     def __init__(self, codec: ActionCodec) -> None:
         self.codec = codec
         self._cache: dict[Action, str] = {}
+        self._heads = {kind: _dumps({"kind": kind})[:-1] for kind in codec.specs}
+        self._fields = {
+            kind: [(f',"{name}":', _FIELD_TEXT[ftype]) for name, ftype in spec.fields]
+            for kind, spec in codec.specs.items()
+        }
 
     def encode_one(self, action: Action) -> str:
         text = self._cache.get(action)
         if text is None:
             if len(self._cache) >= _CACHE_LIMIT:
                 self._cache.clear()
-            text = self._cache[action] = _dumps(self.codec.encode(action))
+            parts = [self._heads[action[0]]]
+            for (label, encode), value in zip(self._fields[action[0]], action[1:], strict=True):
+                parts.append(label)
+                parts.append(encode(value))
+            text = self._cache[action] = "".join(parts) + "}"
         return text
 
     def encode_list(self, legal: Sequence[Action]) -> str:

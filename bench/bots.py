@@ -1,0 +1,164 @@
+"""Bot-protocol speed: the round trip of one decision, and a game of subprocess bots.
+
+    python bench/bots.py [--games 5] [--rounds 2000] [--json]
+
+1. The median round trip of one decision with a bot that answers at once, measured the
+   way the runner measures it (monotonic clock around the write and the read), in two
+   forms: a tiny message (the pipes and the sandbox alone) and a real ``decide`` of a
+   standard game (observation, legal placements, reply parsing, legality check included).
+2. The wall time of a 4-player standard game with four sandboxed subprocess random bots
+   (examples/bots/random_bot.py) against four in-process random bots, both through the
+   same runner (``workers.runner.run_match``), and the ratio. The subprocess time is split
+   into starting the bots, the decisions, and the end of the match.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from engine import available_modes, new_game  # noqa: E402
+from engine.bots.random_bot import RandomBot  # noqa: E402
+from workers.agents import ProgramAgent  # noqa: E402
+from workers.limits import Limits  # noqa: E402
+from workers.runner import MatchSpec, SeatSpec, run_match  # noqa: E402
+from workers.sandbox import BotSandbox, detect_isolation  # noqa: E402
+
+TARGET_ROUND_TRIP_US = 200
+TARGET_RATIO = 2.0
+RANDOM_BOT = str(ROOT / "examples" / "bots" / "random_bot.py")
+INSTANT = b"""
+import sys
+out = sys.stdout
+sys.stdin.readline()
+out.write('{"ready": true}\\n')
+out.flush()
+for line in sys.stdin:
+    out.write('{"index": 0}\\n')
+    out.flush()
+"""
+
+
+def round_trip_tiny(rounds: int) -> float:
+    """Median seconds of one exchange of a tiny message with an instant bot."""
+    with BotSandbox(INSTANT, "instant.py") as box:
+        process = box.start()
+        process.exchange(b'{"type": "start"}\n', 10.0)
+        times = [
+            process.exchange(b'{"type":"decide","legal":[{"kind":"pass"}]}\n', 1.0)[1]
+            for _ in range(rounds)
+        ]
+    return statistics.median(times)
+
+
+def round_trip_real(rounds: int) -> dict[str, float]:
+    """Median seconds of ``ProgramAgent.act`` on real standard decisions with an instant bot:
+    the exchange alone, and act() as a whole (observation, encoding, parsing, legality)."""
+    exchange: list[float] = []
+    whole: list[float] = []
+    seed = 0
+    while len(whole) < rounds:
+        game = new_game("standard", 4, seed)
+        bots = [RandomBot(s, seed) for s in range(4)]
+        agent = ProgramAgent(0, INSTANT, "instant.py", limits=Limits(end_grace_seconds=0))
+        agent.launch(game)
+        agent.await_ready(game)
+        try:
+            while not game.is_over() and len(whole) < rounds:
+                seat = game.pending()[0]
+                if seat == 0:
+                    started = time.monotonic()
+                    action = agent.act(game, 0)
+                    whole.append(time.monotonic() - started)
+                    exchange.append(agent.last_seconds)
+                    game.apply_unchecked(0, action)
+                else:
+                    game.apply_unchecked(seat, bots[seat].act(game, seat))
+        finally:
+            agent.close()
+        assert agent.fault is None, agent.fault
+        seed += 1
+    return {"exchange": statistics.median(exchange), "act": statistics.median(whole)}
+
+
+def game_times(games: int) -> dict[str, Any]:
+    """Median wall seconds of a 4-player standard game: in-process vs subprocess random bots."""
+    inproc, subproc, startup, decisions = [], [], [], []
+    for seed in range(games):
+        for bots, sink in ((["random"] * 4, inproc), ([RANDOM_BOT] * 4, subproc)):
+            spec = MatchSpec(
+                mode="standard",
+                seats=tuple(SeatSpec.parse(b) for b in bots),
+                seed=seed,
+                replay=False,
+            )
+            started = time.perf_counter()
+            outcome = run_match(spec)
+            sink.append(time.perf_counter() - started)
+            assert not outcome.faults, outcome.faults
+            if bots[0] != "random":
+                startup.append(max(t["startup"] for t in outcome.timing))
+                decisions.append(sum(t["total"] for t in outcome.timing))
+    return {
+        "in_process": statistics.median(inproc),
+        "subprocess": statistics.median(subproc),
+        "subprocess_startup": statistics.median(startup),
+        "subprocess_decision_round_trips": statistics.median(decisions),
+        "ratio": statistics.median(subproc) / statistics.median(inproc),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=5)
+    parser.add_argument("--rounds", type=int, default=2000)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    if "standard" not in available_modes():
+        print("bench/bots.py: the standard mode is not built yet", file=sys.stderr)
+        return 2
+    iso = detect_isolation()
+    figures: dict[str, Any] = {"isolation": iso.to_json()}
+    figures["round_trip_tiny_us"] = round_trip_tiny(args.rounds) * 1e6
+    real = round_trip_real(min(args.rounds, 1000))
+    figures["round_trip_standard_exchange_us"] = real["exchange"] * 1e6
+    figures["round_trip_standard_act_us"] = real["act"] * 1e6
+    figures["game"] = game_times(args.games)
+    if args.json:
+        print(json.dumps(figures, indent=2, sort_keys=True))
+        return 0
+    g = figures["game"]
+    layers = ", ".join(k for k in ("uid", "network", "filesystem", "pid") if iso.to_json()[k])
+    print(f"isolation: {layers or 'none'}")
+    print(
+        f"round trip, tiny message, instant bot:   {figures['round_trip_tiny_us']:8.1f} us"
+        f"  (median; target < {TARGET_ROUND_TRIP_US} us)"
+    )
+    print(
+        f"round trip, standard decide, exchange:   "
+        f"{figures['round_trip_standard_exchange_us']:8.1f} us"
+    )
+    print(
+        f"round trip, standard decide, whole act:  {figures['round_trip_standard_act_us']:8.1f} us"
+        f"  (observation, legal actions, parse, legality)"
+    )
+    print(f"4-player standard game, in-process random bots:  {g['in_process'] * 1000:8.1f} ms")
+    print(
+        f"4-player standard game, subprocess random bots:  {g['subprocess'] * 1000:8.1f} ms"
+        f"  (starting bots {g['subprocess_startup'] * 1000:.1f} ms, decision round trips "
+        f"{g['subprocess_decision_round_trips'] * 1000:.1f} ms)"
+    )
+    print(f"ratio subprocess / in-process: {g['ratio']:.1f}x  (target < {TARGET_RATIO}x)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
