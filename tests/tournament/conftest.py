@@ -30,6 +30,8 @@ def _tmp_storages(settings: Any, tmp_path: Any) -> None:
         },
     }
     settings.ELO_K = 32.0
+    # Tests create many users; the production hasher costs about a second each on this machine.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture(autouse=True)
