@@ -27,8 +27,22 @@ def test_build_agents_refuses_a_wrong_count_and_unknown_bots() -> None:
 
 
 def test_play_prints_scores_breakdown_and_boats(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["play", "--mode", "standard", "--players", "4", "--seed", "7",
-                 "--bots", "greedy,random,random,random"]) == 0
+    assert (
+        main(
+            [
+                "play",
+                "--mode",
+                "standard",
+                "--players",
+                "4",
+                "--seed",
+                "7",
+                "--bots",
+                "greedy,random,random,random",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "seed 7" in out and "families" in out and "rare_treasures" in out
     assert out.count(" boat, ") == 4 and "winner(s): seat" in out
@@ -36,16 +50,26 @@ def test_play_prints_scores_breakdown_and_boats(capsys: pytest.CaptureFixture[st
 
 
 def test_play_json_is_one_object_with_the_result(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["play", "--players", "2", "--seed", "3", "--bots", "greedy,random",
-                 "--json"]) == 0
+    assert main(["play", "--players", "2", "--seed", "3", "--bots", "greedy,random", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["mode"] == "standard" and data["seed"] == 3 and data["seats"] == 2
-    for key in ("engine_version", "scores", "breakdown", "ranks", "winners", "boats",
-                "state_hash", "tiebreak"):
+    for key in (
+        "engine_version",
+        "scores",
+        "breakdown",
+        "ranks",
+        "winners",
+        "boats",
+        "state_hash",
+        "tiebreak",
+    ):
         assert key in data
     assert data["boats"][0]["boat"] in ("blue", "green", "red", "purple")
-    again = json.loads(_run_json(capsys, ["play", "--players", "2", "--seed", "3",
-                                          "--bots", "greedy,random", "--json"]))
+    again = json.loads(
+        _run_json(
+            capsys, ["play", "--players", "2", "--seed", "3", "--bots", "greedy,random", "--json"]
+        )
+    )
     assert again["state_hash"] == data["state_hash"], "same seed and bots: same game"
 
 
@@ -54,21 +78,24 @@ def _run_json(capsys: pytest.CaptureFixture[str], argv: list[str]) -> str:
     return capsys.readouterr().out
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["play", "--players", "3", "--bots", "greedy,random"], "one bot per player"),
-    (["play", "--players", "5"], "2-4 seats"),
-    (["play", "--mode", "chess"], "unknown mode"),
-    (["play", "--players", "2", "--option", "speed=fast"], "no option 'speed'"),
-])
-def test_mistakes_exit_2_with_one_readable_line(argv: list[str], message: str,
-                                                capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["play", "--players", "3", "--bots", "greedy,random"], "one bot per player"),
+        (["play", "--players", "5"], "2-4 seats"),
+        (["play", "--mode", "chess"], "unknown mode"),
+        (["play", "--players", "2", "--option", "speed=fast"], "no option 'speed'"),
+    ],
+)
+def test_mistakes_exit_2_with_one_readable_line(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
 
 
-def test_replay_is_written_and_verifies(tmp_path: Path,
-                                        capsys: pytest.CaptureFixture[str]) -> None:
+def test_replay_is_written_and_verifies(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("replays.format")
     path = tmp_path / "game.replay"
     assert main(["play", "--players", "2", "--seed", "5", "--replay", str(path)]) == 0
@@ -78,8 +105,7 @@ def test_replay_is_written_and_verifies(tmp_path: Path,
     assert "match" in capsys.readouterr().out
 
 
-def test_bench_reports_games_per_second_and_enumeration(
-        capsys: pytest.CaptureFixture[str]) -> None:
+def test_bench_reports_games_per_second_and_enumeration(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "--seconds", "0.2", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     line = report["games_per_second"][0]
