@@ -357,3 +357,30 @@ def test_schema_and_docs(client):
     schema = client.get("/api/schema/")
     assert schema.status_code == 200 and b"/api/v1/leagues/{league_id}/ladder/" in schema.content
     assert client.get("/api/docs/").status_code == 200
+
+
+def test_solo_league_ladder_shows_win_rate_and_margin(
+    organiser, author, ready_version, runner, django_capture_on_commit_callbacks
+):
+    api = client_for(organiser)
+    payload = {"name": "solo cup", "mode": "solo", "seats": 1, "format": "round_robin", "seeds": 2}
+    body = _error(api.post("/api/v1/leagues/", payload, format="json"), 400, "bad_game_config")
+    assert "difficulty" in body["message"]
+    payload["options"] = {"difficulty": "hard"}
+    league_id = api.post("/api/v1/leagues/", payload, format="json").json()["id"]
+    version = ready_version(author, "lonely")
+    client_for(author).post(
+        f"/api/v1/leagues/{league_id}/entries/", {"bot": version.bot_id}, format="json"
+    )
+    runner.scores = lambda spec: [45.0]  # margin 45 - 40 = +5 in both games
+    with django_capture_on_commit_callbacks(execute=True):
+        api.post(f"/api/v1/leagues/{league_id}/start/")
+    (row,) = client_for(None).get(f"/api/v1/leagues/{league_id}/ladder/").json()["results"]
+    assert (row["games"], row["wins"], row["win_rate"], row["mean_margin"]) == (2, 2, 1.0, 5.0)
+    # two wins against the hard sister (1500): 1500 + 16 = 1516, then
+    # E(1516 vs 1500) = 0.523021, 1516 + 32 * 0.476979 = 1531.263
+    assert row["elo"] == pytest.approx(1531.3, abs=0.05)
+
+
+def test_wrong_method_has_the_error_shape(author):
+    _error(client_for(author).delete("/api/v1/leagues/"), 405, "method_not_allowed")
