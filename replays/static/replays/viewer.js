@@ -421,9 +421,11 @@
   $("#seek").addEventListener("input", (e) => { pause(); show(Number(e.target.value)); });
   $("#speed").addEventListener("change", (e) => {
     state.speed = Number(e.target.value);
+    e.target.blur();
     if (state.playing) play();
   });
-  $("#seat-select").addEventListener("change", (e) => { pause(); load(e.target.value, state.step); });
+  // Selects give the focus back, so the keyboard shortcuts work again at once.
+  $("#seat-select").addEventListener("change", (e) => { pause(); e.target.blur(); load(e.target.value, state.step); });
   document.addEventListener("keydown", (e) => {
     if (!state.payload || e.target.closest("input[type=text], select, textarea")) return;
     const keys = { " ": () => (state.playing ? pause() : play()), ArrowLeft: () => { pause(); show(state.step - 1); },
