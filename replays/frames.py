@@ -29,6 +29,7 @@ from .format import expand_action
 from .verify import game_from_header
 
 SPECTATOR = "spectator"
+MAX_STEPS = 20_000  # no real game comes near; bounds the work an uploaded file can ask for
 
 
 class FramesError(ValueError):
@@ -185,7 +186,13 @@ def parse_seat(value: str | int | None, seats: int) -> int | None:
 def build_frames(doc: Mapping[str, Any], seat: int | None = None) -> dict[str, Any]:
     """The viewer payload of a decoded replay, as ``seat`` saw it (None: spectator)."""
     header = doc["header"]
-    game = game_from_header(header)
+    if len(doc["steps"]) > MAX_STEPS:
+        raise FramesError(f"the replay has {len(doc['steps'])} steps; a game has at most "
+                          f"{MAX_STEPS}")
+    try:
+        game = game_from_header(header)
+    except Exception as exc:  # an unknown mode or bad options (files from elsewhere)
+        raise FramesError(f"the replay's configuration is rejected: {exc}") from None
     if seat is not None and not 0 <= seat < game.seats:
         raise InvalidSeat(f"seat {seat} is not in this {game.seats}-seat game")
 

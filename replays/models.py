@@ -1,1 +1,2 @@
-"""Replay models; written in a later issue (replays are files in the "replays" storage)."""
+"""The replays app has no models: a replay is a file in the "replays" storage, and the match
+that owns it (``tournament.models.Match``) records its name, sha256 and size."""

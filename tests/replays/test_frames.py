@@ -67,3 +67,21 @@ def test_running_scores_end_at_the_result(any_mode, record):
     own = build_frames(decode(data), me)["scores"][-1]
     assert own[me] == game.result()["scores"][me]
     assert all(v is None for s, v in enumerate(own) if s != me)
+
+
+def test_bad_files_are_frames_errors(record, toy_mode):
+    from replays.frames import MAX_STEPS, FramesError
+
+    _, _, data = record(toy_mode, seats=2)
+    doc = decode(data)
+    doc["header"]["mode"] = "chess"
+    with pytest.raises(FramesError, match="configuration is rejected: unknown mode 'chess'"):
+        build_frames(doc)
+    doc = decode(data)
+    doc["steps"] = doc["steps"] * (MAX_STEPS // len(doc["steps"]) + 1)
+    with pytest.raises(FramesError, match="a game has at most"):
+        build_frames(doc)
+    doc = decode(data)
+    doc["steps"][3][1] = ["place", [0]]
+    with pytest.raises(FramesError, match="step 3 cannot be replayed"):
+        build_frames(doc)
