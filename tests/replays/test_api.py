@@ -148,3 +148,15 @@ def test_uploaded_replay_frames(record, client, toy_mode):
     big = client.post(url, data=b"x" * (2 * 1024 * 1024 + 1), content_type="application/zstd")
     assert big.status_code == 413
     assert client.get(url).status_code == 405
+
+
+def test_uploaded_replay_of_an_unknown_mode(record, client, toy_mode):
+    from replays.format import encode
+
+    _, _, data = record(toy_mode, seats=2)
+    doc = decode(data)
+    doc["header"]["mode"] = "chess"
+    response = client.post("/api/v1/replays/frames", data=encode(doc),
+                           content_type="application/zstd")
+    assert response.status_code == 422
+    assert "unknown mode 'chess'" in response.json()["error"]["message"]
