@@ -155,6 +155,9 @@ class SoloGame(StandardGame):
 
     def _build_result(self) -> dict[str, Any]:
         facts = table_facts(self)
+        # The sister takes part in the turn order (rulebook 000): lesson 119 "first player"
+        # scores only if the player is ahead of her at the end.
+        facts.players[0].turn_position = 1 if self.sister.first else 0
         sheet = score_table(facts)[0]
         sister = sister_score(facts.players[0], self.sister.colour_order, self.sister.lessons)
         margin = sheet["total"] - sister["total"]

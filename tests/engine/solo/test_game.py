@@ -230,3 +230,13 @@ def test_each_difficulty_sets_up_its_sister(difficulty: str, lessons: int) -> No
     assert game.observation(0)["difficulty"] == difficulty
     basic = solo(21, "easy").sister.lessons
     assert game.sister.lessons[:3] == basic  # the same basic three; advanced ones added
+
+
+def test_lesson_119_first_player_counts_the_sister_in_the_turn_order() -> None:
+    game = _greedy(2)
+    game.state.players[0].private_lessons.append(119)
+    for sister_first, points in ((False, 7), (True, 0)):
+        game.sister.first = sister_first
+        game._result = None
+        sheet = game.result()["breakdown"][0]
+        assert next(le["points"] for le in sheet["lessons"] if le["card"] == 119) == points
