@@ -17,7 +17,7 @@ from ...actions import Action
 from ...boat import Tile, cells_of
 from ...shapes import Placements, Shape, base_shapes, is_legal_placement, legal_placements
 from .frames import Frame
-from .state import CAT, COMMON, OSHAX, RARE, PlayerState
+from .state import CAT, OSHAX, PlayerState
 
 if TYPE_CHECKING:
     from .game import StandardGame
@@ -268,6 +268,3 @@ class TreasureFrame(Frame):
         return {"decision": self.name, "pool": self.pool, "remaining": self.count - self.taken,
                 "must_take": self.taken < self.required, "offer": self.options(game)}
 
-
-__all__ = ["COMMON", "RARE", "PlaceActions", "PlaceFrame", "TreasureFrame", "fits",
-           "placements_for"]
