@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, status
@@ -105,8 +106,10 @@ class BotVersionListApi(APIView):
         data = s.BundleInput(data=request.data)
         data.is_valid(raise_exception=True)
         upload = data.validated_data["file"]
+        # Read at most one byte over the limit: enough for the service to refuse it.
+        content = upload.read(settings.BOT_UPLOAD_MAX_BYTES + 1)
         version = bot_services.bot_version_upload(
-            bot=bot, user=request.user, filename=upload.name, data=upload.read()
+            bot=bot, user=request.user, filename=upload.name, data=content
         )
         version = selectors.bot_version_get(version_id=version.pk)
         return Response(s.BotVersionOutput(version).data, status=201)
