@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from engine import MODES
-from workers.isolation import UID_BASE, UID_SLOTS, detect_isolation
+from workers.isolation import detect_isolation
 from workers.limits import Limits
 
 HERE = Path(__file__).resolve().parent
@@ -49,31 +49,48 @@ def make_zip(path: Path, files: dict[str, str | bytes], entrypoint: str = "main.
     return path
 
 
-def bot_processes() -> list[str]:
-    """Live processes that belong to bots: a bot uid, or a bot file on the command line."""
+def _live(pid: int) -> tuple[int, int, int] | None:
+    """(real uid, session id, parent pid) of a live, non-zombie process, or None."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return None
+    fields = stat[stat.rfind(")") + 2 :].split()
+    if fields[0] in ("Z", "X"):
+        return None
+    uid_line = next(line for line in status.splitlines() if line.startswith("Uid:"))
+    return int(uid_line.split()[1]), int(fields[3]), int(fields[1])
+
+
+def leftovers(uids: set[int], sessions: set[int]) -> list[str]:
+    """Live processes that belong to the given bot uids or bot sessions (a /proc scan that
+    trusts nothing the sandbox says about itself)."""
     out = []
     for entry in os.scandir("/proc"):
-        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+        if not entry.name.isdigit():
             continue
-        try:
-            status = Path(f"/proc/{entry.name}/status").read_text()
+        info = _live(int(entry.name))
+        if info is not None and (info[0] in uids or info[1] in sessions):
             cmdline = Path(f"/proc/{entry.name}/cmdline").read_bytes().replace(b"\0", b" ")
-        except OSError:
-            continue
-        fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
-        if fields.get("State", "").strip().startswith("Z"):
-            continue
-        uid = int(fields["Uid"].split()[0])
-        text = cmdline.decode(errors="replace")
-        if UID_BASE <= uid < UID_BASE + UID_SLOTS or str(HOSTILE) in text or "/bot/" in text:
-            out.append(f"{entry.name} uid={uid} {text[:120]}")
+            out.append(f"{entry.name} uid={info[0]} sid={info[1]} {cmdline[:100].decode()}")
     return out
 
 
 @pytest.fixture
-def worker_guard() -> Iterator[None]:
+def worker_guard(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """The test process keeps its limits, folder and network, can still start processes, and
-    no bot process is left once the test's matches are over."""
+    no process of a bot started during the test is left once the test's matches are over."""
+    from workers import sandbox
+
+    started: list[tuple[int | None, int]] = []  # (uid, pid) of every bot process started
+    original = sandbox.BotProcess.__init__
+
+    def recording_init(self: sandbox.BotProcess, *args: object, **kwargs: object) -> None:
+        original(self, *args, **kwargs)  # type: ignore[arg-type]
+        started.append((self.uid, self.proc.pid))
+
+    monkeypatch.setattr(sandbox.BotProcess, "__init__", recording_init)
     limits = {
         r: resource.getrlimit(r)
         for r in (
@@ -89,8 +106,10 @@ def worker_guard() -> Iterator[None]:
     assert os.getcwd() == cwd
     assert os.readlink("/proc/self/ns/net") == netns
     assert subprocess.run(["true"], check=False).returncode == 0
+    uids = {uid for uid, _ in started if uid is not None}
+    sessions = {pid for _, pid in started}
     deadline = time.monotonic() + 3.0
-    while (left := bot_processes()) and time.monotonic() < deadline:
+    while (left := leftovers(uids, sessions)) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert left == [], f"bot processes still running: {left}"
 
