@@ -13,13 +13,13 @@ Field types: ``int``; ``str``; ``colour`` (one of the five cat colours);
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, overload
 
 from .boat import COLOURS, cells_of
 from .errors import MalformedAction
-from .shapes import mask_from_cells
+from .shapes import Placements, mask_from_cells
 
 FIELD_TYPES = ("int", "str", "colour", "cells", "ints")
 
@@ -138,3 +138,88 @@ class ActionCodec:
             {"kind": s.kind, "fields": {n: t for n, t in s.fields}, "doc": s.doc}
             for s in self.specs.values()
         ]
+
+
+class PlacementActions(Sequence[Action]):
+    """Legal actions of a placement decision, without building them.
+
+    ``before`` actions, then ``Action(kind, mask)`` for every mask of one or
+    more ``Placements`` (a cat's shape, or every treasure shape in the
+    supply), then ``after`` actions. Length, indexing, iteration and ``in``
+    go straight to the placement bitmasks, so a decision with thousands of
+    placements costs a few big-integer operations until someone iterates it.
+    """
+
+    __slots__ = ("after", "before", "kind", "parts", "_len")
+
+    def __init__(
+        self,
+        parts: Placements | Sequence[Placements],
+        *,
+        before: Sequence[Action] = (),
+        after: Sequence[Action] = (),
+        kind: str = "place",
+    ) -> None:
+        if isinstance(parts, Placements):
+            parts = (parts,)
+        self.parts = tuple(p for p in parts if p)
+        self.before = tuple(before)
+        self.after = tuple(after)
+        self.kind = kind
+        self._len = len(self.before) + sum(len(p) for p in self.parts) + len(self.after)
+
+    @property
+    def extra(self) -> tuple[Action, ...]:
+        """The non-placement actions offered beside the placements."""
+        return self.before + self.after
+
+    def masks(self) -> Iterator[int]:
+        """The placement masks alone (bots that score cells need no Action objects)."""
+        for part in self.parts:
+            yield from part
+
+    def __len__(self) -> int:
+        return self._len
+
+    @overload
+    def __getitem__(self, index: int) -> Action: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Action]: ...
+
+    def __getitem__(self, index: int | slice) -> Action | list[Action]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._len))]
+        if index < 0:
+            index += self._len
+        if not 0 <= index < self._len:
+            raise IndexError("action index out of range")
+        if index < len(self.before):
+            return self.before[index]
+        index -= len(self.before)
+        for part in self.parts:
+            n = len(part)
+            if index < n:
+                return Action(self.kind, part[index])
+            index -= n
+        return self.after[index]
+
+    def __iter__(self) -> Iterator[Action]:
+        yield from self.before
+        kind = self.kind
+        for part in self.parts:
+            for mask in part:
+                yield Action(kind, mask)
+        yield from self.after
+
+    def __contains__(self, action: object) -> bool:
+        if not isinstance(action, tuple):
+            return False
+        if action in self.before or action in self.after:
+            return True
+        if len(action) != 2 or action[0] != self.kind:
+            return False
+        return any(action[1] in part for part in self.parts)
+
+    def __repr__(self) -> str:
+        return f"<PlacementActions {self._len}>"

@@ -19,14 +19,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ...actions import Action
+from ...actions import Action, PlacementActions
 from ...boat import Boat, Tile
 from ...game import Game, GameType
 from ...rng import Rng
 from ...shapes import Shape, is_legal_placement, legal_placements
 from .actions import CODEC, DECLINE, END_TURN, FISH, FISH_ACTIONS, MOVES, SELECTS
 from .data import ISLAND_SPACES, duel_data
-from .placements import PlacementActions
 from .scoring import score_boats
 
 D = duel_data()
@@ -177,7 +176,7 @@ class DuelGame(Game):
         if phase == PLACE_CAT:
             return PlacementActions([self._cat_placements(seat)])
         if phase == PLACE_TREASURE:
-            return PlacementActions(self._treasure_placements(seat), (DECLINE,))
+            return PlacementActions(self._treasure_placements(seat), after=(DECLINE,))
         if phase == EXTRA:
             return [SELECTS[s] for s in self._selectable(seat)]
         if phase == RETURN_CAT:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from enum import StrEnum
 from typing import Any, ClassVar
 
-from ...actions import Action
+from ...actions import Action, PlacementActions
 from ...game import Game, GameType
 from .catalogue import CODEC
 from .fields import fill_fields
@@ -24,7 +24,6 @@ from .phases.draft import DraftFrame, deal
 from .phases.lessons import read_lessons
 from .phases.rare_finds import RareFindsPhaseFrame
 from .phases.rescue import ChooseRescueFrame, RescuePhaseFrame
-from .placement import PlaceActions
 from .rules import Rules, standard_rules
 from .setup import new_state
 from .state import CAT, State
@@ -125,7 +124,7 @@ class StandardGame(Game):
         legal = self.legal_actions(seat)
         if action in legal:
             return None
-        if isinstance(legal, PlaceActions):
+        if isinstance(legal, PlacementActions):
             kinds = sorted({"place", *(a.kind for a in legal.extra)})
         else:
             kinds = sorted({a.kind for a in legal})

@@ -9,11 +9,11 @@ what treasure cards push. Family and solo reuse both unchanged.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from ...actions import Action
+from ...actions import Action, PlacementActions
 from ...boat import Tile, cells_of
 from ...shapes import Placements, Shape, base_shapes, is_legal_placement, legal_placements
 from .frames import Frame
@@ -67,44 +67,6 @@ def _fits(shape_key: str, cells: int, occupied: int, anywhere: bool) -> bool:
     return False
 
 
-class PlaceActions(Sequence[Action]):
-    """``extra`` actions followed by ``Action("place", mask)`` for every legal placement,
-    without building the list: length, indexing, iteration and ``in`` go to Placements."""
-
-    __slots__ = ("extra", "placements")
-
-    def __init__(self, placements: Placements, extra: Sequence[Action] = ()) -> None:
-        self.placements = placements
-        self.extra = tuple(extra)
-
-    def __len__(self) -> int:
-        return len(self.extra) + len(self.placements)
-
-    def __getitem__(self, index: int) -> Action:  # type: ignore[override]
-        n = len(self)
-        if index < 0:
-            index += n
-        if not 0 <= index < n:
-            raise IndexError("action index out of range")
-        if index < len(self.extra):
-            return self.extra[index]
-        return Action("place", self.placements[index - len(self.extra)])
-
-    def __iter__(self) -> Iterator[Action]:
-        yield from self.extra
-        for mask in self.placements:
-            yield Action("place", mask)
-
-    def __contains__(self, action: object) -> bool:
-        if action in self.extra:
-            return True
-        return (isinstance(action, tuple) and len(action) == 2 and action[0] == "place"
-                and action[1] in self.placements)
-
-    def __repr__(self) -> str:
-        return f"<PlaceActions {len(self)}>"
-
-
 class PlaceFrame(Frame):
     """One seat places one tile it holds. ``colour`` is the cat's (or chosen Oshax) colour."""
 
@@ -131,7 +93,7 @@ class PlaceFrame(Frame):
             return ()
         player = game.state.players[seat]
         info = game.state.tiles[self.tile]
-        return PlaceActions(placements_for(player, info.shape), self._extra(game))
+        return PlacementActions(placements_for(player, info.shape), before=self._extra(game))
 
     def progress(self, game: StandardGame) -> None:
         if self.done:
