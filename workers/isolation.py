@@ -30,7 +30,6 @@ import resource
 import shutil
 import signal
 import subprocess
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import cache
@@ -321,21 +320,19 @@ def lease_uid(state_dir: Path, start: int | None = None) -> UidLease:
 
 def kill_uid(uid: int) -> None:
     """SIGKILL every process of ``uid``: ``kill(-1)`` sent by a forked child running as that
-    uid reaches exactly that uid's processes, however they detached themselves."""
-    for _ in range(5):
-        if not uid_processes(uid):
-            return
-        pid = os.fork()
-        if pid == 0:  # pragma: no cover - the child only drops to the uid and signals
-            try:
-                os.setgroups([])
-                os.setgid(uid)
-                os.setuid(uid)
-                os.kill(-1, signal.SIGKILL)
-            finally:
-                os._exit(0)
-        os.waitpid(pid, 0)
-        time.sleep(0.01)
+    uid reaches exactly that uid's processes, however they detached themselves. The kernel
+    signals them all under one lock that ``fork`` also needs, so none can slip away by forking.
+    """
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child only drops to the uid and signals
+        try:
+            os.setgroups([])
+            os.setgid(uid)
+            os.setuid(uid)
+            os.kill(-1, signal.SIGKILL)
+        finally:
+            os._exit(0)
+    os.waitpid(pid, 0)
 
 
 def uid_processes(uid: int) -> list[int]:
