@@ -203,7 +203,10 @@ class ProgramAgent:
                 action = legal[reply.index]
             else:
                 action = reply.action  # type: ignore[assignment]
-                reason = game.illegal_reason(seat, action)
+                try:
+                    reason = game.illegal_reason(seat, action)
+                except Exception as exc:  # an engine bug must not let a bot abort the match
+                    reason = f"the engine could not check it ({type(exc).__name__}: {exc})"
                 if reason is not None:
                     raise BotFault(FaultKind.ILLEGAL_ACTION, reason)
         except BotFault as fault:
