@@ -155,5 +155,5 @@ def test_isolation_is_detected_once_and_reported() -> None:
     partial = Isolation(uid=True, network=False, filesystem=True, pid=True)
     assert partial.warnings()[0] == "bot isolation incomplete: no network isolation"
     assert Isolation(True, True, True, True).warnings() == []
-    if os.geteuid() == 0:  # this machine runs the suite as root: everything should work
-        assert (iso.uid, iso.network, iso.filesystem, iso.pid) == (True, True, True, True), iso
+    for layer in ("uid", "network", "filesystem", "pid"):  # a missing layer says why
+        assert getattr(iso, layer) or any(note.startswith(f"{layer}:") for note in iso.notes)
