@@ -135,7 +135,7 @@ def test_league_of_four_bots_through_the_stack(live_stack):
     league = organiser.call(
         "POST", "/api/v1/leagues/",
         {"name": "stack cup", "mode": "standard", "seats": 4, "format": "round_robin",
-         "seeds": 1, "decision_time_limit": 2.0},
+         "seeds": 1, "decision_time_limit": 5.0, "time_bank": 120.0},
     )  # fmt: skip
     for version in uploaded:
         author.call("POST", f"/api/v1/leagues/{league['id']}/entries/",
