@@ -65,11 +65,6 @@ class SeatStats:
         return out
 
 
-def default_action(game: Game, seat: int) -> Action:
-    """The policy of a seat whose bot has faulted: the first legal action."""
-    return game.legal_actions(seat)[0]
-
-
 class BuiltinAgent:
     """An in-process built-in bot (``random``, ``greedy``), timed like a program."""
 
@@ -177,7 +172,7 @@ class ProgramAgent:
         self.last_note = None
         self.last_seconds = 0.0
         if self.process is None or self.fault is not None:
-            return legal[0]
+            return legal[0]  # the default policy of a seat whose bot has faulted
         assert self._encoder is not None and self.stats.bank_left is not None
         limit, bank = self.limits.decision_seconds, self.stats.bank_left
         payload = decide_line(

@@ -196,10 +196,6 @@ class LaunchPlan:
         if self.isolation.filesystem and not self.jail_root:
             raise ValueError("filesystem isolation needs a jail root")
 
-    @property
-    def bot_workdir(self) -> str:
-        return JAIL_WORKDIR if self.isolation.filesystem else self.workdir
-
     def argv(self) -> list[str]:
         """The argv to exec: the bot's command, wrapped for the pid namespace if used."""
         if not self.isolation.pid:

@@ -28,6 +28,7 @@ from pathlib import Path
 from .bundles import BundleError, BundleInfo, Source, bot_command, unpack_bundle
 from .faults import BotFault, FaultKind
 from .isolation import (
+    JAIL_WORKDIR,
     Isolation,
     LaunchPlan,
     UidLease,
@@ -403,7 +404,7 @@ class BotSandbox:
 
     def plan(self) -> LaunchPlan:
         iso = self.isolation
-        workdir = "/bot" if iso.filesystem else str(self.workdir)
+        workdir = JAIL_WORKDIR if iso.filesystem else str(self.workdir)
         try:
             command = bot_command(self.info, workdir)
         except BundleError as exc:
@@ -424,7 +425,7 @@ class BotSandbox:
 
     def environment(self) -> dict[str, str]:
         """A minimal environment: nothing of ours leaks to the bot."""
-        home = "/bot" if self.isolation.filesystem else str(self.workdir)
+        home = JAIL_WORKDIR if self.isolation.filesystem else str(self.workdir)
         tmp = "/tmp" if self.isolation.filesystem else str(self.dir / "tmp")
         return {
             "PATH": SYSTEM_PATH,
