@@ -222,6 +222,12 @@ class ProgramAgent:
             self.stats.late += 1
             self.stats.bank_left = max(0.0, (self.stats.bank_left or 0.0) - over)
 
+    def idle(self) -> None:
+        """Between this seat's decisions: empty its stderr so a bot that logs while others
+        think is never blocked on a full pipe (one non-blocking read when there is nothing)."""
+        if self.process is not None and self.fault is None:
+            self.process.drain_stderr()
+
     def finish(self, result: dict[str, Any]) -> None:
         """Send ``end`` (best effort) so the bot can log and exit."""
         if self.process is not None and self.fault is None:

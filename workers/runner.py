@@ -235,6 +235,8 @@ def run_match(
                 record["default"] = True
             game.apply_unchecked(seat, action)
             actions.append(record)
+            for program in launched:
+                program.idle()
             if on_step is not None:
                 on_step(game, seat, action, seconds)
             if len(actions) > MAX_STEPS:

@@ -135,6 +135,7 @@ class BotProcess:
             os.set_blocking(fd, False)
         with contextlib.suppress(OSError):
             fcntl.fcntl(self._in, F_SETPIPE_SZ, 1 << 20)
+            fcntl.fcntl(self._stderr, F_SETPIPE_SZ, 1 << 20)
         self._sel = selectors.DefaultSelector()
         self._sel.register(self._stdout, selectors.EVENT_READ)
         self._sel.register(self._stderr, selectors.EVENT_READ)

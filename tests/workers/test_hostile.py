@@ -258,3 +258,11 @@ def test_without_isolation_the_snoop_does_read(tmp_path: Path) -> None:
     outcome = play(snoop, second=victim, isolation=Isolation())
     notes = {a.get("note") for a in outcome.actions if a["seat"] == 0}
     assert len(notes) == 1 and "settings.py" in notes.pop()
+
+
+def test_logging_while_others_think_never_blocks_the_bot() -> None:
+    outcome = play(hostile("chatty_idle"), second=str(Path(hostile("slow"))))
+    # seat 1 (slow) spends 0.5 s per decision, times out on its fifth; seat 0 logs throughout
+    assert [(f.seat, f.kind) for f in outcome.faults] == [(1, FaultKind.TIMEOUT)]
+    mine = [a for a in outcome.actions if a["seat"] == 0]
+    assert len(mine) == ROUNDS and all(a["seconds"] < 0.3 for a in mine)
