@@ -161,7 +161,8 @@ def test_gain_fish_per_common_treasure(card_id: int) -> None:
 
 
 @pytest.mark.parametrize("card_id", ids_of("gain_fish_per_colour"))
-def test_gain_fish_per_colour_counts_oshax_colours_too(card_id: int) -> None:
+def test_gain_fish_per_colour_does_not_count_oshax_colours(card_id: int) -> None:
+    # The printed card: Oshax do not count as colours (FACTS §8.7: BGA counts them).
     g = game()
     seat = anytime_turn(g, card_id)
     for colour in ("red", "red", "blue", "green"):
@@ -170,7 +171,7 @@ def test_gain_fish_per_colour_counts_oshax_colours_too(card_id: int) -> None:
     put_tile(g, seat, tiles_of(g, "oshax")[0], "orange")
     before = g.state.players[seat].fish
     act(g, seat, "play", card_id)
-    assert g.state.players[seat].fish == before + 4
+    assert g.state.players[seat].fish == before + 3
 
 
 @pytest.mark.parametrize("card_id", ids_of("gain_fish_per_cat_of_colour"))

@@ -37,8 +37,8 @@ def _tiles_of_kind(p: PlayerState, kind: str) -> int:
     return sum(1 for t in p.boat.tiles if t.kind == kind)
 
 
-def _colour_counts(p: PlayerState) -> list[int]:
-    return [sum(1 for t in p.boat.tiles if t.colour == c) for c in COLOURS]
+def _colour_counts(p: PlayerState, kinds: tuple[str, ...] = (CAT, OSHAX)) -> list[int]:
+    return [sum(1 for t in p.boat.tiles if t.colour == c and t.kind in kinds) for c in COLOURS]
 
 
 ITEM_COUNTS: dict[str, Callable[[PlayerState], int]] = {
@@ -46,8 +46,8 @@ ITEM_COUNTS: dict[str, Callable[[PlayerState], int]] = {
     "private_lessons_on_table": lambda p: len(p.private_lessons),
     "rare_treasures_on_boat": lambda p: _tiles_of_kind(p, RARE),
     "common_treasures_on_boat": lambda p: _tiles_of_kind(p, COMMON),
-    # FACTS §8.7: Oshax colours count too.
-    "distinct_colours_on_boat": lambda p: sum(1 for n in _colour_counts(p) if n),
+    # The printed card 90/91: Oshax do not count as colours (FACTS §8.7: BGA counts them).
+    "distinct_colours_on_boat": lambda p: sum(1 for n in _colour_counts(p, (CAT,)) if n),
     # FACTS §8.9: the best colour is taken (more fish is never worse, so no choice is asked).
     "cats_and_oshax_of_chosen_colour": lambda p: max(_colour_counts(p)),
 }
