@@ -79,6 +79,23 @@ def sandbox_root() -> Path:
     return path
 
 
+_swept: set[Path] = set()
+
+
+def _sweep_once(root: Path) -> None:
+    """Remove the folders of bots whose worker process died without cleaning up (a folder's
+    name holds the pid of the process that made it). Once per process and sandbox root."""
+    if root in _swept:
+        return
+    _swept.add(root)
+    for entry in root.iterdir():
+        parts = entry.name.rsplit("-", 2)
+        if len(parts) != 3 or not parts[1].isdigit() or not entry.is_dir():
+            continue
+        if not Path(f"/proc/{parts[1]}").exists():
+            shutil.rmtree(entry, ignore_errors=True)
+
+
 class TailBuffer:
     """The last lines of a stream, bounded in lines and bytes, for fault records."""
 
@@ -372,7 +389,8 @@ class BotSandbox:
         self.process: BotProcess | None = None
         self._lease: UidLease | None = None
         root = sandbox_root()
-        self.dir = root / f"{label}-{uuid.uuid4().hex[:12]}"
+        _sweep_once(root)
+        self.dir = root / f"{label}-{os.getpid()}-{uuid.uuid4().hex[:12]}"
         self.dir.mkdir(mode=0o700)
         try:
             self.workdir = self.dir / "bot"

@@ -157,3 +157,23 @@ def test_isolation_is_detected_once_and_reported() -> None:
     assert Isolation(True, True, True, True).warnings() == []
     for layer in ("uid", "network", "filesystem", "pid"):  # a missing layer says why
         assert getattr(iso, layer) or any(note.startswith(f"{layer}:") for note in iso.notes)
+
+
+def test_folders_of_dead_workers_are_swept(
+    tmp_path: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pathlib import Path
+
+    from workers import sandbox
+
+    root = Path(str(tmp_path)) / "sbx"
+    monkeypatch.setenv("ISLE_SANDBOX_ROOT", str(root))
+    root.mkdir()
+    dead = root / "seat0-999999999-abcdef012345"  # no such pid
+    alive = root / f"seat1-{os.getpid()}-abcdef012345"
+    for folder in (dead, alive):
+        (folder / "bot").mkdir(parents=True)
+    monkeypatch.setattr(sandbox, "_swept", set())
+    with BotSandbox(ECHO, "echo.py", limits=FAST, isolation=Isolation()):
+        pass
+    assert not dead.exists() and alive.exists()
