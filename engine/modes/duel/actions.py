@@ -17,14 +17,14 @@ SPECS = (
                "Set-up: choose your boat layout ('O' or 'I'); both players may take the same."),
     ActionSpec("move", (("to", "int"),),
                "Move the Oshax one step to an adjacent space not touched this turn (after a "
-               "'jump' purchase: to any space not touched this turn)."),
+               "'jump' purchase: to any other space, visited ones included)."),
     ActionSpec("select", (("space", "int"),),
                "Take the discovery on a space the Oshax touched this turn (a cat only if it "
                "fits on your boat); a cat is then placed with 'place'."),
     ActionSpec("place", (("cells", "cells"),),
                "Place the cat being taken, or a treasure (the cells give its shape)."),
     ActionSpec("fish_action", (("action", "str"),),
-               "Spend fish: 'move' (1: one extra step), 'jump' (2: next step to any untouched "
+               "Spend fish: 'move' (1: one extra step), 'jump' (2: next step to any other "
                "space), 'treasure' (2: take and place one treasure), 'discovery' (3: one more "
                "selection, after your selection action)."),
     ActionSpec("decline", (), "Give up the treasure you may take now."),

@@ -77,10 +77,16 @@ class Island:
         return bool(self.neighbours[a] >> b & 1)
 
     def targets(self, at: int, touched: int, jump: bool = False) -> int:
-        """The spaces the Oshax may step to from ``at``: a neighbour (or, for a jump, any
-        space) not touched this turn. A mask with bit s for space s."""
-        reach = self.all_mask if jump else self.neighbours[at]
-        return reach & ~touched
+        """The spaces the Oshax may go to from ``at``, as a mask with bit s for space s.
+
+        A step follows a footprint to a space not touched this turn (the movement's
+        no-revisit rule). A jump places the figure "in any space" (rulebook p.10), visited
+        ones included: landing there touches nothing new but leaves the shared Oshax there
+        for the opponent. Only its own space is excluded (that would be no jump at all).
+        """
+        if jump:
+            return self.all_mask & ~(1 << at)
+        return self.neighbours[at] & ~touched
 
 
 @dataclass(frozen=True)

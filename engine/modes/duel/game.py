@@ -323,9 +323,6 @@ class DuelGame(Game):
             if not ISLAND.targets(self.oshax, self.touched):
                 return ("every space next to the Oshax was touched this turn: "
                         "there is no extra step to take")
-        elif name == "jump":
-            if not ISLAND.targets(self.oshax, self.touched, jump=True):
-                return "every space was touched this turn: there is nowhere to jump"
         elif name == "treasure":
             if not self._treasure_shapes():
                 return "the treasure supply is empty"
@@ -348,9 +345,13 @@ class DuelGame(Game):
     def _why_not_move(self, seat: int, to: int) -> str | None:
         if not 1 <= to <= ISLAND_SPACES:
             return f"there is no island space {to}; spaces are 1-{ISLAND_SPACES}"
+        if self.jumping:
+            if to == self.oshax:
+                return f"the Oshax is already on space {to}: a jump goes to another space"
+            return None
         if self.touched >> to & 1:
             return f"the Oshax already touched space {to} this turn"
-        if not self.jumping and not ISLAND.adjacent(self.oshax, to):
+        if not ISLAND.adjacent(self.oshax, to):
             return f"space {to} is not next to the Oshax's space {self.oshax}"
         return None
 

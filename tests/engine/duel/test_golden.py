@@ -11,9 +11,9 @@ from engine.bots.random_bot import RandomBot
 from engine.play import play_game
 
 GOLDEN = {
-    0: ([-46, -47], 161, "dc0aff19f01c52c787e5da03b2619bc3c74d64802679aeca3c1a13aeb096f58a"),
+    0: ([-42, -48], 171, "6c6fd11dbc93ff324ed781932e8aba18baa182e3cbd25295734882b2f64210c0"),
     1: ([-49, -50], 119, "85390bf27d9ffec15407e91fb69eb156ed374dd40cb657fb71cb3cfb95f09444"),
-    2: ([-50, -46], 174, "61203c71b9347836895377de62abc32f0976851b0937629fd96cf53ac0676c9c"),
+    2: ([-50, -46], 174, "2c0696dbae01f177946ca4ae18842439e4d8e4fe5cbea1518dee167718e28225"),
 }
 
 

@@ -90,15 +90,13 @@ def test_no_extra_step_from_a_dead_end(kit) -> None:
         game.apply(seat, {"kind": "fish_action", "action": "move"})
 
 
-def test_a_jump_goes_anywhere_untouched_and_touches_only_the_landing(kit) -> None:
+def test_a_jump_goes_anywhere_and_touches_only_the_landing(kit) -> None:
     game = kit.game()
     seat = game.current
     kit.walk(game, 2, 3)
     game.apply(seat, {"kind": "fish_action", "action": "jump"})
     assert game.fish[seat] == 1
-    assert _moves(game, seat) == [4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]
-    with pytest.raises(IllegalAction, match="already touched space 2"):
-        game.apply(seat, {"kind": "move", "to": 2})
+    assert _moves(game, seat) == [1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]
     kit.walk(game, 15)
     assert game.phase == "act" and game.oshax == 15
     assert game.observation(seat)["turn"]["touched"] == [1, 2, 3, 15]  # nothing in between
@@ -122,3 +120,23 @@ def test_fish_actions_need_enough_fish(kit) -> None:
     assert [a for a in game.legal_actions(seat) if a[0] == "fish_action"] == []
     with pytest.raises(IllegalAction, match="unknown fish action"):
         game.apply(seat, {"kind": "fish_action", "action": "fly"})
+
+
+def test_a_jump_may_land_on_a_space_visited_this_turn(kit) -> None:
+    """Rulebook p.10: a jump places the Oshax "in any space"; the no-revisit rule belongs to
+    the movement action ("it cannot move back"). Landing where it has been touches nothing new
+    but leaves the shared Oshax there for the opponent."""
+    game = kit.game()
+    seat = game.current
+    kit.walk(game, 2, 3)
+    game.apply(seat, {"kind": "fish_action", "action": "jump"})
+    assert _moves(game, seat) == [1, 2] + list(range(4, 16))  # every space but its own
+    with pytest.raises(IllegalAction, match="already on space 3"):
+        game.apply(seat, {"kind": "move", "to": 3})
+    kit.walk(game, 1)  # back to the start space
+    assert game.phase == "act" and game.oshax == 1 and game.fish[seat] == 1
+    assert game.observation(seat)["turn"]["touched"] == [1, 2, 3]
+    # an extra step after it is a normal step: neighbours of 1 not touched this turn
+    assert Action("fish_action", "move") in game.legal_actions(seat)
+    game.apply(seat, {"kind": "fish_action", "action": "move"})
+    assert _moves(game, seat) == [6]
