@@ -161,3 +161,17 @@ def test_four_days_with_alternating_first_players(kit) -> None:
     assert game.pending() == ()
     with pytest.raises(IllegalAction, match="game is over"):
         game.apply(0, {"kind": "end_turn"})
+
+
+def test_the_oshax_stays_where_it_stopped_into_the_next_day(kit) -> None:
+    """New discoveries go "under the Oshax": the figure is not reset at a new day."""
+    game = kit.game()
+    for path in ((2, 3), (4, 5)):  # two turns without a selection end day 1 on space 5
+        kit.walk(game, *path)
+        game.apply(game.current, {"kind": "end_turn"})
+    assert game.phase == "return_cat"
+    stopped = game.oshax
+    assert stopped == 5
+    game.apply(game.current, game.legal_actions(game.current)[0])  # return a cat: day 2
+    assert game.day == 2 and game.oshax == stopped and game.island[stopped] is not None
+    assert game.observation(game.current)["turn"]["touched"] == [stopped]

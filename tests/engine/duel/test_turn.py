@@ -191,3 +191,27 @@ def test_end_turn_only_after_the_mandatory_steps_and_resolutions(kit) -> None:
     assert game.legal_actions(seat)[-1] == Action("end_turn")
     with pytest.raises(IllegalAction, match="not possible now: select, buy a fish action"):
         game.apply(seat, {"kind": "decline"})
+
+
+def test_the_rulebook_example_turn(kit) -> None:
+    """Rulebook "Example turn": A -> B -> C, one fish for an extra step to D, the instant card
+    on D gives 3 fish, which buy an extra discovery: the red cat on A, the start space."""
+    game = kit.game()
+    seat = game.current
+    game.boats[seat] = kit.boat("O", [("blue", [[5, 4]]), ("green", [[6, 4]]),
+                                      ("orange", [[7, 4]])])
+    red = _cat("red", "T_tetromino")
+    kit.set_island(game, {1: red, 11: 8})  # card 8: 1 fish per colour on the boat, at most 3
+    game.fish[seat] = 1
+    kit.walk(game, 6, 7)  # A=1 -> B=6 -> C=7
+    game.apply(seat, {"kind": "fish_action", "action": "move"})
+    kit.walk(game, 11)  # D
+    assert game.fish[seat] == 0
+    game.apply(seat, {"kind": "select", "space": 11})
+    assert game.fish[seat] == 3  # fish just gained may be spent at once (FAQ)
+    game.apply(seat, {"kind": "fish_action", "action": "discovery"})
+    assert _selects(game, seat) == [1]
+    game.apply(seat, {"kind": "select", "space": 1})
+    game.apply(seat, 0)
+    assert game.fish[seat] == 0 and game.phase == "act"
+    assert game.boats[seat].tiles[-1].tile_id == red
