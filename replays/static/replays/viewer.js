@@ -186,22 +186,47 @@
     return `<g class="tile kind-${esc(t.kind)}" data-colour="${esc(t.colour || "")}"><title>${esc(t.kind)} ${esc(t.colour || "")} ${esc(t.shape || "")}</title>${parts.join("")}</g>`;
   }
 
+  // Views rebuilt from patches share every unchanged object with the frame before, so HTML
+  // is memoised by object identity and the DOM is only written where the HTML changed.
+  const memo = new WeakMap();
+  function cached(obj, key, build) {
+    if (obj === null || typeof obj !== "object") return build();
+    let byKey = memo.get(obj);
+    if (!byKey) { byKey = new Map(); memo.set(obj, byKey); }
+    if (!byKey.has(key)) byKey.set(key, build());
+    return byKey.get(key);
+  }
+  function setHTML(el, html) {
+    if (el._html !== html) { el.innerHTML = html; el._html = html; }
+  }
+  function valueHTML(key, v) { return cached(v, "v:" + key, () => renderValue(key, v, 1)); }
+
   function renderBoats(view, scores) {
     const boats = findBoats(view);
+    const root = $("#boats");
+    const shape = boats.map((b) => b.boat).join("|") + "#" + state.seat;
+    if (root._shape !== shape) {
+      root._shape = shape;
+      root._html = undefined;
+      root.innerHTML = boats.map((b, s) => {
+        const st = staticBoat(b.boat);
+        return `<figure class="boat" data-seat="${s}"><figcaption></figcaption>
+          <svg viewBox="-2 -2 ${st.width + 4} ${st.height + 4}" width="${st.width + 4}" height="${st.height + 4}" role="img" aria-label="Boat of seat ${s}"><g class="layout">${st.svg}</g><g class="tiles"></g></svg>
+        </figure>`;
+      }).join("") || '<p class="nil">This view shows no boats.</p>';
+    }
     const seatView = state.seat === "spectator" ? null : Number(state.seat);
     const step = state.payload.steps[state.step - 1];
-    const html = boats.map((b, s) => {
-      const st = staticBoat(b.boat);
+    const figures = root.querySelectorAll("figure.boat");
+    boats.forEach((b, s) => {
+      const fig = figures[s];
       const score = scores && scores[s] !== null && scores[s] !== undefined ? `<span class="score">${scores[s]} pts</span>` : "";
-      const classes = ["boat"];
-      if (seatView === s) classes.push("me");
-      if (step && step.seat === s) classes.push("acted");
-      return `<figure class="${classes.join(" ")}" data-seat="${s}" data-tiles="${b.tiles.length}">
-        <figcaption><b>Seat ${s}</b> ${seatName(s)} <span class="boatname">${esc(b.boat || "")} boat</span> <span class="ntiles">${b.tiles.length} tiles</span> ${score}</figcaption>
-        <svg viewBox="-2 -2 ${st.width + 4} ${st.height + 4}" width="${st.width + 4}" height="${st.height + 4}" role="img" aria-label="Boat of seat ${s}">${st.svg}${b.tiles.map(tileSvg).join("")}</svg>
-      </figure>`;
+      fig.classList.toggle("me", seatView === s);
+      fig.classList.toggle("acted", Boolean(step && step.seat === s));
+      fig.dataset.tiles = String(b.tiles.length);
+      setHTML(fig.querySelector("figcaption"), `<b>Seat ${s}</b> ${seatName(s)} <span class="boatname">${esc(b.boat || "")} boat</span> <span class="ntiles">${b.tiles.length} tiles</span> ${score}`);
+      setHTML(fig.querySelector("g.tiles"), cached(b.tiles, "tiles", () => b.tiles.map(tileSvg).join("")));
     });
-    $("#boats").innerHTML = html.join("") || '<p class="nil">This view shows no boats.</p>';
   }
 
   // ---- the Duel island ----------------------------------------------------------------------
@@ -287,20 +312,36 @@
       if (Array.isArray(v) && v.length === seats && (seats > 1 || key === "players") && !v.every(isTile)) perSeat.push(key);
       else shared.push(key);
     }
-    let rows = "";
+    // Rows of the players table: [row label, value key, per-seat values].
+    const rows = [];
     for (const key of perSeat) {
       const v = view[key];
       if (key === "players" && v.every((p) => p && typeof p === "object" && !Array.isArray(p))) {
         const keys = [...new Set(v.flatMap((p) => Object.keys(p)))].filter((k) => !["tiles", "boat", "seat"].includes(k));
-        for (const k of keys) rows += `<tr><th>${label(k)}</th>${v.map((p) => `<td>${renderValue(k, p[k], 1)}</td>`).join("")}</tr>`;
+        for (const k of keys) rows.push([k, v.map((p) => p[k])]);
       } else {
-        rows += `<tr><th>${label(key)}</th>${v.map((x) => `<td>${renderValue(key, x, 1)}</td>`).join("")}</tr>`;
+        rows.push([key, v]);
       }
     }
-    $("#seat-state .content").innerHTML = rows
-      ? `<table class="grid"><tr><th></th>${Array.from({ length: seats }, (_, s) => `<th>Seat ${s}</th>`).join("")}</tr>${rows}</table>`
-      : '<p class="nil">—</p>';
-    $("#table-state .content").innerHTML = `<dl class="kv">${shared.map((k) => `<dt>${label(k)}</dt><dd>${renderValue(k, view[k], 1)}</dd>`).join("")}</dl>`;
+    const seatEl = $("#seat-state .content");
+    const seatShape = rows.map((r) => r[0]).join("|") + "#" + seats;
+    if (seatEl._shape !== seatShape) {
+      seatEl._shape = seatShape;
+      seatEl.innerHTML = rows.length
+        ? `<table class="grid"><tr><th></th>${Array.from({ length: seats }, (_, s) => `<th>Seat ${s}</th>`).join("")}</tr>${rows.map(([k]) => `<tr><th>${label(k)}</th>${"<td></td>".repeat(seats)}</tr>`).join("")}</table>`
+        : '<p class="nil">—</p>';
+      seatEl._cells = Array.from(seatEl.querySelectorAll("tr")).slice(1).map((tr) => Array.from(tr.querySelectorAll("td")));
+    }
+    rows.forEach(([k, values], i) => values.forEach((x, s) => setHTML(seatEl._cells[i][s], valueHTML(k, x))));
+
+    const tableEl = $("#table-state .content");
+    const tableShape = shared.join("|");
+    if (tableEl._shape !== tableShape) {
+      tableEl._shape = tableShape;
+      tableEl.innerHTML = `<dl class="kv">${shared.map((k) => `<dt>${label(k)}</dt><dd></dd>`).join("")}</dl>`;
+      tableEl._cells = Array.from(tableEl.querySelectorAll("dd"));
+    }
+    shared.forEach((k, i) => setHTML(tableEl._cells[i], valueHTML(k, view[k])));
   }
 
   function renderFinal() {
@@ -397,6 +438,7 @@
     state.payload = body;
     state.seat = String(body.seat);
     state.staticBoats = {};
+    for (const sel of ["#boats", "#seat-state .content", "#table-state .content"]) $(sel)._shape = undefined;
     const views = [body.views.base];
     for (const p of body.views.patches) views.push(applyPatch(views[views.length - 1], p));
     state.views = views;
