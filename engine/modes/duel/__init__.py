@@ -2,8 +2,8 @@
 actions and 4 days, on the shared boats-and-tiles core (engine.boat, engine.shapes).
 
 Modules: ``data`` (components from engine/data/duel), ``actions`` (the catalogue),
-``game`` (the state machine), ``placements`` (lazy placement actions), ``scoring``
-(families and lessons), ``views`` (observation, spectator view, result).
+``game`` (the state machine; placements are the core's lazy ``PlacementActions``),
+``scoring`` (families and lessons), ``views`` (observation, spectator view, result).
 """
 
 from .game import DuelGame
