@@ -6,8 +6,9 @@ card's keyword actions remove tiles from the game: "cat N", "Oshax N", "rare tre
 a common treasure of a shape, or "switch cats A and B". The numbering and fallback rules
 are the data file's ``_meta.solo_basket_rules``:
 
-* cats are numbered in fill order (left field 1-4, then right 5-8): the order of
-  ``fields.cats``; Oshax by their fixed order in the supply; rare treasures by distinct
+* cats are numbered left to right along the line (left field 1-4, then right 5-8): the
+  order of ``fields.cats`` (a cat moved or drawn into a field joins the end of its part);
+  Oshax by their fixed order in the supply; rare treasures by distinct
   shape in order of first appearance among the supply's tiles (in draw order): the
   rulebook's stacks of identical shapes, a stack keeping its place while it lasts
   because a tile is always taken from the top (the copy drawn last);

@@ -1,8 +1,11 @@
 """The two fields beside the island: filling them from the bag, and the cats lying there.
 
-Cats keep the number they got when they were drawn (fill order: the left field's cats first,
-then the right field's), so solo mode can name "cat N". A field's own list is the cats of that
-side in number order; ``index`` in rescue actions is a position in that list.
+The cats lie in one line, left field then right field, numbered from left to right (solo
+mode names them "cat N"): the fill puts the first cats drawn on the left. A cat moved to the
+other field (card 77) or drawn into a field (card 83) joins the end of that field's part of
+the line, so a left-field cat always has a lower number than every right-field cat. A field's
+own list is the cats of that side in number order; ``index`` in rescue actions is a position
+in that list.
 """
 
 from __future__ import annotations
@@ -32,9 +35,16 @@ class Fields:
         return not self.cats
 
     def add(self, tile: int, side: str) -> None:
+        """Lay a cat at the end of a field's part of the line."""
         if side not in SIDES:
             raise ValueError(f"a field is 'left' or 'right', not {side!r}")
-        self.cats.append(FieldCat(tile, side))
+        self._insert(FieldCat(tile, side))
+
+    def _insert(self, cat: FieldCat) -> None:
+        if cat.side == "right":
+            self.cats.append(cat)
+        else:
+            self.cats.insert(sum(1 for c in self.cats if c.side == "left"), cat)
 
     def _locate(self, side: str, index: int) -> int:
         seen = -1
@@ -53,9 +63,10 @@ class Fields:
         return self.cats.pop(self._locate(side, index)).tile
 
     def move(self, side: str, index: int) -> int:
-        """Move a cat to the opposite field (card 77); it keeps its number."""
-        cat = self.cats[self._locate(side, index)]
+        """Move a cat to the opposite field (card 77), at the end of that field's line."""
+        cat = self.cats.pop(self._locate(side, index))
         cat.side = "right" if side == "left" else "left"
+        self._insert(cat)
         return cat.tile
 
     def clear(self) -> list[int]:

@@ -26,6 +26,7 @@ from engine.modes.solo.sister import (
     take_oshax,
     take_rare_treasure,
 )
+from engine.modes.standard.fields import Fields as RealFields
 
 
 @dataclass
@@ -93,6 +94,22 @@ def test_a_missing_cat_number_falls_back_to_the_highest() -> None:
     done = take_cat(t, 7)
     assert done["tile"] == 103 and done["fallback"] and done["number"] == 4
     assert numbers(t) == [100, 101, 102]
+
+
+def test_cats_are_numbered_left_to_right_after_card_77_or_83() -> None:
+    """Rulebook: "cat 3 is the third cat counting from left to right" along the line (left
+    field, island, right field). A cat moved (77) or drawn (83) into a field joins the end of
+    that field's line, so every left-field cat keeps a lower number than the right field's."""
+    fields = RealFields()
+    for i in range(8):
+        fields.add(100 + i, "left" if i < 4 else "right")
+    t = SisterTable(fields, Supply(), {}, [])  # type: ignore[arg-type]
+    fields.move("left", 0)  # cat 1 goes to the right field: it is cat 8 now
+    assert numbers(t) == [101, 102, 103, 104, 105, 106, 107, 100]
+    fields.add(108, "left")  # a cat drawn into the left field is cat 4
+    assert numbers(t)[3] == 108
+    assert take_cat(t, 5)["tile"] == 104  # the first cat of the right field
+    assert take_cat(t, 8)["tile"] == 100
 
 
 def test_no_cat_means_nothing_happens() -> None:

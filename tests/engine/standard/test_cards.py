@@ -345,7 +345,8 @@ def test_move_up_to_three_cats_to_the_other_field(card_id: int) -> None:
     act(g, seat, "move_cat", "left", 0)
     assert g.frames[-1].name != "move_cats", "three moves end the card"
     fields = g.state.fields
-    assert fields.side("left") == [cats[2]] and fields.side("right") == [cats[0], cats[1], cats[3]]
+    # a moved cat joins the end of the other field's line
+    assert fields.side("left") == [cats[2]] and fields.side("right") == [cats[3], cats[0], cats[1]]
 
 
 @pytest.mark.parametrize("card_id", ids_of("draw_tiles_to_fields"))
