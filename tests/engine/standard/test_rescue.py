@@ -128,6 +128,19 @@ def test_full_basket_card_is_used_up_by_one_rescue() -> None:
     assert me.revealed_rescue == [56] and 55 in g.state.played
 
 
+def test_the_reveal_event_keeps_the_revealed_cards_after_they_are_used() -> None:
+    # The reveal is public: the event log must keep what was shown, not a live list.
+    g = game()
+    seat = g.state.turn_order[0]
+    choose_and_reveal(g, {seat: FULL_SPEED_3})
+    me = g.state.players[seat]
+    me.baskets_used = me.baskets
+    set_fields(g, left=[cat(g, "red", "cat_01")])
+    act(g, seat, "rescue", "left", 0, "full")
+    event = next(e for e in reversed(g.events) if e["type"] == "rescue_revealed")
+    assert event["cards"][str(seat)] == sorted(FULL_SPEED_3)
+
+
 def test_map_reward_is_for_the_own_colour_optional_and_blocks_the_next_rescue() -> None:
     g = game()
     red, red2 = cat(g, "red", "cat_04"), cat(g, "red", "cat_05")

@@ -90,7 +90,9 @@ def reveal(game: StandardGame) -> None:
         p.chosen_rescue = []
         p.speed = sum(card(c).speed for c in p.revealed_rescue)
     state.turn_order = sorted(state.turn_order, key=lambda s: -state.players[s].speed)
-    game.log("rescue_revealed", cards={str(p.seat): p.revealed_rescue for p in state.players},
+    # copies: the revealed lists are used up later, the event keeps what was shown
+    game.log("rescue_revealed",
+             cards={str(p.seat): list(p.revealed_rescue) for p in state.players},
              speeds=[p.speed for p in state.players], turn_order=list(state.turn_order))
 
 
