@@ -228,6 +228,10 @@ class BotProcess:
                     elapsed = time.monotonic() - started
                     if len(line) > limit:
                         self._too_long(elapsed)
+                    if elapsed > timeout:  # seen after the deadline: late, whatever the cause
+                        raise BotFault(
+                            FaultKind.TIMEOUT, f"no reply within {timeout:.3f} s", elapsed
+                        )
                     return line, elapsed
                 self._scan = len(self._out)
             if len(self._out) > limit:
