@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 
 class Bot(models.Model):
@@ -166,6 +167,9 @@ class Match(models.Model):
     replay_sha256 = models.CharField(max_length=64, blank=True)
     replay_size = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
+    queued_at = models.DateTimeField(
+        default=timezone.now, help_text="when its play task was last sent to the broker"
+    )
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     deadline = models.DateTimeField(null=True, blank=True)

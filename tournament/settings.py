@@ -255,7 +255,8 @@ CELERY_ACCEPT_CONTENT = ["json"]  # never pickle: messages may come from anyone 
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
-# Periodic jobs of the tournament: top up ladder leagues, re-queue matches whose worker died.
+# Periodic jobs of the tournament: top up ladder leagues, re-queue matches whose worker died
+# or whose queued message was lost.
 CELERY_BEAT_SCHEDULE: dict = {
     "ladders-schedule": {
         "task": "arena.ladders_schedule",
@@ -266,6 +267,9 @@ CELERY_BEAT_SCHEDULE: dict = {
         "schedule": env_float("REAPER_SECONDS", 60.0),
     },
 }
+# The reaper re-sends a match queued this long (its broker message may be lost); a duplicate
+# delivery is harmless, so this only trades broker traffic against recovery time.
+REAPER_QUEUED_AGE_SECONDS = env_float("REAPER_QUEUED_AGE_SECONDS", 900.0)
 
 # --- Bot sandbox ------------------------------------------------------------------------------
 

@@ -254,3 +254,52 @@ def test_ladder_keeps_playing_and_beat_task_tops_up(
     entries = list(LeagueEntry.objects.filter(league=league))
     assert sum(e.games for e in entries) == 2
     assert ratings_recompute(league_id=league.pk) == []
+
+
+def test_reaper_resends_long_queued_matches_and_a_duplicate_counts_once(
+    organiser, ready_version, runner, settings, django_capture_on_commit_callbacks
+):
+    from workers.tasks import match_play_task, matches_reap_stale_task
+
+    settings.REAPER_QUEUED_AGE_SECONDS = 600
+    league = _league(organiser, ready_version, n=2)
+    ls.league_start(league=league, user=organiser)  # the messages are "lost": never executed
+    matches = list(league.matches.order_by("pk"))
+    assert len(matches) == 2
+    assert ms.matches_reap_stale() == []  # queued for less than the age: left alone
+    Match.objects.filter(league=league).update(queued_at=timezone.now() - timedelta(seconds=601))
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        assert matches_reap_stale_task.apply().get() == [m.pk for m in matches]
+    assert len(callbacks) == 2  # the play task was sent again for each, and ran
+    for match in matches:
+        match.refresh_from_db()
+        assert match.status == Match.Status.FINISHED and match.attempts == 1
+        # The first message was only slow after all: it arrives and is skipped.
+        assert match_play_task.apply(args=[match.pk]).get() == "skipped"
+        assert RatingChange.objects.filter(match=match).count() == 2
+    assert list(LeagueEntry.objects.filter(league=league).values_list("games", flat=True)) == [2, 2]
+    assert len(runner.specs) == 2
+    league.refresh_from_db()
+    assert league.status == League.Status.CLOSED
+    assert ratings_recompute(league_id=league.pk) == []
+
+
+def test_reaper_resends_once_per_age_and_spares_paused_leagues(organiser, ready_version, settings):
+    settings.REAPER_QUEUED_AGE_SECONDS = 600
+    league = _league(organiser, ready_version, n=2)
+    ls.league_start(league=league, user=organiser)
+    a, b = ready_version(organiser, "a"), ready_version(organiser, "b")
+    challenge = ms.match_create_internal(
+        kind="challenge", mode="duel", options={}, bot_versions=[a, b], league=None,
+        requested_by=organiser,
+    )  # fmt: skip
+    old = timezone.now() - timedelta(seconds=601)
+    Match.objects.update(queued_at=old)
+    ls.league_pause(league=league, user=organiser)
+    assert ms.matches_reap_stale() == [challenge.pk]  # the paused league's match waits
+    assert ms.matches_reap_stale() == []  # re-sent just now: not again before the age
+    later = timezone.now() + timedelta(seconds=601)
+    assert ms.matches_reap_stale(now=later) == [challenge.pk]
+    # resuming sends the league's matches again, so they are not "lost" either
+    ls.league_start(league=league, user=organiser)
+    assert set(ms.matches_reap_stale(now=timezone.now() + timedelta(seconds=300))) == set()

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from ..errors import Conflict, NotFound, PermissionDenied, ValidationFailed
 from ..models import Bot, BotVersion, League, LeagueEntry, Match
@@ -131,7 +132,9 @@ def league_start(*, league: League, user: Any) -> League:
         if league.status == League.Status.PAUSED:
             league.status = League.Status.RUNNING
             league.save(update_fields=["status"])
-            for match in league.matches.filter(status=Match.Status.QUEUED):
+            waiting = league.matches.filter(status=Match.Status.QUEUED)
+            waiting.update(queued_at=timezone.now())  # sent again now: not lost
+            for match in waiting:
                 match_enqueue(match)
             return league
         if league.status != League.Status.DRAFT:

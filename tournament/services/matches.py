@@ -1,5 +1,6 @@
 """Matches: create (league, challenge, validation), start, play through the runner, record the
-result exactly once, fail, cancel, and re-queue matches stuck past their deadline."""
+result exactly once, fail, cancel, and re-queue matches stuck past their deadline or whose
+queued message was lost."""
 
 from __future__ import annotations
 
@@ -236,7 +237,8 @@ def match_fail(*, match_id: int, error: str) -> Match | None:
         match.error = error[-4000:]
         if match.attempts < MAX_ATTEMPTS and match.kind != Match.Kind.VALIDATION:
             match.status = Match.Status.QUEUED
-            match.save(update_fields=["status", "error"])
+            match.queued_at = timezone.now()
+            match.save(update_fields=["status", "error", "queued_at"])
             match_enqueue(match)
             return match
         match.status = Match.Status.FAILED
@@ -257,8 +259,14 @@ def match_cancel_queued(*, league: League) -> int:
 
 
 def matches_reap_stale(*, now: Any = None) -> list[int]:
-    """Re-queue running matches past their deadline (their worker died without a redelivery)."""
+    """The reaper beat job: re-queue running matches past their deadline (their worker died
+    without a redelivery) and re-send queued matches whose broker message seems lost.
+    Returns the ids of both kinds."""
     now = now or timezone.now()
+    return _requeue_running_past_deadline(now) + _redispatch_long_queued(now)
+
+
+def _requeue_running_past_deadline(now: Any) -> list[int]:
     requeued = []
     stale = Match.objects.filter(status=Match.Status.RUNNING, deadline__lt=now).values_list(
         "pk", flat=True
@@ -275,7 +283,38 @@ def matches_reap_stale(*, now: Any = None) -> list[int]:
                 match.save(update_fields=["status", "error", "finished_at"])
                 continue
             match.status = Match.Status.QUEUED
-            match.save(update_fields=["status"])
+            match.queued_at = now
+            match.save(update_fields=["status", "queued_at"])
             match_enqueue(match)
             requeued.append(match_id)
     return requeued
+
+
+def _redispatch_long_queued(now: Any) -> list[int]:
+    """Send the play task again for matches queued longer than REAPER_QUEUED_AGE_SECONDS.
+
+    A lost message (a broker restart without persistence, a purge) would otherwise leave its
+    match queued for ever. When the first message was only slow, both get delivered: the one
+    that comes second finds the match decided and is skipped (`match_start`,
+    `match_record_result`), so a match never counts twice. Re-sending stamps `queued_at`, so a
+    long but healthy queue gets at most one extra message per match and age. Matches of a
+    paused league wait on purpose and are left alone.
+    """
+    cutoff = now - timedelta(seconds=settings.REAPER_QUEUED_AGE_SECONDS)
+    waiting = (
+        Match.objects.filter(status=Match.Status.QUEUED, queued_at__lt=cutoff)
+        .exclude(league__status=League.Status.PAUSED)
+        .order_by("queued_at", "pk")  # the longest waiting first
+        .values_list("pk", flat=True)
+    )
+    resent = []
+    for match_id in list(waiting):
+        with transaction.atomic():
+            match = Match.objects.select_for_update().get(pk=match_id)
+            if match.status != Match.Status.QUEUED or match.queued_at >= cutoff:
+                continue
+            match.queued_at = now
+            match.save(update_fields=["queued_at"])
+            match_enqueue(match)
+            resent.append(match_id)
+    return resent
