@@ -112,6 +112,7 @@ class LeagueEntry(models.Model):
     score_sum = models.FloatField(default=0.0)
     margin_sum = models.FloatField(default=0.0)
     last_change = models.FloatField(default=0.0)
+    byes = models.PositiveIntegerField(default=0, help_text="swiss: rounds sat out")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

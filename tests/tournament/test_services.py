@@ -303,3 +303,36 @@ def test_reaper_resends_once_per_age_and_spares_paused_leagues(organiser, ready_
     # resuming sends the league's matches again, so they are not "lost" either
     ls.league_start(league=league, user=organiser)
     assert set(ms.matches_reap_stale(now=timezone.now() + timedelta(seconds=300))) == set()
+
+
+def test_swiss_bye_goes_to_the_lowest_ranked_without_one():
+    standing = ["a", "b", "c", "d", "e"]
+    assert ls.swiss_byes(standing, 2, [0, 0, 0, 0, 0]) == ["e"]
+    assert ls.swiss_byes(standing, 2, [0, 0, 0, 0, 1]) == ["d"]
+    assert ls.swiss_byes(standing, 2, [0, 1, 1, 1, 1]) == ["a"]
+    assert ls.swiss_byes(standing, 2, [1, 1, 1, 1, 1]) == ["e"]  # everyone had one: start again
+    assert ls.swiss_byes(standing, 3, [0, 0, 0, 1, 0]) == ["c", "e"]
+    assert ls.swiss_byes(standing[:4], 2, [0, 0, 0, 0]) == []
+    tables = ls.swiss_tables(standing, 2, 1, byes=["d"])
+    assert tables == [("b", "a"), ("e", "c")]
+
+
+def test_swiss_bye_rotates_through_the_league(
+    organiser, ready_version, runner, django_capture_on_commit_callbacks
+):
+    league = _league(organiser, ready_version, n=3, fmt="swiss", rounds=3)
+    with django_capture_on_commit_callbacks(execute=True):
+        ls.league_start(league=league, user=organiser)
+    league.refresh_from_db()
+    assert league.status == League.Status.CLOSED and league.current_round == 3
+    entries = list(league.entries.all())
+    assert [e.byes for e in entries] == [1, 1, 1]  # three rounds, three different byes
+    sat_out = []
+    for rnd in (1, 2, 3):
+        playing = set(
+            league.matches.filter(round=rnd).values_list("seats__bot_version", flat=True)
+        )
+        (bye,) = {e.bot_version_id for e in entries} - playing
+        sat_out.append(bye)
+    assert len(set(sat_out)) == 3
+    assert all(e.games == 2 for e in entries)

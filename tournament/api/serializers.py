@@ -189,6 +189,7 @@ class LadderRowOutput(serializers.Serializer):
     wins = serializers.IntegerField()
     draws = serializers.IntegerField()
     losses = serializers.IntegerField()
+    byes = serializers.IntegerField()
     mean_score = serializers.SerializerMethodField()
     last_change = serializers.SerializerMethodField()
 

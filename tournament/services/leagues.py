@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.utils import timezone
 
 from ..errors import Conflict, NotFound, PermissionDenied, ValidationFailed
@@ -192,14 +193,31 @@ def round_robin_tables(entrants: Sequence[Any], seats: int, seeds: int) -> list[
     return out
 
 
-def swiss_tables(standing: Sequence[Any], seats: int, round_number: int) -> list[tuple]:
-    """Consecutive groups of the standing; the leftover entrants sit out (a bye) this round.
+def swiss_byes(standing: Sequence[Any], seats: int, byes: Sequence[int]) -> list[Any]:
+    """The entrants who sit out a round when the standing does not split into full tables.
+
+    The usual Swiss rule: the bye goes to the lowest-ranked entrant who has not had one yet
+    (`byes[i]` is how many entrant `standing[i]` has had), so it rotates instead of falling on
+    the last entrant every round; once everyone has had one, the fewest byes decide again.
+    """
+    count = len(standing) % seats
+    if not count:
+        return []
+    by_claim = sorted(range(len(standing)), key=lambda i: (byes[i], -i))
+    return [standing[i] for i in sorted(by_claim[:count])]
+
+
+def swiss_tables(
+    standing: Sequence[Any], seats: int, round_number: int, byes: Sequence[Any] = ()
+) -> list[tuple]:
+    """Consecutive groups of the standing without the entrants who have a bye this round.
 
     The seat order inside each table rotates with the round so first seat is shared out.
     """
+    playing = [e for e in standing if e not in byes]
     tables = []
-    for start in range(0, len(standing) - seats + 1, seats):
-        table = tuple(standing[start : start + seats])
+    for start in range(0, len(playing) - seats + 1, seats):
+        table = tuple(playing[start : start + seats])
         shift = round_number % seats
         tables.append(table[shift:] + table[:shift])
     return tables
@@ -234,8 +252,9 @@ def _create_league_match(
 
 
 def _standing(league: League) -> list[LeagueEntry]:
+    """Swiss standing: points (a win or a bye 1, a draw 1/2), then Elo, then entry order."""
     entries = list(league.entries.select_related("bot_version"))
-    return sorted(entries, key=lambda e: (-(e.wins + 0.5 * e.draws), -e.rating, e.pk))
+    return sorted(entries, key=lambda e: (-(e.wins + e.byes + 0.5 * e.draws), -e.rating, e.pk))
 
 
 def league_schedule_round(*, league: League) -> list[Match]:
@@ -259,7 +278,10 @@ def league_schedule_round(*, league: League) -> list[Match]:
                 return []
             league.current_round += 1
             rnd = league.current_round
-            for t, order in enumerate(swiss_tables(_standing(league), league.seats, rnd)):
+            standing = _standing(league)
+            byes = swiss_byes(standing, league.seats, [e.byes for e in standing])
+            LeagueEntry.objects.filter(pk__in=[e.pk for e in byes]).update(byes=F("byes") + 1)
+            for t, order in enumerate(swiss_tables(standing, league.seats, rnd, byes)):
                 seed = derive_seed(league.base_seed, rnd, t)
                 created.append(_create_league_match(league, order, seed, rnd))
         else:
