@@ -336,3 +336,25 @@ def test_swiss_bye_rotates_through_the_league(
         sat_out.append(bye)
     assert len(set(sat_out)) == 3
     assert all(e.games == 2 for e in entries)
+
+
+def test_failed_upload_transaction_leaves_no_bundle_file(author, runner, monkeypatch):
+    from django.core.files.storage import storages
+
+    from tournament.services import bots
+
+    builtin_bots_register()
+    bot = bot_create(owner=author, name="orphan")
+
+    def broken(version):
+        raise RuntimeError("database went away")
+
+    monkeypatch.setattr(bots, "_queue_validation", broken)
+    with pytest.raises(RuntimeError, match="went away"):
+        bot_version_upload(bot=bot, user=author, filename="bot.py", data=b"print(1)\n")
+    assert not BotVersion.objects.filter(bot=bot).exists()
+    storage = storages["bots"]
+    assert not storage.exists(str(bot.pk)) or storage.listdir(str(bot.pk)) == ([], [])
+    monkeypatch.undo()
+    version = bot_version_upload(bot=bot, user=author, filename="bot.py", data=b"print(1)\n")
+    assert storage.listdir(str(bot.pk))[1] == [version.bundle_name.split("/")[-1]]

@@ -110,15 +110,22 @@ def bot_version_upload(*, bot: Bot, user: Any, filename: str, data: bytes) -> Bo
     manifest = _validate_bundle(data, filename)
     sha256 = hashlib.sha256(data).hexdigest()
     storage = storages["bots"]
-    with transaction.atomic():
-        locked = Bot.objects.select_for_update().get(pk=bot.pk)
-        number = _next_number(locked)
-        stored = storage.save(f"{bot.pk}/{number}-{sha256[:12]}.{kind}", ContentFile(data))
-        version = BotVersion.objects.create(
-            bot=locked, number=number, bundle_name=stored, bundle_kind=kind, sha256=sha256,
-            size=len(data), manifest=_jsonable(manifest),
-        )  # fmt: skip
-        _queue_validation(version)
+    stored = ""
+    try:
+        with transaction.atomic():
+            locked = Bot.objects.select_for_update().get(pk=bot.pk)
+            number = _next_number(locked)
+            stored = storage.save(f"{bot.pk}/{number}-{sha256[:12]}.{kind}", ContentFile(data))
+            version = BotVersion.objects.create(
+                bot=locked, number=number, bundle_name=stored, bundle_kind=kind, sha256=sha256,
+                size=len(data), manifest=_jsonable(manifest),
+            )  # fmt: skip
+            _queue_validation(version)
+    except BaseException:
+        # The row was rolled back (or never written): the file must not outlive it.
+        if stored:
+            storage.delete(stored)
+        raise
     return version
 
 
