@@ -358,3 +358,26 @@ def test_failed_upload_transaction_leaves_no_bundle_file(author, runner, monkeyp
     monkeypatch.undo()
     version = bot_version_upload(bot=bot, user=author, filename="bot.py", data=b"print(1)\n")
     assert storage.listdir(str(bot.pk))[1] == [version.bundle_name.split("/")[-1]]
+
+
+def test_validation_match_uses_the_validation_limits(author, runner, settings):
+    from django.conf import settings as live
+
+    assert live.BOT_VALIDATION_TIME_LIMIT >= 2 * live.BOT_DECISION_TIME_LIMIT  # generous default
+    assert live.BOT_VALIDATION_TIME_BANK >= 2 * live.BOT_TIME_BANK
+    settings.BOT_DECISION_TIME_LIMIT, settings.BOT_TIME_BANK = 1.0, 30.0
+    settings.BOT_VALIDATION_TIME_LIMIT, settings.BOT_VALIDATION_TIME_BANK = 7.5, 200.0
+    builtin_bots_register()
+    bot = bot_create(owner=author, name="slow-thinker")
+    version = bot_version_upload(bot=bot, user=author, filename="bot.py", data=b"print(1)\n")
+    match = Match.objects.get(kind=Match.Kind.VALIDATION, seats__bot_version=version)
+    assert (match.decision_time_limit, match.time_bank) == (7.5, 200.0)
+    spec = ms.match_spec(match)
+    assert (spec["decision_time_limit"], spec["time_bank"]) == (7.5, 200.0)
+    # a challenge still gets the ordinary limits
+    random_version = builtin_bots_register()["random"]
+    challenge = ms.match_create_internal(
+        kind="challenge", mode="duel", options={}, bot_versions=[random_version] * 2,
+        league=None, requested_by=author,
+    )  # fmt: skip
+    assert (challenge.decision_time_limit, challenge.time_bank) == (1.0, 30.0)

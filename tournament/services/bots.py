@@ -142,6 +142,8 @@ def _queue_validation(version: BotVersion) -> Match:
     return matches.match_create_internal(
         kind=Match.Kind.VALIDATION, mode=validation_mode(), options={},
         bot_versions=[version, random_version], league=None, requested_by=None,
+        decision_time_limit=settings.BOT_VALIDATION_TIME_LIMIT,
+        time_bank=settings.BOT_VALIDATION_TIME_BANK,
     )  # fmt: skip
 
 

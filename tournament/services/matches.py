@@ -50,18 +50,26 @@ def match_create_internal(
     requested_by: Any,
     round: int | None = None,  # noqa: A002 - the tournament's word
     seed: int | None = None,
+    decision_time_limit: float | None = None,
+    time_bank: float | None = None,
 ) -> Match:
-    """Create a queued match with one seat per bot version (in seat order) and queue it."""
+    """Create a queued match with one seat per bot version (in seat order) and queue it.
+
+    Limits not given come from the league, else from BOT_DECISION_TIME_LIMIT / BOT_TIME_BANK.
+    """
     import engine
 
+    if decision_time_limit is None:
+        decision_time_limit = (
+            league.decision_time_limit if league else settings.BOT_DECISION_TIME_LIMIT
+        )
+    if time_bank is None:
+        time_bank = league.time_bank if league else settings.BOT_TIME_BANK
     match = Match.objects.create(
         kind=kind, league=league, round=round, mode=mode, options=options,
         seed=secrets.randbits(63) if seed is None else seed,
         engine_version=engine.ENGINE_VERSION, requested_by=requested_by,
-        decision_time_limit=(
-            league.decision_time_limit if league else settings.BOT_DECISION_TIME_LIMIT
-        ),
-        time_bank=league.time_bank if league else settings.BOT_TIME_BANK,
+        decision_time_limit=decision_time_limit, time_bank=time_bank,
     )  # fmt: skip
     MatchSeat.objects.bulk_create(
         [
