@@ -2,7 +2,16 @@
 
 from django.contrib import admin
 
-from .models import Bot, BotVersion, League, LeagueEntry, Match, MatchSeat, RatingChange
+from .models import (
+    Bot,
+    BotVersion,
+    League,
+    LeagueEntry,
+    LeagueInvitation,
+    Match,
+    MatchSeat,
+    RatingChange,
+)
 
 
 class BotVersionInline(admin.TabularInline):
@@ -47,6 +56,13 @@ class LeagueAdmin(admin.ModelAdmin):
 class LeagueEntryAdmin(admin.ModelAdmin):
     list_display = ["league", "bot_version", "rating", "games", "wins", "draws", "losses"]
     list_filter = ["league"]
+
+
+@admin.register(LeagueInvitation)
+class LeagueInvitationAdmin(admin.ModelAdmin):
+    list_display = ["league", "user", "invited_by", "created_at"]
+    list_filter = ["league"]
+    search_fields = ["user__username", "league__name"]
 
 
 class MatchSeatInline(admin.TabularInline):

@@ -31,6 +31,7 @@ class PermissionDenied(ArenaError):
     NOT_OWNER = "Only the owner of this bot can do that."
     NOT_ORGANISER = "Only organisers can create leagues."
     NOT_LEAGUE_ORGANISER = "Only the organiser of this league can do that."
+    NOT_INVITED = "This league is private: only invited users can enter it."
     SYSTEM_BOT = "Built-in bots cannot be changed."
 
 
@@ -49,6 +50,7 @@ class Conflict(ArenaError):
     VERSION_NOT_READY = "This bot version has not passed validation."
     NO_READY_VERSION = "This bot has no ready version."
     ALREADY_ENTERED = "This bot version is already entered in the league."
+    ALREADY_INVITED = "This user is already invited to the league."
     LEAGUE_NOT_DRAFT = "Entries and start are only possible while the league is a draft."
     LEAGUE_NOT_OPEN = "This league does not accept entries any more."
     LEAGUE_NOT_RUNNING = "This league is not running."

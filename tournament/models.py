@@ -1,5 +1,6 @@
-"""Tournament models: bots and their versions, leagues and entries, matches and their seats,
-rating changes. Generic in the number of seats (a match has 1-4 `MatchSeat` rows).
+"""Tournament models: bots and their versions, leagues with their entries and invitations,
+matches and their seats, rating changes. Generic in the number of seats (a match has 1-4
+`MatchSeat` rows).
 
 Models hold data and constraints only; every change goes through `tournament/services/`.
 """
@@ -125,6 +126,28 @@ class LeagueEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.bot_version} in {self.league}"
+
+
+class LeagueInvitation(models.Model):
+    """A user invited into a (private) league by its organiser: they see it and may enter."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="invitations")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="league_invitations"
+    )
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["league_id", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["league", "user"], name="leagueinvitation_unique_user"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} invited to {self.league}"
 
 
 class Match(models.Model):

@@ -7,22 +7,33 @@ from typing import Any
 
 from django.db.models import Prefetch, Q, QuerySet
 
-from .models import Bot, BotVersion, League, LeagueEntry, Match, MatchSeat, RatingChange
+from .models import (
+    Bot,
+    BotVersion,
+    League,
+    LeagueEntry,
+    LeagueInvitation,
+    Match,
+    MatchSeat,
+    RatingChange,
+)
 
 RECENT_MATCHES = 10
 
 
 def _visible_leagues_q(user: Any, prefix: str = "") -> Q:
-    """Public leagues for everyone; a private one for its organiser, the owners of its
-    entrants and admins."""
+    """Public leagues for everyone; a private one for its organiser, the users it invited, the
+    owners of its entrants and admins."""
     if user is not None and user.is_authenticated:
         if user.is_superuser:
             return Q()
         entered = LeagueEntry.objects.filter(bot_version__bot__owner=user).values("league_id")
+        invited = LeagueInvitation.objects.filter(user=user).values("league_id")
         return (
             Q(**{f"{prefix}public": True})
             | Q(**{f"{prefix}organiser": user})
             | Q(**{f"{prefix}pk__in": entered})
+            | Q(**{f"{prefix}pk__in": invited})
         )
     return Q(**{f"{prefix}public": True})
 
@@ -98,3 +109,13 @@ def league_ladder(*, league: League) -> list[LeagueEntry]:
 
 def league_rating_history(*, league: League) -> QuerySet[RatingChange]:
     return RatingChange.objects.filter(league=league).select_related("bot_version__bot", "match")
+
+
+def league_invitations(*, league: League, user: Any = None) -> QuerySet[LeagueInvitation]:
+    """Every invitation for the league's organiser and admins; one's own for anyone else."""
+    invitations = league.invitations.select_related("user", "invited_by").order_by("pk")
+    if user is not None and (user.is_superuser or league.organiser_id == user.pk):
+        return invitations
+    if user is not None and user.is_authenticated:
+        return invitations.filter(user=user)
+    return invitations.none()

@@ -11,7 +11,10 @@ from .conftest import client_for
 
 pytestmark = pytest.mark.django_db
 
-MODELS = ["bot", "botversion", "league", "leagueentry", "match", "matchseat", "ratingchange"]
+MODELS = [
+    "bot", "botversion", "league", "leagueentry", "leagueinvitation", "match", "matchseat",
+    "ratingchange",
+]  # fmt: skip
 
 
 @pytest.fixture

@@ -384,3 +384,56 @@ def test_solo_league_ladder_shows_win_rate_and_margin(
 
 def test_wrong_method_has_the_error_shape(author):
     _error(client_for(author).delete("/api/v1/leagues/"), 405, "method_not_allowed")
+
+
+def test_private_league_invitations(organiser, author, other_author, ready_version):
+    api = client_for(organiser)
+    league_id = api.post(
+        "/api/v1/leagues/",
+        {"name": "secret", "mode": "duel", "seats": 2, "format": "round_robin", "public": False},
+        format="json",
+    ).json()["id"]
+    url = f"/api/v1/leagues/{league_id}/"
+    mine = ready_version(author, "invitee-bot")
+    alice, bob = client_for(author), client_for(other_author)
+    # not invited: the league does not exist for them, so they cannot enter it
+    _error(alice.get(url), 404)
+    _error(alice.post(url + "entries/", {"bot": mine.bot_id}, format="json"), 404)
+    invited = api.post(url + "invitations/", {"user": "alice"}, format="json")
+    assert invited.status_code == 201, invited.content
+    assert (invited.json()["user"], invited.json()["invited_by"]) == ("alice", "olga")
+    _error(api.post(url + "invitations/", {"user": "alice"}, format="json"), 409, "conflict")
+    body = _error(api.post(url + "invitations/", {"user": "nobody"}, format="json"), 404)
+    assert "user" in body["fields"]
+    _error(api.post(url + "invitations/", {}, format="json"), 400, "invalid")
+    # invited: alice sees the league, in the list too, and enters her bot
+    assert alice.get(url).status_code == 200
+    assert [lg["id"] for lg in alice.get("/api/v1/leagues/").json()["results"]] == [league_id]
+    entered = alice.post(url + "entries/", {"bot": mine.bot_id}, format="json")
+    assert entered.status_code == 201, entered.content
+    # only the organiser invites; the invited see their own invitation, others nothing
+    _error(alice.post(url + "invitations/", {"user": "bob"}, format="json"), 403)
+    _error(client_for(None).post(url + "invitations/", {"user": "bob"}, format="json"), 401)
+    _error(bob.get(url), 404)
+    _error(bob.get(url + "invitations/"), 404)
+    assert api.get(url + "invitations/").json()["count"] == 1
+    assert [i["user"] for i in alice.get(url + "invitations/").json()["results"]] == ["alice"]
+
+
+def test_entering_a_private_league_needs_an_invitation(organiser, author, ready_version):
+    from tournament.errors import Conflict, PermissionDenied
+    from tournament.services import leagues as ls
+
+    league = ls.league_create(
+        organiser=organiser, name="closed door", mode="duel", seats=2, format="round_robin",
+        public=False,
+    )  # fmt: skip
+    mine = ready_version(author, "gatecrasher")
+    with pytest.raises(PermissionDenied, match="invited"):
+        ls.league_entry_add(league=league, user=author, bot_id=mine.bot_id)
+    ls.league_invite(league=league, user=organiser, username="alice")
+    assert ls.league_entry_add(league=league, user=author, bot_id=mine.bot_id).pk
+    league.status = League.Status.CLOSED
+    league.save()
+    with pytest.raises(Conflict, match="closed"):
+        ls.league_invite(league=league, user=organiser, username="olga")

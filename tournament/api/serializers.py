@@ -7,7 +7,16 @@ from typing import Any
 from django.contrib.auth import get_user_model, password_validation
 from rest_framework import serializers
 
-from ..models import Bot, BotVersion, League, LeagueEntry, Match, MatchSeat, RatingChange
+from ..models import (
+    Bot,
+    BotVersion,
+    League,
+    LeagueEntry,
+    LeagueInvitation,
+    Match,
+    MatchSeat,
+    RatingChange,
+)
 
 # --- accounts -------------------------------------------------------------------------------
 
@@ -175,6 +184,19 @@ class EntryOutput(serializers.ModelSerializer):
     class Meta:
         model = LeagueEntry
         fields = ["id", "league", "bot", "bot_name", "bot_version", "version", "created_at"]
+
+
+class InvitationInput(serializers.Serializer):
+    user = serializers.CharField(max_length=150, help_text="username of the invited user")
+
+
+class InvitationOutput(serializers.ModelSerializer):
+    user = serializers.CharField(source="user.username")
+    invited_by = serializers.CharField(source="invited_by.username")
+
+    class Meta:
+        model = LeagueInvitation
+        fields = ["id", "league", "user", "invited_by", "created_at"]
 
 
 class LadderRowOutput(serializers.Serializer):

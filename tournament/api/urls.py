@@ -17,6 +17,11 @@ urlpatterns = [
     path("leagues/", v.LeagueListApi.as_view(), name="league-list"),
     path("leagues/<int:league_id>/", v.LeagueDetailApi.as_view(), name="league-detail"),
     path("leagues/<int:league_id>/entries/", v.LeagueEntryApi.as_view(), name="league-entries"),
+    path(
+        "leagues/<int:league_id>/invitations/",
+        v.LeagueInvitationApi.as_view(),
+        name="league-invitations",
+    ),
     path("leagues/<int:league_id>/start/", v.LeagueStartApi.as_view(), name="league-start"),
     path("leagues/<int:league_id>/pause/", v.LeaguePauseApi.as_view(), name="league-pause"),
     path("leagues/<int:league_id>/close/", v.LeagueCloseApi.as_view(), name="league-close"),

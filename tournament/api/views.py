@@ -169,6 +169,24 @@ class LeagueEntryApi(APIView):
         return Response(s.EntryOutput(entry).data, status=201)
 
 
+class LeagueInvitationApi(APIView):
+    @extend_schema(responses=s.InvitationOutput(many=True))
+    def get(self, request: Request, league_id: int) -> Response:
+        league = _league(request, league_id)
+        invitations = selectors.league_invitations(league=league, user=request.user)
+        return paginated(request, self, invitations, s.InvitationOutput)
+
+    @extend_schema(request=s.InvitationInput, responses={201: s.InvitationOutput})
+    def post(self, request: Request, league_id: int) -> Response:
+        league = _league(request, league_id)
+        data = s.InvitationInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        invitation = league_services.league_invite(
+            league=league, user=request.user, username=data.validated_data["user"]
+        )
+        return Response(s.InvitationOutput(invitation).data, status=201)
+
+
 class _LeagueActionApi(APIView):
     service = staticmethod(league_services.league_start)
 

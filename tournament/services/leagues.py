@@ -1,5 +1,5 @@
-"""Leagues: create, enter, start, pause, close, and schedule their matches (round robin with
-seat rotations, swiss rounds by standing, continuous ladder batches)."""
+"""Leagues: create, invite, enter, start, pause, close, and schedule their matches (round robin
+with seat rotations, swiss rounds by standing, continuous ladder batches)."""
 
 from __future__ import annotations
 
@@ -8,12 +8,13 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
 from ..errors import Conflict, NotFound, PermissionDenied, ValidationFailed
-from ..models import Bot, BotVersion, League, LeagueEntry, Match
+from ..models import Bot, BotVersion, League, LeagueEntry, LeagueInvitation, Match
 from .game_config import game_config_check
 from .matches import derive_seed, match_cancel_queued, match_create_internal, match_enqueue
 
@@ -110,8 +111,11 @@ def league_entry_add(
         if version is None:
             raise Conflict(Conflict.NO_READY_VERSION, fields={"bot": ["no ready version"]})
     # The owner enters their bot; the organiser may also invite any ready bot (private leagues).
-    if bot.owner_id != user.pk and not user.is_superuser and league.organiser_id != user.pk:
+    is_organiser_here = user.is_superuser or league.organiser_id == user.pk
+    if bot.owner_id != user.pk and not is_organiser_here:
         raise PermissionDenied(PermissionDenied.NOT_OWNER)
+    if not league.public and not is_organiser_here and not _may_see(league, user):
+        raise PermissionDenied(PermissionDenied.NOT_INVITED)
     if bot.retired:
         raise Conflict(Conflict.BOT_RETIRED)
     try:
@@ -119,6 +123,27 @@ def league_entry_add(
             return LeagueEntry.objects.create(league=league, bot_version=version)
     except IntegrityError:
         raise Conflict(Conflict.ALREADY_ENTERED) from None
+
+
+def _may_see(league: League, user: Any) -> bool:
+    from ..selectors import league_list
+
+    return league_list(user=user).filter(pk=league.pk).exists()
+
+
+def league_invite(*, league: League, user: Any, username: str) -> LeagueInvitation:
+    """Invite a user into the league: they see it (even private) and may enter their bots."""
+    _check_league_organiser(league, user)
+    if league.status == League.Status.CLOSED:
+        raise Conflict(Conflict.LEAGUE_CLOSED)
+    invited = get_user_model().objects.filter(username=username, is_active=True).first()
+    if invited is None:
+        raise NotFound(f"User {username!r} does not exist.", fields={"user": ["no such user"]})
+    try:
+        with transaction.atomic():
+            return LeagueInvitation.objects.create(league=league, user=invited, invited_by=user)
+    except IntegrityError:
+        raise Conflict(Conflict.ALREADY_INVITED, fields={"user": ["already invited"]}) from None
 
 
 def _min_entrants(league: League) -> int:
