@@ -226,6 +226,11 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Bots, leagues, matches and replays for The Isle of Cats.",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
+    # The error body on every operation, and the replays app's plain Django endpoints.
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "tournament.api.schema.complete_schema",
+    ],
 }
 
 # --- Celery -----------------------------------------------------------------------------------

@@ -15,3 +15,7 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("", include("replays.urls")),
 ]
+
+# Unknown or crashing API paths answer in the API's one error body.
+handler404 = "tournament.api.exceptions.not_found"
+handler500 = "tournament.api.exceptions.server_error"

@@ -437,3 +437,65 @@ def test_entering_a_private_league_needs_an_invitation(organiser, author, ready_
     league.save()
     with pytest.raises(Conflict, match="closed"):
         ls.league_invite(league=league, user=organiser, username="olga")
+
+
+def test_every_endpoint_in_the_schema_with_pages_filters_and_errors(client):
+    import yaml
+
+    from tournament.api import urls as api_urls
+
+    schema = yaml.safe_load(client.get("/api/schema/").content)
+    paths = schema["paths"]
+    for pattern in api_urls.urlpatterns:
+        route = "/api/v1/" + str(pattern.pattern).replace("<int:", "{").replace(">", "}")
+        assert route in paths, route
+    for replay_path in ("/api/v1/matches/{match_id}/replay", "/api/v1/matches/{match_id}/frames",
+                        "/api/v1/replays/frames"):  # fmt: skip
+        assert replay_path in paths
+    error_ref = "#/components/schemas/Error"
+    for path, operations in paths.items():
+        for method, operation in operations.items():
+            content = operation["responses"]["4XX"]["content"]["application/json"]
+            assert content["schema"]["$ref"] == error_ref, (method, path)
+            ok = operation["responses"].get("200", {}).get("content", {}).get("application/json")
+            if ok is None:
+                continue
+            assert ok["schema"].get("type") != "array", (method, path)  # lists come in pages
+            ref = ok["schema"].get("$ref", "")
+            if ref.startswith("#/components/schemas/Paginated") or ref.endswith("PageOutput"):
+                names = {p["name"] for p in operation.get("parameters", [])}
+                assert "page" in names, path
+    match_filters = {p["name"] for p in paths["/api/v1/matches/"]["get"]["parameters"]}
+    assert {"status", "mode", "kind", "league", "round", "bot", "bot_version"} <= match_filters
+
+
+def test_unknown_api_path_has_the_error_shape(client):
+    body = _error(client.get("/api/v1/no-such-thing/"), 404, "not_found")
+    assert "/api/v1/no-such-thing/" in body["message"]
+    assert client.get("/no-such-page/").status_code == 404  # pages keep Django's page
+
+
+def test_lists_are_paginated_and_filterable(
+    organiser, author, ready_version, runner, django_capture_on_commit_callbacks, monkeypatch
+):
+    from rest_framework.pagination import PageNumberPagination
+
+    league_id = _entered_league(organiser, author, ready_version, n=3)
+    with django_capture_on_commit_callbacks(execute=True):
+        client_for(organiser).post(f"/api/v1/leagues/{league_id}/start/")
+    anon = client_for(None)
+    monkeypatch.setattr(PageNumberPagination, "page_size", 2)
+    ladder = anon.get(f"/api/v1/leagues/{league_id}/ladder/").json()
+    assert ladder["count"] == 3 and len(ladder["results"]) == 2 and ladder["next"]
+    assert ladder["league"]["id"] == league_id
+    second = anon.get(f"/api/v1/leagues/{league_id}/ladder/?page=2").json()
+    assert [r["rank"] for r in second["results"]] == [3]
+    bot_version = ladder["results"][0]["bot_version"]
+    history = anon.get(f"/api/v1/leagues/{league_id}/history/?bot_version={bot_version}").json()
+    assert history["count"] == 4 and {h["bot_version"] for h in history["results"]} == {
+        bot_version
+    }
+    bot_id = ladder["results"][0]["bot_id"]
+    assert anon.get(f"/api/v1/bots/{bot_id}/versions/?status=ready").json()["count"] == 1
+    assert anon.get(f"/api/v1/bots/{bot_id}/versions/?status=failed").json()["count"] == 0
+    _error(anon.get(f"/api/v1/bots/{bot_id}/versions/?status=bogus"), 400, "invalid")

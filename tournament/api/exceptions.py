@@ -1,12 +1,14 @@
 """The one exception handler of the API: every error body is
-``{"error": {"code": "...", "message": "...", "fields": {...}}}``."""
+``{"error": {"code": "...", "message": "...", "fields": {...}}}``. Django's 404 and 500 handlers
+give the same body for paths under /api/ that no view answers (or that crash)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
-from django.http import Http404
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.views import defaults
 from rest_framework import exceptions as drf
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -61,3 +63,22 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         code = "error"
     response.data = error_body(code, str(detail))
     return response
+
+
+API_PREFIX = "/api/"
+
+
+def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """handler404: an unknown API path gets the error body, a page gets Django's page."""
+    if request.path.startswith(API_PREFIX):
+        message = f"No API endpoint at {request.path}."
+        return JsonResponse(error_body("not_found", message), status=404)
+    return defaults.page_not_found(request, exception)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """handler500: an API client gets the error body rather than an HTML page."""
+    if request.path.startswith(API_PREFIX):
+        body = error_body("server_error", "Internal server error; it has been logged.")
+        return JsonResponse(body, status=500)
+    return defaults.server_error(request)

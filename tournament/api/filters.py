@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import django_filters
 
-from ..models import Bot, League, Match
+from ..models import Bot, BotVersion, League, Match, RatingChange
 
 
 class BotFilter(django_filters.FilterSet):
@@ -29,3 +29,17 @@ class MatchFilter(django_filters.FilterSet):
     class Meta:
         model = Match
         fields = ["status", "mode", "kind", "league", "round", "bot", "bot_version"]
+
+
+class BotVersionFilter(django_filters.FilterSet):
+    class Meta:
+        model = BotVersion
+        fields = ["status"]
+
+
+class RatingChangeFilter(django_filters.FilterSet):
+    bot = django_filters.NumberFilter(field_name="bot_version__bot")
+
+    class Meta:
+        model = RatingChange
+        fields = ["bot", "bot_version", "match"]

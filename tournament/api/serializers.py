@@ -238,3 +238,26 @@ class RatingChangeOutput(serializers.ModelSerializer):
     class Meta:
         model = RatingChange
         fields = ["id", "match", "entry", "bot_version", "bot", "before", "after", "created_at"]
+
+
+# --- composite outputs (documented in the schema as they are sent) ----------------------------
+
+
+class BotDetailOutput(BotOutput):
+    """A bot with its ratings (one row per visible league entry) and recent matches."""
+
+    ratings = EntryRatingOutput(many=True)
+    recent_matches = MatchOutput(many=True)
+
+    class Meta(BotOutput.Meta):
+        fields = [*BotOutput.Meta.fields, "ratings", "recent_matches"]
+
+
+class LadderPageOutput(serializers.Serializer):
+    """A page of a league's ladder, with the league itself."""
+
+    league = LeagueOutput()
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = LadderRowOutput(many=True)

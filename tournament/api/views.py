@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, status
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
@@ -16,8 +16,8 @@ from ..services import bots as bot_services
 from ..services import leagues as league_services
 from ..services import matches as match_services
 from . import serializers as s
-from .base import found, paginated
-from .filters import BotFilter, LeagueFilter, MatchFilter
+from .base import FilteredListApi, ListApi, found, paginated
+from .filters import BotFilter, BotVersionFilter, LeagueFilter, MatchFilter, RatingChangeFilter
 from .throttles import MatchRequestThrottle, UploadThrottle
 
 # --- accounts -------------------------------------------------------------------------------
@@ -45,10 +45,12 @@ class AccountMeApi(APIView):
 # --- bots -----------------------------------------------------------------------------------
 
 
-class BotListApi(APIView):
+class BotListApi(FilteredListApi):
+    filterset_class = BotFilter
+
     @extend_schema(responses=s.BotOutput(many=True))
     def get(self, request: Request) -> Response:
-        return paginated(request, self, selectors.bot_list(), s.BotOutput, BotFilter)
+        return paginated(request, self, selectors.bot_list(), s.BotOutput)
 
     @extend_schema(request=s.BotInput, responses={201: s.BotOutput})
     def post(self, request: Request) -> Response:
@@ -59,18 +61,12 @@ class BotListApi(APIView):
 
 
 class BotDetailApi(APIView):
-    @extend_schema(responses=s.BotOutput)
+    @extend_schema(responses=s.BotDetailOutput)
     def get(self, request: Request, bot_id: int) -> Response:
         bot = found(selectors.bot_get(bot_id=bot_id), "Bot", bot_id)
-        data = s.BotOutput(bot).data
-        data["ratings"] = s.EntryRatingOutput(
-            selectors.bot_ratings(bot=bot, user=request.user), many=True
-        ).data
-        data["recent_matches"] = s.MatchOutput(
-            selectors.bot_recent_matches(bot=bot, user=request.user), many=True,
-            context={"request": request},
-        ).data  # fmt: skip
-        return Response(data)
+        bot.ratings = selectors.bot_ratings(bot=bot, user=request.user)
+        bot.recent_matches = selectors.bot_recent_matches(bot=bot, user=request.user)
+        return Response(s.BotDetailOutput(bot, context={"request": request}).data)
 
     @extend_schema(request=s.BotUpdateInput, responses=s.BotOutput)
     def patch(self, request: Request, bot_id: int) -> Response:
@@ -89,14 +85,16 @@ class BotRetireApi(APIView):
         return Response(s.BotOutput(selectors.bot_get(bot_id=bot_id)).data)
 
 
-class BotVersionListApi(APIView):
+class BotVersionListApi(FilteredListApi):
     parser_classes = [MultiPartParser, FormParser]
     throttle_classes = [UploadThrottle]
+    filterset_class = BotVersionFilter
 
     @extend_schema(responses=s.BotVersionOutput(many=True))
     def get(self, request: Request, bot_id: int) -> Response:
         bot = found(selectors.bot_get(bot_id=bot_id), "Bot", bot_id)
-        return paginated(request, self, bot.versions.select_related("bot"), s.BotVersionOutput)
+        versions = bot.versions.select_related("bot").order_by("number")
+        return paginated(request, self, versions, s.BotVersionOutput)
 
     @extend_schema(
         request={"multipart/form-data": s.BundleInput}, responses={201: s.BotVersionOutput}
@@ -130,11 +128,13 @@ def _league(request: Request, league_id: int):  # noqa: ANN202
     return found(league, "League", league_id)
 
 
-class LeagueListApi(APIView):
+class LeagueListApi(FilteredListApi):
+    filterset_class = LeagueFilter
+
     @extend_schema(responses=s.LeagueOutput(many=True))
     def get(self, request: Request) -> Response:
         leagues = selectors.league_list(user=request.user)
-        return paginated(request, self, leagues, s.LeagueOutput, LeagueFilter)
+        return paginated(request, self, leagues, s.LeagueOutput)
 
     @extend_schema(request=s.LeagueInput, responses={201: s.LeagueOutput})
     def post(self, request: Request) -> Response:
@@ -150,7 +150,7 @@ class LeagueDetailApi(APIView):
         return Response(s.LeagueOutput(_league(request, league_id)).data)
 
 
-class LeagueEntryApi(APIView):
+class LeagueEntryApi(ListApi):
     @extend_schema(responses=s.EntryOutput(many=True))
     def get(self, request: Request, league_id: int) -> Response:
         league = _league(request, league_id)
@@ -169,7 +169,7 @@ class LeagueEntryApi(APIView):
         return Response(s.EntryOutput(entry).data, status=201)
 
 
-class LeagueInvitationApi(APIView):
+class LeagueInvitationApi(ListApi):
     @extend_schema(responses=s.InvitationOutput(many=True))
     def get(self, request: Request, league_id: int) -> Response:
         league = _league(request, league_id)
@@ -210,20 +210,21 @@ class LeagueCloseApi(_LeagueActionApi):
 
 
 class LeagueLadderApi(APIView):
-    @extend_schema(responses=s.LadderRowOutput(many=True))
+    @extend_schema(
+        responses=s.LadderPageOutput,
+        parameters=[OpenApiParameter("page", int, description="A page number within the ladder.")],
+    )
     def get(self, request: Request, league_id: int) -> Response:
         league = _league(request, league_id)
-        rows = selectors.league_ladder(league=league)
+        rows = selectors.league_ladder(league=league)  # ranked whole, then paged
         context = {"solo": league.mode == "solo"}
-        return Response(
-            {
-                "league": s.LeagueOutput(league).data,
-                "results": s.LadderRowOutput(rows, many=True, context=context).data,
-            }
-        )
+        extra = {"league": s.LeagueOutput(league).data}
+        return paginated(request, self, rows, s.LadderRowOutput, context=context, extra=extra)
 
 
-class LeagueHistoryApi(APIView):
+class LeagueHistoryApi(FilteredListApi):
+    filterset_class = RatingChangeFilter
+
     @extend_schema(responses=s.RatingChangeOutput(many=True))
     def get(self, request: Request, league_id: int) -> Response:
         league = _league(request, league_id)
@@ -234,13 +235,14 @@ class LeagueHistoryApi(APIView):
 # --- matches --------------------------------------------------------------------------------
 
 
-class MatchListApi(APIView):
+class MatchListApi(FilteredListApi):
     throttle_classes = [MatchRequestThrottle]
+    filterset_class = MatchFilter
 
     @extend_schema(responses=s.MatchOutput(many=True))
     def get(self, request: Request) -> Response:
         matches = selectors.match_list(user=request.user)
-        return paginated(request, self, matches, s.MatchOutput, MatchFilter)
+        return paginated(request, self, matches, s.MatchOutput)
 
     @extend_schema(request=s.MatchInput, responses={201: s.MatchOutput})
     def post(self, request: Request) -> Response:
