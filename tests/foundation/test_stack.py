@@ -18,7 +18,9 @@ def test_stack_serves_and_workers_answer_ping(live_stack) -> None:
     with urllib.request.urlopen(live_stack.base_url + "/healthz", timeout=5) as response:
         assert json.loads(response.read()) == {"status": "ok"}
 
-    probe = Celery("probe", broker=os.environ["TEST_REDIS_URL"])
+    # set_as_current=False: a second app made current would capture every shared_task
+    # later in this process and send it to Redis instead of running it eagerly.
+    probe = Celery("probe", broker=os.environ["TEST_REDIS_URL"], set_as_current=False)
     try:
         replies = probe.control.ping(timeout=5.0)
     finally:
