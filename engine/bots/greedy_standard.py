@@ -17,11 +17,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..actions import Action
-from ..boat import COLOURS, STRIDE, Boat, components, neighbours
+from ..boat import COLOURS
 from ..cards import base_cards
 from ..game import Game
 from ..rng import Rng
-from ..scoring import family_points
+from .greedy_eval import PlacementEval, judge_for, sister_cost
+
+__all__ = ["GreedyStandardBot", "PlacementEval", "sister_cost"]
 
 AVERAGE_PRICE = 4  # fish per rescued cat, between the 3 and 5 of the two fields
 FISH_WEIGHT = 0.4  # how much one fish is worth against one point, when rescuing
@@ -37,90 +39,6 @@ ANYTIME_VALUE = {
     "draw_3_cards": 1.5,
     "next_shape_anywhere": 1.0,
 }
-
-
-def _hole_mask(free: int) -> int:
-    """Free cells none of whose four neighbours is free (one-cell holes)."""
-    spread = (free << 1) | (free >> 1) | (free << STRIDE) | (free >> STRIDE)
-    return free & ~spread
-
-
-def sister_cost(game: Game, colour: str | None) -> float:
-    """Solo only: what one more tile of ``colour`` is expected to give the sister (her colour
-    cards pay 5/4/3/2/1 per tile by reveal order; unrevealed ones are averaged)."""
-    sister = getattr(game, "sister", None)
-    if sister is None or colour is None:
-        return 0.0
-    revealed = sister.colour_order
-    if colour in revealed:
-        return float(5 - revealed.index(colour))
-    left = range(len(revealed), len(COLOURS))
-    return sum(5 - i for i in left) / len(left) if left else 0.0
-
-
-class PlacementEval:
-    """Facts about one boat, computed once, to score many placements of one tile quickly."""
-
-    def __init__(self, boat: Boat, colour: str | None, *, map_reward: bool = True,
-                 rare: bool = False) -> None:
-        layout = boat.layout
-        occ = boat.occupied
-        self.occ = occ
-        self.cells = layout.cells_mask
-        self.free = layout.cells_mask & ~occ
-        self.rats = layout.rats_mask & ~occ
-        self.rooms = [r.mask & ~occ for r in layout.rooms if r.mask & ~occ]
-        self.bonus = 3.0 if rare else 0.0
-        self.families: list[tuple[int, int]] = []  # (mask, tiles) of this colour
-        self.map = 0
-        self.others = 0  # tiles of other colours (mixing colours blocks families)
-        if colour is not None:
-            tiles = [t for t in boat.tiles if t.colour == colour]
-            for part in components(boat.colour_masks[colour]):
-                self.families.append((part, sum(1 for t in tiles if t.mask & part)))
-            if map_reward and not layout.maps[colour] & occ:
-                self.map = layout.maps[colour]
-            self.others = occ & ~boat.colour_masks[colour]
-            for t in boat.tiles:
-                if t.colour is None:
-                    self.others &= ~t.mask
-        self.coloured = colour is not None
-        self.holes_before = _hole_mask(self.free).bit_count()
-
-    def value(self, m: int) -> float:
-        around = neighbours(m)
-        v = self.bonus + (m & self.rats).bit_count()
-        for rest in self.rooms:
-            if rest & m and not rest & ~m:
-                v += 5.0
-        if self.coloured:
-            touched = 0
-            size = 1
-            lost = 0
-            for mask, tiles in self.families:
-                if mask & around:
-                    size += tiles
-                    lost += family_points(tiles)
-                    touched += 1
-            v += family_points(size) - lost
-            if touched:
-                v += 1.5 * size  # growing families pays later too
-            if m & self.map:
-                v += 3.0
-            v -= 0.4 * (around & self.others).bit_count()
-        v += 0.25 * (around & (self.occ | ~self.cells)).bit_count()
-        free_after = self.free & ~m
-        v -= 1.0 * (_hole_mask(free_after).bit_count() - self.holes_before)
-        return v
-
-    def best(self, placements: Any) -> tuple[float, int]:
-        best_v, best_m = float("-inf"), 0
-        value = self.value
-        for m in placements:
-            v = value(m)
-            if v > best_v:
-                best_v, best_m = v, m
-        return best_v, best_m
 
 
 class GreedyStandardBot:
@@ -306,6 +224,12 @@ class GreedyStandardBot:
 
         return placements_for(self._me(game), shape)
 
+    def _eval(self, game: Game, colour: str | None, shape: str, kind: str) -> PlacementEval:
+        """The two-stage placement evaluation of one tile on this seat's boat."""
+        return PlacementEval(self._me(game).boat, colour, rare=kind == "rare_treasure",
+                             judge=judge_for(game, self.seat), sister=sister_cost(game, colour),
+                             kind=kind, shape=shape)
+
     def _on_place(self, game: Game, frame: Any, legal: Sequence[Action]) -> Action | None:
         info = game.state.tiles[frame.tile]  # type: ignore[attr-defined]
         for a in legal:
@@ -314,7 +238,7 @@ class GreedyStandardBot:
         planned = self._planned.pop(frame.tile, None)
         if planned is not None and Action("place", planned) in legal:
             return Action("place", planned)
-        ev = PlacementEval(self._me(game).boat, frame.colour, rare=info.kind == "rare_treasure")
+        ev = self._eval(game, frame.colour, info.shape, info.kind)
         placements = getattr(legal, "placements", None)
         if placements is None:
             placements = [a[1] for a in legal if a.kind == "place"]
@@ -322,15 +246,14 @@ class GreedyStandardBot:
         return Action("place", mask)
 
     def _on_take_treasure(self, game: Game, frame: Any, legal: Sequence[Action]) -> Action | None:
-        me = self._me(game)
         best, best_v = None, 0.5
         for a in legal:
             if a.kind != "take_treasure":
                 continue
             rare = any(game.state.tiles[t].shape == a[1]  # type: ignore[attr-defined]
                        for t in game.state.supply.rare)  # type: ignore[attr-defined]
-            ev = PlacementEval(me.boat, None, rare=rare and frame.pool in ("rare",
-                                                                             "common_or_rare"))
+            rare = rare and frame.pool in ("rare", "common_or_rare")
+            ev = self._eval(game, None, a[1], "rare_treasure" if rare else "common_treasure")
             v, _ = ev.best(self._placements(game, a[1], None))
             if v > best_v:
                 best, best_v = a, v
@@ -341,7 +264,6 @@ class GreedyStandardBot:
         played = self._anytime_choice(game, legal, "rescue")
         if played is not None:
             return played
-        me = self._me(game)
         state = game.state  # type: ignore[attr-defined]
         prices = game.rules.field_prices  # type: ignore[attr-defined]
         order = {"permanent": 0, "full": 1, "half": 2}
@@ -353,10 +275,9 @@ class GreedyStandardBot:
             tile = state.tiles[state.fields.side(a[1])[a[2]]]
             key = (tile.shape, tile.colour)
             if key not in seen:
-                ev = PlacementEval(me.boat, tile.colour)
+                ev = self._eval(game, tile.colour, tile.shape, tile.kind)
                 seen[key] = ev.best(self._placements(game, tile.shape, tile.colour))
             v = seen[key][0] - FISH_WEIGHT * prices[a[1]] - 0.01 * order[a[3]]
-            v -= sister_cost(game, tile.colour)
             if best is None or v > best[0]:
                 best = (v, a)
         if best is None:
@@ -372,16 +293,14 @@ class GreedyStandardBot:
         played = self._anytime_choice(game, legal, "rare_finds")
         if played is not None:
             return played
-        me = self._me(game)
         best: tuple[float, Action] | None = None
         oshax_seen: dict[tuple[str, str], float] = {}
         for a in legal:
             if a.kind == "oshax":
                 key = (a[2], a[3])
                 if key not in oshax_seen:
-                    ev = PlacementEval(me.boat, a[3])
+                    ev = self._eval(game, a[3], a[2], "oshax")
                     oshax_seen[key] = ev.best(self._placements(game, a[2], a[3]))[0] + 4.0
-                    oshax_seen[key] -= sister_cost(game, a[3])
                 v = oshax_seen[key]
             elif a.kind == "treasure":
                 c = base_cards()[a[1]]

@@ -1,0 +1,225 @@
+"""How the greedy bot of the standard game and solo values putting one tile on its boat.
+
+Two stages. ``PlacementEval.quick`` scores every legal placement with bit tricks: rats
+covered, rooms completed, the family table, the map reward, plus shaping for the future
+(progress in rooms that are partly full, family growth, contact, no one-cell holes).
+The best ``DEEP_CANDIDATES`` are then scored by ``PlacementEval.deep``: the change of the
+real final score sheet (``scoring.score_table`` on the boat with the tile: rats, rooms,
+families, rare treasures, the seat's private lessons and the public ones), in solo minus
+the change of the sister's score (her lessons, and her colour cards: revealed ones by their
+points, hidden ones averaged), plus the same shaping and a penalty for small pockets of
+free cells that only small treasures could ever fill.
+
+Everything here is one seat's knowledge: its own boat and lessons, the public lessons,
+the other boats (public) and the sister's public cards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..boat import COLOURS, STRIDE, Boat, Tile, flood, neighbours
+from ..scoring import PlayerFacts, TableFacts, family_points, score_table, sister_score
+
+# --- the weights, in points; measured with bench/greedy_winrate.py and bench/solo_winrate.py --
+ROOM_POINTS = 5.0  # an unfilled room costs 5 at the end
+RARE_POINTS = 3.0  # a rare treasure on the boat
+MAP_REWARD = 3.0  # covering the map of the cat's colour: a free common treasure
+ROOM_PROGRESS = 2.5  # covering all of what is left of a room (short of filling it)
+FAMILY_GROWTH = 1.5  # per tile of a family the tile joins: big families grow further
+MIXING = 0.4  # per cell of other-coloured cats touched (they block the family)
+CONTACT = 0.25  # per neighbouring cell that is a tile or outside the boat
+HOLE = 1.0  # per new one-cell hole (quick stage)
+POCKET_CELL = 1.2  # per cell of a new free pocket of 1-2 cells (deep stage)
+POCKET_SMALL = 1.0  # per new free pocket of 3-4 cells: no cat fits, only treasures
+DEEP_CANDIDATES = 12  # placements the deep stage re-scores
+
+
+def hole_mask(free: int) -> int:
+    """Free cells none of whose four neighbours is free (one-cell holes)."""
+    spread = (free << 1) | (free >> 1) | (free << STRIDE) | (free >> STRIDE)
+    return free & ~spread
+
+
+def sister_cost(game: Any, colour: str | None) -> float:
+    """Solo only: what one more tile of ``colour`` is expected to give the sister (her colour
+    cards pay 5/4/3/2/1 per tile by reveal order; unrevealed ones are averaged)."""
+    sister = getattr(game, "sister", None)
+    if sister is None or colour is None:
+        return 0.0
+    revealed = sister.colour_order
+    if colour in revealed:
+        return float(5 - revealed.index(colour))
+    left = range(len(revealed), len(COLOURS))
+    return sum(5 - i for i in left) / len(left) if left else 0.0
+
+
+@dataclass
+class SheetJudge:
+    """The real final score of a hypothetical boat of this seat, as far as the seat knows:
+    its sheet total, minus in solo what the sister's lessons take from that boat."""
+
+    fish: int = 0
+    private_lessons: tuple[int, ...] = ()
+    public_lessons: tuple[tuple[int, str | None], ...] = ()
+    baskets: int = 1
+    others: list[Boat] = field(default_factory=list)  # other seats' boats (largest family)
+    mode: str = "standard"
+    sister_lessons: tuple[int, ...] = ()
+
+    def score(self, boat: Boat) -> float:
+        me = PlayerFacts(boat, self.fish, self.private_lessons, self.baskets, 0)
+        players = [me, *(PlayerFacts(b) for b in self.others)]
+        total = score_table(TableFacts(players, self.public_lessons, self.mode))[0]["total"]
+        if self.sister_lessons:
+            total -= sister_score(me, (), self.sister_lessons)["total"]
+        return float(total)
+
+
+def judge_for(game: Any, seat: int) -> SheetJudge:
+    """The seat's judge: its lessons, the public lessons and, in solo, the sister's lessons."""
+    state = game.state
+    me = state.players[seat]
+    sister = getattr(game, "sister", None)
+    needs_others = 121 in me.private_lessons  # "largest family" compares boats
+    return SheetJudge(
+        fish=me.fish, private_lessons=tuple(me.private_lessons),
+        public_lessons=tuple(state.public_lessons), baskets=me.baskets,
+        others=[p.boat for p in state.players if p.seat != seat] if needs_others else [],
+        mode=game.scoring_mode,
+        sister_lessons=tuple(sister.lessons) if sister is not None else (),
+    )
+
+
+class PlacementEval:
+    """Facts about one boat and one tile, computed once, to score its many placements."""
+
+    def __init__(self, boat: Boat, colour: str | None, *, map_reward: bool = True,
+                 rare: bool = False, judge: SheetJudge | None = None,
+                 sister: float = 0.0, kind: str | None = None, shape: str = "") -> None:
+        layout = boat.layout
+        occ = boat.occupied
+        self.boat = boat
+        self.colour = colour
+        self.kind = kind or ("rare_treasure" if rare else "cat" if colour else "common_treasure")
+        self.shape = shape
+        self.judge = judge
+        self.sister = sister  # expected sister colour points per tile (solo)
+        self.occ = occ
+        self.cells = layout.cells_mask
+        self.free = layout.cells_mask & ~occ
+        self.rats = layout.rats_mask & ~occ
+        self.rooms = [r.mask & ~occ for r in layout.rooms if r.mask & ~occ]
+        self.bonus = RARE_POINTS if rare else 0.0
+        self.families: list[tuple[int, int]] = []  # (mask, tiles) of this colour
+        self.map = 0
+        self.others = 0  # tiles of other colours (mixing colours blocks families)
+        if colour is not None:
+            tiles = [t for t in boat.tiles if t.colour == colour]
+            parts = [flood(t.mask, boat.colour_masks[colour]) for t in tiles]
+            for part in {p for p in parts}:
+                self.families.append((part, sum(1 for t in tiles if t.mask & part)))
+            if map_reward and not layout.maps[colour] & occ:
+                self.map = layout.maps[colour]
+            self.others = occ & ~boat.colour_masks[colour]
+            for t in boat.tiles:
+                if t.colour is None:
+                    self.others &= ~t.mask
+        self.coloured = colour is not None
+        self.holes_before = hole_mask(self.free).bit_count()
+        self._base: float | None = None
+
+    # --- quick stage: every placement ---------------------------------------------------------
+    def quick_score(self, m: int, around: int) -> float:
+        """The score-sheet part, estimated: rats, rooms completed, families, rare bonus."""
+        v = self.bonus + (m & self.rats).bit_count()
+        for rest in self.rooms:
+            if rest & m and not rest & ~m:
+                v += ROOM_POINTS
+        if self.coloured:
+            size, lost = 1, 0
+            for mask, tiles in self.families:
+                if mask & around:
+                    size += tiles
+                    lost += family_points(tiles)
+            v += family_points(size) - lost
+        return v
+
+    def shaping(self, m: int, around: int) -> float:
+        """What the sheet does not see yet: rooms near completion, families that can grow,
+        the map reward, contact, holes."""
+        v = 0.0
+        for rest in self.rooms:
+            covered = rest & m
+            if covered and rest & ~m:
+                v += ROOM_PROGRESS * covered.bit_count() / rest.bit_count()
+        if self.coloured:
+            size = sum(tiles for mask, tiles in self.families if mask & around)
+            if size:
+                v += FAMILY_GROWTH * (size + 1)
+            if m & self.map:
+                v += MAP_REWARD
+            v -= MIXING * (around & self.others).bit_count()
+        v += CONTACT * (around & (self.occ | ~self.cells)).bit_count()
+        v -= HOLE * (hole_mask(self.free & ~m).bit_count() - self.holes_before)
+        return v
+
+    def quick(self, m: int) -> float:
+        around = neighbours(m)
+        return self.quick_score(m, around) + self.shaping(m, around) - self.sister
+
+    # --- deep stage: the best few -------------------------------------------------------------
+    def pockets(self, m: int) -> float:
+        """Penalty for the small free pockets next to the tile that no cat can ever fill."""
+        free_after = self.free & ~m
+        seeds = neighbours(m) & free_after
+        penalty = 0.0
+        while seeds:
+            region = flood(seeds & -seeds, free_after)
+            seeds &= ~region
+            size = region.bit_count()
+            if size <= 2:
+                penalty += POCKET_CELL * size
+            elif size <= 4:
+                penalty += POCKET_SMALL
+        return penalty
+
+    def sheet_delta(self, m: int) -> float:
+        """The change of the real final score (lessons and sister's lessons included)."""
+        assert self.judge is not None
+        if self._base is None:
+            self._base = self.judge.score(self.boat)
+        boat = self.boat
+        masks = dict(boat.colour_masks)
+        if self.colour is not None:
+            masks[self.colour] |= m
+        after = Boat(boat.layout, [*boat.tiles, Tile(self.kind, self.colour, self.shape, m)],
+                     boat.occupied | m, masks)
+        return self.judge.score(after) - self._base
+
+    def deep(self, m: int) -> float:
+        around = neighbours(m)
+        return self.sheet_delta(m) + self.shaping(m, around) - self.pockets(m) - self.sister
+
+    def best(self, placements: Iterable[int]) -> tuple[float, int]:
+        """The best placement and its value (quick values when no judge is given)."""
+        quick = self.quick
+        if self.judge is None:
+            best_v, best_m = float("-inf"), 0
+            for m in placements:
+                v = quick(m)
+                if v > best_v:
+                    best_v, best_m = v, m
+            return best_v, best_m
+        ranked = sorted(((quick(m), m) for m in placements), reverse=True)
+        return self.refine(ranked[:DEEP_CANDIDATES])
+
+    def refine(self, candidates: Sequence[tuple[float, int]]) -> tuple[float, int]:
+        best_v, best_m = float("-inf"), 0
+        for _, m in candidates:
+            v = self.deep(m)
+            if v > best_v:
+                best_v, best_m = v, m
+        return best_v, best_m
