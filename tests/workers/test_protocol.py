@@ -73,6 +73,17 @@ def test_legal_encoder_matches_the_codec_on_real_games(mode: str) -> None:
         game.apply_unchecked(seat, bots[seat].act(game, seat))
 
 
+def test_cells_text_matches_the_codec_past_the_table_and_on_no_cells() -> None:
+    """A mask below the precomputed rows, a repeated shape elsewhere, and a mask with no
+    cells all give the codec's ``[[x, y], ...]``."""
+    from engine.boat import STRIDE, cells_of
+    from workers.protocol import _CELL_ROWS, _cells_text
+
+    shape = 0b11 | (0b1 << STRIDE)  # an L of three cells
+    for mask in (shape, shape << 5, shape << (STRIDE * (_CELL_ROWS + 2)), 0):
+        assert json.loads(_cells_text(mask)) == cells_of(mask)
+
+
 @pytest.mark.parametrize(
     ("line", "index", "action", "debug"),
     [
