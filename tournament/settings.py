@@ -166,6 +166,15 @@ for _directory in (DATA_DIR, STATIC_ROOT):
     with contextlib.suppress(OSError):
         _directory.mkdir(parents=True, exist_ok=True)
 
+# Replay frames and other derived data are cached. CACHE_URL=redis://host:6379/1 shares one
+# cache between web processes; without it each process keeps its own small in-memory cache.
+CACHE_URL = os.environ.get("CACHE_URL", "").strip()
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+    if CACHE_URL
+    else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "isle-arena"}
+}
+
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
