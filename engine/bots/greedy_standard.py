@@ -21,12 +21,15 @@ from ..boat import COLOURS
 from ..cards import base_cards
 from ..game import Game
 from ..rng import Rng
+from .greedy_buy import Baskets, best_plan
 from .greedy_eval import PlacementEval, judge_for, sister_cost
 
 __all__ = ["GreedyStandardBot", "PlacementEval", "sister_cost"]
 
 AVERAGE_PRICE = 4  # fish per rescued cat, between the 3 and 5 of the two fields
 FISH_WEIGHT = 0.4  # how much one fish is worth against one point, when rescuing
+SPEED_VALUE = 0.2  # per speed point of a basket card (rescuing earlier)
+BASKET_FUTURE = 1.5  # per day still to come, for a permanent basket (card 84/85)
 
 # Draft / buy value of a card, by family and kind (points-ish, before its fish cost).
 RESCUE_VALUE = {"full": 6.0, "half": 2.5, None: 1.0}
@@ -137,25 +140,30 @@ class GreedyStandardBot:
                 return a
         return self._best_buy(game, me, [a for a in legal if a.kind == "buy"])
 
+    def _plan_value(self, game: Game, card_id: int) -> float:
+        """A card's own worth in a shopping plan; what baskets give (the cats they let the
+        seat rescue) is counted by the plan itself."""
+        c = base_cards()[card_id]
+        day = game.state.day  # type: ignore[attr-defined]
+        if c.family == "rescue":
+            if c.basket is None:
+                return 0.5 if day >= 5 else 1.0
+            return SPEED_VALUE * c.speed
+        if c.anytime_type == "gain_basket":
+            return BASKET_FUTURE * (game.rules.days - day)  # type: ignore[attr-defined]
+        return self.card_value(game, card_id)
+
     def _best_buy(self, game: Game, me: Any, buys: list[Action]) -> Action | None:
+        """The first card of the best shopping plan over what is still on offer."""
         cards = base_cards()
-        best, best_gain = None, 0.0
-        baskets = self._baskets_ready(game, me)
-        reserve = min(AVERAGE_PRICE * baskets, 12)
-        for a in buys:
-            c = cards[a[1]]
-            cost = c.cost or 0
-            gain = self.card_value(game, a[1]) - 0.5 * cost
-            if c.family == "rescue" and c.basket is not None:
-                gain += 1.0
-                after = me.fish - cost
-                if after < AVERAGE_PRICE * (baskets + 1):
-                    gain -= 3.0  # a basket without fish to use it
-            elif me.fish - cost < reserve:
-                gain -= 2.0
-            if gain > best_gain:
-                best, best_gain = a, gain
-        return best
+        held = [cards[c] for c in me.hand if cards[c].family == "rescue"]
+        baskets = Baskets(me.baskets, sum(1 for c in held if c.basket == "full"),
+                          sum(1 for c in held if c.basket == "half"))
+        offer = [a[1] for a in buys]
+        last = game.state.day >= game.rules.days  # type: ignore[attr-defined]
+        plan = best_plan(offer, me.fish, baskets, lambda c: self._plan_value(game, c),
+                         last_day=last)
+        return Action("buy", plan[0]) if plan else None
 
     def _on_buy_drawn(self, game: Game, frame: Any, legal: Sequence[Action]) -> Action | None:
         return self._best_buy(game, self._me(game), [a for a in legal if a.kind == "buy"])
