@@ -9,6 +9,7 @@ it and cached by replay sha256 + seat. Errors have the API's one body shape.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from typing import Any
@@ -16,7 +17,6 @@ from typing import Any
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.gzip import gzip_page
-from django.views.decorators.http import require_GET, require_POST
 
 from engine.version import ENGINE_VERSION
 
@@ -29,9 +29,29 @@ FRAMES_CACHE_SECONDS = 24 * 3600
 
 
 def error_response(status: int, code: str, message: str) -> JsonResponse:
-    """The API's one error body: ``{"error": {"code", "message", "fields"}}``."""
-    return JsonResponse({"error": {"code": code, "message": message, "fields": {}}},
-                        status=status)
+    """The API's one error body (built by the API's exception module, so it cannot drift)."""
+    from tournament.api.exceptions import error_body
+
+    return JsonResponse(error_body(code, message), status=status)
+
+
+def _allow(*methods: str):
+    """Like Django's require_http_methods, but a wrong method gets the API's error body."""
+
+    def decorate(view):
+        @functools.wraps(view)
+        def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            if request.method not in methods:
+                response = error_response(
+                    405, "method_not_allowed", f"Method {request.method} is not allowed here."
+                )
+                response["Allow"] = ", ".join(methods)
+                return response
+            return view(request, *args, **kwargs)
+
+        return wrapper
+
+    return decorate
 
 
 def _match_replay(request: HttpRequest, match_id: int) -> tuple[Any, bytes] | JsonResponse:
@@ -52,7 +72,7 @@ def _match_replay(request: HttpRequest, match_id: int) -> tuple[Any, bytes] | Js
     return match, data
 
 
-@require_GET
+@_allow("GET")
 def replay_download(request: HttpRequest, match_id: int) -> HttpResponse:
     found = _match_replay(request, match_id)
     if isinstance(found, JsonResponse):
@@ -83,7 +103,7 @@ def frames_json(data: bytes, sha256: str, seat_param: str | None) -> bytes:
 MAX_UPLOAD_BYTES = 2 * 1024 * 1024  # a replay is kilobytes
 
 
-@require_POST
+@_allow("POST")
 @gzip_page
 def uploaded_replay_frames(request: HttpRequest) -> HttpResponse:
     """Frames of a replay file sent in the body (the viewer's "open a file" page): for
@@ -102,7 +122,7 @@ def uploaded_replay_frames(request: HttpRequest) -> HttpResponse:
     return HttpResponse(body, content_type="application/json")
 
 
-@require_GET
+@_allow("GET")
 @gzip_page
 def replay_frames(request: HttpRequest, match_id: int) -> HttpResponse:
     found = _match_replay(request, match_id)

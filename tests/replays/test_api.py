@@ -147,7 +147,9 @@ def test_uploaded_replay_frames(record, client, toy_mode):
     assert client.post(url, data=b"", content_type="application/zstd").status_code == 400
     big = client.post(url, data=b"x" * (2 * 1024 * 1024 + 1), content_type="application/zstd")
     assert big.status_code == 413
-    assert client.get(url).status_code == 405
+    wrong = client.get(url)
+    assert wrong.status_code == 405 and wrong["Allow"] == "POST"
+    assert wrong.json()["error"]["code"] == "method_not_allowed"
 
 
 def test_uploaded_replay_of_an_unknown_mode(record, client, toy_mode):
