@@ -99,6 +99,8 @@ def test_spectator_pages(stored_match, client, toy_mode):
     assert bot.status_code == 200 and b"v1" in bot.content
     assert client.get("/bots/999999/").status_code == 404
     assert client.get("/leagues/").status_code == 200
+    home = client.get("/")
+    assert home.status_code == 302 and home["Location"] == "/leagues/"
     assert client.get("/leagues/999999/").status_code == 404
 
 
