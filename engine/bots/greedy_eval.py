@@ -213,10 +213,17 @@ class PlacementEval:
                 if v > best_v:
                     best_v, best_m = v, m
             return best_v, best_m
-        ranked = sorted(((quick(m), m) for m in placements), reverse=True)
-        return self.refine(ranked[:DEEP_CANDIDATES])
+        return self.refine(self.shortlist(placements))
+
+    def shortlist(self, placements: Iterable[int]) -> list[tuple[float, int]]:
+        """The ``DEEP_CANDIDATES`` best placements by quick value, best first."""
+        quick = self.quick
+        return sorted(((quick(m), m) for m in placements), reverse=True)[:DEEP_CANDIDATES]
 
     def refine(self, candidates: Sequence[tuple[float, int]]) -> tuple[float, int]:
+        """The best of a shortlist by deep value (quick values without a judge)."""
+        if self.judge is None:
+            return max(candidates, default=(float("-inf"), 0))
         best_v, best_m = float("-inf"), 0
         for _, m in candidates:
             v = self.deep(m)

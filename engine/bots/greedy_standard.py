@@ -29,6 +29,7 @@ __all__ = ["GreedyStandardBot", "PlacementEval", "sister_cost"]
 AVERAGE_PRICE = 4  # fish per rescued cat, between the 3 and 5 of the two fields
 FISH_WEIGHT = 0.4  # how much one fish is worth against one point, when rescuing
 SPEED_VALUE = 0.2  # per speed point of a basket card (rescuing earlier)
+RESCUE_DEEP = 4  # cats (shape and colour) given the deep evaluation on a rescue turn
 BASKET_FUTURE = 1.5  # per day still to come, for a permanent basket (card 84/85)
 
 # Draft / buy value of a card, by family and kind (points-ish, before its fish cost).
@@ -275,21 +276,29 @@ class GreedyStandardBot:
         state = game.state  # type: ignore[attr-defined]
         prices = game.rules.field_prices  # type: ignore[attr-defined]
         order = {"permanent": 0, "full": 1, "half": 2}
-        best: tuple[float, Action] | None = None
-        seen: dict[tuple[str, str], tuple[float, int]] = {}
+        evals: dict[tuple[str, str], tuple[PlacementEval, list[tuple[float, int]]]] = {}
+        options: list[tuple[float, float, Action, tuple[str, str]]] = []  # quick, cost, ...
         for a in legal:
             if a.kind != "rescue":
                 continue
             tile = state.tiles[state.fields.side(a[1])[a[2]]]
             key = (tile.shape, tile.colour)
-            if key not in seen:
+            if key not in evals:
                 ev = self._eval(game, tile.colour, tile.shape, tile.kind)
-                seen[key] = ev.best(self._placements(game, tile.shape, tile.colour))
-            v = seen[key][0] - FISH_WEIGHT * prices[a[1]] - 0.01 * order[a[3]]
-            if best is None or v > best[0]:
-                best = (v, a)
-        if best is None:
+                evals[key] = (ev, ev.shortlist(self._placements(game, tile.shape, tile.colour)))
+            cost = FISH_WEIGHT * prices[a[1]] + 0.01 * order[a[3]]
+            options.append((evals[key][1][0][0] - cost, cost, a, key))
+        if not options:
             return None
+        # the deep evaluation only for the cats that look best by the quick one
+        options.sort(key=lambda o: -o[0])
+        keys = list(dict.fromkeys(o[3] for o in options))[:RESCUE_DEEP]
+        seen = {k: evals[k][0].refine(evals[k][1]) for k in keys}
+        best: tuple[float, Action] | None = None
+        for _, cost, a, key in options:
+            if key in seen and (best is None or seen[key][0] - cost > best[0]):
+                best = (seen[key][0] - cost, a)
+        assert best is not None
         action = best[1]
         tile_id = state.fields.side(action[1])[action[2]]
         tile = state.tiles[tile_id]
