@@ -1,11 +1,11 @@
-"""The greedy bot of the standard game: a one-ply heuristic for every decision.
+"""The greedy bot of the standard game and solo: a one-ply heuristic for every decision.
 
-Placements are scored by their immediate effect on the final score sheet (family growth
-by the family table, rats covered, rooms completed, the map reward) plus a little
-compactness (contact with tiles and the hull, no one-cell holes). Rescues take the cat with
-the best placement for its price; cards are drafted and bought by a value table that favours
-baskets, Oshax and treasures, with a fish reserve for the day's rescues; rescue cards are
-laid down as far as fish allow; useful anytime cards are played when they pay.
+Placements are valued by ``greedy_eval`` (a quick pass over every legal placement, then
+the change of the real score sheet, lessons and the solo sister included, for the best
+few). Rescues take the cat whose best placement is worth most for its price. Purchases
+follow the shopping plan of ``greedy_buy`` (cards plus the cats their baskets and the
+fish left can rescue); drafting ranks cards by a value table; rescue cards are laid down
+as far as fish allow; useful anytime cards are played when they pay.
 
 The bot reads only what its seat may know: its own player state, the public table (fields,
 supply, public lessons, turn order), the decision asked and its legal actions.
