@@ -280,15 +280,28 @@ def spawn(plan: LaunchPlan, env: dict[str, str], **popen: Any) -> subprocess.Pop
 # --- uids ------------------------------------------------------------------------------------
 
 
+_CLEAN = b"clean"  # what a lock file holds once its uid was released with no process left
+
+
 class UidLease:
-    """One uid reserved for one bot while the lease's lock file stays locked."""
+    """One uid reserved for one bot while the lease's lock file stays locked.
+
+    The lock file says whether the uid may still have processes: it holds the holder's pid
+    while leased, and ``clean`` once the holder killed every process of the uid and let go.
+    """
 
     def __init__(self, uid: int, fd: int) -> None:
         self.uid = uid
         self._fd = fd
 
-    def release(self) -> None:
+    def release(self, *, clean: bool = False) -> None:
+        """Unlock the uid. ``clean`` (every process of the uid was killed) spares the next
+        holder its own sweep; otherwise the next holder kills what may be left."""
         if self._fd >= 0:
+            if clean:
+                with contextlib.suppress(OSError):
+                    os.ftruncate(self._fd, 0)
+                    os.pwrite(self._fd, _CLEAN, 0)
             os.close(self._fd)
             self._fd = -1
 
@@ -296,7 +309,8 @@ class UidLease:
 def lease_uid(state_dir: Path, start: int | None = None) -> UidLease:
     """Reserve a uid no other live bot on this machine uses (flock on a file per uid).
 
-    Leftover processes of the uid (from a worker that died) are killed first.
+    Leftover processes of the uid (from a worker that died, or a new lock file) are killed
+    first; a uid its last holder released clean needs no sweep (one fork saved per bot).
     """
     locks = state_dir / "uids"
     locks.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -309,26 +323,38 @@ def lease_uid(state_dir: Path, start: int | None = None) -> UidLease:
         except BlockingIOError:
             os.close(fd)
             continue
-        kill_uid(uid)
+        try:
+            if os.pread(fd, 64, 0) != _CLEAN:
+                kill_uid(uid)
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}".encode(), 0)  # leased: not clean until released
+        except BaseException:
+            os.close(fd)
+            raise
         return UidLease(uid, fd)
     raise OSError(f"all {UID_SLOTS} bot uids are in use")
 
 
-def kill_uid(uid: int) -> None:
+def kill_uid(uid: int) -> bool:
     """SIGKILL every process of ``uid``: ``kill(-1)`` sent by a forked child running as that
     uid reaches exactly that uid's processes, however they detached themselves. The kernel
     signals them all under one lock that ``fork`` also needs, so none can slip away by forking.
+    True when the child got to send the signal (the uid then has no process left to run).
     """
     pid = os.fork()
     if pid == 0:  # pragma: no cover - the child only drops to the uid and signals
+        status = 1
         try:
             os.setgroups([])
             os.setgid(uid)
             os.setuid(uid)
-            os.kill(-1, signal.SIGKILL)
+            with contextlib.suppress(ProcessLookupError):  # no process of the uid: done
+                os.kill(-1, signal.SIGKILL)
+            status = 0
         finally:
-            os._exit(0)
-    os.waitpid(pid, 0)
+            os._exit(status)
+    _, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status) == 0
 
 
 def uid_processes(uid: int) -> list[int]:

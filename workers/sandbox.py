@@ -130,6 +130,7 @@ class BotProcess:
         self._out = bytearray()
         self._scan = 0  # bytes of _out already searched for a newline
         self._killed = False
+        self.swept = False  # kill() killed every process of the uid
         self.cpu_seconds: float | None = None  # known once the process is reaped
         try:
             self.proc = spawn(
@@ -345,7 +346,7 @@ class BotProcess:
         self.wait_exit(5.0)
         self.drain_stderr()
         if self.uid is not None:
-            kill_uid(self.uid)
+            self.swept = kill_uid(self.uid)
         self._sel.close()
         for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
             with contextlib.suppress(OSError):
@@ -468,12 +469,14 @@ class BotSandbox:
 
     def close(self) -> None:
         """Kill the bot's processes, remove its folder, release its uid. Idempotent."""
+        swept = False
         if self.process is not None:
             self.process.kill()
+            swept = self.process.swept
         elif self._lease is not None:
-            kill_uid(self._lease.uid)
+            swept = kill_uid(self._lease.uid)
         if self._lease is not None:
-            self._lease.release()
+            self._lease.release(clean=swept)  # swept: the next holder need not sweep again
             self._lease = None
         shutil.rmtree(self.dir, ignore_errors=True)
 
