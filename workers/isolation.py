@@ -12,8 +12,9 @@ Four layers, each detected once and reported in every match record:
   folders (read-only, nosuid), a few device files, a private ``/tmp`` and the
   bot's own folder at ``/bot`` (read-only). Needs root (mount namespace).
 * ``pid``: a private pid namespace via util-linux ``unshare --pid --kill-child``
-  with ``setpriv`` dropping to the uid, so killing one process ends every
-  process the bot ever started, even ones that called ``setsid``.
+  dropping to the uid itself (``--setuid``; ``setpriv`` where unshare lacks
+  it), so killing one process ends every process the bot ever started, even
+  ones that called ``setsid``. Bots with a uid run with ``no_new_privs``.
 
 Resource limits (``setrlimit``) are applied whatever the layers. Nothing
 here imports Django.
@@ -43,6 +44,7 @@ CLONE_NEWUSER = 0x10000000
 CLONE_NEWNET = 0x40000000
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_REMOUNT = 1, 2, 4, 32
 MS_BIND, MS_REC, MS_PRIVATE = 4096, 16384, 1 << 18
+PR_SET_NO_NEW_PRIVS = 38
 
 JAIL_WORKDIR = "/bot"  # where the bot's folder appears inside the jail
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32")
@@ -59,6 +61,7 @@ _libc.mount.argtypes = [
     ctypes.c_char_p,
 ]
 _libc.unshare.argtypes = [ctypes.c_int]
+_libc.prctl.argtypes = [ctypes.c_int, *[ctypes.c_ulong] * 4]
 
 
 @dataclass(frozen=True)
@@ -200,17 +203,16 @@ class LaunchPlan:
         """The argv to exec: the bot's command, wrapped for the pid namespace if used."""
         if not self.isolation.pid:
             return list(self.command)
-        wrapper = ["unshare", "--pid", "--fork", "--kill-child", "--mount-proc", "--"]
-        if self.isolation.uid:
-            wrapper += [
-                _tool("setpriv"),
-                f"--reuid={self.uid}",
-                f"--regid={self.uid}",
-                "--clear-groups",
-                "--no-new-privs",
-                "--",
-            ]
-        return [_tool("unshare"), *wrapper[1:], *self.command]
+        wrapper = [_tool("unshare"), "--pid", "--fork", "--kill-child", "--mount-proc"]
+        if not self.isolation.uid:
+            return [*wrapper, "--", *self.command]
+        if _unshare_sets_ids():
+            # unshare drops to the uid itself (groups cleared, then gid, then uid) after
+            # mounting /proc; no_new_privs is set in preexec and inherited. One exec less
+            # than setpriv (about 1.3 ms per bot), the same credentials.
+            return [*wrapper, f"--setgid={self.uid}", f"--setuid={self.uid}", "--", *self.command]
+        setpriv = [_tool("setpriv"), f"--reuid={self.uid}", f"--regid={self.uid}"]
+        return [*wrapper, "--", *setpriv, "--clear-groups", "--no-new-privs", "--", *self.command]
 
     def preexec(self, error_fd: int) -> Callable[[], None]:
         """The function run in the child between fork and exec. Errors are written to
@@ -222,6 +224,8 @@ class LaunchPlan:
         def run() -> None:
             try:
                 _set_limits(limits, processes=iso.uid)
+                if iso.uid:  # no set-uid program may give the bot privileges back
+                    _check(_libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "no_new_privs")
                 if iso.network and not iso.filesystem and os.geteuid() != 0:
                     _enter_user_namespace()
                 elif iso.network or iso.filesystem:
@@ -243,6 +247,18 @@ class LaunchPlan:
                 raise
 
         return run
+
+
+@cache
+def _unshare_sets_ids() -> bool:
+    """Whether util-linux ``unshare`` can drop to a uid itself (``--setuid``/``--setgid``)."""
+    try:
+        out = subprocess.run(
+            [_tool("unshare"), "--help"], capture_output=True, text=True, timeout=10
+        ).stdout
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return "--setuid" in out and "--setgid" in out
 
 
 @cache
@@ -433,7 +449,9 @@ def detect_isolation() -> Isolation:
             notes.append("filesystem: not running as root, so no jail")
         pid = False
         try:
-            _tool("unshare"), _tool("setpriv")
+            _tool("unshare")
+            if not _unshare_sets_ids():
+                _tool("setpriv")
         except FileNotFoundError as exc:
             notes.append(f"pid: {exc}")
         else:
