@@ -61,9 +61,22 @@ def iter_bits(mask: int) -> Iterator[int]:
         mask ^= low
 
 
+_XY = tuple(cell_xy(i) for i in range(STRIDE * 64))  # (x, y) of the first 64 rows' cells
+
+
 def cells_of(mask: int) -> list[list[int]]:
-    """``[[x, y], ...]`` of a mask, in index order (row by row)."""
-    return [list(cell_xy(i)) for i in iter_bits(mask)]
+    """``[[x, y], ...]`` of a mask, in index order (row by row). Observations call it for
+    every tile of every boat, so it scans bits inline and looks coordinates up in a table."""
+    out = []
+    append = out.append
+    table, rows_end = _XY, len(_XY)
+    while mask:
+        low = mask & -mask
+        i = low.bit_length() - 1
+        x, y = table[i] if i < rows_end else cell_xy(i)
+        append([x, y])
+        mask ^= low
+    return out
 
 
 def neighbours(mask: int) -> int:
