@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import ENGINE_VERSION, Action, ActionCodec, Game, MalformedAction
+from engine.actions import PlacementActions
 from engine.boat import STRIDE, iter_bits
 
 from .faults import BotFault, FaultKind
@@ -116,6 +117,11 @@ class LegalEncoder:
         self.codec = codec
         self._cache: dict[Action, str] = {}
         self._kinds = {kind: _kind_encoder(kind, spec.fields) for kind, spec in codec.specs.items()}
+        self._cell_heads = {  # kinds whose one field is a placement's cells
+            kind: _dumps({"kind": kind})[:-1] + f',"{spec.fields[0][0]}":'
+            for kind, spec in codec.specs.items()
+            if len(spec.fields) == 1 and spec.fields[0][1] == "cells"
+        }
 
     def encode_one(self, action: Action) -> str:
         text = self._cache.get(action)
@@ -126,6 +132,19 @@ class LegalEncoder:
         return text
 
     def encode_list(self, legal: Sequence[Action]) -> str:
+        if isinstance(legal, PlacementActions) and legal.kind in self._cell_heads:
+            return self._encode_placements(legal)
+        return self._encode_actions(legal)
+
+    def _encode_placements(self, legal: PlacementActions) -> str:
+        """Placements straight from their masks: no Action objects, no cache (a placement
+        seldom recurs), the same text."""
+        head = self._cell_heads[legal.kind]
+        parts = [head + _cells_text(mask) + "}" for mask in legal.masks()]
+        before, after = self._encode_actions(legal.before), self._encode_actions(legal.after)
+        return "[" + ",".join(x for x in (before[1:-1], ",".join(parts), after[1:-1]) if x) + "]"
+
+    def _encode_actions(self, legal: Sequence[Action]) -> str:
         cache = self._cache
         if len(cache) + len(legal) > _CACHE_LIMIT:
             cache.clear()

@@ -73,6 +73,19 @@ def test_legal_encoder_matches_the_codec_on_real_games(mode: str) -> None:
         game.apply_unchecked(seat, bots[seat].act(game, seat))
 
 
+def test_placement_lists_with_extras_only_or_nothing_encode_like_the_codec() -> None:
+    from engine.actions import Action, PlacementActions
+
+    game = new_game("standard", 2, 0)
+    encoder = LegalEncoder(game.codec)
+    for legal in (
+        PlacementActions((), before=[Action("pass")]),
+        PlacementActions((), after=[Action("decline")]),
+        PlacementActions(()),
+    ):
+        assert json.loads(encoder.encode_list(legal)) == [game.codec.encode(a) for a in legal]
+
+
 def test_cells_text_matches_the_codec_past_the_table_and_on_no_cells() -> None:
     """A mask below the precomputed rows, a repeated shape elsewhere, and a mask with no
     cells all give the codec's ``[[x, y], ...]``."""
