@@ -9,12 +9,10 @@ game play it unchanged. A short deck (never reshuffled) shortens the draft; a pi
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from ...actions import Action
-from ..standard.frames import Frame, PickActions
+from ..standard.phases.draft import KeepFromPileFrame
 from .sister import solo_rules
 
 if TYPE_CHECKING:
@@ -23,8 +21,7 @@ if TYPE_CHECKING:
 SEAT = 0
 
 
-class SoloDraftFrame(Frame):
-    name = "draft"
+class SoloDraftFrame(KeepFromPileFrame):
 
     def __init__(self) -> None:
         super().__init__()
@@ -66,24 +63,6 @@ class SoloDraftFrame(Frame):
         game.log("draft_kept", round=self.round, kept=sorted(cards),
                  discarded=sorted(me.draft_pile), hidden=True)
         me.draft_pile = []
-
-    def legal(self, game: StandardGame, seat: int) -> Sequence[Action]:
-        if seat not in self.waiting:
-            return ()
-        pile = sorted(game.state.players[seat].draft_pile)
-        return PickActions(Action("keep", pick) for pick in combinations(pile, self.keep))
-
-    def reason(self, game: StandardGame, seat: int, action: Action) -> str | None:
-        if action.kind != "keep":
-            return None
-        cards = action[1]
-        pile = game.state.players[seat].draft_pile
-        if len(cards) != self.keep or len(set(cards)) != len(cards):
-            return f"keep exactly {self.keep} different cards of the {len(pile)} drawn"
-        missing = [c for c in cards if c not in pile]
-        if missing:
-            return f"card {missing[0]} is not among the cards drawn {sorted(pile)}"
-        return None
 
     def apply(self, game: StandardGame, seat: int, action: Action) -> None:
         self._keep(game, tuple(sorted(action[1])))

@@ -18,8 +18,33 @@ if TYPE_CHECKING:
     from ..game import StandardGame
 
 
-class DraftFrame(Frame):
+class KeepFromPileFrame(Frame):
+    """A decision to keep exactly ``self.keep`` cards of one's draft pile (the standard and
+    the solo drafts share it, so bots see one ``keep`` decision in both)."""
+
     name = "draft"
+    keep: int
+
+    def legal(self, game: StandardGame, seat: int) -> Sequence[Action]:
+        if seat not in self.waiting:
+            return ()
+        pile = sorted(game.state.players[seat].draft_pile)
+        return PickActions(Action("keep", pick) for pick in combinations(pile, self.keep))
+
+    def reason(self, game: StandardGame, seat: int, action: Action) -> str | None:
+        if action.kind != "keep":
+            return None
+        cards = action[1]
+        pile = game.state.players[seat].draft_pile
+        if len(cards) != self.keep or len(set(cards)) != len(cards):
+            return f"keep exactly {self.keep} different cards of your pile"
+        missing = [c for c in cards if c not in pile]
+        if missing:
+            return f"card {missing[0]} is not in your draft pile {sorted(pile)}"
+        return None
+
+
+class DraftFrame(KeepFromPileFrame):
 
     def __init__(self, direction: int, keep: int) -> None:
         super().__init__()
@@ -57,24 +82,6 @@ class DraftFrame(Frame):
         game.log("draft_passed", round=self.round, direction=self.direction)
         self.picks.clear()
         self.round += 1
-
-    def legal(self, game: StandardGame, seat: int) -> Sequence[Action]:
-        if seat not in self.waiting:
-            return ()
-        pile = sorted(game.state.players[seat].draft_pile)
-        return PickActions(Action("keep", pick) for pick in combinations(pile, self.keep))
-
-    def reason(self, game: StandardGame, seat: int, action: Action) -> str | None:
-        if action.kind != "keep":
-            return None
-        cards = action[1]
-        pile = game.state.players[seat].draft_pile
-        if len(cards) != self.keep or len(set(cards)) != len(cards):
-            return f"keep exactly {self.keep} different cards of your pile"
-        missing = [c for c in cards if c not in pile]
-        if missing:
-            return f"card {missing[0]} is not in your draft pile {sorted(pile)}"
-        return None
 
     def apply(self, game: StandardGame, seat: int, action: Action) -> None:
         self.picks[seat] = tuple(sorted(action[1]))
