@@ -439,63 +439,68 @@ class DrawToFieldsFrame(Frame):
                 "remaining": self.remaining}
 
 
-class DiscardLessonsFrame(Frame):
+class TradePairForBasketFrame(Frame):
+    """Give up two things of one kind for a permanent basket (cards 86-89). Subclasses say
+    which things (``choices``) and how they leave (``give_up``); the action's name is the
+    frame's name."""
+
+    def __init__(self, seat: int) -> None:
+        super().__init__()
+        self.seat = seat
+
+    def choices(self, game: StandardGame, seat: int) -> list[int]:
+        raise NotImplementedError
+
+    def give_up(self, game: StandardGame, seat: int, pair: tuple[int, ...]) -> None:
+        raise NotImplementedError
+
+    def progress(self, game: StandardGame) -> None:
+        self.waiting = (self.seat,)
+
+    def legal(self, game: StandardGame, seat: int) -> Sequence[Action]:
+        if seat != self.seat:
+            return ()
+        items = sorted(self.choices(game, seat))
+        return PickActions(Action(self.name, pair) for pair in combinations(items, 2))
+
+    def apply(self, game: StandardGame, seat: int, action: Action) -> None:
+        self.give_up(game, seat, action[1])
+        game.state.players[seat].baskets += 1
+        self.done = True
+        self.waiting = ()
+
+
+class DiscardLessonsFrame(TradePairForBasketFrame):
     """Cards 86/87: give up two private lessons from the table for a permanent basket."""
 
     name = "discard_lessons"
 
-    def __init__(self, seat: int) -> None:
-        super().__init__()
-        self.seat = seat
+    def choices(self, game: StandardGame, seat: int) -> list[int]:
+        return game.state.players[seat].private_lessons
 
-    def progress(self, game: StandardGame) -> None:
-        self.waiting = (self.seat,)
-
-    def legal(self, game: StandardGame, seat: int) -> Sequence[Action]:
-        if seat != self.seat:
-            return ()
-        lessons = sorted(game.state.players[seat].private_lessons)
-        return PickActions(Action("discard_lessons", pair) for pair in combinations(lessons, 2))
-
-    def apply(self, game: StandardGame, seat: int, action: Action) -> None:
+    def give_up(self, game: StandardGame, seat: int, pair: tuple[int, ...]) -> None:
         p = game.state.players[seat]
-        for lesson in action[1]:
+        for lesson in pair:
             p.private_lessons.remove(lesson)
             game.state.discard.append(lesson)
-        p.baskets += 1
-        game.log("lessons_discarded", seat=seat, cards=list(action[1]))
-        self.done = True
-        self.waiting = ()
+        game.log("lessons_discarded", seat=seat, cards=list(pair))
 
 
-class RemoveTreasuresFrame(Frame):
+class RemoveTreasuresFrame(TradePairForBasketFrame):
     """Cards 88/89: take two treasures off the boat (out of the game) for a permanent basket."""
 
     name = "remove_treasures"
 
-    def __init__(self, seat: int) -> None:
-        super().__init__()
-        self.seat = seat
+    def choices(self, game: StandardGame, seat: int) -> list[int]:
+        return list(_treasures_on_boat(game.state.players[seat]))
 
-    def progress(self, game: StandardGame) -> None:
-        self.waiting = (self.seat,)
-
-    def legal(self, game: StandardGame, seat: int) -> Sequence[Action]:
-        if seat != self.seat:
-            return ()
-        tiles = sorted(_treasures_on_boat(game.state.players[seat]))
-        return PickActions(Action("remove_treasures", pair) for pair in combinations(tiles, 2))
-
-    def apply(self, game: StandardGame, seat: int, action: Action) -> None:
+    def give_up(self, game: StandardGame, seat: int, pair: tuple[int, ...]) -> None:
         p = game.state.players[seat]
-        for tile_id in action[1]:
+        for tile_id in pair:
             tile = next(t for t in p.boat.tiles if t.tile_id == tile_id)
             p.boat.remove(tile)
             game.state.removed.append(tile_id)
-        p.baskets += 1
-        game.log("treasures_removed", seat=seat, tiles=list(action[1]))
-        self.done = True
-        self.waiting = ()
+        game.log("treasures_removed", seat=seat, tiles=list(pair))
 
 
 EFFECTS.update({
