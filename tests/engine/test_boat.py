@@ -3,6 +3,8 @@ placing and removing tiles, rats, rooms, maps and families by flood fill."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from engine.boat import (
@@ -23,16 +25,8 @@ from engine.boat import (
 LAYOUT = base_layouts()["blue"]
 EMPTY = str(Boat(LAYOUT))
 
-HALF = """\
-       rrrr$xxx
-    bbbbrrr...+..
- bbbggggoo.......xx
-.bbgg**ooo.........x.
-pppgg**oo.............
-ppp$$$$$...........+.
- pppppGGG......x...
-    GGGG.+....xx.
-       ...x..xx"""
+# A half-full boat drawn once, shared with test_shapes.py (and its golden counts).
+HALF = (Path(__file__).parent / "golden" / "half_left_boat.txt").read_text().rstrip("\n")
 
 
 def boat(text: str, legend: dict[str, tuple[str, str | None]] | None = None) -> Boat:

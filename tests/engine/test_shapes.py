@@ -20,16 +20,7 @@ from engine.shapes import Shape, base_shapes, is_legal_placement, legal_placemen
 GOLDEN = Path(__file__).parent / "golden" / "placements.json"
 LAYOUT = base_layouts()["blue"]
 
-HALF_LEFT = """\
-       rrrr$xxx
-    bbbbrrr...+..
- bbbggggoo.......xx
-.bbgg**ooo.........x.
-pppgg**oo.............
-ppp$$$$$...........+.
- pppppGGG......x...
-    GGGG.+....xx.
-       ...x..xx"""
+HALF_LEFT = (GOLDEN.parent / "half_left_boat.txt").read_text().rstrip("\n")
 SCATTERED = """\
        +...xxxx
     x...bbb...+..
