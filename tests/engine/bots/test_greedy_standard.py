@@ -12,28 +12,7 @@ from engine.bots.greedy_standard import GreedyStandardBot, PlacementEval
 from engine.play import play_game
 from engine.rng import Rng
 from engine.shapes import base_shapes, legal_placements
-
-SECRET_PILES = ("hand", "draft_pile", "kept", "drawn", "private_lessons", "chosen_rescue",
-                "bought_now")
-
-
-def with_other_secrets(game, seat: int, rng: Rng):  # noqa: ANN001, ANN201
-    """A copy of ``game`` where the other seats' cards, the deck and the bag differ."""
-    twin = copy.deepcopy(game)
-    state = twin.state
-    for p in state.players:
-        if p.seat == seat:
-            continue
-        for name in SECRET_PILES:
-            pile = getattr(p, name)
-            for i, c in enumerate(pile):
-                if state.deck:
-                    j = rng.randbelow(len(state.deck))
-                    pile[i], state.deck[j] = state.deck[j], c
-    rng.shuffle(state.deck)
-    rng.shuffle(state.bag)
-    twin.state_changed()
-    return twin
+from tests.engine.standard.helpers import twin_with_other_secrets
 
 
 def test_greedy_decides_only_on_what_its_seat_may_know() -> None:
@@ -44,7 +23,7 @@ def test_greedy_decides_only_on_what_its_seat_may_know() -> None:
     while not game.is_over():
         seat = game.pending()[0]
         if len(game.legal_actions(seat)) > 1 and compared < 150:
-            twin = with_other_secrets(game, seat, rng)
+            twin = twin_with_other_secrets(game, seat, rng)
             twin_bot = copy.deepcopy(bots[seat])
             assert twin_bot.act(twin, seat) == copy.deepcopy(bots[seat]).act(game, seat)
             compared += 1

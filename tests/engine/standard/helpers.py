@@ -6,6 +6,7 @@ jump the flow to the step under test; from there the game runs by its own rules.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Iterable, Sequence
 
 from engine import Action, new_game
@@ -13,6 +14,7 @@ from engine.boat import Tile, mask_of
 from engine.modes.standard import StandardGame, Step
 from engine.modes.standard.fields import FieldCat
 from engine.modes.standard.state import ANYTIME_IDS, CAT
+from engine.rng import Rng
 
 Chooser = Callable[[StandardGame, int, Sequence[Action]], Action]
 
@@ -250,3 +252,27 @@ def choose_and_reveal(g: StandardGame, choices: dict[int, Sequence[int]]) -> Non
             act(g, seat, "choose_rescue", c)
         if g.step is Step.CHOOSE and seat in g.pending():  # else it chose all it holds
             act(g, seat, "done")
+
+
+HIDDEN_PILES = ("hand", "draft_pile", "kept", "drawn", "private_lessons", "chosen_rescue",
+                "bought_now")
+
+
+def twin_with_other_secrets(g: StandardGame, seat: int, rng: Rng) -> StandardGame:
+    """A copy of ``g`` in which everything ``seat`` may not know is different."""
+    twin = copy.deepcopy(g)
+    state = twin.state
+    for p in state.players:
+        if p.seat == seat:
+            continue
+        for name in HIDDEN_PILES:
+            pile = getattr(p, name)
+            for i, c in enumerate(pile):
+                if not state.deck:
+                    break
+                j = rng.randbelow(len(state.deck))
+                pile[i], state.deck[j] = state.deck[j], c
+    rng.shuffle(state.deck)
+    rng.shuffle(state.bag)
+    twin.state_changed()
+    return twin

@@ -9,38 +9,14 @@ has chosen, and the observation is plain JSON.
 
 from __future__ import annotations
 
-import copy
 import json
 
 import pytest
 
-from engine.modes.standard import StandardGame, Step
+from engine.modes.standard import Step
 from engine.rng import Rng
 
-from .helpers import act, empty_hands, game, give, jump, run_until, to_pile
-
-HIDDEN_PILES = ("hand", "draft_pile", "kept", "drawn", "private_lessons", "chosen_rescue",
-                "bought_now")
-
-
-def twin_with_other_secrets(g: StandardGame, seat: int, rng: Rng) -> StandardGame:
-    """A copy of ``g`` in which everything ``seat`` may not know is different."""
-    twin = copy.deepcopy(g)
-    state = twin.state
-    for p in state.players:
-        if p.seat == seat:
-            continue
-        for name in HIDDEN_PILES:
-            pile = getattr(p, name)
-            for i, c in enumerate(pile):
-                if not state.deck:
-                    break
-                j = rng.randbelow(len(state.deck))
-                pile[i], state.deck[j] = state.deck[j], c
-    rng.shuffle(state.deck)
-    rng.shuffle(state.bag)
-    twin.state_changed()
-    return twin
+from .helpers import act, empty_hands, game, give, jump, run_until, to_pile, twin_with_other_secrets
 
 
 @pytest.mark.parametrize("seats", [2, 3, 4])
