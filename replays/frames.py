@@ -25,6 +25,7 @@ from engine.boat import Boat, BoatLayout, base_layouts, cells_of
 from engine.cards import base_cards
 from engine.game import Game
 from engine.narration import Narrator, seat_names
+from engine.shapes import base_shapes
 
 from .format import expand_action
 from .verify import game_from_header
@@ -148,6 +149,21 @@ def _island(game: Game) -> dict[str, Any] | None:
             "start": raw.get("oshax_start")}
 
 
+def _shapes(mode: str) -> dict[str, list[list[int]]]:
+    """Every tile shape's cells by key (the base game's, plus the Duel's), so the viewer can
+    draw tiles that are not on a boat yet: the fields, the supply, the island."""
+    shapes = base_shapes()
+    out = {item.key: [list(c) for c in item.cells]
+           for group in (shapes.cats, shapes.oshax, shapes.rare_treasures,
+                         shapes.common_treasures) for item in group}
+    if mode == "duel":
+        from engine.modes.duel.data import duel_data
+
+        out.update({key: [list(c) for c in shape.cells]
+                    for key, shape in duel_data().shape_by_key.items()})
+    return out
+
+
 def _cards(mode: str) -> dict[str, dict[str, Any]]:
     """Card labels by id: the mode's own catalogue (engine/data/<mode>/cards.json, as Duel
     has) or else the base game's."""
@@ -167,6 +183,13 @@ def _cards(mode: str) -> dict[str, dict[str, Any]]:
                                  "effect": card.effect}
         if card.cost is not None:
             entry["cost"] = card.cost
+        if card.family == "rescue":
+            entry["speed"] = card.speed
+            entry["basket"] = card.basket
+        if card.colour:
+            entry["colour"] = card.colour
+        if card.basket_count is not None:
+            entry["baskets"] = card.basket_count
         out[str(card_id)] = entry
     return out
 
@@ -278,6 +301,7 @@ class FrameBuilder:
             "layouts": _layouts_of(self.game),
             "cards": _cards(self.game.mode),
             "island": _island(self.game),
+            "shapes": _shapes(self.game.mode),
             "base": self.base,
             "events0": self.first_events,
             "scores0": self.scores(),
@@ -364,6 +388,7 @@ def build_frames(doc: Mapping[str, Any], seat: int | None = None) -> dict[str, A
         "layouts": setup["layouts"],
         "cards": setup["cards"],
         "island": setup["island"],
+        "shapes": setup["shapes"],
         "steps": steps,
         "events": events,
         "views": {"base": setup["base"], "patches": patches},

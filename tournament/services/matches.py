@@ -167,26 +167,37 @@ def match_play(*, match_id: int) -> Match | None:
     match = match_start(match_id=match_id)
     if match is None:
         return None
+    from replays.live import live_publisher
     from workers.runner import run_match
 
+    spec = match_spec(match)
+    live = live_publisher(match_id=match_id, spec=spec)  # spectators watch it as it plays
     try:
-        raw = run_match(match_spec(match))
-        outcome = outcome_from_runner(raw)
-    except Exception as exc:  # the runner's own bug, not a bot fault: the match failed
-        log.exception("match %s: runner failed", match_id)
-        return match_fail(match_id=match_id, error=f"{type(exc).__name__}: {exc}")
-    replay = _replay_store(match_id, outcome.replay)
-    return match_record_result(
-        match_id=match_id, seats=outcome.seats, result=outcome.result, replay=replay
-    )
+        try:
+            raw = run_match(spec, on_step=live)
+            outcome = outcome_from_runner(raw)
+        except Exception as exc:  # the runner's own bug, not a bot fault: the match failed
+            log.exception("match %s: runner failed", match_id)
+            return match_fail(match_id=match_id, error=f"{type(exc).__name__}: {exc}")
+        replay = _replay_store(match_id, outcome.replay)
+        return match_record_result(
+            match_id=match_id, seats=outcome.seats, result=outcome.result, replay=replay
+        )
+    finally:
+        if live is not None:
+            live.close()
 
 
 def _replay_store(match_id: int, data: bytes | None) -> dict[str, Any]:
     if not data:
         return {}
     from replays import storage
+    from replays.stored_frames import frames_precompute
 
-    return dict(storage.save_replay(match_id=match_id, data=data))
+    stored = storage.save_replay(match_id=match_id, data=data)
+    # The viewer's frames are built once, here, not by every web process on first view.
+    frames_precompute(replay_name=stored.name, sha256=stored.sha256, data=data)
+    return dict(stored)
 
 
 def match_record_result(
