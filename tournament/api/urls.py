@@ -29,6 +29,7 @@ urlpatterns = [
     path("leagues/<int:league_id>/ladder/", v.LeagueLadderApi.as_view(), name="league-ladder"),
     path("leagues/<int:league_id>/history/", v.LeagueHistoryApi.as_view(), name="league-history"),
     path("protocol/schema", protocol.ProtocolSchemaApi.as_view(), name="protocol-schema"),
+    path("challenges/", v.ChallengeListApi.as_view(), name="challenge-list"),
     path("matches/", v.MatchListApi.as_view(), name="match-list"),
     path("matches/<int:match_id>/", v.MatchDetailApi.as_view(), name="match-detail"),
 ]
