@@ -261,3 +261,59 @@ class LadderPageOutput(serializers.Serializer):
     next = serializers.URLField(allow_null=True)
     previous = serializers.URLField(allow_null=True)
     results = LadderRowOutput(many=True)
+
+
+# --- head-to-head ---------------------------------------------------------------------------
+
+
+class _RecordFields(serializers.Serializer):
+    games = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    draws = serializers.IntegerField()
+    losses = serializers.IntegerField()
+    win_rate = serializers.SerializerMethodField(help_text="(wins + draws / 2) / games")
+    mean_score_diff = serializers.SerializerMethodField(help_text="mean of own minus their score")
+
+    def get_win_rate(self, record: Any) -> float | None:
+        return None if record.win_rate is None else round(record.win_rate, 3)
+
+    def get_mean_score_diff(self, record: Any) -> float | None:
+        diff = record.mean_score_diff
+        return None if diff is None else round(diff, 2)
+
+
+class BotOpponentRecord(_RecordFields):
+    """The bot's results against one opponent bot."""
+
+    opponent = serializers.IntegerField(source="opponent_bot.pk")
+    opponent_name = serializers.CharField(source="opponent_bot.name")
+
+
+class BotHeadToHeadOutput(serializers.Serializer):
+    """A bot's results against every bot it met, most games first."""
+
+    bot = serializers.IntegerField()
+    league = serializers.IntegerField(allow_null=True, help_text="the ?league= filter, if any")
+    opponents = BotOpponentRecord(many=True)
+
+
+class LeagueHeadToHeadEntrant(serializers.Serializer):
+    entry = serializers.IntegerField(source="pk")
+    bot = serializers.CharField(source="bot_version.bot.name")
+    bot_version = serializers.IntegerField(source="bot_version_id")
+    version = serializers.IntegerField(source="bot_version.number")
+
+
+class LeagueHeadToHeadRecord(_RecordFields):
+    """One entrant's results against another (pairs that never met are left out)."""
+
+    entry = serializers.IntegerField(source="subject_entry.pk")
+    opponent_entry = serializers.IntegerField(source="opponent_entry.pk")
+
+
+class LeagueHeadToHeadOutput(serializers.Serializer):
+    """A league's head-to-head table: the entrants in ladder order and every pair that met."""
+
+    league = serializers.IntegerField()
+    entrants = LeagueHeadToHeadEntrant(many=True)
+    records = LeagueHeadToHeadRecord(many=True)

@@ -12,6 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from .. import selectors
+from ..errors import ValidationFailed
 from ..services import bots as bot_services
 from ..services import leagues as league_services
 from ..services import matches as match_services
@@ -262,3 +263,44 @@ class MatchDetailApi(APIView):
     def get(self, request: Request, match_id: int) -> Response:
         match = found(selectors.match_get(match_id=match_id, user=request.user), "Match", match_id)
         return Response(s.MatchOutput(match, context={"request": request}).data)
+
+
+# --- head-to-head ---------------------------------------------------------------------------
+
+
+class LeagueHeadToHeadApi(APIView):
+    @extend_schema(responses=s.LeagueHeadToHeadOutput)
+    def get(self, request: Request, league_id: int) -> Response:
+        league = _league(request, league_id)
+        table = selectors.league_head_to_head(league=league)
+        records = []
+        for entry, cells in table:
+            for record in cells:
+                if record is not None and record.games:
+                    record.subject_entry = entry
+                    records.append(record)
+        body = {"league": league.pk, "entrants": [e for e, _ in table], "records": records}
+        return Response(s.LeagueHeadToHeadOutput(body).data)
+
+
+class BotHeadToHeadApi(APIView):
+    @extend_schema(
+        responses=s.BotHeadToHeadOutput,
+        parameters=[OpenApiParameter("league", int, description="Only matches of this league.")],
+    )
+    def get(self, request: Request, bot_id: int) -> Response:
+        bot = found(selectors.bot_get(bot_id=bot_id), "Bot", bot_id)
+        league = None
+        if "league" in request.query_params:
+            league_id = _int_param(request, "league")
+            league = _league(request, league_id)
+        records = selectors.bot_head_to_head(bot=bot, user=request.user, league=league)
+        body = {"bot": bot.pk, "league": league.pk if league else None, "opponents": records}
+        return Response(s.BotHeadToHeadOutput(body).data)
+
+
+def _int_param(request: Request, name: str) -> int:
+    raw = request.query_params.get(name, "")
+    if not raw.isdigit():
+        raise ValidationFailed(f"{name} must be a positive integer.", fields={name: [raw]})
+    return int(raw)
