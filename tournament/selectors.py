@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import F, Prefetch, Q, QuerySet
 
 from . import head_to_head as h2h
 from .models import (
@@ -96,12 +96,22 @@ def league_get(*, league_id: int, user: Any = None) -> League | None:
     return league_list(user=user).filter(pk=league_id).first()
 
 
-def league_ladder(*, league: League) -> list[LeagueEntry]:
-    """Entrants by rating (then games, then entry order), with rank numbers set on each."""
+LADDER_ORDERS = {
+    League.LadderOrder.ELO: ("-rating", "-conservative", "-games", "pk"),
+    League.LadderOrder.CONSERVATIVE: ("-conservative", "-rating", "-games", "pk"),
+}
+
+
+def league_ladder(*, league: League, order: str | None = None) -> list[LeagueEntry]:
+    """Entrants ranked by `order` (Elo or the conservative OpenSkill rating μ − 3σ; the league's
+    own choice when None), then by the other one, games and entry order, with rank numbers set
+    on each and `conservative` annotated."""
+    keys = LADDER_ORDERS[order or league.ladder_order]
     entries = list(
         LeagueEntry.objects.filter(league=league)
         .select_related("bot_version__bot")
-        .order_by("-rating", "-games", "pk")
+        .annotate(conservative=F("openskill_mu") - 3.0 * F("openskill_sigma"))
+        .order_by(*keys)
     )
     for i, entry in enumerate(entries, start=1):
         entry.rank = i

@@ -13,6 +13,7 @@ from rest_framework.views import APIView
 
 from .. import selectors
 from ..errors import ValidationFailed
+from ..models import League
 from ..services import bots as bot_services
 from ..services import leagues as league_services
 from ..services import matches as match_services
@@ -150,6 +151,15 @@ class LeagueDetailApi(APIView):
     def get(self, request: Request, league_id: int) -> Response:
         return Response(s.LeagueOutput(_league(request, league_id)).data)
 
+    @extend_schema(request=s.LeagueUpdateInput, responses=s.LeagueOutput)
+    def patch(self, request: Request, league_id: int) -> Response:
+        data = s.LeagueUpdateInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        league = league_services.league_set_ladder_order(
+            league=_league(request, league_id), user=request.user, **data.validated_data
+        )
+        return Response(s.LeagueOutput(league).data)
+
 
 class LeagueEntryApi(ListApi):
     @extend_schema(responses=s.EntryOutput(many=True))
@@ -213,11 +223,23 @@ class LeagueCloseApi(_LeagueActionApi):
 class LeagueLadderApi(APIView):
     @extend_schema(
         responses=s.LadderPageOutput,
-        parameters=[OpenApiParameter("page", int, description="A page number within the ladder.")],
-    )
+        parameters=[
+            OpenApiParameter("page", int, description="A page number within the ladder."),
+            OpenApiParameter(
+                "order", str, enum=League.LadderOrder.values,
+                description="What ranks the ladder (default: the league's ladder_order).",
+            ),
+        ],
+    )  # fmt: skip
     def get(self, request: Request, league_id: int) -> Response:
         league = _league(request, league_id)
-        rows = selectors.league_ladder(league=league)  # ranked whole, then paged
+        order = request.query_params.get("order")
+        if order is not None and order not in League.LadderOrder.values:
+            raise ValidationFailed(
+                f"order must be one of {', '.join(League.LadderOrder.values)}.",
+                fields={"order": [order]},
+            )
+        rows = selectors.league_ladder(league=league, order=order)  # ranked whole, then paged
         context = {"solo": league.mode == "solo"}
         extra = {"league": s.LeagueOutput(league).data}
         return paginated(request, self, rows, s.LadderRowOutput, context=context, extra=extra)
