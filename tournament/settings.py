@@ -315,6 +315,11 @@ BOT_UPLOAD_MAX_BYTES = env_int("BOT_UPLOAD_MAX_BYTES", 5 * 1024 * 1024)
 
 # --- Tournament -------------------------------------------------------------------------------
 
+# Challenge matches (unrated, any user): per-user limits, counted from the matches themselves.
+CHALLENGES_PER_HOUR = env_int("CHALLENGES_PER_HOUR", 20)
+CHALLENGES_ACTIVE_MAX = env_int("CHALLENGES_ACTIVE_MAX", 3)
+CHALLENGE_RETRY_SECONDS = env_int("CHALLENGE_RETRY_SECONDS", 30)  # Retry-After while at the cap
+
 ELO_K = env_float("ELO_K", 32.0)
 
 # --- Logging ----------------------------------------------------------------------------------
