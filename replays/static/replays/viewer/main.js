@@ -97,28 +97,32 @@ function boatOf(p) {
 function handGroups(view, s) {
   const pub = playersOf(view)[s] || {};
   const p = view.you && typeof view.you === "object" && view.you.seat === s ? view.you : pub;
+  // `secret`: cards only their owner knows (drawn only in views that may see them).
   const groups = [];
-  const ids = (key, label) => { if (Array.isArray(p[key]) && p[key].length) groups.push({ label, cards: p[key] }); };
+  const ids = (key, label, secret = true) => {
+    if (Array.isArray(p[key]) && p[key].length) groups.push({ label, cards: p[key], secret });
+  };
   if (Array.isArray(p.hand)) ids("hand", "Hand");
-  else if (p.hand_count) groups.push({ label: "Hand", backs: p.hand_count });
+  else if (p.hand_count) groups.push({ label: "Hand", backs: p.hand_count, secret: true });
   ids("draft_pile", "Draft pile");
   ids("kept", "Kept");
   ids("drawn", "Drawn");
   ids("bought_now", "Bought");
   ids("chosen_rescue", "Chosen to rescue");
-  ids("revealed_rescue", "Rescue cards");
+  ids("revealed_rescue", "Rescue cards", false);
   if (Array.isArray(p.private_lessons)) ids("private_lessons", "Private lessons");
-  else if (p.private_lesson_count) groups.push({ label: "Private lessons", backs: p.private_lesson_count });
-  if (Array.isArray(p.lessons) && p.lessons.length) groups.push({ label: "Lessons", cards: p.lessons });
+  else if (p.private_lesson_count) groups.push({ label: "Private lessons", backs: p.private_lesson_count, secret: true });
+  if (Array.isArray(p.lessons) && p.lessons.length) groups.push({ label: "Lessons", cards: p.lessons, secret: false });
   return groups;
 }
 
 function handsHTML(groups) {
   return groups.map((g) => {
+    // In hands the rule text is on hover (title): names and icons keep a step fast to draw.
     const inner = g.backs ? cardBacks(g.backs) : g.cards.map((c) => typeof c === "object"
-      ? cardFace(c.id, Object.assign({ family: c.kind || c.family }, c))
-      : cardFace(c, ctx.cards[String(c)])).join("");
-    return `<div class="hand-group"><h4>${esc(g.label)} <small>${g.backs || g.cards.length}</small></h4><div class="cards">${inner}</div></div>`;
+      ? cardFace(c.id, Object.assign({ family: c.kind || c.family }, c), "", false)
+      : cardFace(c, ctx.cards[String(c)], "", false)).join("");
+    return `<div class="hand-group${g.secret ? " secret" : ""}"><h4>${esc(g.label)} <small>${g.backs || g.cards.length}</small></h4><div class="cards">${inner}</div></div>`;
   }).join("");
 }
 
@@ -233,7 +237,7 @@ function renderScores(scores) {
   renderChart($("#chart"), {
     scores: state.payload.scores, frames: state.views.length, step: state.step, upto,
     marks: state._marks, names: state.payload.names || [], range,
-    key: `${state.seat}:${upto}:${state.views.length}`,
+    key: `${state.seat}:${state.views.length}`,
   });
 }
 
@@ -325,17 +329,20 @@ function show(step, opts = {}) {
   const t0 = performance.now();
   const last = state.views.length - 1;
   const prev = state.step;
-  const next = Math.max(0, Math.min(last, step | 0));
+  const next = Math.max(0, Math.min(last, Math.trunc(Number(step) || 0)));
   const animate = opts.animate && motion() && next === prev + 1;
   const before = animate ? snapshotPieces() : null;
   state.step = next;
   const view = state.views[next];
   const scores = state.payload.scores ? state.payload.scores[next] : null;
-  renderTable(view);
-  renderBoats(view, scores);
-  renderStep();
-  renderScores(scores);
-  renderFinal();
+  const timed = state.profile ? (name, fn) => {
+    const t = performance.now(); fn(); state.profile[name] = (state.profile[name] || 0) + performance.now() - t;
+  } : (name, fn) => fn();
+  timed("table", () => renderTable(view));
+  timed("boats", () => renderBoats(view, scores));
+  timed("step", () => renderStep());
+  timed("scores", () => renderScores(scores));
+  timed("final", () => renderFinal());
   const seek = $("#seek");
   seek.max = String(last);
   seek.value = String(next);
