@@ -177,6 +177,12 @@ CACHES = {
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "isle-arena"}
 }
 
+# Live matches: the worker publishes each step for spectators (replays/live.py). The log is a
+# Redis list when LIVE_REDIS_URL, CACHE_URL or CELERY_BROKER_URL is Redis, else a file under
+# DATA_DIR/live that the embedded worker and the web share.
+LIVE_MATCHES = env_bool("LIVE_MATCHES", True)
+LIVE_REDIS_URL = env_str("LIVE_REDIS_URL")
+
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
