@@ -88,6 +88,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Outside everything that can answer an error, so /api/ errors all get the JSON body.
+    "tournament.api.exceptions.ApiErrorBodyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -98,6 +100,7 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "tournament.urls"
+CSRF_FAILURE_VIEW = "tournament.api.exceptions.csrf_failure"  # the JSON error body under /api/
 WSGI_APPLICATION = "tournament.wsgi.application"
 ASGI_APPLICATION = "tournament.asgi.application"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
