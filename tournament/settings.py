@@ -91,6 +91,7 @@ MIDDLEWARE = [
     # Outside everything that can answer an error, so /api/ errors all get the JSON body.
     "tournament.api.exceptions.ApiErrorBodyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "tournament.login_throttle.LoginThrottleMiddleware",  # 429 to password guessing
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -246,6 +247,16 @@ SPECTACULAR_SETTINGS = {
         "tournament.api.schema.complete_schema",
     ],
 }
+
+# --- Logins ---------------------------------------------------------------------------------
+# Failed logins are counted per account and per client address over a window; over either
+# limit, logins of that account / from that address answer 429 with Retry-After.
+
+LOGIN_REDIRECT_URL = "/"
+LOGIN_FAILURES_PER_ACCOUNT = env_int("LOGIN_FAILURES_PER_ACCOUNT", 10)
+LOGIN_FAILURES_PER_ADDRESS = env_int("LOGIN_FAILURES_PER_ADDRESS", 50)
+LOGIN_THROTTLE_WINDOW_SECONDS = env_int("LOGIN_THROTTLE_WINDOW_SECONDS", 900)
+LOGIN_THROTTLE_PATHS = ["/api/v1/auth/token/", "/accounts/login/", "/admin/login/"]
 
 # --- Celery -----------------------------------------------------------------------------------
 # No broker configured = embedded mode: tasks go to kombu's filesystem transport, a queue of
