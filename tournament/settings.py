@@ -82,6 +82,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "django_filters",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI / ReDoc files served by us: /api/docs/ works offline
     "tournament",
     "replays",
 ]
@@ -241,6 +242,10 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Bots, leagues, matches and replays for The Isle of Cats.",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Swagger UI's scripts, styles and favicon come from this server, never from a CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
     # The error body on every operation, and the replays app's plain Django endpoints.
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
