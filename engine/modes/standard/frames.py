@@ -52,6 +52,9 @@ class Frame:
         None means "check membership in ``legal``"."""
         return None
 
+    def state_edited(self) -> None:
+        """The state was edited by hand (tests, tools): forget anything derived from it."""
+
     def describe(self, game: StandardGame, seat: int) -> dict[str, Any]:
         """What is being asked of ``seat`` now, in words a bot can use (observation)."""
         return {"decision": self.name}
