@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from .game import StandardGame
 
 # Which supply tiles a treasure choice may take.
-POOLS = ("common_any", "common_small", "rare", "common_or_rare")
+POOLS = ("common_any", "common_small", "rare")
 
 
 def shape_of(key: str) -> Shape:
@@ -168,12 +168,12 @@ class TreasureFrame(Frame):
         supply = game.state.supply
         player = game.state.players[self.seat]
         keys: list[str] = []
-        if self.pool in ("common_any", "common_small", "common_or_rare"):
+        if self.pool in ("common_any", "common_small"):
             small = base_shapes().small_common
             for key, ids in supply.common.items():
                 if ids and (self.pool != "common_small" or key in small):
                     keys.append(key)
-        if self.pool in ("rare", "common_or_rare"):
+        if self.pool == "rare":
             for tile in supply.rare:
                 key = game.state.tiles[tile].shape
                 if key not in keys:
@@ -226,8 +226,11 @@ class TreasureFrame(Frame):
         ids = supply.common.get(key)
         if ids:
             return ids.pop()
-        for i, tile in enumerate(supply.rare):
-            if game.state.tiles[tile].shape == key:
+        # identical rare treasures form a stack and a player takes the top copy, the one
+        # drawn last (solo numbers stacks by first appearance, so the stack keeps its number)
+        tiles = game.state.tiles
+        for i in range(len(supply.rare) - 1, -1, -1):
+            if tiles[supply.rare[i]].shape == key:
                 return supply.rare.pop(i)
         raise AssertionError(f"no {key} in the supply")  # pragma: no cover - legal() guards
 
