@@ -33,6 +33,10 @@ class Frame:
     """Base class: a frame that needs nobody and is done at once."""
 
     name: ClassVar[str] = "frame"
+    # Whether the table may see who is asked. False where the seats asked are those holding
+    # something hidden (a kept card they can afford, rescue cards, a playable anytime card):
+    # an observation then names only its own seat as pending.
+    public_waiting: ClassVar[bool] = True
 
     def __init__(self) -> None:
         self.done = False

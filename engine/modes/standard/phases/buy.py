@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
 class BuyFrame(Frame):
     name = "buy"
+    public_waiting = False  # who is asked shows who can afford a kept card
 
     def __init__(self, game: StandardGame) -> None:
         super().__init__()

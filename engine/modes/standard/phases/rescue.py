@@ -39,6 +39,7 @@ class ChooseRescueFrame(Frame):
     ``done``; all are revealed together once everybody is done."""
 
     name = "choose_rescue"
+    public_waiting = False  # who is asked shows who holds rescue cards
 
     def __init__(self, game: StandardGame) -> None:
         super().__init__()
