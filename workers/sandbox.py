@@ -25,7 +25,16 @@ import time
 import uuid
 from pathlib import Path
 
-from .bundles import BundleError, BundleInfo, Source, bot_command, unpack_bundle
+from .bundles import (
+    BundleError,
+    BundleInfo,
+    Source,
+    address_space_mb,
+    bot_command,
+    language_spec,
+    needs_build,
+    unpack_bundle,
+)
 from .faults import BotFault, FaultKind
 from .isolation import (
     JAIL_WORKDIR,
@@ -387,7 +396,10 @@ class BotSandbox:
         limits: Limits | None = None,
         isolation: Isolation | None = None,
         label: str = "bot",
+        build: bool = True,
     ) -> None:
+        """``build``: a bundle of sources (C++) is compiled first (``workers.build``, with a
+        cache keyed by the sources' sha256); False leaves it as it is (the build itself)."""
         self.limits = limits or Limits()
         self.isolation = isolation if isolation is not None else detect_isolation()
         self.label = label
@@ -399,7 +411,15 @@ class BotSandbox:
         self.dir.mkdir(mode=0o700)
         try:
             self.workdir = self.dir / "bot"
+            self.source: BundleInfo | None = None  # the sources, when the bot was built from them
             self.info: BundleInfo = unpack_bundle(bundle, filename, self.workdir)
+            if build and needs_build(self.info):
+                from .build import cached_build  # a build runs in a sandbox of its own
+
+                self.source = self.info
+                built, name = cached_build(bundle, filename, isolation=self.isolation)
+                shutil.rmtree(self.workdir)
+                self.info = unpack_bundle(built, name, self.workdir)
             if self.isolation.uid:
                 self._lease = lease_uid(root)
             self._prepare_dirs()
@@ -416,8 +436,11 @@ class BotSandbox:
         tmp.mkdir(mode=0o700)
         if self.isolation.filesystem:
             (self.dir / "jail").mkdir(mode=0o700)
+        executable = self.workdir / self.info.entrypoint
+        runs_itself = "executable" in language_spec(self.info.language)
         for path in self.workdir.rglob("*"):
-            os.chmod(path, 0o755 if path.is_dir() else 0o644)
+            runnable = path.is_dir() or (runs_itself and path == executable)
+            os.chmod(path, 0o755 if runnable else 0o644)
         os.chmod(self.workdir, 0o755)
         if self.uid is not None and not self.isolation.filesystem:
             # no jail: the bot works in the host folder, which only its own uid may enter.
@@ -426,17 +449,26 @@ class BotSandbox:
                 os.chown(path, self.uid, self.uid)
             os.chmod(self.workdir, 0o700)
 
+    def output_dir(self) -> Path:
+        """A folder the bot's uid may write (a build's output), ``/out`` inside the jail."""
+        out = self.dir / "out"
+        out.mkdir(mode=0o700, exist_ok=True)
+        if self.uid is not None:
+            os.chown(out, self.uid, self.uid)
+        return out
+
     def plan(self) -> LaunchPlan:
         iso = self.isolation
         workdir = JAIL_WORKDIR if iso.filesystem else str(self.workdir)
         try:
-            command = bot_command(self.info, workdir)
+            command = bot_command(self.info, workdir, self.limits.memory_mb)
         except BundleError as exc:
             raise SandboxError(exc.reason) from None
         readonly: tuple[str, ...] = ()
-        interpreter = Path(command[0]).resolve()
-        if iso.filesystem and not str(interpreter).startswith(("/usr/", "/bin/", "/lib")):
-            readonly = (str(interpreter.parent.parent),)  # the interpreter's prefix
+        if "interpreter" in language_spec(self.info.language):
+            interpreter = Path(command[0]).resolve()
+            if iso.filesystem and not str(interpreter).startswith(("/usr/", "/bin/", "/lib")):
+                readonly = (str(interpreter.parent.parent),)  # the interpreter's prefix
         return LaunchPlan(
             command=tuple(command),
             workdir=str(self.workdir),
@@ -445,6 +477,7 @@ class BotSandbox:
             uid=self.uid,
             jail_root=str(self.dir / "jail") if iso.filesystem else None,
             readonly_dirs=readonly,
+            address_space_mb=address_space_mb(self.info.language, self.limits.memory_mb),
         )
 
     def environment(self) -> dict[str, str]:

@@ -35,7 +35,13 @@ from ..bots import BUILTIN_BOTS
 from ..errors import ConfigError
 from ..modes import mode_class
 from .arena_stats import elo_from_pairs, mean_interval, pair_results, wilson
-from .play import DEFAULT_PLAYERS, _options, add_limit_arguments, limits_from_args
+from .play import (
+    BOT_FILE_SUFFIXES,
+    DEFAULT_PLAYERS,
+    _options,
+    add_limit_arguments,
+    limits_from_args,
+)
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -233,10 +239,10 @@ def _check_bots(bots: Sequence[str]) -> None:
     for bot in bots:
         if bot in BUILTIN_BOTS:
             continue
-        if not (bot.lower().endswith((".py", ".zip")) and os.path.isfile(bot)):
+        if not (bot.lower().endswith(BOT_FILE_SUFFIXES) and os.path.isfile(bot)):
             raise ConfigError(
                 f"unknown bot {bot!r}: built-in bots are {', '.join(BUILTIN_BOTS)}, "
-                "or give a bot file (.py or .zip bundle)"
+                "or give a bot file (.py, .js, .zip)"
             )
         from workers.bundles import BundleError, validate_bundle
 
