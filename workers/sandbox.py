@@ -131,10 +131,19 @@ class TailBuffer:
 class BotProcess:
     """A running bot program: send a line, receive a line within a deadline."""
 
-    def __init__(self, plan: LaunchPlan, env: dict[str, str], uid: int | None) -> None:
+    def __init__(
+        self,
+        plan: LaunchPlan,
+        env: dict[str, str],
+        uid: int | None,
+        resident_limit_mb: int | None = None,
+    ) -> None:
         self.plan = plan
         self.limits = plan.limits
         self.uid = uid
+        # Checked after every reply when the address-space limit is looser than the memory
+        # limit (Node: V8 reserves address space it never uses, so RLIMIT_AS alone is too big).
+        self.resident_limit_mb = resident_limit_mb
         self.stderr = TailBuffer(self.limits.stderr_lines, self.limits.stderr_bytes)
         self._out = bytearray()
         self._scan = 0  # bytes of _out already searched for a newline
@@ -242,6 +251,8 @@ class BotProcess:
                         raise BotFault(
                             FaultKind.TIMEOUT, f"no reply within {timeout:.3f} s", elapsed
                         )
+                    if self.resident_limit_mb is not None:
+                        self._check_resident(elapsed)
                     return line, elapsed
                 self._scan = len(self._out)
             if len(self._out) > limit:
@@ -271,6 +282,32 @@ class BotProcess:
                         raise self.exit_fault(time.monotonic() - started) from None
                     if sent >= len(view):
                         self._sel.unregister(self._in)
+
+    def resident_mb(self) -> float:
+        """Resident memory of the bot's process tree (the launcher and its descendants)."""
+        total, todo, seen = 0, [self.proc.pid], set()
+        page = os.sysconf("SC_PAGE_SIZE")
+        while todo:
+            pid = todo.pop()
+            if pid in seen:
+                continue
+            seen.add(pid)
+            try:
+                with open(f"/proc/{pid}/statm") as f:
+                    total += int(f.read().split()[1]) * page
+                with open(f"/proc/{pid}/task/{pid}/children") as f:
+                    todo += [int(child) for child in f.read().split()]
+            except (OSError, ValueError, IndexError):
+                continue
+        return total / (1024 * 1024)
+
+    def _check_resident(self, elapsed: float) -> None:
+        assert self.resident_limit_mb is not None
+        used = self.resident_mb()
+        if used > self.resident_limit_mb:
+            limit = self.resident_limit_mb
+            message = f"used {used:.0f} MB of resident memory; the limit is {limit} MB"
+            raise BotFault(FaultKind.MEMORY, message, elapsed)
 
     def _too_long(self, elapsed: float) -> None:
         raise BotFault(
@@ -497,7 +534,10 @@ class BotSandbox:
     def start(self) -> BotProcess:
         if self.process is not None:
             raise SandboxError("the bot is already started")
-        self.process = BotProcess(self.plan(), self.environment(), self.uid)
+        plan = self.plan()
+        loose = (plan.address_space_mb or 0) > self.limits.memory_mb
+        resident = self.limits.memory_mb if loose else None
+        self.process = BotProcess(plan, self.environment(), self.uid, resident)
         return self.process
 
     def close(self) -> None:
