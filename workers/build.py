@@ -209,13 +209,14 @@ def build_bundle(
             jail_root=str(box.dir / "jail") if jailed else None,
             output_dir=str(out),
         )
-        env = {**box.environment(), "PATH": SYSTEM_PATH}
+        # LANG=C: plain ASCII quotes in the compiler's messages, whatever the machine's locale
+        env = {**box.environment(), "PATH": SYSTEM_PATH, "LANG": "C"}
         shown = " ".join(PurePosixPath(compiler).name if c == compiler else c for c in command)
         try:
             rc, log = _run(plan, env, limits, box.uid)
         except OSError as exc:
             return result(False, "", f"the compiler could not start: {exc}")
-        log = f"$ {shown}\n{log}"
+        log = f"$ {shown}\n{log}".replace(f"{root}/", "")  # paths as in the author's zip
         if rc is None:
             reason = f"the build took longer than {limits.seconds:g} s"
             return result(False, f"{log}\n{reason}", reason)
