@@ -248,3 +248,17 @@ def test_node_plays_within_the_usual_memory_limit(tmp_path: Path) -> None:
                      seed=3, options={"rounds": 3}, limits=FAST, replay=False)  # fmt: skip
     outcome = run_match(spec)
     assert outcome.faults == [] and outcome.timing[0]["decisions"] == 3
+
+
+def test_worker_image_installs_every_languages_runtime_and_compiler() -> None:
+    dockerfile = (EXAMPLES.parent / "Dockerfile").read_text()
+    base = next(line for line in dockerfile.splitlines() if line.startswith("FROM python:"))
+    installed = {
+        "python3": base.startswith("FROM python:3.11"),
+        "node": "FROM node:20-" in dockerfile and "/usr/local/bin/node" in dockerfile,
+        "g++": "--no-install-recommends g++" in dockerfile,
+    }
+    table = bundles.languages()
+    tools = {spec["interpreter"] for spec in table.values() if "interpreter" in spec}
+    tools |= {spec["build"]["compiler"] for spec in table.values() if "build" in spec}
+    assert tools == set(installed) and all(installed.values()), installed
