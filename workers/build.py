@@ -95,6 +95,15 @@ def _sources(root: Path, suffixes: list[str]) -> list[str]:
     )
 
 
+def _shown(arg: str, compiler: str, root: str) -> str:
+    """One argument of the compile command as the author reads it (paths of their zip)."""
+    if arg == compiler:
+        return PurePosixPath(compiler).name
+    if arg == root:
+        return "."
+    return arg[len(root) + 1 :] if arg.startswith(root + "/") else arg
+
+
 def _first_error(log: str) -> str:
     """The line an author needs first: the compiler's first error, else its last line."""
     lines = [line.strip() for line in log.splitlines() if line.strip()]
@@ -211,12 +220,13 @@ def build_bundle(
         )
         # LANG=C: plain ASCII quotes in the compiler's messages, whatever the machine's locale
         env = {**box.environment(), "PATH": SYSTEM_PATH, "LANG": "C"}
-        shown = " ".join(PurePosixPath(compiler).name if c == compiler else c for c in command)
+        shown = " ".join(_shown(arg, compiler, root) for arg in command)
         try:
             rc, log = _run(plan, env, limits, box.uid)
         except OSError as exc:
             return result(False, "", f"the compiler could not start: {exc}")
-        log = f"$ {shown}\n{log}".replace(f"{root}/", "")  # paths as in the author's zip
+        # paths as in the author's zip: "main.cpp:2:29: error: ..."
+        log = f"$ {shown}\n" + log.replace(f"{root}/", "")
         if rc is None:
             reason = f"the build took longer than {limits.seconds:g} s"
             return result(False, f"{log}\n{reason}", reason)

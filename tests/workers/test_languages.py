@@ -160,7 +160,8 @@ def test_cpp_build_makes_a_binary_bundle_with_a_log(tmp_path: Path) -> None:
     )  # fmt: skip
     result = build_bundle(data, "rnd.zip")
     assert result.ok and result.reason == "", result.log
-    assert result.log.startswith("$ g++ -std=gnu++17") and "built " in result.log
+    assert result.log.startswith("$ g++ -std=gnu++17 -O2 -pipe -static -I . -o /out/bot")
+    assert "built " in result.log
     assert result.bundle is not None and result.filename == f"{result.sha256[:16]}.zip"
     built = validate_bundle(result.bundle, result.filename)
     assert (built.language, built.entrypoint, built.name, built.version) == (
@@ -262,3 +263,34 @@ def test_worker_image_installs_every_languages_runtime_and_compiler() -> None:
     tools = {spec["interpreter"] for spec in table.values() if "interpreter" in spec}
     tools |= {spec["build"]["compiler"] for spec in table.values() if "build" in spec}
     assert tools == set(installed) and all(installed.values()), installed
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("worker_guard", "tiny_mode")
+@pytest.mark.parametrize("layers", ["none", "uid and network only"])
+def test_every_language_plays_with_fewer_isolation_layers(tmp_path: Path, layers: str) -> None:
+    """On a machine without the jail (no root, or no mount namespace) builds and bots use host
+    paths: the compiler writes to a host output folder and binaries run from the bot folder."""
+    from workers.isolation import Isolation, detect_isolation
+
+    iso = Isolation() if layers == "none" else detect_isolation().without("filesystem", "pid")
+    kit = EXAMPLES / "cpp"
+    source = zip_bytes(
+        {"entrypoint": "random_bot.cpp", "language": "cpp"},
+        {"random_bot.cpp": (kit / "random_bot.cpp").read_bytes(),
+         "arena.hpp": (kit / "arena.hpp").read_bytes()},
+        tmp_path,
+    )  # fmt: skip
+    built = build_bundle(source, "rnd.zip", isolation=iso)
+    assert built.ok, built.log
+    assert built.log.startswith("$ g++ -std=gnu++17 -O2 -pipe -static -I . -o ")
+    assert built.log.splitlines()[0].endswith(" random_bot.cpp")  # as in the zip
+    binary = tmp_path / "built.zip"
+    binary.write_bytes(built.bundle or b"")
+    js_bot = tmp_path / "bot.js"
+    js_bot.write_bytes(js())
+    for bot in (binary, js_bot):
+        spec = MatchSpec(mode="tiny", seats=(SeatSpec.parse(str(bot)), SeatSpec.parse("random")),
+                         seed=3, options={"rounds": 2}, limits=FAST, replay=False)  # fmt: skip
+        outcome = run_match(spec, isolation=iso)
+        assert outcome.faults == [], [f.describe() for f in outcome.faults]
