@@ -3,7 +3,7 @@
     python -m arena arena --mode standard --players 4 --bots mybot.py,greedy,random \\
         --games 200 [--seed 0] [--jobs N] [--json] [--time-limit S] [--time-bank S]
 
-Bots are built-in names or bot files (``.py`` or ``.zip`` bundles, run in the workers'
+Bots are built-in names or bot files (``.py``, ``.js`` or ``.zip`` bundles, run in the workers'
 sandbox with the workers' limits, exactly as in a tournament). Seating:
 
 * as many bots as seats or fewer: the table is filled cyclically (``a,b,c`` at four seats is
