@@ -62,6 +62,7 @@ __all__ = [
 ]
 
 F_SETPIPE_SZ = 1031
+RESIDENT_CHECK_SECONDS = 0.05  # a bot over its resident-memory limit is caught within this
 SYSTEM_PATH = "/usr/local/bin:/usr/bin:/bin"
 _WRAPPER_SIGKILL = "unshare: sigprocmask unblock failed"
 _MEMORY_MARKERS = (
@@ -141,9 +142,11 @@ class BotProcess:
         self.plan = plan
         self.limits = plan.limits
         self.uid = uid
-        # Checked after every reply when the address-space limit is looser than the memory
-        # limit (Node: V8 reserves address space it never uses, so RLIMIT_AS alone is too big).
+        # Checked after replies when the address-space limit is looser than the memory limit
+        # (Node: V8 reserves address space it never uses, so RLIMIT_AS alone is too big); at
+        # most every RESIDENT_CHECK_SECONDS, since one check reads a few /proc files.
         self.resident_limit_mb = resident_limit_mb
+        self._resident_checked = float("-inf")
         self.stderr = TailBuffer(self.limits.stderr_lines, self.limits.stderr_bytes)
         self._out = bytearray()
         self._scan = 0  # bytes of _out already searched for a newline
@@ -251,7 +254,10 @@ class BotProcess:
                         raise BotFault(
                             FaultKind.TIMEOUT, f"no reply within {timeout:.3f} s", elapsed
                         )
-                    if self.resident_limit_mb is not None:
+                    if (
+                        self.resident_limit_mb is not None
+                        and time.monotonic() - self._resident_checked >= RESIDENT_CHECK_SECONDS
+                    ):
                         self._check_resident(elapsed)
                     return line, elapsed
                 self._scan = len(self._out)
@@ -304,6 +310,7 @@ class BotProcess:
     def _check_resident(self, elapsed: float) -> None:
         assert self.resident_limit_mb is not None
         used = self.resident_mb()
+        self._resident_checked = time.monotonic()
         if used > self.resident_limit_mb:
             limit = self.resident_limit_mb
             message = f"used {used:.0f} MB of resident memory; the limit is {limit} MB"
