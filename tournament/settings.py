@@ -331,6 +331,9 @@ BOT_VALIDATION_TIME_LIMIT = env_float("BOT_VALIDATION_TIME_LIMIT", 5 * BOT_DECIS
 BOT_VALIDATION_TIME_BANK = env_float("BOT_VALIDATION_TIME_BANK", 5 * BOT_TIME_BANK)
 BOT_MEMORY_LIMIT_MB = env_int("BOT_MEMORY_LIMIT_MB", 512)
 BOT_UPLOAD_MAX_BYTES = env_int("BOT_UPLOAD_MAX_BYTES", 5 * 1024 * 1024)
+# Compiled languages (C++) are built once, on upload, on a worker, in the sandbox.
+BOT_BUILD_TIME_LIMIT = env_float("BOT_BUILD_TIME_LIMIT", 120.0)  # seconds (wall clock)
+BOT_BUILD_MEMORY_MB = env_int("BOT_BUILD_MEMORY_MB", 1024)  # per compiler process
 
 # --- Tournament -------------------------------------------------------------------------------
 

@@ -92,13 +92,29 @@ class BundleInput(serializers.Serializer):
 
 class BotVersionOutput(serializers.ModelSerializer):
     bot_name = serializers.CharField(source="bot.name")
+    language = serializers.SerializerMethodField()
+    build_log = serializers.SerializerMethodField(
+        help_text="compiler output of a compiled language's build; only for the bot's owner"
+    )
 
     class Meta:
         model = BotVersion
         fields = [
             "id", "bot", "bot_name", "number", "builtin", "bundle_kind", "sha256", "size",
-            "manifest", "status", "failure_reason", "log", "created_at",
+            "manifest", "language", "status", "failure_reason", "log", "build_log",
+            "built_sha256", "created_at",
         ]  # fmt: skip
+
+    def get_language(self, version: BotVersion) -> str | None:
+        return (version.manifest or {}).get("language") or None
+
+    def get_build_log(self, version: BotVersion) -> str | None:
+        """The compile log can quote the sources: the owner sees it, nobody else."""
+        request = self.context.get("request")
+        user = getattr(request, "user", None)
+        if user is None or not user.is_authenticated or version.bot.owner_id != user.pk:
+            return None
+        return version.build_log
 
 
 class BotOutput(serializers.ModelSerializer):

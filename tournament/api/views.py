@@ -105,7 +105,9 @@ class BotVersionListApi(FilteredListApi):
     def get(self, request: Request, bot_id: int) -> Response:
         bot = found(selectors.bot_get(bot_id=bot_id), "Bot", bot_id)
         versions = bot.versions.select_related("bot").order_by("number")
-        return paginated(request, self, versions, s.BotVersionOutput)
+        return paginated(
+            request, self, versions, s.BotVersionOutput, context={"request": request}
+        )
 
     @extend_schema(
         request={"multipart/form-data": s.BundleInput}, responses={201: s.BotVersionOutput}
@@ -121,14 +123,15 @@ class BotVersionListApi(FilteredListApi):
             bot=bot, user=request.user, filename=upload.name, data=content
         )
         version = selectors.bot_version_get(version_id=version.pk)
-        return Response(s.BotVersionOutput(version).data, status=201)
+        return Response(s.BotVersionOutput(version, context={"request": request}).data, status=201)
 
 
 class BotVersionDetailApi(APIView):
     @extend_schema(responses=s.BotVersionOutput)
     def get(self, request: Request, version_id: int) -> Response:
         version = selectors.bot_version_get(version_id=version_id)
-        return Response(s.BotVersionOutput(found(version, "Bot version", version_id)).data)
+        version = found(version, "Bot version", version_id)
+        return Response(s.BotVersionOutput(version, context={"request": request}).data)
 
 
 # --- leagues --------------------------------------------------------------------------------

@@ -115,8 +115,10 @@ def match_spec(match: Match) -> dict[str, Any]:
             "seat": seat.seat, "bot_version_id": v.pk, "name": v.bot.name,
             "version": str(v.number),
             "builtin": v.builtin or None,
-            "bundle_path": storages_path(v.bundle_name) if v.bundle_name else None,
-            "bundle_kind": v.bundle_kind or None, "sha256": v.sha256 or None,
+            # a compiled language plays its built bundle, never its sources
+            "bundle_path": storages_path(bundle) if (bundle := v.built_bundle_name
+                                                     or v.bundle_name) else None,
+            "bundle_kind": v.bundle_kind or None, "sha256": v.built_sha256 or v.sha256 or None,
         })  # fmt: skip
     return {
         "match_id": match.pk, "mode": match.mode, "seats": seats, "seed": match.seed,
