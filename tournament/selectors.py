@@ -82,6 +82,21 @@ def match_get(*, match_id: int, user: Any = None) -> Match | None:
     return match_list(user=user).filter(pk=match_id).first()
 
 
+def challenge_list(*, user: Any) -> QuerySet[Match]:
+    """The challenge matches a user requested, newest first."""
+    return match_list(user=user).filter(kind=Match.Kind.CHALLENGE, requested_by=user)
+
+
+def challenge_versions() -> QuerySet[BotVersion]:
+    """What a challenge may seat: ready versions of bots that are not retired, built-ins
+    included, by bot name and newest version first."""
+    return (
+        BotVersion.objects.filter(status=BotVersion.Status.READY, bot__retired=False)
+        .select_related("bot__owner")
+        .order_by("bot__name", "-number")
+    )
+
+
 def bot_recent_matches(*, bot: Bot, user: Any = None, limit: int = RECENT_MATCHES) -> list[Match]:
     return list(
         match_list(user=user).filter(seats__bot_version__bot=bot).distinct()

@@ -8,7 +8,7 @@ from tournament import head_to_head as h2h
 from tournament import selectors
 from tournament.models import League, Match
 from tournament.services import leagues as ls
-from tournament.services import matches as ms
+from tournament.services.challenges import challenge_create
 
 from .conftest import client_for
 
@@ -101,7 +101,7 @@ def test_bot_head_to_head_selector_and_api(
         organiser, ready_version, django_capture_on_commit_callbacks, runner
     )
     with django_capture_on_commit_callbacks(execute=True):  # a challenge counts too
-        ms.match_create(user=author, mode="duel", options={}, bot_version_ids=[weak.pk, strong.pk])
+        challenge_create(user=author, mode="duel", options={}, bot_version_ids=[weak.pk, strong.pk])
     records = selectors.bot_head_to_head(bot=strong.bot)
     assert [(r.opponent_bot.name, r.games, r.wins) for r in records] == [
         ("weak", 5, 5), ("middle", 4, 4),

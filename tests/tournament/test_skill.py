@@ -15,6 +15,7 @@ from tournament import skill
 from tournament.models import League, LeagueEntry, Match, RatingChange
 from tournament.services import leagues as ls
 from tournament.services import matches as ms
+from tournament.services.challenges import challenge_create
 from tournament.services.ratings import ratings_recompute
 
 from .conftest import client_for
@@ -153,7 +154,7 @@ def test_unrated_matches_never_touch_ratings(
 ):
     league, (a, b) = _league(organiser, ready_version, ["a", "b"])
     with django_capture_on_commit_callbacks(execute=True):
-        match = ms.match_create(user=author, mode="duel", options={}, bot_version_ids=[a.pk, b.pk])
+        match = challenge_create(user=author, mode="duel", options={}, bot_version_ids=[a.pk, b.pk])
     assert Match.objects.get(pk=match.pk).status == Match.Status.FINISHED
     assert not RatingChange.objects.exists()
     for entry in LeagueEntry.objects.filter(league=league):

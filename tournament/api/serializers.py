@@ -171,6 +171,13 @@ class MatchInput(serializers.Serializer):
     )
 
 
+class ChallengeInput(MatchInput):
+    seats = serializers.IntegerField(
+        required=False, min_value=1, max_value=4,
+        help_text="optional; when given, must equal the number of bot_versions",
+    )  # fmt: skip
+
+
 # --- leagues --------------------------------------------------------------------------------
 
 

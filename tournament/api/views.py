@@ -15,8 +15,8 @@ from .. import selectors
 from ..errors import ValidationFailed
 from ..models import League
 from ..services import bots as bot_services
+from ..services import challenges as challenge_services
 from ..services import leagues as league_services
-from ..services import matches as match_services
 from ..services import paired as paired_services
 from . import serializers as s
 from .base import FilteredListApi, ListApi, found, paginated
@@ -277,15 +277,37 @@ class MatchListApi(FilteredListApi):
 
     @extend_schema(request=s.MatchInput, responses={201: s.MatchOutput})
     def post(self, request: Request) -> Response:
-        data = s.MatchInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        match = match_services.match_create(
-            user=request.user, mode=data.validated_data["mode"],
-            options=data.validated_data["options"],
-            bot_version_ids=data.validated_data["bot_versions"],
-        )  # fmt: skip
-        match = selectors.match_get(match_id=match.pk, user=request.user)
-        return Response(s.MatchOutput(match, context={"request": request}).data, status=201)
+        return _challenge_create(request, s.MatchInput)
+
+
+def _challenge_create(request: Request, serializer: type) -> Response:
+    data = serializer(data=request.data)
+    data.is_valid(raise_exception=True)
+    match = challenge_services.challenge_create(
+        user=request.user, mode=data.validated_data["mode"],
+        options=data.validated_data["options"],
+        bot_version_ids=data.validated_data["bot_versions"],
+        seats=data.validated_data.get("seats"),
+    )  # fmt: skip
+    match = selectors.match_get(match_id=match.pk, user=request.user)
+    return Response(s.MatchOutput(match, context={"request": request}).data, status=201)
+
+
+class ChallengeListApi(FilteredListApi):
+    """Challenge matches: unrated games between any ready versions, limited per user."""
+
+    permission_classes = [permissions.IsAuthenticated]
+    throttle_classes = [MatchRequestThrottle]
+    filterset_class = MatchFilter
+
+    @extend_schema(responses=s.MatchOutput(many=True))
+    def get(self, request: Request) -> Response:
+        matches = selectors.challenge_list(user=request.user)
+        return paginated(request, self, matches, s.MatchOutput)
+
+    @extend_schema(request=s.ChallengeInput, responses={201: s.MatchOutput})
+    def post(self, request: Request) -> Response:
+        return _challenge_create(request, s.ChallengeInput)
 
 
 class MatchDetailApi(APIView):
