@@ -159,3 +159,15 @@ def test_greedy_against_random_on_the_real_runner(organiser, django_capture_on_c
     assert result["ci_low"] > 0 and result["win_rate_b"] > result["win_rate_a"]
     seeds = Match.objects.filter(kind="paired").values_list("seats__bot_seed", flat=True)
     assert len({s for s in seeds if s is not None}) == 24  # every tested seat its own seed
+
+
+def test_running_comparisons_per_user_are_limited(author, ready_version, settings):
+    settings.PAIRED_ACTIVE_MAX = 1
+    a, b = ready_version(author, "worse"), ready_version(author, "better")
+    body = {"bot_version_a": a.pk, "bot_version_b": b.pk, "mode": "duel", "seats": 2, "seeds": 1}
+    api = client_for(author)
+    assert api.post("/api/v1/paired/", body, format="json").status_code == 201  # stays running
+    refused = api.post("/api/v1/paired/", body, format="json")
+    assert refused.status_code == 429 and refused.json()["error"]["code"] == "throttled"
+    assert "1 paired comparisons running" in refused.json()["error"]["message"]
+    assert refused["Retry-After"]

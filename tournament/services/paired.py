@@ -10,12 +10,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
 from workers import paired as plan_lib
 
-from ..errors import Conflict, NotFound, PermissionDenied, ValidationFailed
+from ..errors import Conflict, NotFound, PermissionDenied, RateLimited, ValidationFailed
 from ..models import BotVersion, Match, MatchSeat, PairedComparison, PairedGame
 from .bots import builtin_version
 from .game_config import game_config_check
@@ -72,6 +73,15 @@ def paired_create(
     allowed = user.is_superuser or is_organiser(user) or user.pk in (a.bot.owner_id, b.bot.owner_id)
     if not allowed:
         raise PermissionDenied(NOT_ALLOWED)
+    limit = settings.PAIRED_ACTIVE_MAX
+    running = PairedComparison.objects.filter(
+        requested_by=user, status=PairedComparison.Status.RUNNING
+    )
+    if not user.is_superuser and running.count() >= limit:
+        raise RateLimited(
+            RateLimited.PAIRED_ACTIVE.format(limit=limit),
+            retry_after=settings.CHALLENGE_RETRY_SECONDS,
+        )
     if seats == 1:
         opponents: list[BotVersion] = []
         if opponent_ids:
