@@ -341,6 +341,7 @@ BOT_BUILD_MEMORY_MB = env_int("BOT_BUILD_MEMORY_MB", 1024)  # per compiler proce
 CHALLENGES_PER_HOUR = env_int("CHALLENGES_PER_HOUR", 20)
 CHALLENGES_ACTIVE_MAX = env_int("CHALLENGES_ACTIVE_MAX", 3)
 CHALLENGE_RETRY_SECONDS = env_int("CHALLENGE_RETRY_SECONDS", 30)  # Retry-After while at the cap
+PAIRED_ACTIVE_MAX = env_int("PAIRED_ACTIVE_MAX", 2)  # running paired comparisons per user
 
 ELO_K = env_float("ELO_K", 32.0)
 
