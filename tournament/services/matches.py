@@ -17,8 +17,9 @@ from django.utils import timezone
 
 from ..errors import Conflict, NotFound, ValidationFailed
 from ..models import BotVersion, League, Match, MatchSeat
+from .bundle_files import bundle_local_path
 from .game_config import game_config_check
-from .outcome import SeatOutcome, outcome_from_runner
+from .outcome import PlayedMatch, SeatOutcome, outcome_from_runner
 
 log = logging.getLogger(__name__)
 
@@ -146,7 +147,7 @@ def match_spec(match: Match) -> dict[str, Any]:
             "seat": seat.seat, "bot_version_id": v.pk, "name": v.bot.name,
             "version": str(v.number),
             "builtin": v.builtin or None,
-            "bundle_path": storages_path(v.bundle_name) if v.bundle_name else None,
+            "bundle_path": str(bundle_local_path(v)) if v.bundle_name else None,
             "bundle_kind": v.bundle_kind or None, "sha256": v.sha256 or None,
         })  # fmt: skip
     return {
@@ -154,12 +155,6 @@ def match_spec(match: Match) -> dict[str, Any]:
         "options": match.options, "decision_time_limit": match.decision_time_limit,
         "time_bank": match.time_bank, "memory_limit_mb": settings.BOT_MEMORY_LIMIT_MB,
     }  # fmt: skip
-
-
-def storages_path(name: str) -> str:
-    from django.core.files.storage import storages
-
-    return storages["bots"].path(name)
 
 
 def match_play(*, match_id: int) -> Match | None:
@@ -175,18 +170,55 @@ def match_play(*, match_id: int) -> Match | None:
     except Exception as exc:  # the runner's own bug, not a bot fault: the match failed
         log.exception("match %s: runner failed", match_id)
         return match_fail(match_id=match_id, error=f"{type(exc).__name__}: {exc}")
-    replay = _replay_store(match_id, outcome.replay)
+    return match_finish(match_id=match_id, played=outcome)
+
+
+def match_finish(*, match_id: int, played: PlayedMatch) -> Match | None:
+    """Store the replay, then record the result. When the store keeps failing, the result is
+    handed to the retrying record task rather than lost (see services/replay_upload.py)."""
+    from .replay_upload import ReplayUploadFailed, record_later, replay_upload
+
+    try:
+        replay = replay_upload(match_id=match_id, data=played.replay)
+    except ReplayUploadFailed as exc:
+        if settings.CELERY_TASK_ALWAYS_EAGER:  # embedded: no broker to keep it for later
+            log.error("match %s: %s; recorded without its replay", match_id, exc)
+            return match_record_result(
+                match_id=match_id, seats=played.seats, result=played.result, error=str(exc)
+            )
+        log.warning("match %s: %s; the result waits in the broker", match_id, exc)
+        record_later(match_id=match_id, played=played)
+        return Match.objects.get(pk=match_id)
     return match_record_result(
-        match_id=match_id, seats=outcome.seats, result=outcome.result, replay=replay
+        match_id=match_id, seats=played.seats, result=played.result, replay=replay
     )
 
 
-def _replay_store(match_id: int, data: bytes | None) -> dict[str, Any]:
-    if not data:
-        return {}
-    from replays import storage
+def match_record_deferred(
+    *, match_id: int, payload: dict[str, Any], last: bool = False
+) -> Match | None:
+    """The record task's body: store the replay of a result that waited in the broker, then
+    record it. ``ReplayUploadFailed`` propagates so the task retries, unless this is its
+    ``last`` try: then the result is recorded without its replay. A match decided meanwhile
+    (re-queued and played again) is left alone."""
+    from .replay_upload import ReplayUploadFailed, played_from_json, replay_upload
 
-    return dict(storage.save_replay(match_id=match_id, data=data))
+    status = Match.objects.filter(pk=match_id).values_list("status", flat=True).first()
+    if status not in (Match.Status.QUEUED, Match.Status.RUNNING):
+        return None
+    played = played_from_json(payload)
+    try:
+        replay = replay_upload(match_id=match_id, data=played.replay, attempts=1)
+    except ReplayUploadFailed as exc:
+        if not last:
+            raise
+        log.error("match %s: %s; recorded without its replay", match_id, exc)
+        return match_record_result(
+            match_id=match_id, seats=played.seats, result=played.result, error=str(exc)
+        )
+    return match_record_result(
+        match_id=match_id, seats=played.seats, result=played.result, replay=replay
+    )
 
 
 def match_record_result(
@@ -195,6 +227,7 @@ def match_record_result(
     seats: Sequence[SeatOutcome],
     result: dict[str, Any],
     replay: dict[str, Any] | None = None,
+    error: str = "",
 ) -> Match | None:
     """Record a played match, its ratings and the league's progress in one transaction.
 
@@ -220,7 +253,7 @@ def match_record_result(
         match.status = Match.Status.FINISHED
         match.finished_at = timezone.now()
         match.result = result
-        match.error = ""
+        match.error = error[-4000:]
         replay = replay or {}
         match.replay_name = replay.get("name", "")
         match.replay_sha256 = replay.get("sha256", "")
