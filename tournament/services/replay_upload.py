@@ -4,8 +4,9 @@ The object store can fail for a moment (a restart, a network blip). The worker t
 again with a doubling pause (REPLAY_UPLOAD_ATTEMPTS, REPLAY_UPLOAD_BACKOFF). If it still fails,
 the whole outcome (seats, result and replay bytes) goes into the broker as an
 ``arena.match_record`` task, which any worker retries later: the match stays ``running`` until
-its replay is stored and its result recorded together. In embedded mode there is no broker to
-hold it, so the result is recorded without its replay and the error says so.
+its replay is stored and its result recorded together. When tasks run inline
+(CELERY_TASK_ALWAYS_EAGER) no broker can hold it, so the result is recorded without its replay
+and the error says so.
 """
 
 from __future__ import annotations
