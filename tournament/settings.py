@@ -300,6 +300,11 @@ else:
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_TASK_EAGER_PROPAGATES = True
 
+# MATCH_QUEUE_PER_MODE=1 sends each mode's matches to the queue matches.<mode>, so that workers
+# can be sized per mode (`celery worker -Q celery,matches.standard`); periodic jobs and the
+# record task stay on the default queue "celery", which some worker must consume.
+MATCH_QUEUE_PER_MODE = env_bool("MATCH_QUEUE_PER_MODE", False)
+
 # A match lost with its worker is run again rather than dropped; one match per worker slot.
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True

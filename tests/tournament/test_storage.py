@@ -308,3 +308,4 @@ def test_storage_init_creates_the_bucket_once(s3_server, settings):
     assert f"bots: bucket {bucket} is there (prefix bots/)" in out.getvalue()
     storages["replays"].save("probe", io.BytesIO(b"x"))
     assert s3_server.keys(bucket) == ["replays/probe"]
+

@@ -36,8 +36,15 @@ def match_enqueue(match: Match) -> None:
     """Queue the play task once the surrounding transaction commits (never a phantom id)."""
     from workers.tasks import match_play_task
 
-    match_id = match.pk
-    transaction.on_commit(lambda: match_play_task.delay(match_id))
+    match_id, queue = match.pk, match_queue(match.mode)
+    transaction.on_commit(lambda: match_play_task.apply_async((match_id,), queue=queue))
+
+
+def match_queue(mode: str) -> str | None:
+    """The broker queue of a mode's matches: ``matches.<mode>`` with MATCH_QUEUE_PER_MODE on
+    (so workers can be given to modes: ``celery worker -Q celery,matches.duel``), else None,
+    Celery's default queue."""
+    return f"matches.{mode}" if settings.MATCH_QUEUE_PER_MODE else None
 
 
 def match_create_internal(
