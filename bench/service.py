@@ -176,8 +176,10 @@ def _throughput(
         for _ in range(count)
     ]
     submitted = time.monotonic() - started
+    polls = 0  # each poll is one transaction of this process: not a cost of the matches
     while True:
         open_count = Match.objects.filter(pk__in=ids, status__in=["queued", "running"]).count()
+        polls += 1
         if not open_count:
             break
         if time.monotonic() - started > 900:
@@ -196,7 +198,9 @@ def _throughput(
     }  # fmt: skip
     if counters is not None and before is not None:
         time.sleep(1.2)
-        row["per_match"] = _per_match(before, counters.read(), count)
+        after = counters.read()
+        after["pg_transactions"] -= polls + 3  # the polls, the replay sizes and reading stats
+        row["per_match"] = _per_match(before, after, count)
     return row
 
 
@@ -211,8 +215,11 @@ LINEUPS = {
 }
 
 
-def _ladder_league(base: str, ctx: dict[str, Any]) -> int:
-    """A duel league of the two built-in bots, played, so its ladder has rows and history."""
+def _ladder_league(
+    base: str, ctx: dict[str, Any], counters: Counters
+) -> tuple[int, dict[str, float]]:
+    """A duel league of the two built-in bots, played, so its ladder has rows and history;
+    with the per-match costs of its 6 rated matches (ratings, standings, league progress)."""
     from tournament.models import League, Match
 
     league = _post(base, "/api/v1/leagues/", ctx["token"], {
@@ -221,14 +228,21 @@ def _ladder_league(base: str, ctx: dict[str, Any]) -> int:
     for version in (ctx["random"], ctx["greedy"]):
         _post(base, f"/api/v1/leagues/{league['id']}/entries/", ctx["token"],
               {"bot_version": version})  # fmt: skip
+    time.sleep(1.2)  # let the statistics settle (see _throughput)
+    before = counters.read()
     _post(base, f"/api/v1/leagues/{league['id']}/start/", ctx["token"], {})
     deadline = time.monotonic() + 300
+    polls = 0
     while League.objects.get(pk=league["id"]).status != "closed":
+        polls += 1
         if time.monotonic() > deadline:
             raise RuntimeError("the ladder league did not finish")
         time.sleep(0.2)
+    time.sleep(1.2)
+    after = counters.read()
+    after["pg_transactions"] -= polls + 2
     assert Match.objects.filter(league_id=league["id"], status="finished").count() == 6
-    return league["id"]
+    return league["id"], _per_match(before, after, 6)
 
 
 def _ladder_latency(base: str, league_id: int, seconds: float, threads: int) -> dict[str, Any]:
@@ -321,7 +335,7 @@ def main(argv: list[str] | None = None) -> int:
               ("duel-starters", args.bots)]  # fmt: skip
     results: dict[str, Any] = {
         "cores": os.cpu_count(), "storage": "disk" if args.disk else "s3 (moto)",
-        "throughput": [], "ladder": None,
+        "load_before": os.getloadavg()[0], "throughput": [], "ladder": None,
     }  # fmt: skip
     ctx: dict[str, Any] | None = None
     counters = Counters(db_url.rsplit("/", 1)[1], redis_url)
@@ -351,7 +365,16 @@ def main(argv: list[str] | None = None) -> int:
                     if not args.json:
                         _print_row(row)
                 if results["ladder"] is None:
-                    league_id = _ladder_league(base, ctx)
+                    league_id, league_costs = _ladder_league(base, ctx, counters)
+                    results["league_match"] = league_costs
+                    if not args.json:
+                        print(
+                            "league (rated) Duel match, per match: "
+                            f"{league_costs['pg_transactions']} PostgreSQL transactions, "
+                            f"{league_costs['pg_rows_inserted']} rows inserted, "
+                            f"{league_costs['pg_rows_updated']} updated, "
+                            f"{league_costs['redis_commands']} Redis commands"
+                        )
                     results["ladder"] = _ladder_latency(base, league_id, args.seconds, args.threads)
                     if not args.json:
                         lad = results["ladder"]
@@ -364,8 +387,12 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         if s3 is not None:
             s3.stop()
+    results["load_after"] = os.getloadavg()[0]
     if args.json:
         print(json.dumps(results, indent=2))
+    else:
+        print(f"machine: {os.cpu_count()} cores, 1-minute load {results['load_before']:.1f} "
+              f"before and {results['load_after']:.1f} after")  # fmt: skip
     return 0
 
 
