@@ -1,6 +1,6 @@
 """Replay endpoints: the file download and the viewer's frames.
 
-``GET /api/v1/matches/{id}/replay`` sends the stored file as is: a zstd-compressed msgpack
+``GET /api/v1/matches/{id}/replay`` streams the stored file as is: a zstd-compressed msgpack
 document, ``Content-Type: application/zstd`` (decompress, then msgpack-decode; see
 docs/replay-format.md). ``GET /api/v1/matches/{id}/frames?seat=K|spectator`` sends the
 re-simulated views as JSON (see replays/frames.py), gzip-compressed when the client accepts
@@ -15,7 +15,7 @@ import json
 from typing import Any
 
 from django.core.cache import cache
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.gzip import gzip_page
 
@@ -23,7 +23,7 @@ from engine.version import ENGINE_VERSION
 
 from .format import FORMAT_VERSION, ReplayError, decode
 from .frames import SPECTATOR, FramesError, InvalidSeat, build_frames, parse_seat
-from .storage import ReplayCorrupt, ReplayNotFound, open_replay
+from .storage import ReplayCorrupt, ReplayNotFound, open_replay, stream_replay
 
 REPLAY_CONTENT_TYPE = "application/zstd"
 FRAMES_CACHE_SECONDS = 24 * 3600
@@ -75,13 +75,23 @@ def _match_replay(request: HttpRequest, match_id: int) -> tuple[Any, bytes] | Js
 
 @_allow("GET")
 def replay_download(request: HttpRequest, match_id: int) -> HttpResponse:
-    found = _match_replay(request, match_id)
-    if isinstance(found, JsonResponse):
-        return found
-    match, data = found
-    response = HttpResponse(data, content_type=REPLAY_CONTENT_TYPE)
+    """The stored file, streamed from the replays storage (a folder or an object store)."""
+    from tournament import selectors
+
+    match = selectors.match_get(match_id=match_id, user=request.user)
+    if match is None:
+        return error_response(404, "not_found", f"No match {match_id}.")
+    if not match.replay_name:
+        return error_response(404, "not_found", f"Match {match_id} has no replay yet.")
+    try:
+        stream = stream_replay(match.replay_name, sha256=match.replay_sha256 or None)
+    except ReplayNotFound:
+        return error_response(404, "not_found", f"The replay of match {match_id} is missing.")
+    except ReplayCorrupt as exc:
+        return error_response(500, "replay_corrupt", str(exc))
+    response = StreamingHttpResponse(stream.chunks, content_type=REPLAY_CONTENT_TYPE)
     response["Content-Disposition"] = f'attachment; filename="match-{match.pk}.replay"'
-    response["Content-Length"] = str(len(data))
+    response["Content-Length"] = str(stream.size)
     if match.replay_sha256:
         response["ETag"] = f'"{match.replay_sha256}"'
     return response
