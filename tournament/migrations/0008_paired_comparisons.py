@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournament', '0006_openskill'),
+        ('tournament', '0007_botversion_build_log'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
