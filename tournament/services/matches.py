@@ -141,15 +141,22 @@ def match_play(*, match_id: int) -> Match | None:
     match = match_start(match_id=match_id)
     if match is None:
         return None
+    from replays.live import live_publisher
     from workers.runner import run_match
 
+    spec = match_spec(match)
+    live = live_publisher(match_id=match_id, spec=spec)  # spectators watch it as it plays
     try:
-        raw = run_match(match_spec(match))
-        outcome = outcome_from_runner(raw)
-    except Exception as exc:  # the runner's own bug, not a bot fault: the match failed
-        log.exception("match %s: runner failed", match_id)
-        return match_fail(match_id=match_id, error=f"{type(exc).__name__}: {exc}")
-    return match_finish(match_id=match_id, played=outcome)
+        try:
+            raw = run_match(spec, on_step=live)
+            outcome = outcome_from_runner(raw)
+        except Exception as exc:  # the runner's own bug, not a bot fault: the match failed
+            log.exception("match %s: runner failed", match_id)
+            return match_fail(match_id=match_id, error=f"{type(exc).__name__}: {exc}")
+        return match_finish(match_id=match_id, played=outcome)
+    finally:
+        if live is not None:
+            live.close()
 
 
 def match_finish(*, match_id: int, played: PlayedMatch) -> Match | None:
