@@ -69,6 +69,7 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"] if
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
+    "website",  # first: its registration/ and error templates win over the admin's
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -96,6 +97,13 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "tournament.urls"
+LOGIN_URL = "website:login"
+LOGIN_REDIRECT_URL = "website:dashboard"  # unless the login form carries ?next=
+LOGOUT_REDIRECT_URL = "website:home"
+# Password-reset mails: printed on the console unless a real backend is configured.
+EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+EMAIL_HOST = env_str("EMAIL_HOST", "localhost")
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "arena@localhost")
 WSGI_APPLICATION = "tournament.wsgi.application"
 ASGI_APPLICATION = "tournament.asgi.application"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

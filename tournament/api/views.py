@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, status
 from rest_framework.parsers import FormParser, MultiPartParser
@@ -12,6 +11,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from .. import selectors
+from ..services import accounts as account_services
 from ..services import bots as bot_services
 from ..services import leagues as league_services
 from ..services import matches as match_services
@@ -30,7 +30,7 @@ class AccountCreateApi(APIView):
     def post(self, request: Request) -> Response:
         data = s.AccountInput(data=request.data)
         data.is_valid(raise_exception=True)
-        user = get_user_model().objects.create_user(**data.validated_data)
+        user = account_services.account_create(**data.validated_data)
         return Response(s.AccountOutput(user).data, status=status.HTTP_201_CREATED)
 
 
