@@ -11,10 +11,10 @@ PER_PAGE = 25
 
 
 def paginate(
-    request: HttpRequest, items: Any, per_page: int = PER_PAGE, param: str = "page"
+    request: HttpRequest, items: Any, per_page: int | None = None, param: str = "page"
 ) -> Page:
     """One page of a list; ?page= out of range gives the last page, not an error."""
-    return Paginator(items, per_page).get_page(request.GET.get(param))
+    return Paginator(items, per_page or PER_PAGE).get_page(request.GET.get(param))
 
 
 def int_param(request: HttpRequest, name: str) -> int | None:
