@@ -13,7 +13,9 @@ import sys
 
 from .errors import EngineError
 
-COMMANDS = ("play", "arena", "bench", "verify")
+# Only what needs nothing but the engine. Playing bot files and proving replays need the
+# workers' sandbox and replays/: those commands live above them, in ``python -m arena``.
+COMMANDS = ("bench",)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -107,7 +107,7 @@ MAX_UPLOAD_BYTES = 2 * 1024 * 1024  # a replay is kilobytes
 @gzip_page
 def uploaded_replay_frames(request: HttpRequest) -> HttpResponse:
     """Frames of a replay file sent in the body (the viewer's "open a file" page): for
-    replays that are not in the database, e.g. from ``python -m engine`` or another server."""
+    replays that are not in the database, e.g. from ``python -m arena play`` or another server."""
     data = request.body
     if not data:
         return error_response(400, "invalid", "Send the replay file as the request body.")

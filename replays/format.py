@@ -1,6 +1,6 @@
 """The replay file format: a zstd-compressed msgpack document (see docs/replay-format.md).
 
-Pure: no Django import, so ``python -m engine verify`` and the workers can use it. One
+Pure: no Django import, so ``python -m arena verify`` and the workers can use it. One
 document holds the header (format and engine versions, mode, options, seed, seats, time
 limits, start and end times), the action log, the faults, the final result and the final
 state hash. Actions are stored positionally (``[kind, field, ...]``, cells as cell

@@ -73,3 +73,19 @@ class BadGameConfig(ArenaError):
     UNKNOWN_MODE = "Unknown or unavailable mode {mode!r}; available: {available}."
     SEATS = "Mode {mode!r} is played by {span} seats, not {seats}."
     DIFFICULTY = "A solo league needs options.difficulty, one of {choices}."
+
+
+class RateLimited(ArenaError):
+    """Too many requests of one kind; `retry_after` says in how many seconds to try again."""
+
+    code = "throttled"
+    status = 429
+
+    CHALLENGES_PER_HOUR = "You may request {limit} challenge matches per hour."
+    CHALLENGES_ACTIVE = "You already have {limit} challenge matches queued or running."
+
+    def __init__(
+        self, message: str, *, retry_after: int, fields: dict[str, list[str]] | None = None
+    ) -> None:
+        super().__init__(message, fields=fields)
+        self.retry_after = retry_after

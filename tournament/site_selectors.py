@@ -1,23 +1,21 @@
 """Reads the website's pages need beyond `tournament.selectors`: ladder rows with placement
 counts, head-to-head tables, fault rates, a league's progress, an author's dashboard and the
 home page's summaries. Each function costs a fixed number of queries; the aggregation over
-match seats happens in Python on one query's rows.
+match seats happens in Python on one query's rows. Head-to-head tables are
+`tournament.selectors.league_head_to_head` / `bot_head_to_head`.
 """
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Count, Q, QuerySet
 
-from . import selectors
+from . import selectors, skill
 from .models import Bot, BotVersion, League, LeagueEntry, Match, MatchSeat, RatingChange
 
-# Fewer rated games than this and a ladder entry is marked "provisional".
-PROVISIONAL_GAMES = 5
 TOP_PER_LEAGUE = 3
 HOME_MATCHES = 8
 RECENT_FAULTS = 10
@@ -34,11 +32,18 @@ class LadderRow:
     rank: int
     placements: list[int]  # placements[i] = times finished (i+1)th
     mean_rank: float | None
-    provisional: bool
+    provisional: bool  # OpenSkill sigma still high: too few games to be sure
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """OpenSkill mu - 2 sigma .. mu + 2 sigma."""
+        mu, sigma = self.entry.openskill_mu, self.entry.openskill_sigma
+        return mu - 2 * sigma, mu + 2 * sigma
 
 
 def league_ladder_rows(*, league: League) -> list[LadderRow]:
-    """The ladder in rating order with placement counts and mean rank per entrant."""
+    """The ladder in the league's order (Elo or conservative OpenSkill) with placement counts
+    and mean rank per entrant."""
     entries = selectors.league_ladder(league=league)
     counts: dict[int, Counter[int]] = defaultdict(Counter)
     seats = MatchSeat.objects.filter(
@@ -52,92 +57,9 @@ def league_ladder_rows(*, league: League) -> list[LadderRow]:
         played = sum(c.values())
         placements = [c.get(r, 0) for r in range(1, league.seats + 1)]
         mean = sum(r * n for r, n in c.items()) / played if played else None
-        rows.append(LadderRow(entry, entry.rank, placements, mean, entry.games < PROVISIONAL_GAMES))
+        provisional = skill.is_provisional(entry.openskill_sigma)
+        rows.append(LadderRow(entry, entry.rank, placements, mean, provisional))
     return rows
-
-
-# --- head to head ---------------------------------------------------------------------------
-
-
-@dataclass
-class Record:
-    """How often one side finished ahead of, level with, or behind the other."""
-
-    ahead: int = 0
-    level: int = 0
-    behind: int = 0
-
-    @property
-    def games(self) -> int:
-        return self.ahead + self.level + self.behind
-
-
-@dataclass
-class HeadToHead:
-    """A square table: `cells[a][b]` is a's record against b (labels in `order`)."""
-
-    order: list[Any]
-    cells: dict[Any, dict[Any, Record]] = field(default_factory=dict)
-
-    def row(self, a: Any) -> list[tuple[Any, Record | None]]:
-        return [(b, None if a == b else self.cells.get(a, {}).get(b)) for b in self.order]
-
-
-def _pairwise(rows: Iterable[tuple[int, Any, int | None]]) -> dict[Any, dict[Any, Record]]:
-    """rows: (match id, side, rank). Every pair of sides at one table scores one record."""
-    tables: dict[int, list[tuple[Any, int]]] = defaultdict(list)
-    for match_id, side, rank in rows:
-        if rank is not None:
-            tables[match_id].append((side, rank))
-    cells: dict[Any, dict[Any, Record]] = defaultdict(dict)
-    for table in tables.values():
-        for a, rank_a in table:
-            for b, rank_b in table:
-                if a == b:
-                    continue
-                rec = cells[a].setdefault(b, Record())
-                if rank_a < rank_b:
-                    rec.ahead += 1
-                elif rank_a == rank_b:
-                    rec.level += 1
-                else:
-                    rec.behind += 1
-    return cells
-
-
-def league_head_to_head(*, league: League) -> HeadToHead:
-    """Entrant against entrant over the league's finished matches (ladder order)."""
-    order = [row.bot_version for row in selectors.league_ladder(league=league)]
-    by_id = {v.pk: v for v in order}
-    rows = MatchSeat.objects.filter(
-        match__league=league, match__status=Match.Status.FINISHED
-    ).values_list("match_id", "bot_version_id", "rank")
-    cells = _pairwise(rows)
-    return HeadToHead(
-        order=order,
-        cells={by_id[a]: {by_id[b]: r for b, r in row.items() if b in by_id}
-               for a, row in cells.items() if a in by_id},
-    )  # fmt: skip
-
-
-@dataclass
-class OpponentRecord:
-    opponent: Bot
-    record: Record
-
-
-def bot_results_by_opponent(*, bot: Bot, user: Any = None) -> list[OpponentRecord]:
-    """The bot (any version) against each other bot it met in finished visible matches."""
-    visible = selectors.match_list(user=user).filter(
-        status=Match.Status.FINISHED, seats__bot_version__bot=bot
-    ).values("pk")
-    rows = MatchSeat.objects.filter(match__in=visible).values_list(
-        "match_id", "bot_version__bot_id", "rank"
-    )
-    mine = _pairwise(rows).get(bot.pk, {})
-    bots = Bot.objects.in_bulk(list(mine))
-    out = [OpponentRecord(bots[b], r) for b, r in mine.items() if b in bots]
-    return sorted(out, key=lambda o: (-o.record.games, o.opponent.name))
 
 
 # --- bots -----------------------------------------------------------------------------------
@@ -207,15 +129,6 @@ def author_bots(*, user: Any) -> list[Bot]:
 
 def ready_versions(*, bot: Bot) -> list[BotVersion]:
     return list(bot.versions.filter(status=BotVersion.Status.READY).order_by("-number"))
-
-
-def challenge_versions() -> QuerySet[BotVersion]:
-    """Every ready version of a bot that is not retired: what a challenge may seat."""
-    return (
-        BotVersion.objects.filter(status=BotVersion.Status.READY, bot__retired=False)
-        .select_related("bot")
-        .order_by("bot__name", "-number")
-    )
 
 
 # --- leagues --------------------------------------------------------------------------------

@@ -128,6 +128,15 @@ class LeagueForm(forms.Form):
         min_value=0, max_value=600, initial=30.0, label="Time bank (s)",
         help_text="Extra seconds per match for slow moves; a bot that exhausts it faults.",
     )  # fmt: skip
+    ladder_order = forms.ChoiceField(
+        choices=[
+            (League.LadderOrder.ELO, "Elo — the classic rating, moves with every result"),
+            (League.LadderOrder.CONSERVATIVE,
+             "Conservative — OpenSkill μ − 3σ: new or erratic bots rank low until proven"),
+        ],
+        initial=League.LadderOrder.ELO, label="Ladder order",
+        help_text="Which rating ranks the ladder; both are always shown. You can change it later.",
+    )  # fmt: skip
     public = forms.BooleanField(
         required=False, initial=True, label="Public",
         help_text="Public: everyone sees it and any author may enter. Private: only the users "
@@ -145,7 +154,7 @@ class LeagueForm(forms.Form):
             "name": d["name"], "mode": d["mode"], "seats": d["seats"], "format": d["format"],
             "options": options, "public": d["public"],
             "decision_time_limit": d["decision_time_limit"], "time_bank": d["time_bank"],
-            "seeds": d["seeds"], "rounds": d["rounds"],
+            "seeds": d["seeds"], "rounds": d["rounds"], "ladder_order": d["ladder_order"],
         }  # fmt: skip
 
 

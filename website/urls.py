@@ -48,6 +48,7 @@ urlpatterns = [
     path("leagues/new/", organisers.league_create, name="league-new"),
     path("leagues/<int:league_id>/", public.league_detail, name="league"),
     path("leagues/<int:league_id>/invite/", organisers.league_invite, name="league-invite"),
+    path("leagues/<int:league_id>/order/", organisers.league_order, name="league-order"),
     *[
         path(f"leagues/<int:league_id>/{action}/", organisers.league_action, {"action": action},
              name=f"league-{action}")

@@ -1,6 +1,6 @@
 """The limits a bot program plays under: time per decision, time bank, resources, output.
 
-One value object shared by the workers, the local runner (``python -m engine
+One value object shared by the workers, the local runner (``python -m arena
 play``) and the arena, so a bot meets the same limits everywhere. Time: each
 decision may take ``decision_seconds``; a late decision draws the excess from
 the match's ``bank_seconds``; the bot times out when the bank is spent.

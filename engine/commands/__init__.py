@@ -1,1 +1,2 @@
-"""Sub-commands of ``python -m engine`` (one module each: play, arena, bench, verify)."""
+"""Sub-commands of ``python -m engine``: only the engine-only ``bench``. The bot authors' tools
+(play, arena, verify) are ``python -m arena``."""

@@ -6,7 +6,7 @@ line on stdin; answer "start" with {"ready": true}, every "decide" with one
 action (here {"index": i}, the position of a legal action), and stop at
 "end". Print nothing else on stdout: log to stderr.
 
-Try it:  python -m engine play --mode standard --players 2 --bots examples/bots/random_bot.py,greedy
+Try it:  python -m arena play --mode standard --players 2 --bots examples/bots/random_bot.py,greedy
 """
 
 import json

@@ -1,8 +1,11 @@
-"""engine/ (and the Django-free parts of workers/) must import with Django and Celery absent.
+"""engine/ stands alone, and the Django-free parts of workers/ import without the web stack.
 
-The engine is shared by the web app, the workers, bots and offline tools; a Django import in it
-would drag settings into all of them. A meta-path finder that refuses the web stack proves it
-in a fresh interpreter, for every engine module, not only the ones `engine/__init__` imports.
+The engine is shared by the web app, the workers, bots and offline tools; it sits at the bottom
+of the layers (engine <- workers <- tournament / replays / arena), so it imports none of the
+packages above it, not even lazily inside a function. A meta-path finder that refuses those
+packages and the web stack proves it in a fresh interpreter, for every engine module, not only
+the ones `engine/__init__` imports; a scan of the sources catches the lazy imports that only run
+when a function is called.
 """
 
 import re
@@ -15,9 +18,12 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 ENGINE = REPO / "engine"
 
+WEB_STACK = ("django", "rest_framework", "celery", "tournament", "replays")
+ABOVE_ENGINE = (*WEB_STACK, "workers", "arena", "website")
+
 BLOCKER = """
 import importlib, importlib.abc, pkgutil, sys
-BLOCKED = ("django", "rest_framework", "celery", "tournament", "replays")
+BLOCKED = __BLOCKED__
 class Blocker(importlib.abc.MetaPathFinder):
     def find_spec(self, name, path=None, target=None):
         if name.split(".")[0] in BLOCKED:
@@ -36,23 +42,34 @@ print("ok")
 needs_engine = pytest.mark.skipif(not ENGINE.is_dir(), reason="engine/ does not exist yet")
 
 
-def run_blocked(code: str) -> subprocess.CompletedProcess[str]:
+def run_blocked(
+    code: str, blocked: tuple[str, ...] = WEB_STACK
+) -> subprocess.CompletedProcess[str]:
+    blocker = BLOCKER.replace("__BLOCKED__", repr(blocked))
     return subprocess.run(
-        [sys.executable, "-c", BLOCKER + code],
+        [sys.executable, "-c", blocker + code],
         cwd=REPO, capture_output=True, text=True, timeout=120,
     )  # fmt: skip
 
 
 @needs_engine
-def test_engine_imports_without_django() -> None:
-    done = run_blocked(WALK.format(name="engine"))
+def test_engine_imports_with_every_package_above_it_blocked() -> None:
+    done = run_blocked(WALK.format(name="engine"), blocked=ABOVE_ENGINE)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip().endswith("ok")
 
 
+def test_the_blocker_blocks() -> None:
+    """The walk above proves something only if a blocked import really fails."""
+    done = run_blocked("import workers.limits", blocked=ABOVE_ENGINE)
+    assert done.returncode != 0 and "workers imported while blocked" in done.stderr
+
+
 @needs_engine
-def test_engine_sources_never_import_django() -> None:
-    pattern = re.compile(r"^\s*(import|from)\s+(django|rest_framework|celery)\b", re.MULTILINE)
+def test_engine_sources_never_import_the_layers_above() -> None:
+    """Also the imports inside functions, which importing the modules does not run."""
+    names = "|".join(ABOVE_ENGINE)
+    pattern = re.compile(rf"^\s*(import|from)\s+({names})\b", re.MULTILINE)
     offenders = [
         str(path.relative_to(REPO))
         for path in sorted(ENGINE.rglob("*.py"))
@@ -67,4 +84,12 @@ def test_worker_runtime_imports_without_django(module: str) -> None:
     if module != "workers" and not (REPO / (module.replace(".", "/") + ".py")).exists():
         pytest.skip(f"{module} is not written yet")
     done = run_blocked(f"import {module}\nprint('ok')")
+    assert done.returncode == 0, done.stderr
+
+
+def test_authors_cli_imports_without_the_web_stack() -> None:
+    """`python -m arena` is what bot authors run from a checkout: no Django, no Celery."""
+    done = run_blocked(
+        WALK.format(name="arena"), blocked=("django", "rest_framework", "celery", "tournament")
+    )
     assert done.returncode == 0, done.stderr

@@ -1,4 +1,4 @@
-"""Verification by re-simulation, and ``python -m engine verify``."""
+"""Verification by re-simulation, and ``python -m arena verify``."""
 
 from __future__ import annotations
 
@@ -60,7 +60,7 @@ def test_truncated_log_is_not_over(record, toy_mode):
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
     code = ("import sys; from engine.modes import MODES; "
             "MODES['toy'] = 'tests.replays.toy_mode:ToyGame'; "
-            "from engine.cli import main; sys.exit(main(sys.argv[1:]))")
+            "from arena.cli import main; sys.exit(main(sys.argv[1:]))")
     return subprocess.run([sys.executable, "-c", code, "verify", *args], cwd=REPO,
                           capture_output=True, text=True, timeout=60)
 

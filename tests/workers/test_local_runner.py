@@ -1,12 +1,12 @@
-"""``python -m engine play`` with bot files: the workers' sandbox and limits, faults printed."""
+"""``python -m arena play`` with bot files: the workers' sandbox and limits, faults printed."""
 
 from __future__ import annotations
 
 import pytest
 
+from arena.cli import main
+from arena.commands.play import build_agents
 from engine import ConfigError, available_modes
-from engine.cli import main
-from engine.commands.play import build_agents
 from workers.agents import ProgramAgent
 
 from .conftest import EXAMPLES, hostile

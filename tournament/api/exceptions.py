@@ -13,7 +13,7 @@ from rest_framework import exceptions as drf
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from ..errors import ArenaError
+from ..errors import ArenaError, RateLimited
 
 
 def error_body(code: str, message: str, fields: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -41,7 +41,10 @@ def _first_message(fields: dict[str, Any]) -> str:
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """Map domain errors and DRF/Django errors to one body shape; let the rest be 500s."""
     if isinstance(exc, ArenaError):
-        return Response(error_body(exc.code, exc.message, exc.fields), status=exc.status)
+        response = Response(error_body(exc.code, exc.message, exc.fields), status=exc.status)
+        if isinstance(exc, RateLimited):
+            response["Retry-After"] = str(exc.retry_after)
+        return response
     if isinstance(exc, Http404):
         exc = drf.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):

@@ -1,6 +1,6 @@
-"""Matches: create (league, challenge, validation), start, play through the runner, record the
-result exactly once, fail, cancel, and re-queue matches stuck past their deadline or whose
-queued message was lost."""
+"""Matches: create (for leagues, challenges and validations), start, play through the runner,
+record the result exactly once, fail, cancel, and re-queue matches stuck past their deadline or
+whose queued message was lost. Challenges are checked and limited in `challenges.py`."""
 
 from __future__ import annotations
 
@@ -15,9 +15,8 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from ..errors import Conflict, NotFound, ValidationFailed
+from ..errors import ValidationFailed
 from ..models import BotVersion, League, Match, MatchSeat
-from .game_config import game_config_check
 from .outcome import SeatOutcome, outcome_from_runner
 
 log = logging.getLogger(__name__)
@@ -79,36 +78,6 @@ def match_create_internal(
     )
     match_enqueue(match)
     return match
-
-
-def match_create(
-    *, user: Any, mode: str, options: dict[str, Any] | None, bot_version_ids: Sequence[int]
-) -> Match:
-    """An ad-hoc challenge between chosen ready bot versions (any owner's)."""
-    if not isinstance(bot_version_ids, (list, tuple)) or not bot_version_ids:
-        raise ValidationFailed(
-            "bot_versions must be a non-empty list of bot version ids.",
-            fields={"bot_versions": ["a non-empty list"]},
-        )
-    cleaned = game_config_check(mode=mode, seats=len(bot_version_ids), options=options)
-    found = BotVersion.objects.select_related("bot").in_bulk(list(bot_version_ids))
-    versions = []
-    for vid in bot_version_ids:
-        version = found.get(vid)
-        if version is None:
-            raise NotFound(
-                f"Bot version {vid} does not exist.", fields={"bot_versions": [str(vid)]}
-            )
-        if version.status != BotVersion.Status.READY:
-            raise Conflict(Conflict.VERSION_NOT_READY, fields={"bot_versions": [str(vid)]})
-        if version.bot.retired:
-            raise Conflict(Conflict.BOT_RETIRED, fields={"bot_versions": [str(vid)]})
-        versions.append(version)
-    with transaction.atomic():
-        return match_create_internal(
-            kind=Match.Kind.CHALLENGE, mode=mode, options=cleaned, bot_versions=versions,
-            league=None, requested_by=user,
-        )  # fmt: skip
 
 
 def _deadline(match: Match, seats: int) -> Any:

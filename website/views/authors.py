@@ -116,7 +116,7 @@ def league_enter(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def challenge(request: HttpRequest) -> HttpResponse:
-    versions = site_selectors.challenge_versions()
+    versions = selectors.challenge_versions()
     initial = {}
     if request.GET.get("bot_version"):
         initial["seat_0"] = request.GET["bot_version"]

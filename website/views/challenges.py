@@ -1,5 +1,5 @@
-"""The one place the site asks for a challenge match, so the service it calls can change in
-one line (helper `cli` is building tournament/services/challenges.py with the per-user limit)."""
+"""The site asks for a challenge match through the same service as the API
+(tournament/services/challenges.py: unrated, limited per user)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from typing import Any
 
 from django.http import HttpRequest
 
-from tournament.services import matches as match_services
+from tournament.services import challenges
 
 
 def request_challenge(request: HttpRequest, kwargs: dict[str, Any]) -> Any:
-    return match_services.match_create(user=request.user, **kwargs)
+    return challenges.challenge_create(user=request.user, **kwargs)

@@ -58,6 +58,23 @@ def league_action(request: HttpRequest, league_id: int, action: str) -> HttpResp
 
 @login_required
 @require_POST
+def league_order(request: HttpRequest, league_id: int) -> HttpResponse:
+    """Change which rating orders the ladder (Elo or conservative OpenSkill)."""
+    league = found(selectors.league_get(league_id=league_id, user=request.user), "league",
+                   league_id)  # fmt: skip
+    try:
+        league_services.league_set_ladder_order(
+            league=league, user=request.user, ladder_order=request.POST.get("ladder_order", "")
+        )
+    except ArenaError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, "The ladder order is changed.")
+    return redirect("website:league", league.pk)
+
+
+@login_required
+@require_POST
 def league_invite(request: HttpRequest, league_id: int) -> HttpResponse:
     league = found(selectors.league_get(league_id=league_id, user=request.user), "league",
                    league_id)  # fmt: skip

@@ -60,14 +60,13 @@ def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
     ladder_page = None
     if len(ladder) > LADDER_PAGE:
         ladder_page = paginate(request, ladder, LADDER_PAGE, param="ladder_page")
-    h2h = site_selectors.league_head_to_head(league=league)
     return render(request, "website/league.html", {
         "league": league,
         "ladder": ladder_page,
         "ladder_rows": ladder_page.object_list if ladder_page else ladder,
         "rows": ladder,
         "chart": charts.rating_chart(charts.league_series(changes, bot_colour)),
-        "h2h_rows": [(a, h2h.row(a)) for a in h2h.order],
+        "h2h_rows": selectors.league_head_to_head(league=league),
         "page": paginate(request, matches),
         "filters": {"bot": bot_id, "status": status, "round": round_number},
         "filter_query": filters.urlencode(),
@@ -155,7 +154,7 @@ def bot_detail(request: HttpRequest, bot_id: int) -> HttpResponse:
         "leagues": leagues,
         "matches": selectors.bot_recent_matches(bot=bot, user=user),
         "fault_rate": site_selectors.bot_fault_rate(bot=bot),
-        "opponents": site_selectors.bot_results_by_opponent(bot=bot, user=user),
+        "opponents": selectors.bot_head_to_head(bot=bot, user=user),
         "upload_form": UploadForm() if owner and not bot.retired else None,
         "enter_form": enter,
         "challenge_version": next(iter(site_selectors.ready_versions(bot=bot)), None),

@@ -1,6 +1,6 @@
-"""``python -m engine play``: play one game with bots and print the result.
+"""``python -m arena play``: play one game with bots and print the result.
 
-    python -m engine play --mode standard --players 4 --seed 7 \\
+    python -m arena play --mode standard --players 4 --seed 7 \\
         --bots greedy,random,random,random [--json] [--replay FILE]
 
 Prints scores, ranks, the score breakdown and each final boat as ASCII, or with ``--json``
@@ -19,14 +19,14 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from ..actions import Action
-from ..boat import Boat, Tile, base_layouts, mask_of
-from ..bots import BUILTIN_BOTS, make_bot
-from ..errors import ConfigError
-from ..game import Game
-from ..modes import mode_class, new_game
-from ..play import Agent, play_game
-from ..version import ENGINE_VERSION
+from engine.actions import Action
+from engine.boat import Boat, Tile, base_layouts, mask_of
+from engine.bots import BUILTIN_BOTS, make_bot
+from engine.errors import ConfigError
+from engine.game import Game
+from engine.modes import mode_class, new_game
+from engine.play import Agent, play_game
+from engine.version import ENGINE_VERSION
 
 DEFAULT_PLAYERS = {"standard": 2, "family": 2, "solo": 1, "duel": 2}
 

@@ -1,4 +1,4 @@
-"""``python -m engine play`` and ``bench``: agents built in one place, readable and JSON
+"""``python -m arena play``: agents built in one place, readable and JSON
 results, replays, and one readable error (exit 2) for every mistake a user can make."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.cli import main
-from engine.commands.play import build_agents
+from arena.cli import main
+from arena.commands.play import build_agents
 from engine.errors import ConfigError
 
 
@@ -103,12 +103,3 @@ def test_replay_is_written_and_verifies(tmp_path: Path, capsys: pytest.CaptureFi
     capsys.readouterr()
     assert main(["verify", str(path)]) == 0
     assert "match" in capsys.readouterr().out
-
-
-def test_bench_reports_games_per_second_and_enumeration(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["bench", "--seconds", "0.2", "--json"]) == 0
-    report = json.loads(capsys.readouterr().out)
-    line = report["games_per_second"][0]
-    assert line["mode"] == "standard" and line["seats"] == 4 and line["games"] >= 1
-    assert set(report["enumeration"]) == {"empty", "half-full", "nearly full"}
-    assert all(fig["median_us"] > 0 for fig in report["enumeration"].values())

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from engine.commands.arena_stats import elo_from_pairs, mean_interval, pair_results, wilson
+from arena.stats import elo_from_pairs, mean_interval, pair_results, wilson
 
 
 def test_wilson_interval() -> None:

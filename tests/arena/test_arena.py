@@ -1,4 +1,4 @@
-"""``python -m engine arena``: seat rotations, parallel games, the table and its JSON."""
+"""``python -m arena arena``: seat rotations, parallel games, the table and its JSON."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from arena.cli import main
+from arena.commands.arena import Progress, lineups
 from engine import ConfigError, available_modes
-from engine.cli import main
-from engine.commands.arena import Progress, lineups
 
-EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "bots"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "bots"
 needs_standard = pytest.mark.skipif("standard" not in available_modes(),
                                     reason="the standard mode is not built yet")  # fmt: skip
 
@@ -78,7 +78,7 @@ def test_arena_refuses_bad_input() -> None:
 
 def main_raising(argv: list[str]) -> None:
     """Run the command without the CLI's error-to-exit-code wrapping."""
-    from engine.cli import build_parser
+    from arena.cli import build_parser
 
     args = build_parser().parse_args(argv)
     args.func(args)

@@ -1,9 +1,8 @@
-"""``python -m engine verify FILE``: prove a replay by re-simulating it.
+"""``python -m arena verify FILE``: prove a replay by re-simulating it.
 
 Exit 0 when every step is legal and the final result and state hash match, 1 with one
 readable line on the first mismatch or illegal step, 2 when the file cannot be read.
-The replay modules are imported when the command runs, so the engine itself never
-depends on the ``replays`` package.
+The replay modules are imported when the command runs, so ``--help`` works without them.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
-"""``python -m engine arena``: many seeded games between bots, with every seat rotation.
+"""``python -m arena arena``: many seeded games between bots, with every seat rotation.
 
-    python -m engine arena --mode standard --players 4 --bots mybot.py,greedy,random \\
+    python -m arena arena --mode standard --players 4 --bots mybot.py,greedy,random \\
         --games 200 [--seed 0] [--jobs N] [--json] [--time-limit S] [--time-bank S]
 
 Bots are built-in names or bot files (``.py`` or ``.zip`` bundles, run in the workers'
@@ -15,7 +15,7 @@ One *deal* is one seed played in every rotation; ``--games`` is rounded up to wh
 Games run in parallel worker processes (``--jobs``, default: the CPU count) with a plain
 progress line on stderr. The table gives, per bot: games, wins (rank 1, shared ranks count
 as wins) with a 95 % Wilson interval, mean score and mean rank with 95 % intervals, faults,
-and an Elo estimate fitted to every pair of seats of every game (see ``arena_stats``).
+and an Elo estimate fitted to every pair of seats of every game (see ``arena.stats``).
 """
 
 from __future__ import annotations
@@ -31,10 +31,11 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bots import BUILTIN_BOTS
-from ..errors import ConfigError
-from ..modes import mode_class
-from .arena_stats import elo_from_pairs, mean_interval, pair_results, wilson
+from engine.bots import BUILTIN_BOTS
+from engine.errors import ConfigError
+from engine.modes import mode_class
+
+from ..stats import elo_from_pairs, mean_interval, pair_results, wilson
 from .play import DEFAULT_PLAYERS, _options, add_limit_arguments, limits_from_args
 
 

@@ -1,0 +1,7 @@
+"""``python -m arena`` entry point."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

@@ -1,0 +1,45 @@
+"""``python -m arena <command>``: one entry point, one module per command.
+
+Each command lives in ``arena/commands/<name>.py`` and exposes ``add_parser(subparsers)``; the
+parser's ``func(args) -> int`` runs it. Every error a user can cause ends with a non-zero exit
+code and one readable line on stderr, never a traceback: 2 for a mistake in the command line or
+its files, and the codes each command documents for the rest.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from engine.errors import EngineError
+
+from .errors import CliError
+
+# The order of the help text: local tools first, then the server's commands.
+COMMANDS = ("play", "arena", "verify")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m arena", description="Isle Arena: tools for bot authors"
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name in COMMANDS:
+        importlib.import_module(f"arena.commands.{name}").add_parser(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except CliError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except (EngineError, ValueError, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130

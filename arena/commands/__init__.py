@@ -1,0 +1,1 @@
+"""Sub-commands of ``python -m arena``, one module each; see ``arena.cli.COMMANDS``."""
