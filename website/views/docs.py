@@ -18,7 +18,11 @@ def _render(path: Path, mtime: float) -> str:
     import markdown
 
     text = path.read_text(encoding="utf-8")
-    return markdown.markdown(text, extensions=["tables", "fenced_code", "toc"])
+    html = markdown.markdown(text, extensions=["tables", "fenced_code", "toc"])
+    # Wide tables scroll on a phone; a scrolling region must be reachable by keyboard.
+    return html.replace(
+        "<table>", '<div class="scroll" tabindex="0" role="region" aria-label="table"><table>'
+    ).replace("</table>", "</table></div>").replace("<pre>", '<pre tabindex="0">')
 
 
 def protocol(request: HttpRequest) -> HttpResponse:
