@@ -61,6 +61,7 @@ class SignupForm(UserCreationForm):
 
 
 class BotForm(forms.Form):
+    label_suffix = ""
     name = forms.RegexField(
         regex=r"^[\w .+-]{1,64}$", max_length=64,
         help_text="Unique on the arena; letters, digits, spaces and . + - _ only.",
@@ -91,6 +92,8 @@ class EnterForm(forms.Form):
 
 class LeagueForm(forms.Form):
     """Every field says what it does: the organiser should not need the API docs."""
+
+    label_suffix = ""
 
     name = forms.CharField(max_length=100, help_text="Unique; shown on the league's page.")
     mode = forms.ChoiceField(
@@ -164,6 +167,8 @@ class InviteForm(forms.Form):
 
 class ChallengeForm(forms.Form):
     """A challenge seats 1-4 ready bot versions; empty seats at the end are left out."""
+
+    label_suffix = ""
 
     mode = forms.ChoiceField(choices=(), help_text="The rules of the match.")
     difficulty = forms.ChoiceField(

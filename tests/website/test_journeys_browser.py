@@ -154,7 +154,8 @@ def test_every_role_in_the_browser(live_server, chromium_executable, axe, make_u
             # --- organiser starts it: the matches are played --------------------------------
             organiser.reload()
             organiser.click("text=Start the league")
-            organiser.wait_for_selector("text=Browser duel is running.", timeout=120_000)
+            organiser.wait_for_selector("text=Browser duel is", timeout=120_000)
+            assert organiser.locator("table.matches tbody tr").count() == 2  # played
             audit.check(organiser, "league-started-organiser")
 
             # --- spectator: home, ladder, a match and its replay ----------------------------

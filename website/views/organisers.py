@@ -18,9 +18,14 @@ from ..forms import InviteForm, LeagueForm, add_service_error
 from .common import found
 
 ACTIONS = {
-    "start": (league_services.league_start, "{name} is running."),
-    "pause": (league_services.league_pause, "{name} is paused: queued matches wait."),
-    "close": (league_services.league_close, "{name} is closed."),
+    "start": league_services.league_start,
+    "pause": league_services.league_pause,
+    "close": league_services.league_close,
+}
+STATUS_MESSAGES = {
+    "running": "{name} is running: its matches are queued for the workers.",
+    "paused": "{name} is paused: queued matches wait until it is started again.",
+    "closed": "{name} is closed.",
 }
 
 
@@ -46,13 +51,14 @@ def league_create(request: HttpRequest) -> HttpResponse:
 def league_action(request: HttpRequest, league_id: int, action: str) -> HttpResponse:
     league = found(selectors.league_get(league_id=league_id, user=request.user), "league",
                    league_id)  # fmt: skip
-    service, done = ACTIONS[action]
     try:
-        service(league=league, user=request.user)
+        league = ACTIONS[action](league=league, user=request.user)
     except ArenaError as exc:
         messages.error(request, exc.message)
     else:
-        messages.success(request, done.format(name=league.name))
+        league.refresh_from_db()  # a short round robin may already have finished (and closed)
+        message = STATUS_MESSAGES.get(league.status, "{name} is {status}.")
+        messages.success(request, message.format(name=league.name, status=league.status))
     return redirect("website:league", league.pk)
 
 

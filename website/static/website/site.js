@@ -99,6 +99,28 @@
     }, POLL_MS);
   }
 
+  // Fields that only apply to one mode or format are hidden when they do not.
+  function setupDependentFields(form) {
+    const rules = [
+      ["difficulty", () => value("mode") === "solo"],
+      ["rounds", () => value("format") === "swiss"],
+      ["seeds", () => value("format") === "round_robin"],
+    ];
+    function value(name) {
+      const field = form.elements.namedItem(name);
+      return field ? field.value : null;
+    }
+    function apply() {
+      rules.forEach(([name, shown]) => {
+        const box = form.querySelector("#field-" + name);
+        if (box && value("mode") !== null) box.hidden = !shown();
+      });
+    }
+    form.addEventListener("change", apply);
+    apply();
+  }
+
+  document.querySelectorAll("form[data-dependent-fields]").forEach(setupDependentFields);
   document.querySelectorAll("form[data-upload]").forEach(setupUpload);
   pollVersion(document.getElementById("version-status"));
   document.querySelectorAll("[data-match-poll]").forEach(pollMatch);
