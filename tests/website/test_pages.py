@@ -124,6 +124,9 @@ def test_bot_page_fault_rate_and_results_by_opponent(played_league, client) -> N
     opponents = page.context["opponents"]
     assert len(opponents) == 2 and all(o.games == 2 for o in opponents)
     assert "25.0%" in page.content.decode()
+    listing = client.get("/matches/", {"bot": entry.bot_version.bot_id})
+    assert listing.context["page"].paginator.count == 4  # 2 opponents x 2 seat orders
+    assert entry.bot_version.bot.name in _title(listing.content.decode())
 
 
 def test_fault_details_and_stderr_only_for_owner_and_staff(

@@ -99,12 +99,17 @@ def match_list(request: HttpRequest) -> HttpResponse:
     kind = request.GET.get("kind") or None
     if kind in Match.Kind.values:
         matches = matches.filter(kind=kind)
+    bot_id = int_param(request, "bot")
+    bot = selectors.bot_get(bot_id=bot_id) if bot_id is not None else None
+    if bot is not None:
+        matches = matches.filter(seats__bot_version__bot=bot).distinct()
     filters = request.GET.copy()
     filters.pop("page", None)
     return render(request, "website/matches.html", {
         "page": paginate(request, matches.order_by("-created_at", "-id")),
         "statuses": Match.Status.values, "kinds": Match.Kind.values,
         "filters": {"status": status, "kind": kind}, "filter_query": filters.urlencode(),
+        "bot": bot,
     })  # fmt: skip
 
 
