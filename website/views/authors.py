@@ -20,12 +20,16 @@ from ..forms import BotForm, ChallengeForm, UploadForm, add_service_error
 from . import challenges
 from .common import found
 
+RECENT_CHALLENGES = 5
+
 
 @login_required
 def dashboard(request: HttpRequest) -> HttpResponse:
     return render(request, "website/dashboard.html", {
         "bots": site_selectors.author_bots(user=request.user),
         "faults": site_selectors.seat_faults(user=request.user),
+        "challenges": selectors.challenge_list(user=request.user)
+        .order_by("-created_at", "-id")[:RECENT_CHALLENGES],
         "is_organiser": league_services.is_organiser(request.user),
         "my_leagues": selectors.league_list(user=request.user).filter(
             organiser=request.user).order_by("-created_at")[:20],
