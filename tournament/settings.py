@@ -83,14 +83,17 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "django_filters",
     "drf_spectacular",
-    "drf_spectacular_sidecar",  # Swagger UI's files, served by the project (no CDN)
+    "drf_spectacular_sidecar",  # Swagger UI / ReDoc files served by us: /api/docs/ works offline
     "tournament",
     "replays",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Outside everything that can answer an error, so /api/ errors all get the JSON body.
+    "tournament.api.exceptions.ApiErrorBodyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "tournament.login_throttle.LoginThrottleMiddleware",  # 429 to password guessing
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -107,6 +110,7 @@ LOGOUT_REDIRECT_URL = "website:home"
 EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 EMAIL_HOST = env_str("EMAIL_HOST", "localhost")
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "arena@localhost")
+CSRF_FAILURE_VIEW = "tournament.api.exceptions.csrf_failure"  # the JSON error body under /api/
 WSGI_APPLICATION = "tournament.wsgi.application"
 ASGI_APPLICATION = "tournament.asgi.application"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -246,7 +250,7 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Bots, leagues, matches and replays for The Isle of Cats.",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
-    # /api/docs/ loads Swagger UI from our own static files, never from a CDN.
+    # Swagger UI's scripts, styles and favicon come from this server, never from a CDN.
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
@@ -256,6 +260,16 @@ SPECTACULAR_SETTINGS = {
         "tournament.api.schema.complete_schema",
     ],
 }
+
+# --- Logins ---------------------------------------------------------------------------------
+# Failed logins are counted per account and per client address over a window; over either
+# limit, logins of that account / from that address answer 429 with Retry-After.
+
+LOGIN_REDIRECT_URL = "/"
+LOGIN_FAILURES_PER_ACCOUNT = env_int("LOGIN_FAILURES_PER_ACCOUNT", 10)
+LOGIN_FAILURES_PER_ADDRESS = env_int("LOGIN_FAILURES_PER_ADDRESS", 50)
+LOGIN_THROTTLE_WINDOW_SECONDS = env_int("LOGIN_THROTTLE_WINDOW_SECONDS", 900)
+LOGIN_THROTTLE_PATHS = ["/api/v1/auth/token/", "/accounts/login/", "/admin/login/"]
 
 # --- Celery -----------------------------------------------------------------------------------
 # No broker configured = embedded mode: tasks go to kombu's filesystem transport, a queue of

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.contrib.auth import get_user_model, password_validation
@@ -18,6 +19,27 @@ from ..models import (
     MatchSeat,
     RatingChange,
 )
+
+
+class StrictInput(serializers.Serializer):
+    """An input that refuses keys it does not know (a typo must not be silently dropped),
+    reported together with the other field errors."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        unknown = sorted(set(data) - set(self.fields)) if isinstance(data, Mapping) else []
+        errors: dict[str, Any] = {
+            key: [f"Unknown field; the fields are {', '.join(self.fields)}."] for key in unknown
+        }
+        try:
+            value = super().to_internal_value(data)
+        except serializers.ValidationError as exc:
+            if not errors or not isinstance(exc.detail, dict):
+                raise
+            raise serializers.ValidationError({**exc.detail, **errors}) from None
+        if errors:
+            raise serializers.ValidationError(errors)
+        return value
+
 
 # --- accounts -------------------------------------------------------------------------------
 
@@ -179,7 +201,7 @@ class ChallengeInput(MatchInput):
 # --- leagues --------------------------------------------------------------------------------
 
 
-class LeagueInput(serializers.Serializer):
+class LeagueInput(StrictInput):
     name = serializers.CharField(max_length=100)
     mode = serializers.CharField(max_length=16)
     seats = serializers.IntegerField(min_value=1, max_value=4)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, status
@@ -21,6 +23,7 @@ from . import serializers as s
 from .base import FilteredListApi, ListApi, found, paginated
 from .filters import BotFilter, BotVersionFilter, LeagueFilter, MatchFilter, RatingChangeFilter
 from .throttles import MatchRequestThrottle, UploadThrottle
+from .uploads import bundle_upload_guard
 
 # --- accounts -------------------------------------------------------------------------------
 
@@ -91,6 +94,12 @@ class BotVersionListApi(FilteredListApi):
     parser_classes = [MultiPartParser, FormParser]
     throttle_classes = [UploadThrottle]
     filterset_class = BotVersionFilter
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        # Before authentication: a session's CSRF check already reads the body.
+        if request.method == "POST":
+            bundle_upload_guard(request)
+        super().initial(request, *args, **kwargs)
 
     @extend_schema(responses=s.BotVersionOutput(many=True))
     def get(self, request: Request, bot_id: int) -> Response:
