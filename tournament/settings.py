@@ -73,6 +73,7 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
     "tournament.embedded",  # first: its runserver also starts the embedded worker
+    "website",  # before the admin: its registration/ and error templates win
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -104,6 +105,13 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "tournament.urls"
+LOGIN_URL = "website:login"
+LOGIN_REDIRECT_URL = "website:dashboard"  # unless the login form carries ?next=
+LOGOUT_REDIRECT_URL = "website:home"
+# Password-reset mails: printed on the console unless a real backend is configured.
+EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+EMAIL_HOST = env_str("EMAIL_HOST", "localhost")
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "arena@localhost")
 CSRF_FAILURE_VIEW = "tournament.api.exceptions.csrf_failure"  # the JSON error body under /api/
 WSGI_APPLICATION = "tournament.wsgi.application"
 ASGI_APPLICATION = "tournament.asgi.application"
