@@ -9,7 +9,7 @@
 Runs against a throw-away SQLite database and storage under a temporary DATA_DIR; the page's
 requests are answered in process by the test client (Playwright's request routing), so no
 server or port is needed. Matches are recorded through the same service call the match runner
-uses (``tournament.services.matches._replay_store``), so anything it precomputes is included.
+uses (``tournament.services.replay_upload.replay_upload``), so anything it precomputes is included.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ def _stored_match(mode: str, seats: int, seed: int, bots: str) -> Any:
     from replays.format import document_from_game, encode
     from replays.recording import header_for_bots, play_recorded
     from tournament.models import Bot, BotVersion, Match, MatchSeat
-    from tournament.services import matches
+    from tournament.services.replay_upload import replay_upload
 
     owner, _ = get_user_model().objects.get_or_create(username="bench-owner")
     bot, _ = Bot.objects.get_or_create(name=bots, owner=owner, defaults={"is_system": True})
@@ -65,7 +65,7 @@ def _stored_match(mode: str, seats: int, seed: int, bots: str) -> Any:
     for s in range(seats):
         MatchSeat.objects.create(match=match, seat=s, bot_version=version,
                                  score=result["scores"][s], rank=result["ranks"][s])
-    replay = matches._replay_store(match.pk, data)
+    replay = replay_upload(match_id=match.pk, data=data)
     Match.objects.filter(pk=match.pk).update(replay_name=replay["name"],
                                              replay_sha256=replay["sha256"],
                                              replay_size=replay["size"])

@@ -1,6 +1,6 @@
 """Replay endpoints: the file download and the viewer's frames.
 
-``GET /api/v1/matches/{id}/replay`` sends the stored file as is: a zstd-compressed msgpack
+``GET /api/v1/matches/{id}/replay`` streams the stored file as is: a zstd-compressed msgpack
 document, ``Content-Type: application/zstd`` (decompress, then msgpack-decode; see
 docs/replay-format.md). ``GET /api/v1/matches/{id}/frames?seat=K|spectator`` sends the
 re-simulated views as JSON (see replays/frames.py): for a finished match built once when it
@@ -16,12 +16,13 @@ import gzip
 import hashlib
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.views.decorators.csrf import csrf_exempt
 
 from .format import ReplayError
 from .frames import SPECTATOR, FramesError, InvalidSeat, parse_seat
 from .live import live_payload
-from .storage import ReplayCorrupt, ReplayNotFound, open_replay
+from .storage import ReplayCorrupt, ReplayNotFound, open_replay, stream_replay
 from .stored_frames import frames_gz, frames_key
 
 REPLAY_CONTENT_TYPE = "application/zstd"
@@ -74,13 +75,23 @@ def _match_replay(request: HttpRequest, match_id: int) -> tuple[Any, bytes] | Js
 
 @_allow("GET")
 def replay_download(request: HttpRequest, match_id: int) -> HttpResponse:
-    found = _match_replay(request, match_id)
-    if isinstance(found, JsonResponse):
-        return found
-    match, data = found
-    response = HttpResponse(data, content_type=REPLAY_CONTENT_TYPE)
+    """The stored file, streamed from the replays storage (a folder or an object store)."""
+    from tournament import selectors
+
+    match = selectors.match_get(match_id=match_id, user=request.user)
+    if match is None:
+        return error_response(404, "not_found", f"No match {match_id}.")
+    if not match.replay_name:
+        return error_response(404, "not_found", f"Match {match_id} has no replay yet.")
+    try:
+        stream = stream_replay(match.replay_name, sha256=match.replay_sha256 or None)
+    except ReplayNotFound:
+        return error_response(404, "not_found", f"The replay of match {match_id} is missing.")
+    except ReplayCorrupt as exc:
+        return error_response(500, "replay_corrupt", str(exc))
+    response = StreamingHttpResponse(stream.chunks, content_type=REPLAY_CONTENT_TYPE)
     response["Content-Disposition"] = f'attachment; filename="match-{match.pk}.replay"'
-    response["Content-Length"] = str(len(data))
+    response["Content-Length"] = str(stream.size)
     if match.replay_sha256:
         response["ETag"] = f'"{match.replay_sha256}"'
     return response
@@ -100,10 +111,17 @@ def _gzip_response(request: HttpRequest, body: bytes) -> HttpResponse:
 MAX_UPLOAD_BYTES = 2 * 1024 * 1024  # a replay is kilobytes
 
 
+@csrf_exempt  # a pure function of the body, no session state: token and script clients too
 @_allow("POST")
 def uploaded_replay_frames(request: HttpRequest) -> HttpResponse:
     """Frames of a replay file sent in the body (the viewer's "open a file" page): for
     replays that are not in the database, e.g. from ``python -m arena play`` or another server."""
+    try:
+        declared = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        declared = 0
+    if declared > MAX_UPLOAD_BYTES:  # refused before the body is read
+        return error_response(413, "too_large", f"A replay is at most {MAX_UPLOAD_BYTES} bytes.")
     data = request.body
     if not data:
         return error_response(400, "invalid", "Send the replay file as the request body.")

@@ -66,11 +66,11 @@ def test_frames_are_stored_when_the_match_is_recorded_and_served_without_a_rebui
     from django.core.cache import cache
 
     from tournament.models import Match
-    from tournament.services.matches import _replay_store
+    from tournament.services.replay_upload import replay_upload
 
     match = _match("standard", 4, status="finished")
     game, _steps, data = record("standard", 4, 4)
-    stored = _replay_store(match.pk, data)
+    stored = replay_upload(match_id=match.pk, data=data)
     Match.objects.filter(pk=match.pk).update(replay_name=stored["name"],
                                              replay_sha256=stored["sha256"],
                                              replay_size=stored["size"], result=game.result())
