@@ -164,15 +164,16 @@ export function cardFace(id, card, extra = "", withText = true) {
   const family = card.family || card.kind || "";
   const type = FAMILY_NAMES[family] || family.replace(/_/g, " ");
   let key = "";
+  let label = String(card.label || card.name || "").replace(/^(Anytime|Treasure|Public|Rescue): /, "");
   if (family === "rescue") {
-    const basket = card.basket === "full" ? "full basket" : card.basket === "half" ? "half basket" : "no basket";
-    key = `<span class="card-key"><b class="card-speed" title="speed">${card.speed ?? 0}</b> ${basket}</span>`;
+    // A rescue card is its speed and its basket.
+    label = `Speed ${card.speed ?? 0}`;
+    key = `<span class="card-key">${card.basket === "full" ? "full basket" : card.basket === "half" ? "half basket" : "no basket"}</span>`;
   } else if (family === "solo_colour" && card.colour) {
     key = `<span class="card-key"><i class="swatch" style="--c:${COLOURS[card.colour] || "#999"}"></i>${esc(card.colour)}</span>`;
   } else if (family === "solo_basket" && card.baskets !== undefined) {
     key = `<span class="card-key">${icon("basket").repeat(Math.min(4, card.baskets || 0)) || "no basket"}</span>`;
   }
-  const label = String(card.label || card.name || "").replace(/^(Anytime|Treasure|Public|Rescue): /, "");
   const cost = card.cost !== undefined && card.cost !== null ? `<span class="card-cost" title="cost in fish">${card.cost}</span>` : "";
   return `<div class="card fam-${esc(family)}" data-card="${esc(id)}" title="${esc(card.effect || "")}" ${extra}>` +
     `<span class="card-type">${esc(type)}</span>${cost}` +

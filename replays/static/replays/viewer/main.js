@@ -128,7 +128,7 @@ function handsHTML(groups) {
 
 function statsHTML(p) {
   const bits = [];
-  if (p.fish !== undefined) bits.push(`<span class="fish" title="fish">${icon("fish", "fish")} <b>${p.fish}</b></span>`);
+  if (p.fish !== undefined && state.payload.header.mode !== "family") bits.push(`<span class="fish" title="fish">${icon("fish", "fish")} <b>${p.fish}</b></span>`);
   if (p.baskets !== undefined) bits.push(`<span title="baskets (used)">${icon("basket", "baskets")} ${p.baskets}${p.baskets_used ? ` <small>(${p.baskets_used} used)</small>` : ""}</span>`);
   if (p.speed) bits.push(`<span title="speed today">${icon("bolt", "speed")} ${p.speed}</span>`);
   return bits.join("");
