@@ -127,7 +127,7 @@ export function boatTile(t, cell) {
 
 const FAMILY_NAMES = {
   rescue: "Rescue", anytime: "Anytime", treasure: "Treasure", oshax: "Oshax",
-  private_lesson: "Private lesson", public_lesson: "Public lesson", family_lesson: "Lesson",
+  private_lesson: "Private", public_lesson: "Public", family_lesson: "Lesson",
   solo_colour: "Colour", solo_basket: "Sister's basket", solo_lesson_basic: "Sister's lesson",
   solo_lesson_advanced: "Sister's lesson", lesson: "Lesson", instant: "Instant",
 };

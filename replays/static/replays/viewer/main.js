@@ -284,9 +284,32 @@ function snapshotPieces() {
   return { pieces: out, fish };
 }
 
+function fly(html, from, to, scale = [1, 1]) {
+  const ghost = document.createElement("div");
+  ghost.className = "ghost";
+  ghost.innerHTML = html;
+  ghost.style.cssText = `left:${from.left + window.scrollX}px;top:${from.top + window.scrollY}px;width:${from.width}px;height:${from.height}px`;
+  document.body.appendChild(ghost);
+  const dx = to.left - from.left, dy = to.top - from.top;
+  ghost.animate([{ transform: "none", opacity: 1 }, { transform: `translate(${dx}px, ${dy}px) scale(${scale[0]}, ${scale[1]})`, opacity: 0.85 }],
+    { duration: 450, easing: "cubic-bezier(.3,.7,.3,1)" }).finished.then(() => ghost.remove(), () => ghost.remove());
+}
+
 function animateChange(before, prevView, view) {
-  const layer = document.body;
   const players = playersOf(view), prevPlayers = playersOf(prevView);
+  // A tile taken from a field (a rescue, the sister, a family take) flies to the taker's boat.
+  const step = state.payload.steps[state.step - 1];
+  const onBoat = new Set(players.flatMap((p) => boatOf(p).tiles.map((t) => String(t.id))));
+  const stillThere = new Set(Array.from(root.querySelectorAll("#fields [data-tile-id], #supply [data-tile-id], #island [data-tile-id]")).map((el) => el.dataset.tileId));
+  const fig = step ? root.querySelector(`figure.boat[data-seat="${step.seat}"] > svg`) : null;
+  if (fig) {
+    const box = fig.getBoundingClientRect();
+    for (const [id, piece] of before.pieces) {
+      if (stillThere.has(id) || onBoat.has(id)) continue;
+      const to = { left: box.left + box.width / 2 - piece.rect.width / 2, top: box.top + box.height / 2 - piece.rect.height / 2 };
+      fly(piece.html, piece.rect, to, [1.4, 1.4]);
+    }
+  }
   players.forEach((p, s) => {
     const had = new Set(boatOf(prevPlayers[s]).tiles.map((t) => String(t.id)));
     const fig = root.querySelector(`figure.boat[data-seat="${s}"]`);
@@ -299,15 +322,7 @@ function animateChange(before, prevView, view) {
       const from = before.pieces.get(String(t.id));
       if (!from) continue;
       const to = target.getBoundingClientRect();
-      const ghost = document.createElement("div");
-      ghost.className = "ghost";
-      ghost.innerHTML = from.html;
-      ghost.style.cssText = `left:${from.rect.left + window.scrollX}px;top:${from.rect.top + window.scrollY}px;width:${from.rect.width}px;height:${from.rect.height}px`;
-      layer.appendChild(ghost);
-      const dx = to.left - from.rect.left, dy = to.top - from.rect.top;
-      const sx = to.width / Math.max(1, from.rect.width), sy = to.height / Math.max(1, from.rect.height);
-      ghost.animate([{ transform: "none", opacity: 1 }, { transform: `translate(${dx}px, ${dy}px) scale(${sx}, ${sy})`, opacity: 0.9 }],
-        { duration: 420, easing: "cubic-bezier(.3,.7,.3,1)" }).finished.then(() => ghost.remove(), () => ghost.remove());
+      fly(from.html, from.rect, to, [to.width / Math.max(1, from.rect.width), to.height / Math.max(1, from.rect.height)]);
     }
     const now = p.fish, was = before.fish[String(s)];
     if (now !== undefined && was !== undefined && now !== was) {
