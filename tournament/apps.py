@@ -11,5 +11,7 @@ class TournamentConfig(AppConfig):
         from django.contrib.auth.signals import user_login_failed
 
         from .login_throttle import on_login_failed
+        from .page_cache import connect_signals
 
         user_login_failed.connect(on_login_failed, dispatch_uid="tournament-login-throttle")
+        connect_signals()

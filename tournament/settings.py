@@ -191,6 +191,10 @@ CACHES = {
     if CACHE_URL
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "isle-arena"}
 }
+# Anonymous reads of the match lists, ladders, league and bot pages are served from the cache
+# for up to PAGE_CACHE_SECONDS; any write invalidates them at once (tournament/page_cache.py).
+# Only with a shared cache (CACHE_URL): a per-process cache would not see the workers' writes.
+PAGE_CACHE_SECONDS = env_int("PAGE_CACHE_SECONDS", 30 if CACHE_URL else 0)
 
 # Live matches: the worker publishes each step for spectators (replays/live.py). The log is a
 # Redis list when LIVE_REDIS_URL, CACHE_URL or CELERY_BROKER_URL is Redis, else a file under

@@ -5,15 +5,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django_filters.rest_framework import DjangoFilterBackend
 from rest_framework import serializers
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
+from rest_framework.utils.urls import replace_query_param
 from rest_framework.views import APIView
 
-from ..errors import NotFound
+from ..errors import NotFound, ValidationFailed
 
 
 class ListApi(APIView):
@@ -58,6 +60,44 @@ def paginated(
     if extra:
         response.data = {**extra, **response.data}
     return response
+
+
+def keyset_paginated(
+    request: Request,
+    view: Any,
+    queryset: QuerySet,
+    serializer_class: type[serializers.Serializer],
+) -> Response:
+    """A list ordered newest first (-created_at, -id). With `?before=<id>` the page is the
+    rows after that row in this order, read through the (created_at, id) index whatever
+    the depth (no OFFSET, no COUNT): `next` continues from the page's last row and `count`
+    is null. Without it, page numbers as everywhere else."""
+    raw = request.query_params.get("before")
+    if raw is None:
+        return paginated(request, view, queryset, serializer_class)
+    if not raw.isdigit():
+        raise ValidationFailed("before must be the id of a row of this list.",
+                               fields={"before": [raw]})  # fmt: skip
+    filterset = view.filterset_class(request.query_params, queryset=queryset, request=request)
+    if not filterset.is_valid():
+        raise serializers.ValidationError(filterset.errors)
+    queryset = filterset.qs
+    anchor = queryset.model.objects.filter(pk=int(raw)).values_list("created_at", flat=True)
+    anchor = anchor.first()
+    if anchor is None:
+        raise ValidationFailed(f"before={raw}: there is no such row.", fields={"before": [raw]})
+    size = api_settings.PAGE_SIZE
+    rows = list(
+        queryset.filter(Q(created_at__lt=anchor) | Q(created_at=anchor, pk__lt=int(raw)))
+        .order_by("-created_at", "-pk")[: size + 1]
+    )
+    more = len(rows) > size
+    rows = rows[:size]
+    following = None
+    if more and rows:
+        following = replace_query_param(request.build_absolute_uri(), "before", rows[-1].pk)
+    data = serializer_class(rows, many=True, context={"request": request}).data
+    return Response({"count": None, "next": following, "previous": None, "results": data})
 
 
 def found(obj: Any, what: str, key: Any) -> Any:

@@ -201,6 +201,14 @@ class MatchOutput(serializers.ModelSerializer):
         return self._abs(f"/replays/{match.pk}/") if match.replay_name else None
 
 
+class MatchSummaryOutput(MatchOutput):
+    """A match in a list: everything but the `result` blob (several KB a match; the detail
+    endpoint has it) and the error text."""
+
+    class Meta(MatchOutput.Meta):
+        fields = [f for f in MatchOutput.Meta.fields if f not in ("result", "error")]
+
+
 class MatchInput(serializers.Serializer):
     mode = serializers.CharField(max_length=16)
     options = serializers.DictField(required=False, default=dict)
@@ -333,7 +341,7 @@ class BotDetailOutput(BotOutput):
     """A bot with its ratings (one row per visible league entry) and recent matches."""
 
     ratings = EntryRatingOutput(many=True)
-    recent_matches = MatchOutput(many=True)
+    recent_matches = MatchSummaryOutput(many=True)
 
     class Meta(BotOutput.Meta):
         fields = [*BotOutput.Meta.fields, "ratings", "recent_matches"]

@@ -21,7 +21,7 @@ from ..services import challenges as challenge_services
 from ..services import leagues as league_services
 from ..services import paired as paired_services
 from . import serializers as s
-from .base import FilteredListApi, ListApi, found, paginated
+from .base import FilteredListApi, ListApi, found, keyset_paginated, paginated
 from .filters import (
     BotFilter,
     BotVersionFilter,
@@ -277,15 +277,21 @@ class LeagueHistoryApi(FilteredListApi):
 
 # --- matches --------------------------------------------------------------------------------
 
+BEFORE = OpenApiParameter(
+    "before", int,
+    description="Keyset paging: the matches after this match id, newest first, at any depth "
+    "(`next` continues; `count` is null). Without it, `page` numbers.",
+)  # fmt: skip
+
 
 class MatchListApi(FilteredListApi):
     throttle_classes = [MatchRequestThrottle]
     filterset_class = MatchFilter
 
-    @extend_schema(responses=s.MatchOutput(many=True))
+    @extend_schema(responses=s.MatchSummaryOutput(many=True), parameters=[BEFORE])
     def get(self, request: Request) -> Response:
         matches = selectors.match_list(user=request.user)
-        return paginated(request, self, matches, s.MatchOutput)
+        return keyset_paginated(request, self, matches, s.MatchSummaryOutput)
 
     @extend_schema(request=s.MatchInput, responses={201: s.MatchOutput})
     def post(self, request: Request) -> Response:
@@ -312,10 +318,10 @@ class ChallengeListApi(FilteredListApi):
     throttle_classes = [MatchRequestThrottle]
     filterset_class = MatchFilter
 
-    @extend_schema(responses=s.MatchOutput(many=True))
+    @extend_schema(responses=s.MatchSummaryOutput(many=True), parameters=[BEFORE])
     def get(self, request: Request) -> Response:
         matches = selectors.challenge_list(user=request.user)
-        return paginated(request, self, matches, s.MatchOutput)
+        return keyset_paginated(request, self, matches, s.MatchSummaryOutput)
 
     @extend_schema(request=s.ChallengeInput, responses={201: s.MatchOutput})
     def post(self, request: Request) -> Response:

@@ -284,6 +284,9 @@ def match_fail(*, match_id: int, error: str) -> Match | None:
 
 def match_cancel_queued(*, league: League) -> int:
     """Cancel a league's queued matches (the league was closed)."""
+    from ..page_cache import bump_generation
+
+    bump_generation()  # a queryset update sends no signal
     return Match.objects.filter(league=league, status=Match.Status.QUEUED).update(
         status=Match.Status.CANCELLED, finished_at=timezone.now()
     )

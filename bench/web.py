@@ -1,0 +1,331 @@
+"""Speed of the pages people wait for, on a database of realistic size.
+
+    python bench/web.py [--matches 20000] [--leagues 20] [--seconds 5] [--json] [--refill]
+
+1. Fills a PostgreSQL database (DATABASE_URL, default
+   postgres://postgres@127.0.0.1:5432/h_perf_bench, created when missing) with finished
+   matches of 2-4 seats in `--leagues` ladder leagues of ten entrants each, with their
+   rating history (Elo and OpenSkill, computed in match order like the ratings service
+   does) and standings. Result blobs and replays are those of real games: a few games of
+   each seat count are played in process with the random bot, their replays are stored in
+   the replays storage, and every match of that seat count carries one of them. A filled
+   database is reused (the bench leaves a marker league); `--refill` starts again.
+2. Starts gunicorn (scripts/stack.py, 2 web workers, no Celery) on a free loopback port
+   and, with wrk at 8 connections, measures p50 and p99 of each page for `--seconds`:
+   the API and HTML match lists (first and a deep page), the ladder, the league page, a bot
+   page, the replay download and /healthz. Each p99 is printed as a ratio to /healthz's p99
+   of the same run (measured first and last; the larger is used).
+
+`--json` prints {"pages": {NAME: {"p50_ms", "p99_ms", "p99_ratio_to_healthz"}}, ...}.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/h_perf_bench"
+MARKER = "bench-web-marker"
+TARGET_RATIO = 3.0
+CONNECTIONS = 8
+ENTRANTS = 10
+SAMPLE_GAMES = 4  # real games per seat count whose result and replay the matches carry
+WRK = shutil.which("wrk") or "/usr/bin/wrk"
+
+
+def ensure_database(url: str) -> None:
+    """Create the database named in `url` when it does not exist yet."""
+    import psycopg
+
+    base, _, name = url.rpartition("/")
+    name = name.split("?")[0]
+    with psycopg.connect(f"{base}/postgres", autocommit=True) as conn:
+        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
+            conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def setup_django(env: dict[str, str]) -> None:
+    os.environ.update(env)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+
+def sample_games() -> dict[int, list[dict[str, Any]]]:
+    """A few real random games of each seat count: their result blobs and replay bytes."""
+    from tournament.services.outcome import outcome_from_runner
+    from workers.runner import MatchSpec, SeatSpec, run_match
+
+    games: dict[int, list[dict[str, Any]]] = {}
+    for seats in (2, 3, 4):
+        for i in range(SAMPLE_GAMES):
+            spec = MatchSpec(mode="standard", seats=tuple(SeatSpec(builtin="random")
+                             for _ in range(seats)), seed=1000 * seats + i)  # fmt: skip
+            played = outcome_from_runner(run_match(spec))
+            games.setdefault(seats, []).append({"played": played})
+    return games
+
+
+def fill(matches: int, leagues: int) -> None:
+    """Users, bots, leagues, entries, finished matches, seats, rating changes, standings."""
+    from django.contrib.auth import get_user_model
+    from django.db import transaction
+    from django.utils import timezone
+
+    from replays.storage import save_replay
+    from tournament import ratings as elo
+    from tournament import skill
+    from tournament.models import (
+        Bot,
+        BotVersion,
+        League,
+        LeagueEntry,
+        Match,
+        MatchSeat,
+        RatingChange,
+    )
+
+    User = get_user_model()
+    print("playing sample games ...", file=sys.stderr)
+    samples = sample_games()
+    for seats, games in samples.items():
+        for i, game in enumerate(games):
+            stored = save_replay(match_id=900_000_000 + seats * 100 + i,
+                                 data=game["played"].replay)  # fmt: skip
+            game["replay"] = stored
+    print("writing rows ...", file=sys.stderr)
+    rng = random.Random(16)
+    with transaction.atomic():
+        organiser = User.objects.create_user("bench-organiser", password=None)
+        authors = User.objects.bulk_create(
+            [User(username=f"bench-author-{i}") for i in range(20)]
+        )
+        bots = Bot.objects.bulk_create([
+            Bot(name=f"bench-bot-{i:03d}", owner=authors[i % len(authors)],
+                description="A random bot of the web bench.")
+            for i in range(leagues * 4)
+        ])  # fmt: skip
+        versions = BotVersion.objects.bulk_create([
+            BotVersion(bot=b, number=n, builtin="random", status=BotVersion.Status.READY)
+            for b in bots for n in (1, 2)
+        ])  # fmt: skip
+        all_leagues = League.objects.bulk_create([
+            League(name=MARKER if i == 0 else f"bench-league-{i:02d}", organiser=organiser,
+                   mode="standard", seats=2 + i % 3, format=League.Format.LADDER,
+                   status=League.Status.RUNNING)
+            for i in range(leagues)
+        ])  # fmt: skip
+        per_league = matches // leagues
+        start = timezone.now() - timezone.timedelta(days=60)
+        step = timezone.timedelta(days=60) / max(1, matches)
+        t = 0
+        for li, league in enumerate(all_leagues):
+            pool = [versions[(li * ENTRANTS + k) % len(versions)] for k in range(ENTRANTS)]
+            entries = LeagueEntry.objects.bulk_create(
+                [LeagueEntry(league=league, bot_version=v) for v in pool]
+            )
+            by_version = {e.bot_version_id: e for e in entries}
+            games = samples[league.seats]
+            match_rows, picks = [], []
+            for m in range(per_league):
+                game = games[m % len(games)]
+                played, stored = game["played"], game["replay"]
+                when = start + step * (t + m * leagues + li)
+                match_rows.append(Match(
+                    kind=Match.Kind.LEAGUE, league=league, mode="standard",
+                    seed=rng.getrandbits(31),
+                    status=Match.Status.FINISHED, result=played.result, replay_name=stored.name,
+                    replay_sha256=stored.sha256, replay_size=stored.size, created_at=when,
+                    queued_at=when, started_at=when, finished_at=when, engine_version="bench",
+                ))  # fmt: skip
+                picks.append(rng.sample(pool, league.seats))
+            match_rows = Match.objects.bulk_create(match_rows, batch_size=2000)
+            # created_at is auto_now_add: set the spread-out times after the insert
+            for row in match_rows:
+                row.created_at = row.queued_at
+            Match.objects.bulk_update(match_rows, ["created_at"], batch_size=2000)
+            seat_rows, change_rows = [], []
+            for match, chosen in zip(match_rows, picks, strict=True):
+                played = next(g["played"] for g in games if g["replay"].name == match.replay_name)
+                ranks = [s.rank for s in played.seats]
+                ordered = [by_version[v.pk] for v in chosen]
+                before = [e.rating for e in ordered]
+                after = elo.match_update(before, ranks, k=32.0)
+                sk_before = [skill.Skill(e.openskill_mu, e.openskill_sigma) for e in ordered]
+                sk_after = skill.match_update(sk_before, ranks)
+                top = min(ranks)
+                for seat, (entry, version, out) in enumerate(
+                    zip(ordered, chosen, played.seats, strict=True)
+                ):
+                    seat_rows.append(MatchSeat(
+                        match=match, seat=seat, bot_version=version, score=out.score,
+                        rank=out.rank, time_used=out.time_used,
+                    ))  # fmt: skip
+                    change_rows.append(RatingChange(
+                        league=league, entry=entry, match=match, bot_version=version,
+                        before=before[seat], after=after[seat], mu_before=sk_before[seat].mu,
+                        mu_after=sk_after[seat].mu, sigma_before=sk_before[seat].sigma,
+                        sigma_after=sk_after[seat].sigma,
+                    ))  # fmt: skip
+                    entry.rating, entry.last_change = after[seat], after[seat] - before[seat]
+                    entry.openskill_mu, entry.openskill_sigma = sk_after[seat]
+                    entry.games += 1
+                    entry.score_sum += out.score or 0.0
+                    if out.rank == top:
+                        entry.wins += 1
+                    else:
+                        entry.losses += 1
+            MatchSeat.objects.bulk_create(seat_rows, batch_size=5000)
+            RatingChange.objects.bulk_create(change_rows, batch_size=5000)
+            LeagueEntry.objects.bulk_update(entries, [
+                "rating", "openskill_mu", "openskill_sigma", "last_change", "games",
+                "score_sum", "wins", "losses",
+            ])  # fmt: skip
+            print(f"  league {li + 1}/{leagues}", file=sys.stderr)
+
+
+def filled() -> bool:
+    from tournament.models import League
+
+    return League.objects.filter(name=MARKER).exists()
+
+
+def empty_database() -> None:
+    from django.core.management import call_command
+
+    call_command("flush", interactive=False, verbosity=0)
+
+
+def targets() -> dict[str, str]:
+    """The pages to measure (paths), chosen from the filled data."""
+    from tournament.models import Bot, League, Match
+
+    league = League.objects.get(name=MARKER)
+    ids = list(Match.objects.order_by("-created_at", "-id").values_list("pk", flat=True))
+    deep = ids[len(ids) // 2]
+    deep_page = len(ids) // 2 // 50 + 1
+    bot = Bot.objects.filter(name__startswith="bench-bot-").order_by("pk").first()
+    return {
+        "healthz": "/healthz",
+        "api_matches": "/api/v1/matches/",
+        "api_matches_deep": f"/api/v1/matches/?before={deep}",
+        "api_matches_deep_page": f"/api/v1/matches/?page={deep_page}",
+        "html_matches": "/matches/",
+        "html_matches_deep": f"/matches/?before={deep}",
+        "api_ladder": f"/api/v1/leagues/{league.pk}/ladder/",
+        "html_league": f"/leagues/{league.pk}/",
+        "html_bot": f"/bots/{bot.pk}/",
+        "replay_download": f"/api/v1/matches/{ids[0]}/replay",
+    }
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
+
+
+def wrk(url: str, seconds: float) -> dict[str, float]:
+    """p50 / p99 in ms of `url` under wrk at CONNECTIONS connections."""
+    out = subprocess.run(
+        [WRK, "-t", "2", "-c", str(CONNECTIONS), "-d", f"{seconds}s", "--latency", url],
+        capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+    found = {}
+    for pct, value, unit in re.findall(r"^\s+(50|99)%\s+([\d.]+)(us|ms|s)\s*$", out, re.M):
+        found[pct] = float(value) * UNITS[unit]
+    requests = re.search(r"(\d+) requests in", out)
+    bad = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    if bad:
+        raise SystemExit(f"{url}: {bad.group(1)} responses were errors")
+    return {"p50_ms": found["50"], "p99_ms": found["99"],
+            "requests": int(requests.group(1)) if requests else 0}  # fmt: skip
+
+
+def measure(paths: dict[str, str], env: dict[str, str], seconds: float) -> dict[str, Any]:
+    from scripts.stack import Stack
+
+    port = free_port()
+    state = Path(tempfile.mkdtemp(prefix="bench-web-"))
+    try:
+        with Stack(workers=0, beat=False, port=port, env=env, state_dir=state) as stack:
+            base = stack.base_url
+            for path in paths.values():  # warm each page once (and check it answers)
+                with urllib.request.urlopen(base + path, timeout=60) as response:
+                    response.read()
+            pages = {name: wrk(base + path, seconds) for name, path in paths.items()}
+            last = wrk(base + paths["healthz"], seconds)
+    finally:
+        shutil.rmtree(state, ignore_errors=True)
+    healthz_p99 = max(pages["healthz"]["p99_ms"], last["p99_ms"])
+    for page in pages.values():
+        page["p99_ratio_to_healthz"] = round(page["p99_ms"] / healthz_p99, 2)
+    return {"pages": pages, "healthz_p99_ms": healthz_p99, "connections": CONNECTIONS,
+            "seconds": seconds, "target_ratio": TARGET_RATIO}  # fmt: skip
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--matches", type=int, default=20_000)
+    parser.add_argument("--leagues", type=int, default=20)
+    parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--refill", action="store_true", help="empty the database and fill again")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    db = os.environ.get("DATABASE_URL") or DEFAULT_DB
+    ensure_database(db)
+    data_dir = ROOT / "var" / "bench-web"
+    env = {
+        "DATABASE_URL": db, "DATA_DIR": str(data_dir), "DEBUG": "0",
+        "SECRET_KEY": "bench-web-only", "SECURE_SSL_REDIRECT": "0", "SECURE_COOKIES": "0",
+        "ALLOWED_HOSTS": "127.0.0.1,localhost", "WEB_CONCURRENCY": "2",
+    }  # fmt: skip
+    for key in ("CACHE_URL", "STORAGE_URL"):
+        if os.environ.get(key):
+            env[key] = os.environ[key]
+    setup_django(env)
+    if args.refill and filled():
+        empty_database()
+    if not filled():
+        fill(args.matches, args.leagues)
+    from tournament.models import Match
+
+    count = Match.objects.count()
+    result = measure(targets(), env, args.seconds)
+    result["matches"] = count
+    if args.json:
+        print(json.dumps(result, indent=2))
+        return 0
+    print(f"{count} matches; wrk, {CONNECTIONS} connections, {args.seconds:g} s per page; "
+          f"/healthz p99 {result['healthz_p99_ms']:.1f} ms")  # fmt: skip
+    print(f"{'page':24} {'p50 ms':>8} {'p99 ms':>8} {'p99 / healthz':>14}")
+    for name, page in result["pages"].items():
+        flag = "" if page["p99_ratio_to_healthz"] <= TARGET_RATIO else "  over target"
+        print(f"{name:24} {page['p50_ms']:8.1f} {page['p99_ms']:8.1f} "
+              f"{page['p99_ratio_to_healthz']:14.2f}{flag}")  # fmt: skip
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
