@@ -249,7 +249,8 @@ UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
 def wrk(url: str, seconds: float) -> dict[str, float]:
     """p50 / p99 in ms of `url` under wrk at CONNECTIONS connections."""
     out = subprocess.run(
-        [WRK, "-t", "2", "-c", str(CONNECTIONS), "-d", f"{seconds}s", "--latency", url],
+        [WRK, "-t", "2", "-c", str(CONNECTIONS), "-d", f"{max(1, round(seconds))}s",
+         "--latency", url],
         capture_output=True, text=True, check=True,
     ).stdout  # fmt: skip
     found = {}

@@ -218,7 +218,16 @@ class Match(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-id"]
-        indexes = [models.Index(fields=["league", "status"])]
+        # Lists read newest first, whole or by one filter (keyset pages walk these too).
+        indexes = [
+            models.Index(fields=["league", "status"]),
+            models.Index(fields=["-created_at", "-id"], name="match_newest"),
+            models.Index(fields=["league", "-created_at", "-id"], name="match_league_newest"),
+            models.Index(fields=["status", "-created_at", "-id"], name="match_status_newest"),
+            models.Index(fields=["kind", "-created_at", "-id"], name="match_kind_newest"),
+            models.Index(fields=["mode", "-created_at", "-id"], name="match_mode_newest"),
+            models.Index(fields=["league", "round"], name="match_league_round"),
+        ]
 
     def __str__(self) -> str:
         return f"match {self.pk} ({self.mode}, {self.status})"
@@ -246,6 +255,8 @@ class MatchSeat(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["match", "seat"], name="matchseat_unique_seat"),
         ]
+        # The bot and bot_version filters of the match lists, and a bot's recent matches.
+        indexes = [models.Index(fields=["bot_version", "match"], name="matchseat_version_match")]
 
     def __str__(self) -> str:
         return f"seat {self.seat} of match {self.match_id}"
@@ -275,6 +286,11 @@ class RatingChange(models.Model):
             models.UniqueConstraint(
                 fields=["match", "bot_version"], name="ratingchange_unique_match_version"
             ),
+        ]
+        # A league's history in order, and a bot version's (the bot page's charts).
+        indexes = [
+            models.Index(fields=["league", "id"], name="ratingchange_league_order"),
+            models.Index(fields=["bot_version", "id"], name="ratingchange_version_order"),
         ]
 
 

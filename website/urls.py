@@ -3,6 +3,8 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
+from tournament.page_cache import cached_page
+
 from .views import accounts, authors, docs, organisers, public
 
 app_name = "website"
@@ -36,7 +38,7 @@ urlpatterns = [
     path("dashboard/", authors.dashboard, name="dashboard"),
     path("bots/", public.bot_list, name="bots"),
     path("bots/new/", authors.bot_create, name="bot-new"),
-    path("bots/<int:bot_id>/", public.bot_detail, name="bot"),
+    path("bots/<int:bot_id>/", cached_page(public.bot_detail), name="bot"),
     path("bots/<int:bot_id>/upload/", authors.bot_upload, name="bot-upload"),
     path("bots/<int:bot_id>/retire/", authors.bot_retire, name="bot-retire"),
     path("versions/<int:version_id>/", public.version_detail, name="version"),
@@ -44,9 +46,9 @@ urlpatterns = [
     path("entries/", authors.league_enter, name="enter"),
     path("challenge/", authors.challenge, name="challenge"),
     # leagues
-    path("leagues/", public.league_list, name="leagues"),
+    path("leagues/", cached_page(public.league_list), name="leagues"),
     path("leagues/new/", organisers.league_create, name="league-new"),
-    path("leagues/<int:league_id>/", public.league_detail, name="league"),
+    path("leagues/<int:league_id>/", cached_page(public.league_detail), name="league"),
     path("leagues/<int:league_id>/invite/", organisers.league_invite, name="league-invite"),
     path("leagues/<int:league_id>/order/", organisers.league_order, name="league-order"),
     *[
@@ -55,6 +57,6 @@ urlpatterns = [
         for action in organisers.ACTIONS
     ],
     # matches
-    path("matches/", public.match_list, name="matches"),
+    path("matches/", cached_page(public.match_list), name="matches"),
     path("matches/<int:match_id>/", public.match_detail, name="match"),
 ]

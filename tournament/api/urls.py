@@ -3,20 +3,25 @@
 from django.urls import path
 from rest_framework.authtoken.views import ObtainAuthToken
 
+from ..page_cache import cached_page
 from . import protocol
 from . import views as v
+
+# Anonymous reads of these are served from the page cache (tournament/page_cache.py).
+league_detail = cached_page(v.LeagueDetailApi.as_view())
+league_ladder = cached_page(v.LeagueLadderApi.as_view())
 
 urlpatterns = [
     path("accounts/", v.AccountCreateApi.as_view(), name="account-create"),
     path("accounts/me/", v.AccountMeApi.as_view(), name="account-me"),
     path("auth/token/", ObtainAuthToken.as_view(), name="auth-token"),
     path("bots/", v.BotListApi.as_view(), name="bot-list"),
-    path("bots/<int:bot_id>/", v.BotDetailApi.as_view(), name="bot-detail"),
+    path("bots/<int:bot_id>/", cached_page(v.BotDetailApi.as_view()), name="bot-detail"),
     path("bots/<int:bot_id>/retire/", v.BotRetireApi.as_view(), name="bot-retire"),
     path("bots/<int:bot_id>/versions/", v.BotVersionListApi.as_view(), name="bot-versions"),
     path("bot-versions/<int:version_id>/", v.BotVersionDetailApi.as_view(), name="bot-version"),
     path("leagues/", v.LeagueListApi.as_view(), name="league-list"),
-    path("leagues/<int:league_id>/", v.LeagueDetailApi.as_view(), name="league-detail"),
+    path("leagues/<int:league_id>/", league_detail, name="league-detail"),
     path("leagues/<int:league_id>/entries/", v.LeagueEntryApi.as_view(), name="league-entries"),
     path(
         "leagues/<int:league_id>/invitations/",
@@ -26,7 +31,7 @@ urlpatterns = [
     path("leagues/<int:league_id>/start/", v.LeagueStartApi.as_view(), name="league-start"),
     path("leagues/<int:league_id>/pause/", v.LeaguePauseApi.as_view(), name="league-pause"),
     path("leagues/<int:league_id>/close/", v.LeagueCloseApi.as_view(), name="league-close"),
-    path("leagues/<int:league_id>/ladder/", v.LeagueLadderApi.as_view(), name="league-ladder"),
+    path("leagues/<int:league_id>/ladder/", league_ladder, name="league-ladder"),
     path("leagues/<int:league_id>/history/", v.LeagueHistoryApi.as_view(), name="league-history"),
     path("protocol/schema", protocol.ProtocolSchemaApi.as_view(), name="protocol-schema"),
     path("challenges/", v.ChallengeListApi.as_view(), name="challenge-list"),
@@ -38,6 +43,6 @@ urlpatterns = [
     path("bots/<int:bot_id>/head-to-head/", v.BotHeadToHeadApi.as_view(), name="bot-head-to-head"),
     path("paired/", v.PairedListApi.as_view(), name="paired-list"),
     path("paired/<int:comparison_id>/", v.PairedDetailApi.as_view(), name="paired-detail"),
-    path("matches/", v.MatchListApi.as_view(), name="match-list"),
+    path("matches/", cached_page(v.MatchListApi.as_view()), name="match-list"),
     path("matches/<int:match_id>/", v.MatchDetailApi.as_view(), name="match-detail"),
 ]
