@@ -229,7 +229,7 @@ def targets() -> dict[str, str]:
         "api_matches_deep": f"/api/v1/matches/?before={deep}",
         "api_matches_deep_page": f"/api/v1/matches/?page={deep_page}",
         "html_matches": "/matches/",
-        "html_matches_deep": f"/matches/?before={deep}",
+        "html_matches_deep": f"/matches/?page={deep_page}",
         "api_ladder": f"/api/v1/leagues/{league.pk}/ladder/",
         "html_league": f"/leagues/{league.pk}/",
         "html_bot": f"/bots/{bot.pk}/",
@@ -250,7 +250,7 @@ def wrk(url: str, seconds: float) -> dict[str, float]:
     """p50 / p99 in ms of `url` under wrk at CONNECTIONS connections."""
     out = subprocess.run(
         [WRK, "-t", "2", "-c", str(CONNECTIONS), "-d", f"{max(1, round(seconds))}s",
-         "--latency", url],
+         "--latency", "--timeout", "30s", url],
         capture_output=True, text=True, check=True,
     ).stdout  # fmt: skip
     found = {}

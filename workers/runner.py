@@ -10,8 +10,10 @@ bot process is gone when ``run_match`` returns.
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -185,13 +187,30 @@ def _make_agents(spec: MatchSpec, isolation: Isolation | None) -> list[BuiltinAg
     return agents
 
 
+def _in_parallel(calls: Sequence[Callable[[], None]]) -> None:
+    """Run the calls at once, one thread each (they wait on processes, not on the CPU), and
+    re-raise the first exception after all have ended. Starting and closing four bots one
+    after another cost a match about 190 ms; side by side it costs the slowest one."""
+    if len(calls) <= 1:
+        for call in calls:
+            call()
+        return
+    with ThreadPoolExecutor(max_workers=len(calls), thread_name_prefix="bot") as pool:
+        futures = [pool.submit(call) for call in calls]
+    for future in futures:
+        future.result()
+
+
 def _close_all(agents: Sequence[BuiltinAgent | ProgramAgent], grace: float) -> None:
+    """Close every seat's bot side by side, each with the same end grace."""
     deadline = time.monotonic() + grace
-    for agent in agents:
+
+    def closer(agent: BuiltinAgent | ProgramAgent) -> Callable[[], None]:
         if isinstance(agent, ProgramAgent):
-            agent.close(grace=max(0.0, deadline - time.monotonic()))
-        else:
-            agent.close()
+            return lambda: agent.close(grace=max(0.0, deadline - time.monotonic()))
+        return agent.close
+
+    _in_parallel([closer(a) for a in agents])
 
 
 def run_match(
@@ -212,8 +231,7 @@ def run_match(
     agents = _make_agents(spec, iso)
     try:
         launched = [a for a in agents if isinstance(a, ProgramAgent)]
-        for agent in launched:
-            agent.launch(game)
+        _in_parallel([functools.partial(a.launch, game) for a in launched])
         for agent in launched:
             agent.await_ready(game)
         faulted = [a.fault is not None for a in agents]
