@@ -68,6 +68,10 @@ class League(models.Model):
         ROUND_ROBIN = "round_robin"
         SWISS = "swiss"
 
+    class LadderOrder(models.TextChoices):
+        ELO = "elo"
+        CONSERVATIVE = "conservative"
+
     class Status(models.TextChoices):
         DRAFT = "draft"
         RUNNING = "running"
@@ -90,6 +94,10 @@ class League(models.Model):
     rounds = models.PositiveIntegerField(default=3, help_text="swiss: number of rounds")
     current_round = models.PositiveIntegerField(default=0)
     base_seed = models.BigIntegerField(default=0)
+    ladder_order = models.CharField(
+        max_length=16, choices=LadderOrder.choices, default=LadderOrder.ELO,
+        help_text="what ranks the ladder: Elo, or the conservative OpenSkill rating mu - 3 sigma",
+    )  # fmt: skip
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -106,6 +114,8 @@ class LeagueEntry(models.Model):
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="entries")
     bot_version = models.ForeignKey(BotVersion, on_delete=models.PROTECT, related_name="entries")
     rating = models.FloatField(default=1500.0)
+    openskill_mu = models.FloatField(default=25.0)
+    openskill_sigma = models.FloatField(default=25.0 / 3.0)
     games = models.PositiveIntegerField(default=0)
     wins = models.PositiveIntegerField(default=0)
     draws = models.PositiveIntegerField(default=0)
@@ -241,6 +251,11 @@ class RatingChange(models.Model):
     )
     before = models.FloatField()
     after = models.FloatField()
+    # OpenSkill beside Elo; null only on changes recorded before OpenSkill (filled by migration)
+    mu_before = models.FloatField(null=True, blank=True)
+    mu_after = models.FloatField(null=True, blank=True)
+    sigma_before = models.FloatField(null=True, blank=True)
+    sigma_after = models.FloatField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

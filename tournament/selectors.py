@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import F, Prefetch, Q, QuerySet
 
+from . import head_to_head as h2h
 from .models import (
     Bot,
     BotVersion,
@@ -110,12 +111,22 @@ def league_get(*, league_id: int, user: Any = None) -> League | None:
     return league_list(user=user).filter(pk=league_id).first()
 
 
-def league_ladder(*, league: League) -> list[LeagueEntry]:
-    """Entrants by rating (then games, then entry order), with rank numbers set on each."""
+LADDER_ORDERS = {
+    League.LadderOrder.ELO: ("-rating", "-conservative", "-games", "pk"),
+    League.LadderOrder.CONSERVATIVE: ("-conservative", "-rating", "-games", "pk"),
+}
+
+
+def league_ladder(*, league: League, order: str | None = None) -> list[LeagueEntry]:
+    """Entrants ranked by `order` (Elo or the conservative OpenSkill rating μ − 3σ; the league's
+    own choice when None), then by the other one, games and entry order, with rank numbers set
+    on each and `conservative` annotated."""
+    keys = LADDER_ORDERS[order or league.ladder_order]
     entries = list(
         LeagueEntry.objects.filter(league=league)
         .select_related("bot_version__bot")
-        .order_by("-rating", "-games", "pk")
+        .annotate(conservative=F("openskill_mu") - 3.0 * F("openskill_sigma"))
+        .order_by(*keys)
     )
     for i, entry in enumerate(entries, start=1):
         entry.rank = i
@@ -134,3 +145,53 @@ def league_invitations(*, league: League, user: Any = None) -> QuerySet[LeagueIn
     if user is not None and user.is_authenticated:
         return invitations.filter(user=user)
     return invitations.none()
+
+
+# --- head-to-head ---------------------------------------------------------------------------
+
+HEAD_TO_HEAD_KINDS = (Match.Kind.LEAGUE, Match.Kind.CHALLENGE)  # not validation runs
+
+
+def _seat_rows(seats: QuerySet[MatchSeat], key: str) -> list[h2h.SeatRow]:
+    return [
+        h2h.SeatRow(match_id=m, key=k, rank=r, score=s)
+        for m, k, r, s in seats.values_list("match_id", key, "rank", "score")
+    ]
+
+
+def league_head_to_head(
+    *, league: League
+) -> list[tuple[LeagueEntry, list[h2h.HeadToHeadRecord | None]]]:
+    """Each entrant in ladder order with its record against every entrant (same order; None
+    against itself), from the league's finished matches. Every record has `opponent_entry`."""
+    entries = league_ladder(league=league)
+    seats = MatchSeat.objects.filter(
+        match__league=league, match__kind=Match.Kind.LEAGUE, match__status=Match.Status.FINISHED
+    )
+    records = h2h.tally(_seat_rows(seats, "bot_version_id"))
+    keys = [e.bot_version_id for e in entries]
+    table = h2h.matrix(keys, records)
+    for cells in table:
+        for entry, record in zip(entries, cells, strict=True):
+            if record is not None:
+                record.opponent_entry = entry
+    return list(zip(entries, table, strict=True))
+
+
+def bot_head_to_head(
+    *, bot: Bot, user: Any = None, league: League | None = None
+) -> list[h2h.HeadToHeadRecord]:
+    """The bot's record against every other bot it met in finished league and challenge matches
+    the user may see (or only in `league`), most games first. Each record has `opponent_bot`."""
+    matches = match_list(user=user).filter(
+        status=Match.Status.FINISHED, kind__in=HEAD_TO_HEAD_KINDS, seats__bot_version__bot=bot
+    )
+    if league is not None:
+        matches = matches.filter(league=league)
+    seats = MatchSeat.objects.filter(match_id__in=matches.values("pk"))
+    records = [r for r in h2h.tally(_seat_rows(seats, "bot_version__bot_id")).values()
+               if r.subject == bot.pk]  # fmt: skip
+    opponents = Bot.objects.in_bulk([r.opponent for r in records])
+    for record in records:
+        record.opponent_bot = opponents[record.opponent]
+    return sorted(records, key=lambda r: (-r.games, r.opponent_bot.name.lower()))

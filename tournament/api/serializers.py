@@ -7,6 +7,7 @@ from typing import Any
 from django.contrib.auth import get_user_model, password_validation
 from rest_framework import serializers
 
+from .. import skill
 from ..models import (
     Bot,
     BotVersion,
@@ -88,14 +89,38 @@ class BotOutput(serializers.ModelSerializer):
                   "versions"]  # fmt: skip
 
 
-class EntryRatingOutput(serializers.ModelSerializer):
+class _SkillFields(serializers.Serializer):
+    """OpenSkill beside Elo: μ, σ, the conservative rating μ − 3σ and whether σ is still high."""
+
+    openskill_mu = serializers.SerializerMethodField()
+    openskill_sigma = serializers.SerializerMethodField()
+    conservative = serializers.SerializerMethodField(help_text="mu - 3 sigma")
+    provisional = serializers.SerializerMethodField(
+        help_text=f"sigma is still at least {skill.PROVISIONAL_SIGMA}: too few games to be sure"
+    )
+
+    def get_openskill_mu(self, entry: LeagueEntry) -> float:
+        return round(entry.openskill_mu, 3)
+
+    def get_openskill_sigma(self, entry: LeagueEntry) -> float:
+        return round(entry.openskill_sigma, 3)
+
+    def get_conservative(self, entry: LeagueEntry) -> float:
+        return round(skill.conservative(entry.openskill_mu, entry.openskill_sigma), 3)
+
+    def get_provisional(self, entry: LeagueEntry) -> bool:
+        return skill.is_provisional(entry.openskill_sigma)
+
+
+class EntryRatingOutput(_SkillFields, serializers.ModelSerializer):
     league_name = serializers.CharField(source="league.name")
     version = serializers.IntegerField(source="bot_version.number")
 
     class Meta:
         model = LeagueEntry
-        fields = ["league", "league_name", "bot_version", "version", "rating", "games", "wins",
-                  "draws", "losses"]  # fmt: skip
+        fields = ["league", "league_name", "bot_version", "version", "rating", "openskill_mu",
+                  "openskill_sigma", "conservative", "provisional", "games", "wins", "draws",
+                  "losses"]  # fmt: skip
 
 
 # --- matches --------------------------------------------------------------------------------
@@ -165,6 +190,13 @@ class LeagueInput(serializers.Serializer):
     time_bank = serializers.FloatField(required=False, default=30.0)
     seeds = serializers.IntegerField(required=False, default=1)
     rounds = serializers.IntegerField(required=False, default=3)
+    ladder_order = serializers.ChoiceField(
+        choices=League.LadderOrder.choices, required=False, default=League.LadderOrder.ELO
+    )
+
+
+class LeagueUpdateInput(serializers.Serializer):
+    ladder_order = serializers.ChoiceField(choices=League.LadderOrder.choices)
 
 
 class LeagueOutput(serializers.ModelSerializer):
@@ -174,7 +206,8 @@ class LeagueOutput(serializers.ModelSerializer):
         model = League
         fields = [
             "id", "name", "organiser", "mode", "seats", "options", "format", "status", "public",
-            "decision_time_limit", "time_bank", "seeds", "rounds", "current_round", "created_at",
+            "decision_time_limit", "time_bank", "seeds", "rounds", "current_round", "ladder_order",
+            "created_at",
         ]  # fmt: skip
 
 
@@ -206,7 +239,7 @@ class InvitationOutput(serializers.ModelSerializer):
         fields = ["id", "league", "user", "invited_by", "created_at"]
 
 
-class LadderRowOutput(serializers.Serializer):
+class LadderRowOutput(_SkillFields):
     rank = serializers.IntegerField()
     entry = serializers.IntegerField(source="pk")
     bot = serializers.CharField(source="bot_version.bot.name")
@@ -214,6 +247,7 @@ class LadderRowOutput(serializers.Serializer):
     bot_version = serializers.IntegerField(source="bot_version_id")
     version = serializers.IntegerField(source="bot_version.number")
     elo = serializers.SerializerMethodField()
+    openskill_interval = serializers.SerializerMethodField(help_text="[mu - 2 sigma, mu + 2 sigma]")
     games = serializers.IntegerField()
     wins = serializers.IntegerField()
     draws = serializers.IntegerField()
@@ -224,6 +258,10 @@ class LadderRowOutput(serializers.Serializer):
 
     def get_elo(self, entry: LeagueEntry) -> float:
         return round(entry.rating, 1)
+
+    def get_openskill_interval(self, entry: LeagueEntry) -> list[float]:
+        low, high = skill.interval(entry.openskill_mu, entry.openskill_sigma)
+        return [round(low, 3), round(high, 3)]
 
     def get_mean_score(self, entry: LeagueEntry) -> float | None:
         return round(entry.score_sum / entry.games, 2) if entry.games else None
@@ -244,7 +282,8 @@ class RatingChangeOutput(serializers.ModelSerializer):
 
     class Meta:
         model = RatingChange
-        fields = ["id", "match", "entry", "bot_version", "bot", "before", "after", "created_at"]
+        fields = ["id", "match", "entry", "bot_version", "bot", "before", "after", "mu_before",
+                  "mu_after", "sigma_before", "sigma_after", "created_at"]  # fmt: skip
 
 
 # --- composite outputs (documented in the schema as they are sent) ----------------------------
@@ -268,3 +307,59 @@ class LadderPageOutput(serializers.Serializer):
     next = serializers.URLField(allow_null=True)
     previous = serializers.URLField(allow_null=True)
     results = LadderRowOutput(many=True)
+
+
+# --- head-to-head ---------------------------------------------------------------------------
+
+
+class _RecordFields(serializers.Serializer):
+    games = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    draws = serializers.IntegerField()
+    losses = serializers.IntegerField()
+    win_rate = serializers.SerializerMethodField(help_text="(wins + draws / 2) / games")
+    mean_score_diff = serializers.SerializerMethodField(help_text="mean of own minus their score")
+
+    def get_win_rate(self, record: Any) -> float | None:
+        return None if record.win_rate is None else round(record.win_rate, 3)
+
+    def get_mean_score_diff(self, record: Any) -> float | None:
+        diff = record.mean_score_diff
+        return None if diff is None else round(diff, 2)
+
+
+class BotOpponentRecord(_RecordFields):
+    """The bot's results against one opponent bot."""
+
+    opponent = serializers.IntegerField(source="opponent_bot.pk")
+    opponent_name = serializers.CharField(source="opponent_bot.name")
+
+
+class BotHeadToHeadOutput(serializers.Serializer):
+    """A bot's results against every bot it met, most games first."""
+
+    bot = serializers.IntegerField()
+    league = serializers.IntegerField(allow_null=True, help_text="the ?league= filter, if any")
+    opponents = BotOpponentRecord(many=True)
+
+
+class LeagueHeadToHeadEntrant(serializers.Serializer):
+    entry = serializers.IntegerField(source="pk")
+    bot = serializers.CharField(source="bot_version.bot.name")
+    bot_version = serializers.IntegerField(source="bot_version_id")
+    version = serializers.IntegerField(source="bot_version.number")
+
+
+class LeagueHeadToHeadRecord(_RecordFields):
+    """One entrant's results against another (pairs that never met are left out)."""
+
+    entry = serializers.IntegerField(source="subject_entry.pk")
+    opponent_entry = serializers.IntegerField(source="opponent_entry.pk")
+
+
+class LeagueHeadToHeadOutput(serializers.Serializer):
+    """A league's head-to-head table: the entrants in ladder order and every pair that met."""
+
+    league = serializers.IntegerField()
+    entrants = LeagueHeadToHeadEntrant(many=True)
+    records = LeagueHeadToHeadRecord(many=True)

@@ -3,6 +3,7 @@
 from django.urls import path
 from rest_framework.authtoken.views import ObtainAuthToken
 
+from . import protocol
 from . import views as v
 
 urlpatterns = [
@@ -27,7 +28,14 @@ urlpatterns = [
     path("leagues/<int:league_id>/close/", v.LeagueCloseApi.as_view(), name="league-close"),
     path("leagues/<int:league_id>/ladder/", v.LeagueLadderApi.as_view(), name="league-ladder"),
     path("leagues/<int:league_id>/history/", v.LeagueHistoryApi.as_view(), name="league-history"),
+    path("protocol/schema", protocol.ProtocolSchemaApi.as_view(), name="protocol-schema"),
     path("challenges/", v.ChallengeListApi.as_view(), name="challenge-list"),
+    path(
+        "leagues/<int:league_id>/head-to-head/",
+        v.LeagueHeadToHeadApi.as_view(),
+        name="league-head-to-head",
+    ),
+    path("bots/<int:bot_id>/head-to-head/", v.BotHeadToHeadApi.as_view(), name="bot-head-to-head"),
     path("matches/", v.MatchListApi.as_view(), name="match-list"),
     path("matches/<int:match_id>/", v.MatchDetailApi.as_view(), name="match-detail"),
 ]

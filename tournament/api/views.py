@@ -12,6 +12,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from .. import selectors
+from ..errors import ValidationFailed
+from ..models import League
 from ..services import bots as bot_services
 from ..services import challenges as challenge_services
 from ..services import leagues as league_services
@@ -149,6 +151,15 @@ class LeagueDetailApi(APIView):
     def get(self, request: Request, league_id: int) -> Response:
         return Response(s.LeagueOutput(_league(request, league_id)).data)
 
+    @extend_schema(request=s.LeagueUpdateInput, responses=s.LeagueOutput)
+    def patch(self, request: Request, league_id: int) -> Response:
+        data = s.LeagueUpdateInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        league = league_services.league_set_ladder_order(
+            league=_league(request, league_id), user=request.user, **data.validated_data
+        )
+        return Response(s.LeagueOutput(league).data)
+
 
 class LeagueEntryApi(ListApi):
     @extend_schema(responses=s.EntryOutput(many=True))
@@ -212,11 +223,23 @@ class LeagueCloseApi(_LeagueActionApi):
 class LeagueLadderApi(APIView):
     @extend_schema(
         responses=s.LadderPageOutput,
-        parameters=[OpenApiParameter("page", int, description="A page number within the ladder.")],
-    )
+        parameters=[
+            OpenApiParameter("page", int, description="A page number within the ladder."),
+            OpenApiParameter(
+                "order", str, enum=League.LadderOrder.values,
+                description="What ranks the ladder (default: the league's ladder_order).",
+            ),
+        ],
+    )  # fmt: skip
     def get(self, request: Request, league_id: int) -> Response:
         league = _league(request, league_id)
-        rows = selectors.league_ladder(league=league)  # ranked whole, then paged
+        order = request.query_params.get("order")
+        if order is not None and order not in League.LadderOrder.values:
+            raise ValidationFailed(
+                f"order must be one of {', '.join(League.LadderOrder.values)}.",
+                fields={"order": [order]},
+            )
+        rows = selectors.league_ladder(league=league, order=order)  # ranked whole, then paged
         context = {"solo": league.mode == "solo"}
         extra = {"league": s.LeagueOutput(league).data}
         return paginated(request, self, rows, s.LadderRowOutput, context=context, extra=extra)
@@ -284,3 +307,44 @@ class MatchDetailApi(APIView):
     def get(self, request: Request, match_id: int) -> Response:
         match = found(selectors.match_get(match_id=match_id, user=request.user), "Match", match_id)
         return Response(s.MatchOutput(match, context={"request": request}).data)
+
+
+# --- head-to-head ---------------------------------------------------------------------------
+
+
+class LeagueHeadToHeadApi(APIView):
+    @extend_schema(responses=s.LeagueHeadToHeadOutput)
+    def get(self, request: Request, league_id: int) -> Response:
+        league = _league(request, league_id)
+        table = selectors.league_head_to_head(league=league)
+        records = []
+        for entry, cells in table:
+            for record in cells:
+                if record is not None and record.games:
+                    record.subject_entry = entry
+                    records.append(record)
+        body = {"league": league.pk, "entrants": [e for e, _ in table], "records": records}
+        return Response(s.LeagueHeadToHeadOutput(body).data)
+
+
+class BotHeadToHeadApi(APIView):
+    @extend_schema(
+        responses=s.BotHeadToHeadOutput,
+        parameters=[OpenApiParameter("league", int, description="Only matches of this league.")],
+    )
+    def get(self, request: Request, bot_id: int) -> Response:
+        bot = found(selectors.bot_get(bot_id=bot_id), "Bot", bot_id)
+        league = None
+        if "league" in request.query_params:
+            league_id = _int_param(request, "league")
+            league = _league(request, league_id)
+        records = selectors.bot_head_to_head(bot=bot, user=request.user, league=league)
+        body = {"bot": bot.pk, "league": league.pk if league else None, "opponents": records}
+        return Response(s.BotHeadToHeadOutput(body).data)
+
+
+def _int_param(request: Request, name: str) -> int:
+    raw = request.query_params.get(name, "")
+    if not raw.isdigit():
+        raise ValidationFailed(f"{name} must be a positive integer.", fields={name: [raw]})
+    return int(raw)

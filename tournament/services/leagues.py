@@ -44,6 +44,7 @@ def league_create(
     time_bank: float = 30.0,
     seeds: int = 1,
     rounds: int = 3,
+    ladder_order: str = League.LadderOrder.ELO,
 ) -> League:
     if not is_organiser(organiser):
         raise PermissionDenied(PermissionDenied.NOT_ORGANISER)
@@ -61,6 +62,7 @@ def league_create(
         raise ValidationFailed(
             "time_bank must be in [0, 600] seconds.", fields={"time_bank": ["out of range"]}
         )
+    _check_ladder_order(ladder_order)
     if not 1 <= seeds <= 100 or not 1 <= rounds <= 100:
         raise ValidationFailed("seeds and rounds must be in 1..100.", fields={"seeds": ["1..100"]})
     if League.objects.filter(name__iexact=name.strip()).exists():
@@ -70,13 +72,31 @@ def league_create(
             league = League.objects.create(
                 name=name.strip(), organiser=organiser, mode=mode, seats=seats, options=cleaned,
                 format=format, public=public, decision_time_limit=decision_time_limit,
-                time_bank=time_bank, seeds=seeds, rounds=rounds,
+                time_bank=time_bank, seeds=seeds, rounds=rounds, ladder_order=ladder_order,
             )  # fmt: skip
             league.base_seed = derive_seed("league", league.pk, league.name)
             league.save(update_fields=["base_seed"])
             return league
     except IntegrityError:
         raise Conflict(Conflict.LEAGUE_NAME_TAKEN, fields={"name": ["taken"]}) from None
+
+
+def _check_ladder_order(ladder_order: str) -> None:
+    if ladder_order not in League.LadderOrder.values:
+        raise ValidationFailed(
+            f"ladder_order must be one of {', '.join(League.LadderOrder.values)}.",
+            fields={"ladder_order": [ladder_order]},
+        )
+
+
+def league_set_ladder_order(*, league: League, user: Any, ladder_order: str) -> League:
+    """The organiser chooses what ranks the ladder: Elo, or the conservative OpenSkill rating
+    (μ − 3σ), which keeps a lucky newcomer from topping it. Any time: both are always kept."""
+    _check_league_organiser(league, user)
+    _check_ladder_order(ladder_order)
+    league.ladder_order = ladder_order
+    league.save(update_fields=["ladder_order"])
+    return league
 
 
 def league_entry_add(

@@ -1,4 +1,5 @@
-"""Applies a finished league match to its entrants' ratings and standings."""
+"""Applies a finished league match to its entrants' ratings (Elo and OpenSkill, in one
+transaction, from the same ranks) and standings, and recomputes both from history."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from django.conf import settings
 from django.db import transaction
 
 from .. import ratings as elo
+from .. import skill
 from ..models import LeagueEntry, Match, RatingChange
 
 
@@ -31,9 +33,20 @@ def solo_margin(match: Match) -> float:
     return float(scores[0]) - float(sister_score or 0)
 
 
+def _skill_after(match: Match, ranks: list[int], before: list[skill.Skill]) -> list[skill.Skill]:
+    solo = match.mode == "solo"
+    return skill.match_update(
+        before, ranks, solo_difficulty=match.options.get("difficulty") if solo else None,
+        margin=solo_margin(match) if solo else None,
+    )  # fmt: skip
+
+
 def rating_apply_match(*, match: Match) -> list[RatingChange]:
     """Update every entrant of a finished league match once (RatingChange is unique per
-    match and bot version, and an existing change means the match was already applied)."""
+    match and bot version, and an existing change means the match was already applied).
+
+    Only league matches reach here: challenges, validation runs and paired comparisons are
+    unrated and never touch an entry."""
     with transaction.atomic():
         if RatingChange.objects.filter(match=match).exists():
             return []
@@ -54,11 +67,15 @@ def rating_apply_match(*, match: Match) -> list[RatingChange]:
             before, ranks, k=elo_k(),
             solo_difficulty=match.options.get("difficulty") if solo else None, margin=margin,
         )  # fmt: skip
+        skill_before = [skill.Skill(e.openskill_mu, e.openskill_sigma) for e in ordered]
+        skill_after = _skill_after(match, ranks, skill_before)
         changes = []
         top = min(ranks)
         shared_top = ranks.count(top) > 1
-        for entry, seat, rank, old, new in zip(ordered, seats, ranks, before, after, strict=True):
+        rows = zip(ordered, seats, ranks, before, after, skill_before, skill_after, strict=True)
+        for entry, seat, rank, old, new, sk_old, sk_new in rows:
             entry.rating = new
+            entry.openskill_mu, entry.openskill_sigma = sk_new
             entry.last_change = new - old
             entry.games += 1
             entry.score_sum += seat.score or 0.0
@@ -83,12 +100,18 @@ def rating_apply_match(*, match: Match) -> list[RatingChange]:
                     bot_version_id=seat.bot_version_id,
                     before=old,
                     after=new,
+                    mu_before=sk_old.mu,
+                    mu_after=sk_new.mu,
+                    sigma_before=sk_old.sigma,
+                    sigma_after=sk_new.sigma,
                 )  # fmt: skip
             )
         LeagueEntry.objects.bulk_update(
             ordered,
             [
                 "rating",
+                "openskill_mu",
+                "openskill_sigma",
                 "last_change",
                 "games",
                 "score_sum",
@@ -102,14 +125,16 @@ def rating_apply_match(*, match: Match) -> list[RatingChange]:
 
 
 def ratings_recompute(*, league_id: int, tolerance: float = 1e-6) -> list[str]:
-    """Replay a league's finished matches from 1500 in the order they were applied and compare
-    with every stored change and every entrant's rating. Returns the disagreements (empty when
-    the stored ladder is exactly what its history gives)."""
+    """Replay a league's finished matches from the start ratings (Elo 1500, OpenSkill μ 25,
+    σ 25/3) in the order they were applied and compare both ratings with every stored change
+    and every entrant. Returns the disagreements (empty when the stored ladder is exactly what
+    its history gives)."""
     from ..models import League
 
     league = League.objects.get(pk=league_id)
     entries = {e.bot_version_id: e for e in league.entries.all()}
     ratings = {vid: elo.START_RATING for vid in entries}
+    skills = {vid: skill.START for vid in entries}
     problems: list[str] = []
     changes = RatingChange.objects.filter(league=league).select_related("match").order_by("pk")
     by_match: dict[int, list[RatingChange]] = {}
@@ -125,27 +150,59 @@ def ratings_recompute(*, league_id: int, tolerance: float = 1e-6) -> list[str]:
         seats = list(match.seats.order_by("seat"))
         vids = [s.bot_version_id for s in seats]
         before = [ratings[v] for v in vids]
+        ranks = match_ranks(match, seats)
         solo = match.mode == "solo"
+        skill_before = [skills[v] for v in vids]
+        skill_after = _skill_after(match, ranks, skill_before)
         after = elo.match_update(
-            before, match_ranks(match, seats), k=elo_k(),
+            before, ranks, k=elo_k(),
             solo_difficulty=match.options.get("difficulty") if solo else None,
             margin=solo_margin(match) if solo else None,
         )  # fmt: skip
         stored = {c.bot_version_id: c for c in by_match[match.pk]}
-        for vid, b, a in zip(vids, before, after, strict=True):
+        rows = zip(vids, before, after, skill_before, skill_after, strict=True)
+        for vid, b, a, sk_b, sk_a in rows:
             change = stored.get(vid)
             if change is None:
                 problems.append(f"match {match.pk}: no stored change for bot version {vid}")
-            elif abs(change.before - b) > tolerance or abs(change.after - a) > tolerance:
-                problems.append(
-                    f"match {match.pk}, bot version {vid}: stored {change.before:.4f} -> "
-                    f"{change.after:.4f}, recomputed {b:.4f} -> {a:.4f}"
-                )
+            else:
+                if abs(change.before - b) > tolerance or abs(change.after - a) > tolerance:
+                    problems.append(
+                        f"match {match.pk}, bot version {vid}: stored Elo {change.before:.4f} -> "
+                        f"{change.after:.4f}, recomputed {b:.4f} -> {a:.4f}"
+                    )
+                stored_skill = (change.mu_before, change.sigma_before,
+                                change.mu_after, change.sigma_after)  # fmt: skip
+                if not _close(stored_skill, (*sk_b, *sk_a), tolerance):
+                    problems.append(
+                        f"match {match.pk}, bot version {vid}: stored OpenSkill "
+                        f"{_skill_text(stored_skill[:2])} -> {_skill_text(stored_skill[2:])}, "
+                        f"recomputed {_skill_text(sk_b)} -> {_skill_text(sk_a)}"
+                    )
             ratings[vid] = a
+            skills[vid] = sk_a
     for vid, entry in entries.items():
         if abs(entry.rating - ratings[vid]) > tolerance:
             problems.append(
                 f"entry {entry.pk} (bot version {vid}): stored rating {entry.rating:.4f}, "
                 f"recomputed {ratings[vid]:.4f}"
             )
+        stored_skill = (entry.openskill_mu, entry.openskill_sigma)
+        if not _close(stored_skill, skills[vid], tolerance):
+            problems.append(
+                f"entry {entry.pk} (bot version {vid}): stored OpenSkill "
+                f"{_skill_text(stored_skill)}, recomputed {_skill_text(skills[vid])}"
+            )
     return problems
+
+
+def _close(stored: tuple[float | None, ...], computed: tuple[float, ...], tolerance: float) -> bool:
+    pairs = zip(stored, computed, strict=True)
+    return all(s is not None and abs(s - c) <= tolerance for s, c in pairs)
+
+
+def _skill_text(pair: tuple[float | None, ...]) -> str:
+    mu, sigma = pair
+    if mu is None or sigma is None:
+        return "(none)"
+    return f"μ {mu:.4f} σ {sigma:.4f}"

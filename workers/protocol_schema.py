@@ -1,0 +1,131 @@
+"""JSON Schema (draft 2020-12) of every message of the bot protocol, for every mode.
+
+The envelopes (``start``, ``decide``, ``end`` and the bot's ``ready`` and reply) are declared
+here, beside the code that builds them (workers/protocol.py); what they carry (observations,
+decisions, actions, results) comes from the engine's description (engine/protocol_spec.py).
+``protocol_schema(mode)`` is what ``GET /api/v1/protocol/schema`` serves and what
+``docs/protocol-schema/`` holds (scripts/protocol_docs.py writes it).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.modes import available_modes
+from engine.protocol_spec import SCHEMA_DIALECT, mode_defs, type_schema
+
+from .protocol import PROTOCOL_VERSION
+
+SCHEMA_BASE = "https://isle-arena.invalid/protocol/v{version}/{mode}.schema.json"
+
+# key -> (type in the notation of engine/data/protocol/types.json, meaning)
+_LIMITS = {
+    "decision_seconds": ("number", "free seconds of one decision"),
+    "bank_seconds": ("number", "the match's time bank"),
+    "startup_seconds": ("number", "seconds from launch to the ready reply"),
+    "memory_mb": ("int", "memory limit of the bot's processes"),
+    "cpu_seconds": ("number", "CPU seconds for the whole match"),
+    "reply_bytes": ("int", "longest reply line"),
+    "debug_chars": ("int", "longest debug note kept"),
+}
+
+
+def _type(type_: str) -> dict[str, Any]:
+    return {"type": "number"} if type_ == "number" else type_schema(type_)
+
+
+def _obj(props: dict[str, tuple[Any, str]], *, optional: tuple[str, ...] = (),
+         doc: str = "", open_: bool = False) -> dict[str, Any]:
+    """An object schema from ``{key: (type or schema, meaning)}``."""
+    properties = {}
+    for key, (type_, meaning) in props.items():
+        schema = _type(type_) if isinstance(type_, str) else dict(type_)
+        properties[key] = {**schema, "description": meaning}
+    out: dict[str, Any] = {
+        "type": "object",
+        "properties": properties,
+        "required": [k for k in props if k not in optional],
+        "additionalProperties": open_,
+    }
+    if doc:
+        out["description"] = doc
+    return out
+
+
+def _catalogue_entry() -> dict[str, Any]:
+    return _obj({
+        "kind": ("str", "the action kind"),
+        "fields": ({"type": "object", "additionalProperties": {
+            "enum": ["int", "str", "colour", "cells", "ints"]}}, "field name -> field type"),
+        "doc": ("str", "what the action does"),
+    })
+
+
+def message_defs(mode: str) -> dict[str, Any]:
+    """The message schemas of one mode (they refer to the mode's ``$defs``)."""
+    return {
+        "start": _obj({
+            "type": ({"const": "start"}, "the message type"),
+            "protocol": ({"const": PROTOCOL_VERSION}, "the protocol version"),
+            "engine_version": ("str", "the rules engine's version"),
+            "mode": ({"const": mode}, "the mode"),
+            "seat": ("int", "your seat"),
+            "seats": ("int", "the number of seats"),
+            "options": ({"type": "object"}, "the mode's options for this match"),
+            "limits": (_obj({k: v for k, v in _LIMITS.items()}), "the match's limits"),
+            "catalogue": ({"type": "array", "items": _catalogue_entry()},
+                          "the mode's action kinds"),
+        }, doc="Sent once, at launch. Answer with a ready message."),
+        "ready": _obj({
+            "ready": ({"const": True}, "always true"),
+            "name": ({"type": "string", "maxLength": 80}, "a name shown in match records"),
+        }, optional=("name",), doc="The bot's answer to start.", open_=True),
+        "decide": _obj({
+            "type": ({"const": "decide"}, "the message type"),
+            "step": ("int", "the game's step counter (public events only)"),
+            "seat": ("int", "your seat"),
+            "time": (_obj({"limit": ("number", "free seconds of this decision"),
+                           "bank": ("number", "seconds left in your bank")}),
+                     "your clock"),
+            "observation": ({"$ref": "#/$defs/observation"}, "what your player may know now"),
+            "legal": ({"type": "array", "items": {"$ref": "#/$defs/action"}, "minItems": 1},
+                      "every legal action, in the engine's order"),
+        }, doc="Sent for each of your decisions. Answer with a reply."),
+        "reply": {
+            "description": "The bot's answer to decide: the index of a legal action, or the "
+                           "action itself; either may carry a debug note.",
+            "oneOf": [
+                _obj({"index": ({"type": "integer", "minimum": 0}, "index into legal"),
+                      "debug": ("str", "a short note kept in the replay")},
+                     optional=("debug",)),
+                {"$ref": "#/$defs/reply_action"},
+            ],
+        },
+        "end": _obj({
+            "type": ({"const": "end"}, "the message type"),
+            "seat": ("int", "your seat"),
+            "result": ({"$ref": "#/$defs/result"}, "the engine's result"),
+        }, doc="Sent once the game is over. No answer is expected."),
+    }
+
+
+def protocol_schema(mode: str) -> dict[str, Any]:
+    """One self-contained schema document for ``mode``: every message, the observation,
+    each decision and each action kind under ``$defs``. Validate a message against
+    ``{"$ref": "#/$defs/<message>"}`` inside this document."""
+    defs = mode_defs(mode)
+    defs.update(message_defs(mode))
+    return {
+        "$schema": SCHEMA_DIALECT,
+        "$id": SCHEMA_BASE.format(version=PROTOCOL_VERSION, mode=mode),
+        "title": f"Isle Arena bot protocol v{PROTOCOL_VERSION}: {mode}",
+        "description": "Messages are JSON lines: we send start, decide and end; the bot "
+                       "answers ready and reply. docs/bot-protocol.md explains them.",
+        "oneOf": [{"$ref": f"#/$defs/{m}"} for m in ("start", "decide", "end")],
+        "$defs": defs,
+    }
+
+
+def all_schemas() -> dict[str, dict[str, Any]]:
+    """Every mode's schema, keyed by mode."""
+    return {mode: protocol_schema(mode) for mode in available_modes()}
