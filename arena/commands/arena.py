@@ -41,9 +41,10 @@ from typing import Any
 from engine.errors import ConfigError
 from engine.modes import mode_class
 
+from ..options import parse_options
 from ..seats import seat_spec
 from ..stats import clip_interval, elo_from_pairs, mean_interval, pair_results, wilson
-from .play import DEFAULT_PLAYERS, _options, add_limit_arguments, limits_from_args
+from .play import DEFAULT_PLAYERS, add_limit_arguments, limits_from_args
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -330,7 +331,7 @@ def arena_config(args: argparse.Namespace) -> ArenaConfig:
         raise ConfigError("--games must be at least 1")
     for bot in bots:
         seat_spec(bot)  # no such file, unknown bot, a broken bundle
-    options = _options(args.option)
+    options = parse_options(args.option)
     if getattr(args, "difficulty", None) is not None:
         options["difficulty"] = args.difficulty
     replay_dir = getattr(args, "replays", None)

@@ -28,6 +28,7 @@ from workers.faults import Fault
 from workers.limits import Limits
 from workers.runner import MatchOutcome, MatchSpec, run_match
 
+from ..options import options_from_args
 from ..seats import seat_specs
 from ..stderr_echo import StderrEcho
 
@@ -71,26 +72,6 @@ def add_limit_arguments(parser: argparse.ArgumentParser) -> None:
 def limits_from_args(args: argparse.Namespace) -> dict[str, Any]:
     return {"decision_seconds": args.time_limit, "bank_seconds": args.time_bank,
             "memory_mb": args.memory_mb}
-
-
-def options_from_args(args: argparse.Namespace) -> dict[str, Any]:
-    options = _options(args.option)
-    if getattr(args, "difficulty", None) is not None:  # shorthand for --option difficulty=...
-        options["difficulty"] = args.difficulty
-    return options
-
-
-def _options(pairs: Sequence[str]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for pair in pairs:
-        key, sep, raw = pair.partition("=")
-        if not sep or not key:
-            raise ConfigError(f"an option is KEY=VALUE, not {pair!r}")
-        try:
-            out[key] = json.loads(raw)
-        except json.JSONDecodeError:
-            out[key] = raw
-    return out
 
 
 def match_spec_from_args(args: argparse.Namespace, *, replay: bool) -> tuple[MatchSpec, list[str]]:
