@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 from engine.errors import EngineError
@@ -30,8 +31,10 @@ COMMANDS = (
 
 
 def build_parser() -> argparse.ArgumentParser:
+    invoked = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else ""
     parser = argparse.ArgumentParser(
-        prog="python -m arena", description="Isle Arena: tools for bot authors"
+        prog="isle-arena" if invoked.startswith("isle-arena") else "python -m arena",
+        description="Isle Arena: tools for bot authors",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMANDS:
