@@ -2,7 +2,9 @@
 
 * ``docs/protocol-schema/<mode>.schema.json``: the JSON Schema of every message of a mode;
 * the per-mode tables of ``docs/bot-protocol.md`` (between the ``protocol-tables`` markers):
-  every observation field, type and decision of each mode, and its action kinds.
+  every observation field, type and decision of each mode, and its action kinds;
+* the layout of the training environments' flat encoding in ``docs/training.md`` (between
+  the ``env-layout`` markers).
 
     python scripts/protocol_docs.py          # rewrite them
     python scripts/protocol_docs.py --check  # exit 1 when a committed copy is stale
@@ -21,12 +23,15 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from engine import available_modes  # noqa: E402
+from engine.env.encoding import encoder, layout_rows  # noqa: E402
 from engine.protocol_spec import ModeSpec, ObjectType, mode_spec  # noqa: E402
 from workers.protocol_schema import protocol_schema  # noqa: E402
 
 SCHEMA_DIR = ROOT / "docs" / "protocol-schema"
 PROTOCOL_DOC = ROOT / "docs" / "bot-protocol.md"
+TRAINING_DOC = ROOT / "docs" / "training.md"
 START, END = "<!-- protocol-tables:start -->", "<!-- protocol-tables:end -->"
+LAYOUT_START, LAYOUT_END = "<!-- env-layout:start -->", "<!-- env-layout:end -->"
 FIELD_TYPE_JSON = {"int": "int", "str": "str", "colour": "colour", "cells": "cells",
                    "ints": "[int]"}
 
@@ -107,19 +112,34 @@ def tables() -> str:
     return "\n".join(parts)
 
 
-def doc_text(current: str) -> str:
-    """``current`` with its tables section replaced (appended when the markers are missing)."""
-    block = f"{START}\n{tables()}{END}"
-    if START in current and END in current:
-        head, rest = current.split(START, 1)
-        _, tail = rest.split(END, 1)
+def layout_tables() -> str:
+    out = []
+    for mode in ("standard", "family", "solo", "duel"):
+        out += [f"### {mode} ({encoder(mode).size} values)", "",
+                "| first index | length | segment | meaning |", "|---|---|---|---|"]
+        out += [f"| {at} | {n} | `{name}` | {_cell(meaning)} |"
+                for at, n, name, meaning in layout_rows(mode)]
+        out.append("")
+    return "\n".join(out)
+
+
+def replaced(current: str, start: str, end: str, body: str, heading: str) -> str:
+    """``current`` with the section between the markers replaced (appended under ``heading``
+    when the markers are missing)."""
+    block = f"{start}\n{body}{end}"
+    if start in current and end in current:
+        head, rest = current.split(start, 1)
+        _, tail = rest.split(end, 1)
         return head + block + tail
-    return current.rstrip() + "\n\n## Every mode's fields and actions\n\n" + block + "\n"
+    return current.rstrip() + f"\n\n## {heading}\n\n" + block + "\n"
 
 
 def expected_files() -> dict[Path, str]:
     files = {SCHEMA_DIR / f"{mode}.schema.json": schema_text(mode) for mode in available_modes()}
-    files[PROTOCOL_DOC] = doc_text(PROTOCOL_DOC.read_text())
+    files[PROTOCOL_DOC] = replaced(PROTOCOL_DOC.read_text(), START, END, tables(),
+                                   "Every mode's fields and actions")
+    files[TRAINING_DOC] = replaced(TRAINING_DOC.read_text(), LAYOUT_START, LAYOUT_END,
+                                   layout_tables(), "The flat encoding, mode by mode")
     return files
 
 

@@ -1,7 +1,10 @@
 """Suite-wide pytest setup (pytest-django reads DJANGO_SETTINGS_MODULE from pyproject.toml).
 
-Unit tests always run in embedded mode (eager Celery, no broker). Tests that need real services
-are marked and skipped, with the reason, when those services are not configured:
+Unit tests run Celery tasks eagerly, inside the test (`pytest_configure` below), so starting a
+league plays its matches before the call returns; the product's embedded default is a background
+worker instead, which tests/foundation/test_embedded_worker.py runs for real in a subprocess.
+Tests that need real services are marked and skipped, with the reason, when those services are not
+configured:
 
 * `integration`: PostgreSQL via DATABASE_URL and Redis via TEST_REDIS_URL (.ci/run sets both
   when it finds them on 127.0.0.1).
@@ -32,6 +35,16 @@ def _integration_skip_reason() -> str | None:
     if not os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://")):
         return "integration: DATABASE_URL does not point at PostgreSQL"
     return None
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Eager Celery for the whole suite: tests see a task's effect as soon as it is queued."""
+    from django.conf import settings
+
+    from workers.celery_app import app
+
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    app.conf.update(task_always_eager=True, task_eager_propagates=True)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

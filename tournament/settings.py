@@ -1,7 +1,8 @@
 """Django settings for Isle Arena, read from environment variables.
 
 Every value has a default that gives the embedded development setup (SQLite under DATA_DIR,
-Celery tasks run eagerly in the calling process), so a fresh clone runs with no configuration.
+Celery tasks queued in files under DATA_DIR for the embedded worker that runserver starts), so a
+fresh clone runs with no configuration.
 Setting DATABASE_URL / CELERY_BROKER_URL switches to PostgreSQL / a real broker with workers.
 Production (DJANGO_ENV=production or DEBUG=0) refuses to start without a SECRET_KEY and turns on
 the hardening that `manage.py check --deploy` asks for. The README lists every variable.
@@ -69,6 +70,7 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"] if
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
+    "tournament.embedded",  # first: its runserver also starts the embedded worker
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -141,7 +143,7 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # Web, CLI and eager tasks share one file: WAL plus IMMEDIATE transactions avoid
+    # Web, CLI and the embedded worker share one file: WAL plus IMMEDIATE transactions avoid
     # "database is locked" errors when they write at the same time.
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"]["OPTIONS"] = {
@@ -243,17 +245,32 @@ SPECTACULAR_SETTINGS = {
 }
 
 # --- Celery -----------------------------------------------------------------------------------
-# No broker = embedded mode: tasks run inside the web/CLI process and their errors propagate.
+# No broker configured = embedded mode: tasks go to kombu's filesystem transport, a queue of
+# message files under DATA_DIR/broker, and the embedded worker (workers/embedded.py, started by
+# runserver and `manage.py demo`) runs them with beat, off the request path.
+# CELERY_TASK_ALWAYS_EAGER=1 runs every task inline in the calling process instead (the test
+# suite does so); errors then propagate to the caller.
 
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL")
-if CELERY_BROKER_URL:
-    CELERY_TASK_ALWAYS_EAGER = False
-    CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND") or CELERY_BROKER_URL
-else:
-    CELERY_BROKER_URL = "memory://"
-    CELERY_TASK_ALWAYS_EAGER = True
-    CELERY_TASK_EAGER_PROPAGATES = True
+EMBEDDED_WORKER = not CELERY_BROKER_URL
+EMBEDDED_WORKER_CONCURRENCY = env_int("EMBEDDED_WORKER_CONCURRENCY", 2)
+if EMBEDDED_WORKER:
+    BROKER_DIR = DATA_DIR / "broker"
+    CELERY_BROKER_URL = "filesystem://"
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(BROKER_DIR / "queue"),
+        "data_folder_out": str(BROKER_DIR / "queue"),
+        "control_folder": str(BROKER_DIR / "control"),
+        "polling_interval": env_float("EMBEDDED_WORKER_POLL_SECONDS", 0.5),
+    }
+    for _directory in (BROKER_DIR / "queue", BROKER_DIR / "control"):
+        with contextlib.suppress(OSError):
+            _directory.mkdir(parents=True, exist_ok=True)
     CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND") or None
+else:
+    CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND") or CELERY_BROKER_URL
+CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
+CELERY_TASK_EAGER_PROPAGATES = True
 
 # A match lost with its worker is run again rather than dropped; one match per worker slot.
 CELERY_TASK_ACKS_LATE = True

@@ -1,7 +1,8 @@
 """The Celery application (`celery -A workers.celery_app worker|beat`).
 
 Configuration comes from Django settings under the CELERY_ prefix, so one place
-(tournament/settings.py) decides between embedded eager mode and a real broker.
+(tournament/settings.py) decides between the embedded filesystem broker (workers/embedded.py
+runs its worker) and a real one.
 """
 
 import os

@@ -109,9 +109,21 @@ CELERY_CONF = (
 
 
 def test_celery_embedded_mode_without_broker(tmp_path: Path) -> None:
+    """No broker: tasks are queued in files under DATA_DIR for the embedded worker, not run
+    inside the request (eager mode is an explicit opt-in)."""
     conf = read_settings(clean_env(tmp_path), CELERY_CONF)
-    assert conf["task_always_eager"] is True and conf["task_eager_propagates"] is True
+    assert conf["task_always_eager"] is False
+    assert conf["broker_url"] == "filesystem://"
+    options = read_settings(clean_env(tmp_path), "settings.CELERY_BROKER_TRANSPORT_OPTIONS")
+    queue = Path(options["data_folder_in"])
+    assert queue == Path(options["data_folder_out"]) and queue.is_dir()
+    assert queue.is_relative_to(tmp_path)
     assert_safe_celery(conf)
+
+
+def test_celery_eager_is_an_opt_in(tmp_path: Path) -> None:
+    conf = read_settings(clean_env(tmp_path, CELERY_TASK_ALWAYS_EAGER="1"), CELERY_CONF)
+    assert conf["task_always_eager"] is True and conf["task_eager_propagates"] is True
 
 
 def test_celery_real_broker(tmp_path: Path) -> None:

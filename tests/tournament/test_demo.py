@@ -1,29 +1,83 @@
-"""`manage.py demo` on the real runner (embedded eager mode): plays, prints, re-runs cleanly."""
+"""`manage.py demo`: plays, prints links on the chosen port, and a re-run keeps those links.
+
+The first test runs inside the suite (eager tasks); the second runs the command as a user does,
+in a subprocess on a fresh DATA_DIR, where the embedded worker validates the bots and plays.
+"""
 
 from __future__ import annotations
+
+import re
+import subprocess
+import sys
 
 import pytest
 from django.core.management import call_command
 
+from scripts.embedded_ladder import REPO, embedded_env
 from tournament.models import Bot, BotVersion, League, Match, RatingChange
 from tournament.services.ratings import ratings_recompute
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 
-def test_demo_plays_a_duel_league_and_is_idempotent(capsys):
+def test_demo_plays_a_duel_league_and_is_idempotent(capsys, monkeypatch):
+    monkeypatch.delenv("PORT", raising=False)
     call_command("demo", mode=["duel"])
     out = capsys.readouterr().out
     assert "Demo duel" in out and "6/6 matches finished" in out
     assert "replay: http://127.0.0.1:8000/replays/" in out
     league = League.objects.get(name="Demo duel")
+    assert f"league: http://127.0.0.1:8000/leagues/{league.pk}/" in out
     assert league.status == League.Status.CLOSED
     assert {m.status for m in league.matches.all()} == {Match.Status.FINISHED}
     assert all(m.replay_size > 0 for m in league.matches.all())
     assert BotVersion.objects.filter(bot__name="starter-heuristic", status="ready").exists()
     assert ratings_recompute(league_id=league.pk) == []
     bots, versions = Bot.objects.count(), BotVersion.objects.count()
+    matches = set(league.matches.values_list("pk", flat=True))
+    monkeypatch.setenv("PORT", "8765")
     call_command("demo", mode=["duel"])
-    assert League.objects.filter(name="Demo duel").count() == 1
+    again = capsys.readouterr().out
+    # The same league, matches and replays: links printed by the first run still work.
+    assert League.objects.get(name="Demo duel").pk == league.pk
+    assert set(league.matches.values_list("pk", flat=True)) == matches
     assert (Bot.objects.count(), BotVersion.objects.count()) == (bots, versions)
-    assert RatingChange.objects.count() == 12  # only the new league's 6 matches x 2 seats
+    assert RatingChange.objects.count() == 12  # the one league's 6 matches x 2 seats
+    assert f"league: http://127.0.0.1:8765/leagues/{league.pk}/" in again
+    first_replay = re.search(r"replay: http://127.0.0.1:8000(/replays/\d+/)", out).group(1)
+    assert f"replay: http://127.0.0.1:8765{first_replay}" in again
+
+
+def test_demo_port_option_beats_the_environment(capsys, monkeypatch):
+    monkeypatch.setenv("PORT", "8765")
+    call_command("demo", mode=["duel"], port=9123)
+    out = capsys.readouterr().out
+    assert "http://127.0.0.1:9123/leagues/" in out and ":8765" not in out
+
+
+def test_demo_rejects_a_bad_port(monkeypatch):
+    from django.core.management.base import CommandError
+
+    monkeypatch.setenv("PORT", "eighty")
+    with pytest.raises(CommandError, match="PORT='eighty' is not a port number"):
+        call_command("demo", mode=["duel"])
+
+
+def test_demo_on_the_embedded_worker(tmp_path):
+    """As scripts/demo.sh runs it: no eager tasks, the embedded worker plays the league."""
+    env = embedded_env(tmp_path / "data", PORT="8555")
+    manage = [sys.executable, "manage.py"]
+    subprocess.run([*manage, "migrate", "--noinput"], cwd=REPO, env=env, check=True,
+                   capture_output=True, timeout=300)  # fmt: skip
+    runs = [
+        subprocess.run([*manage, "demo", "--mode", "duel", *extra], cwd=REPO, env=env,
+                       capture_output=True, text=True, timeout=900)  # fmt: skip
+        for extra in ([], ["--port", "8556"])
+    ]
+    for run in runs:
+        assert run.returncode == 0, run.stderr[-3000:]
+        assert "6/6 matches finished, status closed" in run.stdout, run.stdout
+    links = [re.findall(r"http://127.0.0.1:(\d+)(/\S+)", run.stdout) for run in runs]
+    assert {port for port, _ in links[0]} == {"8555"}
+    assert {port for port, _ in links[1]} == {"8556"}
+    assert [path for _, path in links[0]] == [path for _, path in links[1]]

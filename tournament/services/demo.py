@@ -1,5 +1,9 @@
 """The demo data set: built-in bots, two uploaded starter bots, a demo organiser and one short
-round-robin league per available mode. Used by `manage.py demo` (scripts/demo.sh)."""
+round-robin league per available mode. Used by `manage.py demo` (scripts/demo.sh), which waits
+for the embedded worker to validate the bots and play the leagues.
+
+Running the demo again keeps the leagues of the first run (same ids, matches and replays), so
+links printed earlier stay valid."""
 
 from __future__ import annotations
 
@@ -10,8 +14,6 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.files.storage import storages
-from django.db import transaction
 
 from ..models import Bot, BotVersion, League
 from .accounts import organiser_grant
@@ -76,42 +78,55 @@ def _starter_version(author: Any, name: str, filename: str) -> BotVersion:
     return version
 
 
-def _reset_league(name: str) -> None:
-    """Delete an earlier demo league with its matches, ratings and replay files."""
-    league = League.objects.filter(name=name).first()
-    if league is None:
-        return
-    replays = storages["replays"]
-    for replay_name in league.matches.exclude(replay_name="").values_list("replay_name", flat=True):
-        replays.delete(replay_name)
-    with transaction.atomic():
-        league.delete()
-
-
-def demo_run(*, modes: list[str]) -> list[League]:
-    """(Re)create and play the demo leagues of the given modes; returns them, played."""
-    builtin = builtin_bots_register()
-    organiser = _user(ORGANISER, organiser=True)
+def demo_bots() -> dict[str, BotVersion]:
+    """Register the built-in bots and upload the starter bots (their validation is queued)."""
+    versions: dict[str, BotVersion] = dict(builtin_bots_register())
     author = _user(AUTHOR, organiser=False)
-    versions: dict[str, BotVersion] = dict(builtin)
     for name, filename in STARTER_BOTS.items():
         versions[name] = _starter_version(author, name, filename)
+    return versions
+
+
+def demo_bots_validated(versions: dict[str, BotVersion]) -> bool:
+    """True once no demo bot version waits for its validation match (refreshes them)."""
+    for version in versions.values():
+        version.refresh_from_db()
+    return all(v.status != BotVersion.Status.PENDING for v in versions.values())
+
+
+def demo_leagues(*, modes: list[str], versions: dict[str, BotVersion]) -> list[League]:
+    """The demo league of each given mode, started. A league from an earlier run is kept as it
+    is, with its id, matches and replays, so the links printed before keep working."""
+    organiser = _user(ORGANISER, organiser=True)
     leagues = []
     for spec in DEMO_LEAGUES:
         if spec.mode not in modes:
             continue
         name = demo_league_name(spec.mode)
-        _reset_league(name)
-        league = league_create(
+        league = League.objects.filter(name=name).first() or league_create(
             organiser=organiser, name=name, mode=spec.mode, seats=spec.seats,
             format=League.Format.ROUND_ROBIN, options=spec.options, seeds=spec.seeds,
             decision_time_limit=1.0, time_bank=10.0,
         )  # fmt: skip
-        for bot_name in spec.entrants:
-            version = versions[bot_name]
-            if version.status == BotVersion.Status.READY:
-                league_entry_add(league=league, user=organiser, bot_version_id=version.pk)
-        league_start(league=league, user=organiser)
+        if league.status == League.Status.DRAFT:
+            entered = set(league.entries.values_list("bot_version__bot__name", flat=True))
+            for bot_name in spec.entrants:
+                version = versions[bot_name]
+                if version.status == BotVersion.Status.READY and bot_name not in entered:
+                    league_entry_add(league=league, user=organiser, bot_version_id=version.pk)
+            league_start(league=league, user=organiser)
         league.refresh_from_db()
         leagues.append(league)
     return leagues
+
+
+def demo_leagues_done(leagues: list[League]) -> bool:
+    """True once every demo league has played all its matches (refreshes them)."""
+    for league in leagues:
+        league.refresh_from_db()
+    return all(league.status == League.Status.CLOSED for league in leagues)
+
+
+def demo_run(*, modes: list[str]) -> list[League]:
+    """Create (or keep) and start the demo leagues; with eager tasks they come back played."""
+    return demo_leagues(modes=modes, versions=demo_bots())

@@ -1,20 +1,44 @@
 """`manage.py demo`: register the built-in and starter bots, play a short round-robin league of
-every available mode (embedded eager Celery by default) and print the ladders and replay URLs.
-Re-running replaces the demo leagues instead of adding more."""
+every available mode and print the ladders with links to the leagues and replays.
+
+In the embedded default (no broker) the command runs the embedded worker while it waits for the
+bots' validation and the leagues' matches; with a broker, the deployment's workers play them.
+Re-running keeps the leagues of the first run, so links printed before keep working.
+`--port` (or PORT) is the port the printed links point at (scripts/demo.sh serves on it).
+"""
 
 from __future__ import annotations
 
+import contextlib
+import os
 import time
+from collections.abc import Callable
 from typing import Any
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 
 import engine
 from tournament import selectors
 from tournament.models import Match
-from tournament.services.demo import DEMO_PASSWORD, ORGANISER, demo_run
+from tournament.services.demo import (
+    DEMO_PASSWORD,
+    ORGANISER,
+    demo_bots,
+    demo_bots_validated,
+    demo_leagues,
+    demo_leagues_done,
+)
+from workers.embedded import EmbeddedWorker, embedded_worker_wanted
 
-BASE_URL = "http://127.0.0.1:8000"
+DEFAULT_PORT = 8000
+POLL_SECONDS = 0.5
+
+
+def _port(value: str) -> int:
+    port = int(value)
+    if not 0 < port < 65536:
+        raise ValueError(value)
+    return port
 
 
 class Command(BaseCommand):
@@ -22,17 +46,45 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("--mode", action="append", help="only these modes (repeatable)")
+        parser.add_argument(
+            "--port", type=_port, default=None,
+            help=f"port of the printed links (default: PORT, else {DEFAULT_PORT})",
+        )  # fmt: skip
+        parser.add_argument(
+            "--timeout", type=float, default=900.0,
+            help="seconds to wait for the matches before printing what is done",
+        )  # fmt: skip
 
     def handle(self, *args: Any, **options: Any) -> None:
+        port = options["port"]
+        if port is None:
+            try:
+                port = _port(os.environ.get("PORT") or str(DEFAULT_PORT))
+            except ValueError:
+                raise CommandError(f"PORT={os.environ['PORT']!r} is not a port number") from None
+        self.base_url = f"http://127.0.0.1:{port}"
         modes = options["mode"] or engine.available_modes()
         started = time.monotonic()
-        leagues = demo_run(modes=modes)
+        deadline = started + options["timeout"]
+        worker = EmbeddedWorker() if embedded_worker_wanted() else contextlib.nullcontext()
+        with worker:
+            versions = demo_bots()
+            self._wait(lambda: demo_bots_validated(versions), deadline, "the bots' validation")
+            leagues = demo_leagues(modes=modes, versions=versions)
+            self._wait(lambda: demo_leagues_done(leagues), deadline, "the leagues' matches")
         for league in leagues:
             self._print_league(league)
         self.stdout.write(
             f"\ndemo: {len(leagues)} leagues in {time.monotonic() - started:.1f}s; "
-            f"organiser login {ORGANISER} / {DEMO_PASSWORD} at {BASE_URL}/accounts/login/"
+            f"organiser login {ORGANISER} / {DEMO_PASSWORD} at {self.base_url}/accounts/login/"
         )
+
+    def _wait(self, done: Callable[[], bool], deadline: float, what: str) -> None:
+        while not done():
+            if time.monotonic() > deadline:
+                self.stderr.write(f"demo: gave up waiting for {what}; the rest plays on later")
+                return
+            time.sleep(POLL_SECONDS)
 
     def _print_league(self, league: Any) -> None:
         matches = league.matches.all()
@@ -41,6 +93,7 @@ class Command(BaseCommand):
             f"\n{league.name}  (mode {league.mode}, {league.seats} seat(s), "
             f"{finished.count()}/{matches.count()} matches finished, status {league.status})"
         )
+        self.stdout.write(f"  league: {self.base_url}/leagues/{league.pk}/")
         solo = league.mode == "solo"
         header = (
             f"  {'#':>2} {'bot':<20} {'ver':>3} {'elo':>7} {'games':>5} {'W-D-L':>8} {'mean':>7}"
@@ -58,7 +111,7 @@ class Command(BaseCommand):
             self.stdout.write(line)
         replay = finished.exclude(replay_name="").order_by("pk").first()
         if replay is not None:
-            self.stdout.write(f"  replay: {BASE_URL}/replays/{replay.pk}/")
+            self.stdout.write(f"  replay: {self.base_url}/replays/{replay.pk}/")
         failed = matches.filter(status=Match.Status.FAILED).first()
         if failed is not None:
             self.stdout.write(f"  a match failed: {failed.error[:200]}")

@@ -1,0 +1,158 @@
+"""A PettingZoo AEC environment for every mode: one agent per seat, acting in turn.
+
+Agents are ``seat_0`` .. ``seat_{n-1}`` (solo: ``seat_0`` alone; the sister is part of the
+game). ``observe(agent)`` is ``{"observation": float32 vector, "action_mask": int8 vector}``:
+the flat encoding of the very observation a bot receives (engine/env/encoding.py, layout in
+docs/training.md) and a mask over the action space. An action is an index into the seat's
+legal actions, in the engine's order (the order of ``legal`` in the bot protocol), so the
+action space is ``Discrete(max_actions)`` and the mask has 1 at the first ``len(legal)``
+entries. ``infos[agent]`` of the acting seat holds the bot's dict observation
+(``"observation"``) and the legal actions' JSON form is ``legal_json(agent)``.
+
+Rewards come once, at the end: with ``reward="rank"`` (default) +1 for first place, -1 for
+last and linear in between (solo: +1 when you beat the sister, -1 otherwise); with
+``reward="score"``, the final score. The game always ends, so truncation is never set.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from ..game import Game
+from ..modes import mode_class, new_game
+from .encoding import encoder
+
+MAX_ACTIONS = 2048  # legal actions of any decision (the largest seen: about 1,100 placements)
+REWARDS = ("rank", "score")
+OBS_HIGH = 1000.0  # encoded values are scaled counts, about 0-1; none comes near this
+
+
+def final_rewards(result: dict[str, Any], reward: str) -> list[float]:
+    """Each seat's reward for a finished game (see the module docstring)."""
+    if reward == "score":
+        return [float(s) for s in result["scores"]]
+    seats = result["seats"]
+    if seats == 1:  # solo: against the sister
+        return [1.0 if result.get("won") else -1.0]
+    ranks = result["ranks"]
+    return [1.0 - 2.0 * (rank - 1) / (seats - 1) for rank in ranks]
+
+
+class IsleOfCatsEnv(AECEnv):
+    """See the module docstring. Build it with ``engine.env.aec_env``."""
+
+    metadata = {"name": "isle_of_cats_v0", "render_modes": ["ansi"], "is_parallelizable": False}
+
+    def __init__(self, mode: str = "standard", seats: int | None = None,
+                 reward: str = "rank", render_mode: str | None = None,
+                 **options: Any) -> None:
+        super().__init__()
+        game_type = mode_class(mode).game_type
+        if seats is None:
+            seats = game_type.min_seats
+        if reward not in REWARDS:
+            raise ValueError(f"reward must be one of {REWARDS}, not {reward!r}")
+        if render_mode not in (None, "ansi"):
+            raise ValueError("render_mode must be None or 'ansi'")
+        self.mode, self.seats, self.reward_kind, self.options = mode, seats, reward, options
+        self.render_mode = render_mode
+        new_game(mode, seats=seats, seed=0, options=options)  # fails early on a bad config
+        self._encoder = encoder(mode)
+        self.possible_agents = [f"seat_{s}" for s in range(seats)]
+        obs_space = spaces.Dict({
+            "observation": spaces.Box(0.0, OBS_HIGH, (self._encoder.size,), np.float32),
+            "action_mask": spaces.Box(0, 1, (MAX_ACTIONS,), np.int8),
+        })
+        act_space = spaces.Discrete(MAX_ACTIONS)
+        self._obs_spaces = dict.fromkeys(self.possible_agents, obs_space)
+        self._act_spaces = dict.fromkeys(self.possible_agents, act_space)
+        self._seed_rng = np.random.default_rng()
+        self.game: Game | None = None
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self._obs_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self._act_spaces[agent]
+
+    # --- the AEC cycle ------------------------------------------------------------------------
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._seed_rng = np.random.default_rng(seed)
+        game_seed = int(self._seed_rng.integers(0, 2**63))
+        self.game = new_game(self.mode, seats=self.seats, seed=game_seed, options=self.options)
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self._select_next()
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        assert self.game is not None
+        seat = self._seat(agent)
+        legal = self.game.legal_actions(seat)
+        index = int(action) if action is not None else -1
+        if not 0 <= index < len(legal):
+            raise ValueError(f"action {action!r} is not legal: {agent} has {len(legal)} legal "
+                             "actions (see the action mask)")
+        self._cumulative_rewards[agent] = 0.0
+        self.game.apply_unchecked(seat, legal[index])
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        if self.game.is_over():
+            for a, r in zip(self.agents, final_rewards(self.game.result(), self.reward_kind),
+                            strict=True):
+                self.rewards[a] = r
+                self.terminations[a] = True
+            self._accumulate_rewards()
+            self.infos = {a: {"result": self.game.result()} for a in self.agents}
+            self.agent_selection = self.agents[0]
+            return
+        self._accumulate_rewards()
+        self._select_next()
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        assert self.game is not None
+        seat = self._seat(agent)
+        vector = np.asarray(self._encoder.encode(self.game.observation(seat)), np.float32)
+        mask = np.zeros(MAX_ACTIONS, np.int8)
+        if not self.game.is_over() and seat in self.game.pending():
+            mask[: len(self.game.legal_actions(seat))] = 1
+        return {"observation": vector, "action_mask": mask}
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi" or self.game is None:
+            return None
+        history = self.game.history
+        last = self.game.action_text(history[-1][1]) if history else "(start)"
+        return f"{self.mode} step {len(history)}: {last}"
+
+    def close(self) -> None:
+        self.game = None
+
+    # --- helpers ------------------------------------------------------------------------------
+
+    def legal_json(self, agent: str) -> list[dict[str, Any]]:
+        """The acting seat's legal actions in the bot protocol's JSON form, by index."""
+        assert self.game is not None
+        return [self.game.encode_action(a) for a in self.game.legal_actions(self._seat(agent))]
+
+    def _seat(self, agent: str) -> int:
+        return int(agent.rsplit("_", 1)[1])
+
+    def _select_next(self) -> None:
+        assert self.game is not None
+        seat = self.game.pending()[0]
+        self.agent_selection = self.possible_agents[seat]
+        self.infos = {a: {} for a in self.agents}
+        self.infos[self.agent_selection] = {"observation": self.game.observation(seat)}

@@ -1,0 +1,157 @@
+"""A Gymnasium single-agent environment: you play one seat, opponents play the others.
+
+Opponents are built-in bots by name (``"random"``, ``"greedy"``) or factories
+``factory(mode, seat, seed) -> agent`` for anything with the engine's agent interface
+(``act(game, seat)``, ``close()``), such as a bot program in the workers' sandbox
+(docs/training.md shows how).
+
+The observation and the action are those of the AEC environment (engine/env/aec.py): a dict
+of the flat vector and the action mask, and an index into the legal actions. Your seat is
+``seat`` or, with ``seat="rotate"``, drawn at each reset from the episode's seed. Opponents
+act inside ``step`` until it is your turn again or the game ends; the reward comes at the end. An
+action outside the mask is played as the arena plays a faulty bot's turn, the first legal
+action, and ``info["illegal"]`` says so (``illegal="raise"`` raises instead).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+
+from ..actions import Action
+from ..bots import BUILTIN_BOTS, make_bot
+from ..errors import ConfigError
+from ..modes import mode_class, new_game
+from .aec import MAX_ACTIONS, OBS_HIGH, REWARDS, final_rewards
+from .encoding import encoder
+
+ILLEGAL = ("default", "raise")
+
+OpponentFactory = Callable[[str, int, int], Any]
+
+
+class SingleAgentEnv(gym.Env):
+    """See the module docstring. Build it with ``engine.env.single_agent_env``."""
+
+    metadata = {"render_modes": ["ansi"]}
+
+    def __init__(self, mode: str = "duel", seats: int | None = None,
+                 opponents: Sequence[str | OpponentFactory] = ("random",),
+                 seat: int | str = 0, reward: str = "rank", illegal: str = "default",
+                 render_mode: str | None = None, **options: Any) -> None:
+        game_type = mode_class(mode).game_type
+        seats = game_type.min_seats if seats is None else seats
+        if reward not in REWARDS:
+            raise ValueError(f"reward must be one of {REWARDS}, not {reward!r}")
+        if illegal not in ILLEGAL:
+            raise ValueError(f"illegal must be one of {ILLEGAL}, not {illegal!r}")
+        others = seats - 1
+        opponents = list(opponents)
+        if others and len(opponents) == 1:
+            opponents = opponents * others
+        if len(opponents) != others:
+            raise ConfigError(f"{len(opponents)} opponent(s) given for {others} other seat(s)")
+        for o in opponents:
+            if isinstance(o, str) and o not in BUILTIN_BOTS:
+                raise ConfigError(f"unknown built-in bot {o!r} ({', '.join(BUILTIN_BOTS)}); "
+                                  "pass a factory for a bot program")
+        if seat != "rotate" and not (isinstance(seat, int) and 0 <= seat < seats):
+            raise ConfigError(f"seat must be 0..{seats - 1} or 'rotate', not {seat!r}")
+        new_game(mode, seats=seats, seed=0, options=options)  # fails early on a bad config
+        self.mode, self.seats, self.options = mode, seats, options
+        self.opponents, self.seat_choice, self.reward_kind = opponents, seat, reward
+        self.illegal = illegal
+        self.render_mode = render_mode
+        self._encoder = encoder(mode)
+        self.observation_space = gym.spaces.Dict({
+            "observation": gym.spaces.Box(0.0, OBS_HIGH, (self._encoder.size,), np.float32),
+            "action_mask": gym.spaces.Box(0, 1, (MAX_ACTIONS,), np.int8),
+        })
+        self.action_space = gym.spaces.Discrete(MAX_ACTIONS)
+        self.game = None
+        self.seat = 0
+        self._agents: dict[int, Any] = {}
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        super().reset(seed=seed)
+        self._close_agents()
+        game_seed = int(self.np_random.integers(0, 2**63))
+        self.seat = (int(self.np_random.integers(self.seats)) if self.seat_choice == "rotate"
+                     else int(self.seat_choice))
+        self.game = new_game(self.mode, seats=self.seats, seed=game_seed, options=self.options)
+        others = [s for s in range(self.seats) if s != self.seat]
+        for k, s in enumerate(others):
+            spec = self.opponents[k]
+            self._agents[s] = (make_bot(spec, self.mode, s, game_seed) if isinstance(spec, str)
+                               else spec(self.mode, s, game_seed))
+        self._play_opponents()
+        return self._observe(), self._info()
+
+    def step(self, action: int):
+        assert self.game is not None, "call reset() first"
+        legal = self.game.legal_actions(self.seat)
+        index = int(action)
+        was_illegal = not 0 <= index < len(legal)
+        if was_illegal:
+            if self.illegal == "raise":
+                raise ValueError(f"action {action!r} is not legal: {len(legal)} legal actions "
+                                 "(see the action mask)")
+            index = 0  # the arena's default policy for a seat whose bot went wrong
+        self.game.apply_unchecked(self.seat, legal[index])
+        self._play_opponents()
+        if self.game.is_over():
+            result = self.game.result()
+            reward = final_rewards(result, self.reward_kind)[self.seat]
+            return self._observe(), reward, True, False, {"result": result,
+                                                          "illegal": was_illegal}
+        return self._observe(), 0.0, False, False, {**self._info(), "illegal": was_illegal}
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi" or self.game is None:
+            return None
+        return f"{self.mode} seat {self.seat}, step {len(self.game.history)}"
+
+    def close(self) -> None:
+        self._close_agents()
+        self.game = None
+
+    def legal_json(self) -> list[dict[str, Any]]:
+        assert self.game is not None
+        return [self.game.encode_action(a) for a in self.game.legal_actions(self.seat)]
+
+    def _play_opponents(self) -> None:
+        game = self.game
+        assert game is not None
+        while not game.is_over():
+            seat = game.pending()[0]
+            if seat == self.seat:
+                return
+            agent = self._agents[seat]
+            choice = agent.act(game, seat)
+            if getattr(agent, "trusted", False) and isinstance(choice, Action):
+                game.apply_unchecked(seat, choice)
+            else:
+                game.apply(seat, choice)
+
+    def _observe(self) -> dict[str, np.ndarray]:
+        game = self.game
+        assert game is not None
+        vector = np.asarray(self._encoder.encode(game.observation(self.seat)), np.float32)
+        mask = np.zeros(MAX_ACTIONS, np.int8)
+        if not game.is_over():
+            mask[: len(game.legal_actions(self.seat))] = 1
+        return {"observation": vector, "action_mask": mask}
+
+    def _info(self) -> dict[str, Any]:
+        assert self.game is not None
+        return {"observation": self.game.observation(self.seat)}
+
+    def _close_agents(self) -> None:
+        for agent in self._agents.values():
+            close = getattr(agent, "close", None)
+            if close is not None:
+                close()
+        self._agents = {}

@@ -1,0 +1,152 @@
+"""The embedded default runs matches off the request path (issue 11).
+
+A real `runserver` with no broker configured, on a fresh DATA_DIR: its embedded Celery worker
+(filesystem broker, beat included) validates two uploaded starter bots, then plays a ladder
+league of four bots. The start request answers while its matches are still open; matches go
+queued -> running -> finished; the ladder keeps scheduling until paused; pausing stops it; and
+the worker goes away with the server. Figures (start latency, matches per minute) are printed
+by bench/embedded.py, not asserted here.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from scripts.embedded_ladder import REPO, EmbeddedArena, embedded_env
+
+pytestmark = pytest.mark.slow
+
+OPEN = ("queued", "running")
+
+
+def _children(pid: int) -> list[int]:
+    found = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout
+    return [int(p) for p in found.split()]
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    stat = Path(f"/proc/{pid}/stat")
+    return not (stat.exists() and stat.read_text().split()[2] == "Z")
+
+
+def test_ladder_league_plays_in_the_background_and_stops_when_paused(
+    tmp_path: Path, free_port: int
+) -> None:
+    # Beat every 2 s, so a paused ladder would be seen topping itself up within the wait below.
+    with EmbeddedArena(tmp_path / "data", free_port, LADDER_SCHEDULE_SECONDS="2") as arena:
+        league_id = arena.ladder_league()
+        status, league = arena.request("POST", f"/api/v1/leagues/{league_id}/start/")
+        assert status == 200 and league["status"] == "running", league
+        # The request came back with its matches queued, not played inside it.
+        first = arena.matches(league_id)
+        assert len(first) >= 2
+        assert any(m["status"] in OPEN for m in first), [m["status"] for m in first]
+
+        seen: dict[int, list[str]] = {}
+
+        def finished_enough() -> bool:
+            for match in arena.matches(league_id):
+                states = seen.setdefault(match["id"], [])
+                if not states or states[-1] != match["status"]:
+                    states.append(match["status"])
+            return sum(s[-1] == "finished" for s in seen.values()) >= 8
+
+        arena.wait_for(finished_enough, 300, "8 finished ladder matches", poll=0.1)
+        assert not [i for i, s in seen.items() if "failed" in s], seen
+        # More matches than the first batch: the ladder kept scheduling.
+        assert len(seen) > len(first)
+        # Every match moved forward only, and some were seen running between the two.
+        order = {"queued": 0, "running": 1, "finished": 2}
+        for states in seen.values():
+            assert [order[s] for s in states] == sorted(order[s] for s in states), states
+        assert any("running" in s for s in seen.values()), seen
+
+        status, league = arena.request("POST", f"/api/v1/leagues/{league_id}/pause/")
+        assert status == 200 and league["status"] == "paused"
+        at_pause = {m["id"]: m["status"] for m in arena.matches(league_id)}
+        # Matches already running end; nothing queued starts and nothing new is scheduled.
+        arena.wait_for(
+            lambda: all(m["status"] not in ("running",) for m in arena.matches(league_id)),
+            300, "running matches to end after the pause",
+        )  # fmt: skip
+        time.sleep(6)  # three beat periods of the ladder top-up
+        after = {m["id"]: m["status"] for m in arena.matches(league_id)}
+        assert set(after) == set(at_pause), "a paused ladder scheduled new matches"
+        for match_id, state in at_pause.items():
+            if state == "queued":
+                assert after[match_id] == "queued", (match_id, after[match_id])
+        assert not [i for i, s in after.items() if s == "failed"]
+
+        # The worker runs beside the server and ends with it.
+        worker_pids = _children(arena.server.pid)
+        assert len(worker_pids) == 1
+    arena.wait_for(lambda: not _alive(worker_pids[0]), 60, "the worker to stop with runserver")
+
+
+def test_worker_stops_when_its_server_is_killed(tmp_path: Path, free_port: int) -> None:
+    env = embedded_env(tmp_path / "data")
+    manage = [sys.executable, "manage.py"]
+    subprocess.run([*manage, "migrate", "--noinput"], cwd=REPO, env=env, check=True,
+                   capture_output=True)  # fmt: skip
+    server = subprocess.Popen(
+        [*manage, "runserver", "--noreload", f"127.0.0.1:{free_port}"],
+        cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        while not (workers := _children(server.pid)) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert len(workers) == 1
+        log = tmp_path / "data" / "embedded-worker.log"
+        while "ready" not in (log.read_text() if log.exists() else ""):
+            assert time.monotonic() < deadline, "the embedded worker never became ready"
+            time.sleep(0.2)
+    finally:
+        server.send_signal(signal.SIGKILL)  # no atexit: the worker must notice on its own
+        server.wait(timeout=10)
+    deadline = time.monotonic() + 60
+    while _alive(workers[0]):
+        assert time.monotonic() < deadline, "the embedded worker outlived its killed server"
+        time.sleep(0.2)
+
+
+def test_autoreloader_starts_one_worker_only(tmp_path: Path, free_port: int) -> None:
+    """With the autoreloader the serving child restarts on changes; the worker belongs to the
+    parent that stays, so there is exactly one however often the child restarts."""
+    env = embedded_env(tmp_path / "data")
+    manage = [sys.executable, "manage.py"]
+    subprocess.run([*manage, "migrate", "--noinput"], cwd=REPO, env=env, check=True,
+                   capture_output=True)  # fmt: skip
+    server = subprocess.Popen(
+        [*manage, "runserver", f"127.0.0.1:{free_port}"],
+        cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        while len(_children(server.pid)) < 2:  # the worker and the serving child
+            assert time.monotonic() < deadline, _children(server.pid)
+            time.sleep(0.2)
+        time.sleep(2)
+        roles = {}
+        for pid in _children(server.pid):
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+            roles[pid] = b"workers.embedded" in cmdline
+        assert sorted(roles.values()) == [False, True], roles
+        serving = next(pid for pid, is_worker in roles.items() if not is_worker)
+        assert not any(b"workers.embedded" in Path(f"/proc/{pid}/cmdline").read_bytes()
+                       for pid in _children(serving))  # fmt: skip
+    finally:
+        os.killpg(server.pid, signal.SIGINT)
+        server.wait(timeout=60)
