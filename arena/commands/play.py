@@ -9,13 +9,15 @@ ranks, the score breakdown and each final boat as ASCII, or with ``--json`` one 
 (mode, seed, engine version, scores, breakdown, ranks, winners, tiebreak, final boats, state
 hash, and the bots' faults). A fault is also printed on stderr with the bot's whole kept
 stderr log; ``--verbose`` shows the bots' stderr as they play; ``--strict`` exits 1 when any
-seat faulted. ``--replay FILE`` writes the replay.
+seat faulted. ``--replay FILE`` writes the replay; ``--watch`` then opens it in the replay
+viewer, served from this computer (``arena.watch``).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -55,6 +57,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--verbose", action="store_true",
                         help="show the bot programs' stderr as they play")
     parser.add_argument("--replay", metavar="FILE", help="also write the replay to FILE")
+    parser.add_argument("--watch", action="store_true",
+                        help="then open the game in the replay viewer, served on 127.0.0.1")
+    parser.add_argument("--no-browser", action="store_true",
+                        help="with --watch: print the viewer's address, do not open a browser")
     add_limit_arguments(parser)
     parser.set_defaults(func=run)
 
@@ -88,12 +94,14 @@ def match_spec_from_args(args: argparse.Namespace, *, replay: bool) -> tuple[Mat
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.replay:
+    want_replay = bool(args.replay or args.watch)
+    if want_replay:
         try:
             import replays.format  # noqa: F401 - the runner writes the replay with it
         except ImportError as exc:
-            raise ConfigError(f"--replay needs the replays package ({exc})") from None
-    spec, names = match_spec_from_args(args, replay=bool(args.replay))
+            flag = "--replay" if args.replay else "--watch"
+            raise ConfigError(f"{flag} needs the replays package ({exc})") from None
+    spec, names = match_spec_from_args(args, replay=want_replay)
     echo = StderrEcho(names) if args.verbose else None
     try:
         outcome = run_match(spec, stderr_sink=echo)
@@ -111,6 +119,13 @@ def run(args: argparse.Namespace) -> int:
     for line in fault_lines(outcome.faults, names) + [f"warning: {w}" for w in outcome.warnings]:
         print(line, file=sys.stderr)
     sys.stderr.flush()
+    if args.watch and outcome.replay is not None:
+        from ..watch import LocalReplay, watch
+
+        title = f"{spec.mode}, seed {spec.seed}: " + " vs ".join(os.path.basename(n) for n in names)
+        filename = os.path.basename(args.replay) if args.replay else "game.replay"
+        watch(LocalReplay(outcome.replay, title, filename), open_browser=not args.no_browser,
+              out=sys.stderr if args.json else sys.stdout)  # fmt: skip
     return EXIT_FAULTED if args.strict and outcome.faults else 0
 
 
