@@ -29,10 +29,10 @@ def seat_spec(name: str) -> SeatSpec:
             raise ConfigError(f"no such file: {name}")
         raise ConfigError(
             f"unknown bot {name!r}: built-in bots are {', '.join(BUILTIN_BOTS)}, "
-            "or give a bot file (.py or .zip bundle)"
+            "or give a bot file (.py, .js, .zip)"
         )
     if not os.path.isfile(name):
-        raise ConfigError(f"not a file: {name} (a bot is a .py file or a .zip bundle)")
+        raise ConfigError(f"not a file: {name} (a bot is a .py or .js file, or a .zip bundle)")
     try:
         validate_bundle(name)
     except BundleError as exc:

@@ -3,7 +3,7 @@
     python -m arena arena --mode standard --players 4 --bots mybot.py,greedy,random \\
         --games 200 [--seed 0] [--jobs N] [--json] [--replays DIR] [--time-limit S]
 
-Bots are built-in names or bot files (``.py`` or ``.zip`` bundles, run in the workers'
+Bots are built-in names or bot files (``.py``, ``.js`` or ``.zip`` bundles, run in the workers'
 sandbox with the workers' limits, exactly as in a tournament). Seating:
 
 * as many bots as seats or fewer: the table is filled cyclically (``a,b,c`` at four seats is
@@ -22,7 +22,8 @@ games won. ``--json`` adds the same figures per seat (does a seat favour its hol
 ``--replays DIR`` writes every game's replay there.
 
 The command is a pipeline a variant can reuse step by step: ``arena_config`` (the checked
-command line), ``build_jobs``, ``play_all``, then ``report``.
+command line), ``build_jobs``, ``play_all``, then ``report``. ``--paired A,B`` is such a
+variant (``arena.paired``): B against A on the same deals.
 """
 
 from __future__ import annotations
@@ -41,7 +42,10 @@ from typing import Any
 from engine.errors import ConfigError
 from engine.modes import mode_class
 
+from ..errors import CliError
 from ..options import parse_options
+from ..paired import add_arguments as add_paired_arguments
+from ..paired import run_paired
 from ..seats import seat_spec
 from ..stats import clip_interval, elo_from_pairs, mean_interval, pair_results, wilson
 from .play import DEFAULT_PLAYERS, add_limit_arguments, limits_from_args
@@ -52,8 +56,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--mode", default="standard", help="standard, family, solo or duel")
     parser.add_argument("--players", type=int, default=None, help="seats per game")
     parser.add_argument(
-        "--bots", required=True, help="comma-separated bots: built-in names or bot files"
-    )
+        "--bots", default=None,
+        help="comma-separated bots: built-in names or bot files (with --paired: the opponents)",
+    )  # fmt: skip
     parser.add_argument(
         "--games",
         type=int,
@@ -77,6 +82,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                         help="print the figures (per bot and per seat) as JSON")
     parser.add_argument("--replays", metavar="DIR",
                         help="write every game's replay into DIR (created if missing)")
+    add_paired_arguments(parser)
     add_limit_arguments(parser)
     parser.set_defaults(func=run)
 
@@ -315,8 +321,7 @@ class ArenaConfig:
     replays: str | None
 
 
-def arena_config(args: argparse.Namespace) -> ArenaConfig:
-    """Every mistake of the command line as one ConfigError, before any game starts."""
+def _seats(args: argparse.Namespace) -> int:
     mode = args.mode
     game_type = mode_class(mode).game_type
     seats = args.players if args.players is not None else DEFAULT_PLAYERS.get(mode, 2)
@@ -324,13 +329,26 @@ def arena_config(args: argparse.Namespace) -> ArenaConfig:
         lo, hi = game_type.min_seats, game_type.max_seats
         span = f"{lo}" if lo == hi else f"{lo}-{hi}"
         raise ConfigError(f"mode {mode!r} is played by {span} seats, not {seats}")
+    return seats
+
+
+def _check_bots(bots: Sequence[str]) -> None:
+    for bot in bots:
+        seat_spec(bot)  # no such file, unknown bot, a broken bundle
+
+
+def arena_config(args: argparse.Namespace) -> ArenaConfig:
+    """Every mistake of the command line as one ConfigError, before any game starts."""
+    mode = args.mode
+    seats = _seats(args)
+    if not args.bots:
+        raise CliError("name the bots (--bots a,b,...) or two bots to compare (--paired A,B)")
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     if not bots:
         raise ConfigError("name at least one bot (--bots a,b,...)")
     if args.games < 1:
         raise ConfigError("--games must be at least 1")
-    for bot in bots:
-        seat_spec(bot)  # no such file, unknown bot, a broken bundle
+    _check_bots(bots)
     options = parse_options(args.option)
     if getattr(args, "difficulty", None) is not None:
         options["difficulty"] = args.difficulty
@@ -364,6 +382,14 @@ def build_jobs(config: ArenaConfig) -> tuple[list[GameJob], int, int]:
 
 
 def run(args: argparse.Namespace) -> int:
+    if getattr(args, "paired", None):
+        options = parse_options(args.option)
+        if args.difficulty is not None:
+            options["difficulty"] = args.difficulty
+        return run_paired(
+            args, seats=_seats(args), options=options, check_bots=_check_bots,
+            make_progress=Progress,
+        )  # fmt: skip
     config = arena_config(args)
     jobs, deals, rotations = build_jobs(config)
     workers = max(1, min(config.jobs or os.cpu_count() or 1, len(jobs)))

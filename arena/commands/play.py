@@ -35,6 +35,8 @@ from ..seats import seat_specs
 from ..stderr_echo import StderrEcho
 
 DEFAULT_PLAYERS = {"standard": 2, "family": 2, "solo": 1, "duel": 2}
+# Bot programs: one source file (Python, JavaScript) or a zip bundle of any language.
+BOT_FILE_SUFFIXES = (".py", ".js", ".mjs", ".cjs", ".zip")
 EXIT_FAULTED = 1  # --strict: the game was played, but a seat faulted
 
 
