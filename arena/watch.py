@@ -1,10 +1,12 @@
 """``play --watch``: the project's replay viewer for one local replay, served on 127.0.0.1.
 
-No Django and nothing from another host: a small standard-library HTTP server answers
+No web stack and nothing from another host: a small standard-library HTTP server answers
 
-* ``/`` — the viewer page (``arena/data/watch.html``: the viewer's markup, which mirrors
-  ``replays/templates/replays/viewer.html``, with the frames URL pointing here);
-* ``/static/replays/<file>`` — the viewer's own script and stylesheets from ``replays/static``;
+* ``/`` — a page (``arena/data/watch.html``) around the viewer's own embeddable partial,
+  ``replays/templates/replays/_viewer.html``, rendered by Django's standalone template engine
+  (no settings, no database) with its frames URL pointing here, so it is the site's viewer;
+* ``/static/<app>/...`` — the viewer's scripts and stylesheets (``replays/static``) and the
+  site's stylesheet (``website/static``), from the checkout;
 * ``/frames?seat=spectator|N`` — the frames ``replays.frames`` builds from the replay (what
   the server's frames endpoint answers), as JSON, errors in the API's one error body;
 * ``/replay`` — the replay file itself.
@@ -28,11 +30,45 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-STATIC = Path(__file__).resolve().parents[1] / "replays" / "static" / "replays"
-STYLESHEETS = ("site.css", "viewer.css")  # those that exist are linked, in this order
-SCRIPTS = ("viewer.js",)
+REPO = Path(__file__).resolve().parents[1]
+STATIC_APPS = {"replays": REPO / "replays" / "static", "website": REPO / "website" / "static"}
+VIEWER = REPO / "replays" / "templates"
+# Linked when they exist, in this order: the site's look, then the viewer's.
+STYLESHEETS = ("website/site.css", "replays/viewer.css")
 TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
          ".svg": "image/svg+xml", ".png": "image/png", ".json": "application/json"}  # fmt: skip
+
+
+def static_file(path: str) -> Path | None:
+    """``replays/viewer/main.js`` -> the file in the checkout, or None (never outside)."""
+    app = path.split("/", 1)[0]
+    root = STATIC_APPS.get(app)
+    if root is None or any(part.startswith(".") for part in path.split("/")):
+        return None
+    file = (root / path).resolve()
+    if not file.is_relative_to(root.resolve()) or not file.is_file():
+        return None
+    return file
+
+
+def render_viewer(frames_url: str) -> str:
+    """The viewer's embeddable partial, as the site renders it for a finished match."""
+    import sys
+    import types
+    from types import SimpleNamespace
+
+    from django.template import Context, Engine, Library
+
+    library = Library()
+    library.simple_tag(lambda path: f"/static/{path}", name="static")
+    module = types.ModuleType("arena._watch_static")
+    module.register = library  # type: ignore[attr-defined]
+    sys.modules[module.__name__] = module
+    engine = Engine(dirs=[str(VIEWER)], libraries={"static": module.__name__})
+    context = {"match": SimpleNamespace(pk="local"), "frames_url": frames_url, "live": False,
+               "embedded": False}  # fmt: skip
+    template = engine.get_template("replays/_viewer.html")
+    return template.render(Context(context, use_l10n=False, use_tz=False))
 
 
 class LocalReplay:
@@ -53,13 +89,17 @@ class LocalReplay:
         template = string.Template(
             resources.files("arena").joinpath("data/watch.html").read_text(encoding="utf-8")
         )
-        links = [f'  <link rel="stylesheet" href="/static/replays/{n}">'
-                 for n in STYLESHEETS if (STATIC / n).is_file()]  # fmt: skip
-        scripts = [f'<script src="/static/replays/{n}" defer></script>' for n in SCRIPTS]
+        links = [f'  <link rel="stylesheet" href="/static/{n}">'
+                 for n in STYLESHEETS if static_file(n) is not None]  # fmt: skip
+        players = self.doc["header"].get("players") or []
+        seats = " ".join(
+            f'<span class="seatname seat-{p.get("seat")}">{p.get("seat")}: '
+            f'{escape(str(p.get("bot") or "?"))}</span>' for p in players
+        )  # fmt: skip
         return template.substitute(
             title=escape(self.title), mode=escape(str(self.doc["header"].get("mode", ""))),
-            filename=escape(self.filename), stylesheets="\n".join(links),
-            scripts="\n".join(scripts),
+            filename=escape(self.filename), stylesheets="\n".join(links), seats=seats,
+            viewer=render_viewer("/frames"),
         ).encode()  # fmt: skip
 
     def frames(self, seat_param: str | None) -> bytes:
@@ -87,8 +127,8 @@ class _Handler(BaseHTTPRequestHandler):
             self._frames(parse_qs(parts.query).get("seat", [None])[0])
         elif parts.path == "/replay":
             self._send(HTTPStatus.OK, "application/zstd", replay.data)
-        elif parts.path.startswith("/static/replays/"):
-            self._static(parts.path.removeprefix("/static/replays/"))
+        elif parts.path.startswith("/static/"):
+            self._static(parts.path.removeprefix("/static/"))
         else:
             self._error(HTTPStatus.NOT_FOUND, "not_found", f"Nothing at {parts.path}.")
 
@@ -105,8 +145,8 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(HTTPStatus.OK, "application/json", body)
 
     def _static(self, name: str) -> None:
-        path = STATIC / name
-        if "/" in name or name.startswith(".") or not path.is_file():
+        path = static_file(name)
+        if path is None:
             self._error(HTTPStatus.NOT_FOUND, "not_found", f"No static file {name!r}.")
             return
         kind = TYPES.get(path.suffix, "application/octet-stream")
