@@ -22,8 +22,10 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from engine.actions import Action
 from engine.boat import Boat, Tile, base_layouts, mask_of
 from engine.errors import ConfigError
+from engine.game import Game
 from engine.modes import mode_class
 from engine.version import ENGINE_VERSION
 from workers.faults import Fault
@@ -59,6 +61,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--verbose", action="store_true",
                         help="show the bot programs' stderr as they play")
     parser.add_argument("--replay", metavar="FILE", help="also write the replay to FILE")
+    parser.add_argument("--narrate", action="store_true",
+                        help="print a sentence for every step and event as it is played")
     parser.add_argument("--watch", action="store_true",
                         help="then open the game in the replay viewer, served on 127.0.0.1")
     parser.add_argument("--no-browser", action="store_true",
@@ -105,8 +109,9 @@ def run(args: argparse.Namespace) -> int:
             raise ConfigError(f"{flag} needs the replays package ({exc})") from None
     spec, names = match_spec_from_args(args, replay=want_replay)
     echo = StderrEcho(names) if args.verbose else None
+    narrate = _narrator(spec, names) if getattr(args, "narrate", False) else None
     try:
-        outcome = run_match(spec, stderr_sink=echo)
+        outcome = run_match(spec, stderr_sink=echo, on_step=narrate)
     finally:
         if echo is not None:
             echo.flush()
@@ -129,6 +134,38 @@ def run(args: argparse.Namespace) -> int:
         watch(LocalReplay(outcome.replay, title, filename), open_browser=not args.no_browser,
               out=sys.stderr if args.json else sys.stdout)  # fmt: skip
     return EXIT_FAULTED if args.strict and outcome.faults else 0
+
+
+def _narrator(spec: MatchSpec, names: Sequence[str]) -> Any:
+    """A step hook printing what happened in words (engine.narration), the set-up first.
+
+    The runner makes its game itself; the same configuration gives the same set-up, so a
+    twin made here tells the set-up and the view before the first step."""
+    from engine.modes import new_game
+    from engine.narration import Narrator
+
+    twin = new_game(spec.mode, len(spec.seats), spec.seed, dict(spec.options))
+    narrator = Narrator(twin, [f"{name} (seat {s})" for s, name in enumerate(names)])
+    state: dict[str, Any] = {"seen": len(twin.events), "before": twin.spectator_view()}
+
+    def tell(events: Sequence[dict[str, Any]], kind: str | None) -> None:
+        for event in events:
+            line = narrator.event(event, kind)
+            if line:
+                print(f"  {line}", flush=True)
+
+    tell(twin.events, None)
+
+    def hook(g: Game, seat: int, action: Action, _seconds: float) -> None:
+        encoded = g.encode_action(action)
+        new = g.events[state["seen"]:]
+        state["seen"] = len(g.events)
+        print(f"{len(g.history)}. {narrator.step(seat, encoded, new, state['before'])}",
+              flush=True)  # fmt: skip
+        tell(new, encoded.get("kind"))
+        state["before"] = g.spectator_view() if g.mode == "duel" else {}
+
+    return hook
 
 
 def fault_json(fault: Fault, names: Sequence[str]) -> dict[str, Any]:

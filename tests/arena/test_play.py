@@ -120,3 +120,14 @@ def test_replay_is_written_and_verifies(tmp_path: Path, capsys: pytest.CaptureFi
     capsys.readouterr()
     assert main(["verify", str(path)]) == 0
     assert "match" in capsys.readouterr().out
+
+
+def test_narrate_tells_the_set_up_then_every_step(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "--mode", "duel", "--seed", "2", "--bots", "greedy,random",
+                 "--narrate"]) == 0  # fmt: skip
+    lines = capsys.readouterr().out.splitlines()
+    steps = [line for line in lines if line[:1].isdigit() and ". " in line]
+    assert lines[0].startswith("  ")  # the set-up, before the first step
+    assert steps[0].startswith("1. ") and "(seat " in steps[0]
+    assert [int(s.split(".")[0]) for s in steps] == list(range(1, len(steps) + 1))
+    assert any(line.startswith("winner(s):") for line in lines)
