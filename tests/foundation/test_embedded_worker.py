@@ -47,6 +47,7 @@ def _alive(pid: int) -> bool:
     return not (stat.exists() and stat.read_text().split()[2] == "Z")
 
 
+@pytest.mark.timeout(1500)  # real processes on a machine that may be busy
 def test_ladder_league_plays_in_the_background_and_stops_when_paused(
     tmp_path: Path, free_port: int
 ) -> None:
