@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from engine.boat import Boat, base_layouts
+from engine.cards import base_cards
 from engine.scoring import PlayerFacts, TableFacts, family_points, lesson_points, score_table
 
 LAYOUT = base_layouts()["blue"]
@@ -329,3 +330,16 @@ def test_scoring_is_repeatable() -> None:
     for _ in range(10):
         assert score_table(table) == first
     assert [str(p.boat) for p in players] == boats
+
+
+def test_card_148_counts_common_treasures_where_the_books_prospector_counts_all() -> None:
+    """Issue 11, card 148 re-read against the rulebook's worked example. The book's
+    "Prospector" ("2 points per treasure on their boat") gives Sara 18 for 8 common + 1 rare;
+    card 148's own text is "+2 for every common treasure tile", so it gives 16. The two
+    differ by exactly the rare treasure; the engine's "treasures" count (used by family
+    lesson 164, "common or rare") gives the book's 18. We follow the card (docs/rules-notes.md)."""
+    card = base_cards()[COMMON_TREASURES_PUBLIC]
+    assert "common treasure" in card.effect and card.scoring["count_of"] == "common_treasures"
+    table = TableFacts([PlayerFacts(boat(SARA, SARA_LEGEND))])
+    assert lesson_points(COMMON_TREASURES_PUBLIC, 0, table) == 16
+    assert lesson_points(164, 0, table) == 18  # 2 per treasure, common or rare: the book's sum
