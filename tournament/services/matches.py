@@ -19,6 +19,7 @@ from ..errors import ValidationFailed
 from ..models import BotVersion, League, Match, MatchSeat
 from .bundle_files import bundle_local_path
 from .outcome import PlayedMatch, SeatOutcome, outcome_from_runner
+from .redact import redact_host_details
 
 log = logging.getLogger(__name__)
 
@@ -267,7 +268,7 @@ def match_fail(*, match_id: int, error: str) -> Match | None:
         match = Match.objects.select_for_update().get(pk=match_id)
         if match.status not in (Match.Status.QUEUED, Match.Status.RUNNING):
             return None
-        match.error = error[-4000:]
+        match.error = redact_host_details(error)[-4000:]  # users read it: no host paths
         if match.attempts < MAX_ATTEMPTS and match.kind != Match.Kind.VALIDATION:
             match.status = Match.Status.QUEUED
             match.queued_at = timezone.now()
