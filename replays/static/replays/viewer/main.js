@@ -480,7 +480,13 @@ async function poll() {
     return;
   }
   if (body.waiting) { schedulePoll(); return; }
-  if (!state.payload) { adopt(body, Number.MAX_SAFE_INTEGER); schedulePoll(); return; }
+  if (body.views) {
+    // A whole payload (the first steps, or a poll from step 0): take it, still following.
+    const following = !state.payload || state.step === state.views.length - 1;
+    adopt(body, following ? Number.MAX_SAFE_INTEGER : state.step);
+    schedulePoll();
+    return;
+  }
   if (body.steps && body.steps.length && body.from === state.cursor) {
     const following = state.step === state.views.length - 1;
     const p = state.payload;
