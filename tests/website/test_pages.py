@@ -154,7 +154,7 @@ def test_match_page_embeds_the_viewer_and_download(played_league, client) -> Non
     html = client.get(f"/matches/{match.pk}/").content.decode()
     assert f'data-frames-url="/api/v1/matches/{match.pk}/frames"' in html
     assert f"/api/v1/matches/{match.pk}/replay" in html and "Time used" in html
-    assert "replays/viewer.js" in html and "1st" in html
+    assert "replays/viewer/main.js" in html and "1st" in html
 
 
 def test_queued_match_page_follows_until_it_ends(author, client) -> None:
