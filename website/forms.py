@@ -175,13 +175,13 @@ class ChallengeForm(forms.Form):
         choices=[("", "—")] + [(k, k.replace("_", " ")) for k in SISTER_RATINGS],
         required=False, help_text="Solo only: the sister player's strength.",
     )  # fmt: skip
-    seat_0 = forms.ModelChoiceField(queryset=BotVersion.objects.none(), label="Seat 1")
+    seat_0 = forms.ModelChoiceField(queryset=BotVersion.objects.none(), label="Seat 0")
     seat_1 = forms.ModelChoiceField(queryset=BotVersion.objects.none(), required=False,
-                                    label="Seat 2")  # fmt: skip
+                                    label="Seat 1")  # fmt: skip
     seat_2 = forms.ModelChoiceField(queryset=BotVersion.objects.none(), required=False,
-                                    label="Seat 3")  # fmt: skip
+                                    label="Seat 2")  # fmt: skip
     seat_3 = forms.ModelChoiceField(queryset=BotVersion.objects.none(), required=False,
-                                    label="Seat 4")  # fmt: skip
+                                    label="Seat 3")  # fmt: skip
     SEATS = ("seat_0", "seat_1", "seat_2", "seat_3")
 
     def __init__(self, *args: Any, versions: Any = None, **kwargs: Any) -> None:

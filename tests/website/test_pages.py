@@ -384,7 +384,7 @@ def test_challenge_form_plays_an_unrated_match(
     versions = builtin_bots_register()
     client.force_login(author)
     form = client.get(f"/challenge/?bot_version={versions['greedy'].pk}")
-    assert form.status_code == 200 and b"Seat 1" in form.content
+    assert form.status_code == 200 and b"Seat 0" in form.content
     gap = client.post("/challenge/", {"mode": "standard", "seat_0": versions["greedy"].pk,
                                       "seat_2": versions["random"].pk})  # fmt: skip
     assert gap.status_code == 200 and b"without gaps" in gap.content

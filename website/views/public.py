@@ -65,6 +65,8 @@ def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
         "ladder": ladder_page,
         "ladder_rows": ladder_page.object_list if ladder_page else ladder,
         "rows": ladder,
+        # #, entrant, Elo, games, W/D/L or one per place + mean rank, interval, conservative, last
+        "ladder_columns": 7 + (league.seats + 1 if league.seats >= 3 else 3),
         "chart": charts.rating_chart(charts.league_series(changes, bot_colour)),
         "h2h_rows": selectors.league_head_to_head(league=league),
         "page": paginate(request, matches),
