@@ -244,7 +244,9 @@ def parse_reply(line: bytes, codec: ActionCodec, debug_chars: int) -> Reply:
         raise BotFault(FaultKind.BAD_OUTPUT, "debug must be a string")
     if debug is not None:
         debug = debug[:debug_chars]
-    if "index" in obj:
+    # An action object is recognised by its "kind": some actions have a field named "index"
+    # (rescue: the cat's place in its field), so "index" alone does not make an index reply.
+    if "index" in obj and "kind" not in obj:
         index = obj.pop("index")
         if obj:
             raise BotFault(FaultKind.BAD_OUTPUT, f"unexpected key(s) {sorted(obj)} next to index")

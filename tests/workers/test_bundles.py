@@ -105,7 +105,7 @@ def _with_encrypted_entry() -> bytes:
         (zip_bytes({"bot.json": '{"entrypoint": "main.py", "language": "python3", "x": 1}',
                     "main.py": SOURCE}), "b.zip", "unknown key(s) ['x']"),
         (zip_bytes({"bot.json": '{"entrypoint": "main.py", "language": "cobol"}',
-                    "main.py": SOURCE}), "b.zip", "'language' must be one of: python3"),
+                    "main.py": SOURCE}), "b.zip", "must be one of: binary, cpp, node, python3"),
         (zip_bytes({"bot.json": '{"language": "python3"}', "main.py": SOURCE}), "b.zip",
          "'entrypoint' must be"),
         (zip_bytes({"bot.json": MANIFEST, "other.py": SOURCE}), "b.zip",

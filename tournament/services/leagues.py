@@ -13,6 +13,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
+from .. import scheduling
 from ..errors import BadGameConfig, Conflict, NotFound, PermissionDenied, ValidationFailed
 from ..models import Bot, BotVersion, League, LeagueEntry, LeagueInvitation, Match
 from .game_config import game_config_check
@@ -315,21 +316,33 @@ def swiss_tables(
 
 
 def ladder_tables(
-    entries: Sequence[LeagueEntry], seats: int, count: int, rng: random.Random
-) -> list[tuple]:
-    """Tables for a ladder: the entrant with fewest games plays the closest-rated others."""
-    games = {e.pk: e.games for e in entries}
-    tables = []
-    for _ in range(count):
-        pool = sorted(entries, key=lambda e: (games[e.pk], rng.random()))
-        anchor = pool[0]
-        others = sorted(pool[1:], key=lambda e: (abs(e.rating - anchor.rating), games[e.pk]))
-        table = [anchor, *others[: seats - 1]]
-        rng.shuffle(table)
-        for e in table:
-            games[e.pk] += 1
-        tables.append(tuple(table))
-    return tables
+    league: League, entries: Sequence[LeagueEntry], count: int, rng: random.Random
+) -> list[tuple[LeagueEntry, ...]]:
+    """The next tables of a ladder, chosen by expected information (`tournament/scheduling.py`):
+    the least certain entrants first (new ones at once), unpredictable tables, and no pair
+    meeting more than the cap within the recent window of the league's matches."""
+    by_version = {e.bot_version_id: e for e in entries}
+    recent = (
+        league.matches.exclude(status=Match.Status.CANCELLED)
+        .order_by("-created_at", "-id")
+        .prefetch_related("seats")[: scheduling.pair_window(len(entries))]
+    )
+    recent_tables = []
+    busy: set[int] = set()
+    for match in recent:
+        versions = [s.bot_version_id for s in match.seats.all()]
+        recent_tables.append([by_version[v].pk for v in versions if v in by_version])
+        if match.status in (Match.Status.QUEUED, Match.Status.RUNNING):
+            busy.update(by_version[v].pk for v in versions if v in by_version)
+    candidates = [
+        scheduling.Candidate(e.pk, e.openskill_mu, e.openskill_sigma, e.games, e.pk in busy)
+        for e in entries
+    ]
+    by_pk = {e.pk: e for e in entries}
+    tables = scheduling.information_tables(
+        candidates, league.seats, count, rng, recent_meetings=scheduling.meetings(recent_tables)
+    )
+    return [tuple(by_pk[k] for k in table) for table in tables]
 
 
 def _create_league_match(
@@ -385,9 +398,7 @@ def league_schedule_round(*, league: League) -> list[Match]:
             league.current_round += 1
             rnd = league.current_round
             rng = random.Random(derive_seed(league.base_seed, "ladder", rnd))
-            for t, order in enumerate(
-                ladder_tables(entries, league.seats, wanted - open_count, rng)
-            ):
+            for t, order in enumerate(ladder_tables(league, entries, wanted - open_count, rng)):
                 created.append(
                     _create_league_match(league, order, derive_seed(league.base_seed, rnd, t), rnd)
                 )
