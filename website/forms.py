@@ -73,12 +73,24 @@ class BotForm(forms.Form):
     )  # fmt: skip
 
 
+def bundle_kinds() -> str:
+    """".py, .js, ... or .zip": what an upload may be (the bots service decides)."""
+    from tournament.services.bots import BUNDLE_KINDS
+
+    return ", ".join(f".{k}" for k in BUNDLE_KINDS)
+
+
 class UploadForm(forms.Form):
     file = forms.FileField(
         label="Bundle",
-        help_text="A single .py file, or a .zip with a bot.json manifest (see the bot protocol).",
-        widget=forms.ClearableFileInput(attrs={"accept": ".py,.zip"}),
+        help_text="A single source file, or a .zip with a bot.json manifest (see the bot "
+        "protocol).",
+        widget=forms.ClearableFileInput(),
     )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["file"].widget.attrs["accept"] = bundle_kinds().replace(" ", "")
 
 
 class EnterForm(forms.Form):
