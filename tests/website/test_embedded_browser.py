@@ -69,7 +69,7 @@ def test_validation_and_challenge_follow_the_background_worker(
                 audit.check(page, "embedded-match-waiting")
             # The viewer follows the match live; when it ends, the seats panel gets its scores
             # and ranks in place, and the replay is there to play.
-            page.wait_for_selector("#match-info .rank", timeout=240_000)
+            page.wait_for_selector("#match-info td.rank", state="attached", timeout=240_000)
             assert page.locator("[data-match-status]").inner_text() == "finished"
             page.wait_for_function("() => Number(document.querySelector('#seek').max) > 0")
         finally:
