@@ -73,12 +73,24 @@ class BotForm(forms.Form):
     )  # fmt: skip
 
 
+def bundle_kinds() -> str:
+    """".py, .js, ... or .zip": what an upload may be (the bots service decides)."""
+    from tournament.services.bots import BUNDLE_KINDS
+
+    return ", ".join(f".{k}" for k in BUNDLE_KINDS)
+
+
 class UploadForm(forms.Form):
     file = forms.FileField(
         label="Bundle",
-        help_text="A single .py file, or a .zip with a bot.json manifest (see the bot protocol).",
-        widget=forms.ClearableFileInput(attrs={"accept": ".py,.zip"}),
+        help_text="A single source file, or a .zip with a bot.json manifest (see the bot "
+        "protocol).",
+        widget=forms.ClearableFileInput(),
     )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["file"].widget.attrs["accept"] = bundle_kinds().replace(" ", "")
 
 
 class EnterForm(forms.Form):
@@ -175,13 +187,13 @@ class ChallengeForm(forms.Form):
         choices=[("", "—")] + [(k, k.replace("_", " ")) for k in SISTER_RATINGS],
         required=False, help_text="Solo only: the sister player's strength.",
     )  # fmt: skip
-    seat_0 = forms.ModelChoiceField(queryset=BotVersion.objects.none(), label="Seat 1")
+    seat_0 = forms.ModelChoiceField(queryset=BotVersion.objects.none(), label="Seat 0")
     seat_1 = forms.ModelChoiceField(queryset=BotVersion.objects.none(), required=False,
-                                    label="Seat 2")  # fmt: skip
+                                    label="Seat 1")  # fmt: skip
     seat_2 = forms.ModelChoiceField(queryset=BotVersion.objects.none(), required=False,
-                                    label="Seat 3")  # fmt: skip
+                                    label="Seat 2")  # fmt: skip
     seat_3 = forms.ModelChoiceField(queryset=BotVersion.objects.none(), required=False,
-                                    label="Seat 4")  # fmt: skip
+                                    label="Seat 3")  # fmt: skip
     SEATS = ("seat_0", "seat_1", "seat_2", "seat_3")
 
     def __init__(self, *args: Any, versions: Any = None, **kwargs: Any) -> None:
