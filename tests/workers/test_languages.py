@@ -294,3 +294,15 @@ def test_every_language_plays_with_fewer_isolation_layers(tmp_path: Path, layers
                          seed=3, options={"rounds": 2}, limits=FAST, replay=False)  # fmt: skip
         outcome = run_match(spec, isolation=iso)
         assert outcome.faults == [], [f.describe() for f in outcome.faults]
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("worker_guard", "tiny_mode")
+def test_a_cpp_bundle_that_does_not_compile_cannot_start(tmp_path: Path) -> None:
+    bundle = tmp_path / "bad.zip"
+    bundle.write_bytes(cpp_zip(tmp_path, SYNTAX_ERROR))
+    spec = MatchSpec(mode="tiny", seats=(SeatSpec.parse(str(bundle)), SeatSpec.parse("random")),
+                     seed=3, options={"rounds": 2}, limits=FAST, replay=False)  # fmt: skip
+    outcome = run_match(spec)
+    assert [(f.seat, f.kind) for f in outcome.faults] == [(0, FaultKind.START_FAILED)]
+    assert "main.cpp:2:29: error: expected ';'" in outcome.faults[0].message
