@@ -16,6 +16,7 @@ from typing import Any
 
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.gzip import gzip_page
 
 from engine.version import ENGINE_VERSION
@@ -103,11 +104,18 @@ def frames_json(data: bytes, sha256: str, seat_param: str | None) -> bytes:
 MAX_UPLOAD_BYTES = 2 * 1024 * 1024  # a replay is kilobytes
 
 
+@csrf_exempt  # a pure function of the body, no session state: token and script clients too
 @_allow("POST")
 @gzip_page
 def uploaded_replay_frames(request: HttpRequest) -> HttpResponse:
     """Frames of a replay file sent in the body (the viewer's "open a file" page): for
     replays that are not in the database, e.g. from ``python -m arena play`` or another server."""
+    try:
+        declared = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        declared = 0
+    if declared > MAX_UPLOAD_BYTES:  # refused before the body is read
+        return error_response(413, "too_large", f"A replay is at most {MAX_UPLOAD_BYTES} bytes.")
     data = request.body
     if not data:
         return error_response(400, "invalid", "Send the replay file as the request body.")

@@ -25,6 +25,7 @@ import shutil
 import stat
 import sys
 import zipfile
+import zlib
 from dataclasses import asdict, dataclass
 from functools import cache
 from importlib import resources
@@ -192,6 +193,8 @@ def _plan_zip(data: bytes) -> _ZipPlan:
             for i, p in files
             if root == PurePosixPath(".") or p.is_relative_to(root)
         ]
+        for info, _ in files:
+            _check_member_intact(archive, info)
         manifest_info = next(i for i, p in members if p == PurePosixPath(MANIFEST))
         if manifest_info.file_size > MAX_MANIFEST_BYTES:
             raise BundleError(f"{MANIFEST} is larger than {MAX_MANIFEST_BYTES} bytes")
@@ -202,6 +205,22 @@ def _plan_zip(data: bytes) -> _ZipPlan:
         except (zipfile.BadZipFile, OSError) as exc:
             raise BundleError(f"{MANIFEST} cannot be read from the zip: {exc}") from None
     return _ZipPlan(root, members, manifest, total)
+
+
+def _check_member_intact(archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> None:
+    """Decompress one member and check its CRC, so a damaged zip is refused at upload rather
+    than failing later at unpack time on a worker. Bounded: zipfile stops at the declared size,
+    whose sum was checked against MAX_UNCOMPRESSED_BYTES."""
+    try:
+        with archive.open(info) as member:
+            while member.read(1 << 16):
+                pass
+    except (zipfile.BadZipFile, zlib.error, EOFError, OSError) as exc:
+        raise BundleError(f"zip entry {info.filename!r} is damaged: {exc}") from None
+    except NotImplementedError:
+        raise BundleError(
+            f"zip entry {info.filename!r} uses a compression method this server cannot read"
+        ) from None
 
 
 def _check_manifest(manifest: Any, paths: set[PurePosixPath]) -> tuple[str, str]:

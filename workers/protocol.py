@@ -190,6 +190,18 @@ def decide_line(
     ).encode()
 
 
+def decide_for(
+    game: Game, seat: int, legal: Sequence[Action], encoder: LegalEncoder, limit: float,
+    bank: float,
+) -> bytes:
+    """The ``decide`` line the runner sends ``seat`` now (``legal`` is the seat's legal
+    actions). Everything in it is what the seat may know: its observation, its legal actions
+    and ``step``, the number of decisions it has taken itself (``Game.seat_step``; the number
+    of all actions would count other seats' hidden answers)."""
+    return decide_line(game.seat_step(seat), seat, game.observation(seat),
+                       encoder.encode_list(legal), limit, bank)
+
+
 def end_message(seat: int, result: dict[str, Any]) -> dict[str, Any]:
     return {"type": "end", "seat": seat, "result": result}
 

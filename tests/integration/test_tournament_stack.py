@@ -214,3 +214,31 @@ def test_worker_killed_mid_match_finishes_it_once(live_stack):
     time.sleep(2.0)  # a stray third delivery would show up here
     again = Match.objects.get(pk=match["id"])
     assert (again.status, again.attempts, again.finished_at) == ("finished", 2, done.finished_at)
+
+
+def test_paired_comparison_through_the_stack(live_stack):
+    """A paired comparison is played by the real worker like any unrated match: built-in
+    random (A) against greedy (B) in the Duel, six deals in both seats."""
+    from django.contrib.auth import get_user_model
+
+    anon = Api(live_stack.base_url)
+    organiser = _login(anon, "organiser2")
+    organiser_grant(user=get_user_model().objects.get(username="organiser2"))
+    system = anon.call("GET", "/api/v1/bots/?is_system=true")["results"]
+    builtin = {b["name"]: b["versions"][0]["id"] for b in system}
+    made = organiser.call(
+        "POST", "/api/v1/paired/",
+        {"bot_version_a": builtin["random"], "bot_version_b": builtin["greedy"],
+         "mode": "duel", "seats": 2, "seeds": 6},
+    )  # fmt: skip
+    assert made["status"] == "running" and made["games_total"] == 24
+    done = _wait(
+        lambda: (c := anon.call("GET", f"/api/v1/paired/{made['id']}/"))["status"] != "running"
+        and c,
+        240, "the paired comparison",
+    )  # fmt: skip
+    assert done["status"] == "finished" and done["games_done"] == 24, done
+    assert done["result"]["verdict"] == "B is better" and done["result"]["ci_low"] > 0
+    assert not RatingChange.objects.exists()
+    kinds = set(Match.objects.filter(paired_game__comparison_id=made["id"]).values_list("kind"))
+    assert kinds == {("paired",)}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -17,10 +19,19 @@ from ..models import League
 from ..services import bots as bot_services
 from ..services import challenges as challenge_services
 from ..services import leagues as league_services
+from ..services import paired as paired_services
 from . import serializers as s
 from .base import FilteredListApi, ListApi, found, paginated
-from .filters import BotFilter, BotVersionFilter, LeagueFilter, MatchFilter, RatingChangeFilter
+from .filters import (
+    BotFilter,
+    BotVersionFilter,
+    LeagueFilter,
+    MatchFilter,
+    PairedFilter,
+    RatingChangeFilter,
+)
 from .throttles import MatchRequestThrottle, UploadThrottle
+from .uploads import bundle_upload_guard
 
 # --- accounts -------------------------------------------------------------------------------
 
@@ -91,6 +102,12 @@ class BotVersionListApi(FilteredListApi):
     parser_classes = [MultiPartParser, FormParser]
     throttle_classes = [UploadThrottle]
     filterset_class = BotVersionFilter
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        # Before authentication: a session's CSRF check already reads the body.
+        if request.method == "POST":
+            bundle_upload_guard(request)
+        super().initial(request, *args, **kwargs)
 
     @extend_schema(responses=s.BotVersionOutput(many=True))
     def get(self, request: Request, bot_id: int) -> Response:
@@ -351,3 +368,35 @@ def _int_param(request: Request, name: str) -> int:
     if not raw.isdigit():
         raise ValidationFailed(f"{name} must be a positive integer.", fields={name: [raw]})
     return int(raw)
+
+
+# --- paired comparisons ---------------------------------------------------------------------
+
+
+class PairedListApi(FilteredListApi):
+    throttle_classes = [MatchRequestThrottle]
+    filterset_class = PairedFilter
+
+    @extend_schema(responses=s.PairedOutput(many=True))
+    def get(self, request: Request) -> Response:
+        return paginated(request, self, selectors.paired_list(), s.PairedOutput)
+
+    @extend_schema(request=s.PairedInput, responses={201: s.PairedOutput})
+    def post(self, request: Request) -> Response:
+        data = s.PairedInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        comparison = paired_services.paired_create(
+            user=request.user, version_a_id=v["bot_version_a"], version_b_id=v["bot_version_b"],
+            mode=v["mode"], seats=v["seats"], seeds=v["seeds"], options=v["options"],
+            opponent_ids=v.get("opponents"), level=v["level"],
+        )  # fmt: skip
+        comparison = selectors.paired_get(comparison_id=comparison.pk)
+        return Response(s.PairedOutput(comparison).data, status=201)
+
+
+class PairedDetailApi(APIView):
+    @extend_schema(responses=s.PairedOutput)
+    def get(self, request: Request, comparison_id: int) -> Response:
+        comparison = selectors.paired_get(comparison_id=comparison_id)
+        return Response(s.PairedOutput(found(comparison, "Paired comparison", comparison_id)).data)

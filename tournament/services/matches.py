@@ -119,6 +119,7 @@ def match_spec(match: Match) -> dict[str, Any]:
             "bundle_path": storages_path(bundle) if (bundle := v.built_bundle_name
                                                      or v.bundle_name) else None,
             "bundle_kind": v.bundle_kind or None, "sha256": v.built_sha256 or v.sha256 or None,
+            "bot_seed": seat.bot_seed,
         })  # fmt: skip
     return {
         "match_id": match.pk, "mode": match.mode, "seats": seats, "seed": match.seed,
@@ -172,7 +173,7 @@ def match_record_result(
     Idempotent: a match that is no longer queued or running is left untouched, so a retried
     or duplicated task never counts a match twice.
     """
-    from . import bots, leagues, ratings
+    from . import bots, leagues, paired, ratings
 
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=match_id)
@@ -199,6 +200,8 @@ def match_record_result(
         match.save()
         if match.kind == Match.Kind.VALIDATION:
             bots.bot_version_record_validation(match=match)
+        elif match.kind == Match.Kind.PAIRED:
+            paired.paired_game_decided(match=match)  # unrated
         elif match.league_id:
             ratings.rating_apply_match(match=match)
             leagues.league_progress(league_id=match.league_id)
@@ -207,7 +210,7 @@ def match_record_result(
 
 def match_fail(*, match_id: int, error: str) -> Match | None:
     """Retry a match that failed for a reason other than its bots, up to MAX_ATTEMPTS."""
-    from . import bots, leagues
+    from . import bots, leagues, paired
 
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=match_id)
@@ -225,6 +228,8 @@ def match_fail(*, match_id: int, error: str) -> Match | None:
         match.save(update_fields=["status", "error", "finished_at"])
         if match.kind == Match.Kind.VALIDATION:
             bots.bot_version_record_validation(match=match)
+        elif match.kind == Match.Kind.PAIRED:
+            paired.paired_game_decided(match=match)
         elif match.league_id:
             leagues.league_progress(league_id=match.league_id)
         return match
@@ -260,6 +265,10 @@ def _requeue_running_past_deadline(now: Any) -> list[int]:
                 match.error = "gave up: worker lost on every attempt"
                 match.finished_at = now
                 match.save(update_fields=["status", "error", "finished_at"])
+                if match.kind == Match.Kind.PAIRED:
+                    from .paired import paired_game_decided
+
+                    paired_game_decided(match=match)
                 continue
             match.status = Match.Status.QUEUED
             match.queued_at = now
