@@ -105,11 +105,13 @@ def _shown(arg: str, compiler: str, root: str) -> str:
 
 
 def _first_error(log: str) -> str:
-    """The line an author needs first: the compiler's first error, else its last line."""
+    """The line an author needs first: the compiler's (or linker's) first error, else the last
+    line of its output."""
     lines = [line.strip() for line in log.splitlines() if line.strip()]
-    for line in lines:
-        if "error" in line.lower():
-            return line[:500]
+    for marker in ("error:", "error"):
+        for line in lines:
+            if marker in line.lower():
+                return line[:500]
     return lines[-1][:500] if lines else "no output"
 
 
@@ -222,17 +224,17 @@ def build_bundle(
         env = {**box.environment(), "PATH": SYSTEM_PATH, "LANG": "C"}
         shown = " ".join(_shown(arg, compiler, root) for arg in command)
         try:
-            rc, log = _run(plan, env, limits, box.uid)
+            rc, output = _run(plan, env, limits, box.uid)
         except OSError as exc:
             return result(False, "", f"the compiler could not start: {exc}")
-        # paths as in the author's zip: "main.cpp:2:29: error: ..."
-        log = f"$ {shown}\n" + log.replace(f"{root}/", "")
+        output = output.replace(f"{root}/", "")  # paths as in the zip: "main.cpp:2:29: error:"
+        log = f"$ {shown}\n{output}"
         if rc is None:
             reason = f"the build took longer than {limits.seconds:g} s"
             return result(False, f"{log}\n{reason}", reason)
         if rc != 0:
             status = f"killed by signal {-rc}" if rc < 0 else f"exited with status {rc}"
-            return result(False, f"{log}\nthe compiler {status}", _first_error(log))
+            return result(False, f"{log}\nthe compiler {status}", _first_error(output))
         try:
             executable = (out / OUTPUT_NAME).read_bytes()
             check_static_x86_64(executable)
