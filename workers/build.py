@@ -95,10 +95,11 @@ def _sources(root: Path, suffixes: list[str]) -> list[str]:
     )
 
 
-def _shown(arg: str, compiler: str, root: str) -> str:
-    """One argument of the compile command as the author reads it (paths of their zip)."""
-    if arg == compiler:
-        return PurePosixPath(compiler).name
+def _shown(arg: str, compiler: str, root: str, output: str) -> str:
+    """One argument of the compile command as the author reads it (paths of their zip; no
+    folder of this machine)."""
+    if arg in (compiler, output):
+        return PurePosixPath(arg).name
     if arg == root:
         return "."
     return arg[len(root) + 1 :] if arg.startswith(root + "/") else arg
@@ -222,19 +223,20 @@ def build_bundle(
         )
         # LANG=C: plain ASCII quotes in the compiler's messages, whatever the machine's locale
         env = {**box.environment(), "PATH": SYSTEM_PATH, "LANG": "C"}
-        shown = " ".join(_shown(arg, compiler, root) for arg in command)
+        shown = " ".join(_shown(arg, compiler, root, output) for arg in command)
         try:
-            rc, output = _run(plan, env, limits, box.uid)
+            rc, said = _run(plan, env, limits, box.uid)
         except OSError as exc:
             return result(False, "", f"the compiler could not start: {exc}")
-        output = output.replace(f"{root}/", "")  # paths as in the zip: "main.cpp:2:29: error:"
-        log = f"$ {shown}\n{output}"
+        # paths as in the zip ("main.cpp:2:29: error: ..."), and no folder of this machine
+        said = said.replace(f"{root}/", "").replace(f"{out}/", "")
+        log = f"$ {shown}\n{said}"
         if rc is None:
             reason = f"the build took longer than {limits.seconds:g} s"
             return result(False, f"{log}\n{reason}", reason)
         if rc != 0:
             status = f"killed by signal {-rc}" if rc < 0 else f"exited with status {rc}"
-            return result(False, f"{log}\nthe compiler {status}", _first_error(output))
+            return result(False, f"{log}\nthe compiler {status}", _first_error(said))
         try:
             executable = (out / OUTPUT_NAME).read_bytes()
             check_static_x86_64(executable)
