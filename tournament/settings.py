@@ -15,6 +15,8 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from tournament.storage_config import StorageConfigError, file_storages
+
 
 def env_str(name: str, default: str = "") -> str:
     return os.environ.get(name, default).strip()
@@ -71,6 +73,7 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
     "tournament.embedded",  # first: its runserver also starts the embedded worker
+    "website",  # before the admin: its registration/ and error templates win
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -102,6 +105,13 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "tournament.urls"
+LOGIN_URL = "website:login"
+LOGIN_REDIRECT_URL = "website:dashboard"  # unless the login form carries ?next=
+LOGOUT_REDIRECT_URL = "website:home"
+# Password-reset mails: printed on the console unless a real backend is configured.
+EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+EMAIL_HOST = env_str("EMAIL_HOST", "localhost")
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "arena@localhost")
 CSRF_FAILURE_VIEW = "tournament.api.exceptions.csrf_failure"  # the JSON error body under /api/
 WSGI_APPLICATION = "tournament.wsgi.application"
 ASGI_APPLICATION = "tournament.asgi.application"
@@ -182,6 +192,32 @@ CACHES = {
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "isle-arena"}
 }
 
+# Live matches: the worker publishes each step for spectators (replays/live.py). The log is a
+# Redis list when LIVE_REDIS_URL, CACHE_URL or CELERY_BROKER_URL is Redis, else a file under
+# DATA_DIR/live that the embedded worker and the web share.
+LIVE_MATCHES = env_bool("LIVE_MATCHES", True)
+LIVE_REDIS_URL = env_str("LIVE_REDIS_URL")
+
+# Bot bundles and replays: folders under DATA_DIR, or an S3-compatible object store when
+# STORAGE_URL (s3://bucket?endpoint_url=...) or AWS_STORAGE_BUCKET_NAME is set; see
+# tournament/storage_config.py. Web and workers then share nothing but that store.
+STORAGE_URL = env_str("STORAGE_URL")
+AWS_STORAGE_BUCKET_NAME = env_str("AWS_STORAGE_BUCKET_NAME") or None
+AWS_S3_ENDPOINT_URL = env_str("AWS_S3_ENDPOINT_URL") or None
+AWS_S3_REGION_NAME = env_str("AWS_S3_REGION_NAME") or None
+AWS_S3_ADDRESSING_STYLE = env_str("AWS_S3_ADDRESSING_STYLE") or None
+AWS_LOCATION = env_str("AWS_LOCATION")
+AWS_QUERYSTRING_AUTH = False  # files are streamed by the server, never handed out as URLs
+try:
+    FILE_STORAGES = file_storages(
+        storage_url=STORAGE_URL,
+        aws_bucket=AWS_STORAGE_BUCKET_NAME or "",
+        aws_location=AWS_LOCATION,
+        roots={"replays": REPLAY_ROOT, "bots": BOT_ROOT},
+    )
+except StorageConfigError as exc:
+    raise ImproperlyConfigured(str(exc)) from None
+
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -190,15 +226,21 @@ STORAGES = {
         if DEBUG
         else "whitenoise.storage.CompressedManifestStaticFilesStorage"
     },
-    "replays": {
-        "BACKEND": "django.core.files.storage.FileSystemStorage",
-        "OPTIONS": {"location": str(REPLAY_ROOT)},
-    },
-    "bots": {
-        "BACKEND": "django.core.files.storage.FileSystemStorage",
-        "OPTIONS": {"location": str(BOT_ROOT)},
-    },
+    **FILE_STORAGES,
 }
+
+# Workers copy bot bundles from the "bots" storage into a local cache, by sha256: checked on
+# arrival, least recently used evicted past this size.
+BUNDLE_CACHE_DIR = Path(env_str("BUNDLE_CACHE_DIR") or DATA_DIR / "bundle-cache")
+BUNDLE_CACHE_MAX_BYTES = env_int("BUNDLE_CACHE_MAX_BYTES", 512 * 1024 * 1024)
+# A replay upload that fails is tried again this many times (doubling the pause from
+# REPLAY_UPLOAD_BACKOFF seconds) before the result is handed to a retrying task.
+REPLAY_UPLOAD_ATTEMPTS = env_int("REPLAY_UPLOAD_ATTEMPTS", 4)
+REPLAY_UPLOAD_BACKOFF = env_float("REPLAY_UPLOAD_BACKOFF", 0.5)
+# ... and the task tries again every REPLAY_RECORD_RETRY_SECONDS, up to REPLAY_RECORD_RETRIES
+# times (default: one day); its last try records the result without the replay.
+REPLAY_RECORD_RETRY_SECONDS = env_float("REPLAY_RECORD_RETRY_SECONDS", 60.0)
+REPLAY_RECORD_RETRIES = env_int("REPLAY_RECORD_RETRIES", 1440)
 
 # --- Security (production) --------------------------------------------------------------------
 
@@ -290,6 +332,11 @@ else:
     CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND") or CELERY_BROKER_URL
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_TASK_EAGER_PROPAGATES = True
+
+# MATCH_QUEUE_PER_MODE=1 sends each mode's matches to the queue matches.<mode>, so that workers
+# can be sized per mode (`celery worker -Q celery,matches.standard`); periodic jobs and the
+# record task stay on the default queue "celery", which some worker must consume.
+MATCH_QUEUE_PER_MODE = env_bool("MATCH_QUEUE_PER_MODE", False)
 
 # A match lost with its worker is run again rather than dropped; one match per worker slot.
 CELERY_TASK_ACKS_LATE = True

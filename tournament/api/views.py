@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, status
 from rest_framework.parsers import FormParser, MultiPartParser
@@ -16,6 +15,7 @@ from rest_framework.views import APIView
 from .. import selectors
 from ..errors import ValidationFailed
 from ..models import League
+from ..services import accounts as account_services
 from ..services import bots as bot_services
 from ..services import challenges as challenge_services
 from ..services import leagues as league_services
@@ -43,7 +43,7 @@ class AccountCreateApi(APIView):
     def post(self, request: Request) -> Response:
         data = s.AccountInput(data=request.data)
         data.is_valid(raise_exception=True)
-        user = get_user_model().objects.create_user(**data.validated_data)
+        user = account_services.account_create(**data.validated_data)
         return Response(s.AccountOutput(user).data, status=status.HTTP_201_CREATED)
 
 
