@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournament', '0007_paired_comparisons'),
+        ('tournament', '0006_openskill'),
     ]
 
     operations = [
