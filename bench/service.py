@@ -1,16 +1,23 @@
-"""Service benchmark: matches per minute through the whole stack, and ladder latency under load.
+"""Service benchmark: matches per minute through the whole stack with 1..N workers (N = cores),
+the ratio to one worker, the per-match costs that docs/scaling.md builds on, and ladder latency.
 
-    python bench/service.py [--duel 40] [--standard 16] [--workers 1,2] [--seconds 10]
-                            [--threads 8] [--json]
+    python bench/service.py [--workers 1..N] [--duel 40] [--standard 16] [--bots 20]
+                            [--seconds 10] [--threads 8] [--disk] [--json]
 
-Starts the production topology (scripts/stack.py: gunicorn + N Celery workers) on PostgreSQL and
-Redis, on a database and Redis db of its own (BENCH_DATABASE_URL, default
+Starts the production topology (scripts/stack.py: gunicorn + N Celery workers, one slot each)
+on PostgreSQL and Redis, on a database and Redis db of its own (BENCH_DATABASE_URL, default
 postgres://postgres@127.0.0.1:5432/arena_bench, recreated; BENCH_REDIS_URL, default
-redis://127.0.0.1:6379/14, flushed). For each worker count it requests challenge matches of the
-built-in bots over the API (4-player standard, then Duel) and times them until every one is
-finished in the database with its replay stored: API -> Redis -> worker -> runner -> replay ->
-PostgreSQL, after an untimed warm-up of two matches per worker. Then threads fetch a league
-ladder for a fixed time and p50/p99 latencies are printed.
+redis://127.0.0.1:6379/14, flushed), with bundles and replays in an S3 server (moto, started
+here; --disk keeps them on the local disk). For each worker count it requests challenge
+matches over the API and times them until every one is finished in the database with its
+replay stored: API -> Redis -> worker -> runner -> replay upload -> PostgreSQL, after an
+untimed warm-up of two matches per worker. Lineups: built-in bots (in-process; 4-player
+standard, then Duel) and the two uploaded starter bots (subprocesses in the sandbox, Duel).
+
+Per match it also measures, from the servers' own counters over the timed runs: PostgreSQL
+transactions and rows inserted/updated (pg_stat_database), Redis commands and bytes received
+(INFO), replay bytes (the matches' replay_size) and the worker-seconds a match occupies.
+Then threads fetch a league ladder for a fixed time and p50/p99 latencies are printed.
 """
 
 from __future__ import annotations
@@ -83,19 +90,96 @@ def _setup_users(base: str) -> dict[str, Any]:
     return {"token": token, "random": versions["random"].pk, "greedy": versions["greedy"].pk}
 
 
-def _throughput(base: str, ctx: dict[str, Any], mode: str, count: int) -> dict[str, Any]:
+def _upload_starters(base: str, ctx: dict[str, Any]) -> None:
+    """Upload the two starter bots over the API and wait for their validation matches."""
+    from tournament.models import BotVersion
+    from tournament.services.demo import STARTER_BOTS
+
+    ids = []
+    for name, filename in STARTER_BOTS.items():
+        bot = _post(base, "/api/v1/bots/", ctx["token"], {"name": f"bench-{name}"})
+        data = (REPO / "examples" / "bots" / filename).read_bytes()
+        ids.append(_upload(base, ctx["token"], bot["id"], filename, data)["id"])
+    deadline = time.monotonic() + 300
+    while BotVersion.objects.filter(pk__in=ids, status="pending").exists():
+        if time.monotonic() > deadline:
+            raise RuntimeError("the starter bots were not validated in 300 s")
+        time.sleep(0.2)
+    statuses = list(BotVersion.objects.filter(pk__in=ids).values_list("status", flat=True))
+    if statuses != ["ready", "ready"]:
+        raise RuntimeError(f"starter bots not ready: {statuses}")
+    ctx["starters"] = ids
+
+
+def _upload(base: str, token: str, bot_id: int, filename: str, data: bytes) -> dict[str, Any]:
+    boundary = "bench-boundary-7f3a"
+    body = (
+        f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="{filename}"\r\n'
+        "Content-Type: application/octet-stream\r\n\r\n"
+    ).encode() + data + f"\r\n--{boundary}--\r\n".encode()
+    request = urllib.request.Request(
+        f"{base}/api/v1/bots/{bot_id}/versions/", data=body, method="POST",
+        headers={"Authorization": f"Token {token}",
+                 "Content-Type": f"multipart/form-data; boundary={boundary}"},
+    )  # fmt: skip
+    with urllib.request.urlopen(request, timeout=60) as response:
+        return json.loads(response.read())
+
+
+class Counters:
+    """PostgreSQL and Redis counters, read before and after a timed run."""
+
+    def __init__(self, db_name: str, redis_url: str) -> None:
+        import redis
+
+        self.db_name = db_name
+        self.redis = redis.Redis.from_url(redis_url)
+
+    def read(self) -> dict[str, float]:
+        from django.db import connection
+
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_stat_clear_snapshot()")
+            cursor.execute(
+                "SELECT xact_commit, tup_inserted, tup_updated, tup_deleted "
+                "FROM pg_stat_database WHERE datname = %s",
+                [self.db_name],
+            )
+            commits, inserted, updated, deleted = cursor.fetchone()
+        stats = self.redis.info("stats")
+        return {
+            "pg_transactions": commits, "pg_rows_inserted": inserted,
+            "pg_rows_updated": updated, "pg_rows_deleted": deleted,
+            "redis_commands": stats["total_commands_processed"],
+            "redis_bytes_in": stats["total_net_input_bytes"],
+        }  # fmt: skip
+
+
+def _per_match(before: dict[str, float], after: dict[str, float], n: int) -> dict[str, float]:
+    return {key: round((after[key] - before[key]) / n, 1) for key in before}
+
+
+def _throughput(
+    base: str, ctx: dict[str, Any], lineup_name: str, count: int, counters: Counters | None
+) -> dict[str, Any]:
     from tournament.models import Match
 
-    seats = 4 if mode == "standard" else 2
-    lineup = [ctx["greedy"] if i % 2 else ctx["random"] for i in range(seats)]
+    mode, lineup = LINEUPS[lineup_name](ctx)
+    seats = len(lineup)
+    # pg_stat_database is updated when a backend's transaction ends, and not more often than
+    # every PGSTAT_MIN_INTERVAL (1 s): settle before reading it.
+    time.sleep(1.2)
+    before = counters.read() if counters else None
     started = time.monotonic()
     ids = [
         _post(base, "/api/v1/matches/", ctx["token"], {"mode": mode, "bot_versions": lineup})["id"]
         for _ in range(count)
     ]
     submitted = time.monotonic() - started
+    polls = 0  # each poll is one transaction of this process: not a cost of the matches
     while True:
         open_count = Match.objects.filter(pk__in=ids, status__in=["queued", "running"]).count()
+        polls += 1
         if not open_count:
             break
         if time.monotonic() - started > 900:
@@ -103,16 +187,39 @@ def _throughput(base: str, ctx: dict[str, Any], mode: str, count: int) -> dict[s
         time.sleep(0.1)
     elapsed = time.monotonic() - started
     done = Match.objects.filter(pk__in=ids)
-    finished = done.filter(status="finished").exclude(replay_name="").count()
-    return {
-        "mode": mode, "seats": seats, "matches": count, "finished_with_replay": finished,
-        "seconds": round(elapsed, 2), "submit_seconds": round(submitted, 2),
-        "matches_per_minute": round(finished / elapsed * 60, 1),
+    finished = done.filter(status="finished").exclude(replay_name="")
+    sizes = list(finished.values_list("replay_size", flat=True))
+    row = {
+        "lineup": lineup_name, "mode": mode, "seats": seats, "matches": count,
+        "finished_with_replay": len(sizes), "seconds": round(elapsed, 2),
+        "submit_seconds": round(submitted, 2),
+        "matches_per_minute": round(len(sizes) / elapsed * 60, 1),
+        "replay_bytes_mean": round(sum(sizes) / len(sizes)) if sizes else 0,
     }  # fmt: skip
+    if counters is not None and before is not None:
+        time.sleep(1.2)
+        after = counters.read()
+        after["pg_transactions"] -= polls + 3  # the polls, the replay sizes and reading stats
+        row["per_match"] = _per_match(before, after, count)
+    return row
 
 
-def _ladder_league(base: str, ctx: dict[str, Any]) -> int:
-    """A duel league of the two built-in bots, played, so its ladder has rows and history."""
+def _builtin_lineup(mode: str, seats: int):  # noqa: ANN202 - a lineup factory
+    return lambda ctx: (mode, [ctx["greedy"] if i % 2 else ctx["random"] for i in range(seats)])
+
+
+LINEUPS = {
+    "standard-builtin": _builtin_lineup("standard", 4),
+    "duel-builtin": _builtin_lineup("duel", 2),
+    "duel-starters": lambda ctx: ("duel", list(ctx["starters"])),
+}
+
+
+def _ladder_league(
+    base: str, ctx: dict[str, Any], counters: Counters
+) -> tuple[int, dict[str, float]]:
+    """A duel league of the two built-in bots, played, so its ladder has rows and history;
+    with the per-match costs of its 6 rated matches (ratings, standings, league progress)."""
     from tournament.models import League, Match
 
     league = _post(base, "/api/v1/leagues/", ctx["token"], {
@@ -121,14 +228,21 @@ def _ladder_league(base: str, ctx: dict[str, Any]) -> int:
     for version in (ctx["random"], ctx["greedy"]):
         _post(base, f"/api/v1/leagues/{league['id']}/entries/", ctx["token"],
               {"bot_version": version})  # fmt: skip
+    time.sleep(1.2)  # let the statistics settle (see _throughput)
+    before = counters.read()
     _post(base, f"/api/v1/leagues/{league['id']}/start/", ctx["token"], {})
     deadline = time.monotonic() + 300
+    polls = 0
     while League.objects.get(pk=league["id"]).status != "closed":
+        polls += 1
         if time.monotonic() > deadline:
             raise RuntimeError("the ladder league did not finish")
         time.sleep(0.2)
+    time.sleep(1.2)
+    after = counters.read()
+    after["pg_transactions"] -= polls + 2
     assert Match.objects.filter(league_id=league["id"], status="finished").count() == 6
-    return league["id"]
+    return league["id"], _per_match(before, after, 6)
 
 
 def _ladder_latency(base: str, league_id: int, seconds: float, threads: int) -> dict[str, Any]:
@@ -168,13 +282,24 @@ def _ladder_latency(base: str, league_id: int, seconds: float, threads: int) -> 
     }  # fmt: skip
 
 
+def _worker_counts(text: str) -> list[int]:
+    """"1..N" (N = this machine's cores), "1..4", or "1,2,4"."""
+    if ".." in text:
+        low, high = text.split("..")
+        top = os.cpu_count() or 1 if high in ("", "N") else int(high)
+        return list(range(int(low), top + 1))
+    return [int(w) for w in text.split(",")]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--duel", type=int, default=40, help="Duel matches per worker count")
+    parser.add_argument("--duel", type=int, default=40, help="Duel matches of built-in bots")
     parser.add_argument("--standard", type=int, default=16, help="4-player standard matches")
-    parser.add_argument("--workers", default="1,2", help="worker counts to measure")
+    parser.add_argument("--bots", type=int, default=20, help="Duel matches of starter bots")
+    parser.add_argument("--workers", default="1..N", help="worker counts: 1..N (cores) or 1,2")
     parser.add_argument("--seconds", type=float, default=10.0, help="ladder load duration")
     parser.add_argument("--threads", type=int, default=8, help="ladder load threads")
+    parser.add_argument("--disk", action="store_true", help="files on disk, not in S3 (moto)")
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     args = parser.parse_args(argv)
 
@@ -186,49 +311,107 @@ def main(argv: list[str] | None = None) -> int:
         "DATABASE_URL": db_url, "CELERY_BROKER_URL": redis_url, "DEBUG": "0",
         "SECRET_KEY": "bench-only-not-secret", "SECURE_SSL_REDIRECT": "0",
         "SECURE_COOKIES": "0", "DATA_DIR": str(REPO / "var" / "bench"),
-        "THROTTLE_MATCHES": "100000/hour", "LOG_LEVEL": "WARNING", "ALLOWED_HOSTS": "127.0.0.1",
+        "THROTTLE_MATCHES": "100000/hour", "THROTTLE_UPLOADS": "100000/hour",
+        "CHALLENGES_PER_HOUR": "100000", "CHALLENGES_ACTIVE_MAX": "100000",
+        "LOG_LEVEL": "WARNING", "ALLOWED_HOSTS": "127.0.0.1",
     }  # fmt: skip
-    os.environ.update({"DATABASE_URL": db_url, "DJANGO_SETTINGS_MODULE": "tournament.settings"})
+    s3 = None
+    if not args.disk:
+        from scripts.s3server import S3Server
+
+        s3 = S3Server().start()
+        s3.create_bucket("bench")
+        env["STORAGE_URL"] = s3.storage_url("bench")
+    os.environ.update({
+        "DATABASE_URL": db_url, "DJANGO_SETTINGS_MODULE": "tournament.settings",
+        "CHALLENGES_PER_HOUR": "100000", "CHALLENGES_ACTIVE_MAX": "100000",
+    })  # fmt: skip
     import django
 
     django.setup()
     from scripts.stack import Stack
 
-    results: dict[str, Any] = {"throughput": [], "ladder": None}
+    counts = [("standard-builtin", args.standard), ("duel-builtin", args.duel),
+              ("duel-starters", args.bots)]  # fmt: skip
+    results: dict[str, Any] = {
+        "cores": os.cpu_count(), "storage": "disk" if args.disk else "s3 (moto)",
+        "load_before": os.getloadavg()[0], "throughput": [], "ladder": None,
+    }  # fmt: skip
     ctx: dict[str, Any] | None = None
-    for workers in [int(w) for w in args.workers.split(",")]:
-        stack = Stack(workers=workers, port=_free_port(), env=env, beat=False,
-                      state_dir=REPO / "var" / "bench" / "stack")  # fmt: skip
-        with stack:
-            base = stack.base_url
-            if ctx is None:
-                ctx = _setup_users(base)
-            for mode, count in (("standard", args.standard), ("duel", args.duel)):
-                if count:
+    counters = Counters(db_url.rsplit("/", 1)[1], redis_url)
+    one_worker: dict[str, float] = {}
+    try:
+        for workers in _worker_counts(args.workers):
+            stack = Stack(workers=workers, port=_free_port(), env=env, beat=False,
+                          state_dir=REPO / "var" / "bench" / "stack")  # fmt: skip
+            with stack:
+                base = stack.base_url
+                if ctx is None:
+                    ctx = _setup_users(base)
+                    if args.bots:
+                        _upload_starters(base, ctx)
+                for lineup, count in counts:
+                    if not count:
+                        continue
                     # Untimed warm-up: every worker imports the engine and opens its
-                    # connections on its first matches.
-                    _throughput(base, ctx, mode, 2 * workers)
-                    row = {"workers": workers, **_throughput(base, ctx, mode, count)}
+                    # connections (and fills its bundle cache) on its first matches.
+                    _throughput(base, ctx, lineup, 2 * workers, None)
+                    row = {"workers": workers, **_throughput(base, ctx, lineup, count, counters)}
+                    rate = row["matches_per_minute"]
+                    one_worker.setdefault(lineup, rate)
+                    row["ratio_to_one_worker"] = round(rate / one_worker[lineup], 2)
+                    row["worker_seconds_per_match"] = round(60 * workers / rate, 3)
                     results["throughput"].append(row)
                     if not args.json:
+                        _print_row(row)
+                if results["ladder"] is None:
+                    league_id, league_costs = _ladder_league(base, ctx, counters)
+                    results["league_match"] = league_costs
+                    if not args.json:
                         print(
-                            f"{workers} worker(s)  {mode:<8} {row['seats']} seats  "
-                            f"{row['finished_with_replay']}/{count} matches in "
-                            f"{row['seconds']:6.2f}s = {row['matches_per_minute']:6.1f}/min"
+                            "league (rated) Duel match, per match: "
+                            f"{league_costs['pg_transactions']} PostgreSQL transactions, "
+                            f"{league_costs['pg_rows_inserted']} rows inserted, "
+                            f"{league_costs['pg_rows_updated']} updated, "
+                            f"{league_costs['redis_commands']} Redis commands"
                         )
-            if results["ladder"] is None:
-                league_id = _ladder_league(base, ctx)
-                results["ladder"] = _ladder_latency(base, league_id, args.seconds, args.threads)
-                if not args.json:
-                    lad = results["ladder"]
-                    print(
-                        f"ladder endpoint: {lad['threads']} threads x {lad['seconds']:.0f}s: "
-                        f"{lad['requests']} requests ({lad['requests_per_second']}/s, "
-                        f"{lad['errors']} errors), p50 {lad['p50_ms']} ms, p99 {lad['p99_ms']} ms"
-                    )
+                    results["ladder"] = _ladder_latency(base, league_id, args.seconds, args.threads)
+                    if not args.json:
+                        lad = results["ladder"]
+                        print(
+                            f"ladder endpoint: {lad['threads']} threads x {lad['seconds']:.0f}s: "
+                            f"{lad['requests']} requests ({lad['requests_per_second']}/s, "
+                            f"{lad['errors']} errors), p50 {lad['p50_ms']} ms, "
+                            f"p99 {lad['p99_ms']} ms"
+                        )
+    finally:
+        if s3 is not None:
+            s3.stop()
+    results["load_after"] = os.getloadavg()[0]
     if args.json:
         print(json.dumps(results, indent=2))
+    else:
+        print(f"machine: {os.cpu_count()} cores, 1-minute load {results['load_before']:.1f} "
+              f"before and {results['load_after']:.1f} after")  # fmt: skip
     return 0
+
+
+def _print_row(row: dict[str, Any]) -> None:
+    print(
+        f"{row['workers']} worker(s)  {row['lineup']:<16} {row['seats']} seats  "
+        f"{row['finished_with_replay']}/{row['matches']} matches in {row['seconds']:6.2f}s = "
+        f"{row['matches_per_minute']:6.1f}/min  x{row['ratio_to_one_worker']:.2f} of 1 worker  "
+        f"{row['worker_seconds_per_match']:.2f} worker-s/match  "
+        f"replay {row['replay_bytes_mean']} B"
+    )
+    per = row.get("per_match")
+    if per:
+        print(
+            "    per match: "
+            f"{per['pg_transactions']} PostgreSQL transactions, "
+            f"{per['pg_rows_inserted']} rows inserted, {per['pg_rows_updated']} updated, "
+            f"{per['redis_commands']} Redis commands, {per['redis_bytes_in']} B into Redis"
+        )
 
 
 if __name__ == "__main__":

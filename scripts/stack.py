@@ -9,6 +9,11 @@ Each process runs in its own process group (so stopping it also stops gunicorn's
 children) and leaves a pidfile and a log under the state directory (default var/stack/), which
 is what lets a later `stop` from another shell find them. PostgreSQL and Redis are not started
 here: they come from DATABASE_URL and CELERY_BROKER_URL in the environment.
+
+With `hosts=True` (`stack.sh start --hosts`) every process is a separate host: its own network
+namespace that reaches only PostgreSQL, Redis and the S3 server (scripts/hosts.py), and its own
+DATA_DIR under <state dir>/hosts/<name>/. They share no disk, so files must be in an object
+store: STORAGE_URL, or `--s3` to start a moto server (a dev dependency) as part of the stack.
 """
 
 from __future__ import annotations
@@ -24,8 +29,14 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 from types import TracebackType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from scripts.hosts import HostNetwork
 
 REPO = Path(__file__).resolve().parent.parent
+if str(REPO) not in sys.path:  # run as `python scripts/stack.py`
+    sys.path.insert(0, str(REPO))
 DEFAULT_STATE_DIR = REPO / "var" / "stack"
 
 
@@ -46,8 +57,11 @@ class Stack:
         web_workers: int = 2,
         host: str = "127.0.0.1",
         python: str | None = None,
+        hosts: bool = False,
     ) -> None:
         self.workers = workers
+        self.hosts = hosts
+        self.network: HostNetwork | None = None
         self.port = port
         self.host = host
         self.beat = beat
@@ -61,7 +75,22 @@ class Stack:
 
     @property
     def base_url(self) -> str:
+        if self.network is not None and self.network.base_port:
+            return f"http://127.0.0.1:{self.network.base_port}"
         return f"http://{self.host}:{self.port}"
+
+    @property
+    def host_names(self) -> list[str]:
+        return ["web", *self.worker_names(), *(["beat"] if self.beat else [])]
+
+    def host_data_dir(self, name: str) -> Path:
+        """The private DATA_DIR of one host (hosts mode)."""
+        return self.state_dir / "hosts" / name
+
+    def env_for(self, name: str) -> dict[str, str]:
+        if not self.hosts:
+            return self.env
+        return {**self.env, "DATA_DIR": str(self.host_data_dir(name))}
 
     def worker_names(self) -> list[str]:
         return [f"w{i}" for i in range(1, self.workers + 1)]
@@ -70,10 +99,13 @@ class Stack:
 
     def _commands(self) -> dict[str, list[str]]:
         celery = [self.python, "-m", "celery", "-A", "workers.celery_app"]
+        bind = f"{self.host}:{self.port}"
+        if self.network is not None and self.network.available:
+            bind = f"127.0.0.1:{self.network.web_port}"  # inside the web's namespace
         commands = {
             "web": [
                 self.python, "-m", "gunicorn", "tournament.wsgi:application",
-                "--bind", f"{self.host}:{self.port}",
+                "--bind", bind,
                 "--workers", str(self.web_workers),
                 "--graceful-timeout", "5",
                 "--access-logfile", "-",
@@ -108,10 +140,19 @@ class Stack:
         running = {name: pid for name, pid in self.status().items() if pid}
         if running:
             raise StackError(f"already running under {self.state_dir}: {running}; stop it first")
+        if self.hosts and not (
+            self.env.get("STORAGE_URL") or self.env.get("AWS_STORAGE_BUCKET_NAME")
+        ):
+            raise StackError(
+                "hosts share no disk: set STORAGE_URL=s3://bucket?endpoint_url=... "
+                "(or start with --s3 for a moto server)"
+            )
         self.log_dir.mkdir(parents=True, exist_ok=True)
-        for args in (["migrate", "--noinput"], ["collectstatic", "--noinput"]):
-            self._manage(*args)
         try:
+            if self.hosts:
+                self._start_network()
+            for args in (["migrate", "--noinput"], ["collectstatic", "--noinput"]):
+                self._manage(*args)
             for name, argv in self._commands().items():
                 self._spawn(name, argv)
             self.wait_ready(timeout)
@@ -120,12 +161,35 @@ class Stack:
             raise
         return self
 
+    def _start_network(self) -> None:
+        from scripts.hosts import HostNetwork, service_endpoints
+
+        self.network = HostNetwork(
+            names=self.host_names, services=service_endpoints(self.env), state_dir=self.state_dir
+        )
+        services = set(self.network.services.values())
+        while ("127.0.0.1", self.network.web_port) in services:
+            self.network.web_port += 1
+        self.network.start(python=self.python)
+        for name in self.host_names:
+            self.host_data_dir(name).mkdir(parents=True, exist_ok=True)
+        note = (
+            f"network namespaces {self.network.namespace('*')}"
+            if self.network.available
+            else f"separate processes without namespaces ({self.network.reason})"
+        )
+        with self._log("setup").open("a") as out:
+            out.write(f"hosts: {', '.join(self.host_names)} as {note}\n")
+
+    def _wrap(self, name: str, argv: list[str]) -> list[str]:
+        return self.network.wrap(name, argv) if self.network is not None else argv
+
     def _manage(self, *args: str) -> None:
         log = self._log("setup")
         with log.open("ab") as out:
             done = subprocess.run(
-                [self.python, "manage.py", *args],
-                cwd=REPO, env=self.env, stdout=out, stderr=subprocess.STDOUT,
+                self._wrap("web", [self.python, "manage.py", *args]),
+                cwd=REPO, env=self.env_for("web"), stdout=out, stderr=subprocess.STDOUT,
                 stdin=subprocess.DEVNULL,
             )  # fmt: skip
         if done.returncode:
@@ -134,8 +198,8 @@ class Stack:
     def _spawn(self, name: str, argv: list[str]) -> None:
         with self._log(name).open("ab") as out:
             proc = subprocess.Popen(
-                argv, cwd=REPO, env=self.env, stdout=out, stderr=subprocess.STDOUT,
-                stdin=subprocess.DEVNULL, start_new_session=True,
+                self._wrap(name, argv), cwd=REPO, env=self.env_for(name), stdout=out,
+                stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True,
             )  # fmt: skip
         self._children[proc.pid] = proc
         self._pidfile(name).write_text(f"{proc.pid}\n")
@@ -188,6 +252,13 @@ class Stack:
         for pidfile in self.state_dir.glob("*.pid"):
             pidfile.unlink(missing_ok=True)
         self._children.clear()
+        if self.network is not None:
+            self.network.stop()
+            self.network = None
+        else:
+            from scripts.hosts import remove_saved_network
+
+            remove_saved_network(self.state_dir)
 
     def _alive(self, pid: int) -> bool:
         if pid in self._children:
@@ -271,6 +342,16 @@ def _tail(path: Path, lines: int = 40) -> str:
     return "\n".join(_read(path).splitlines()[-lines:])
 
 
+def _start_s3(state_dir: Path):  # noqa: ANN202 - scripts.s3server.S3Server
+    """A moto server of the stack's own, with the bucket "arena"."""
+    from scripts.s3server import S3Server
+
+    (state_dir / "logs").mkdir(parents=True, exist_ok=True)
+    server = S3Server(log_path=state_dir / "logs" / "s3.log").start()
+    server.create_bucket("arena")
+    return server
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("action", choices=["start", "stop", "status"])
@@ -279,17 +360,37 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-beat", action="store_true", help="do not start celery beat")
     parser.add_argument("--state-dir", default=str(DEFAULT_STATE_DIR), help="pidfiles and logs")
     parser.add_argument("--timeout", type=float, default=90.0, help="seconds to become ready")
-    args = parser.parse_args(argv)
-    stack = Stack(
-        workers=args.workers, port=args.port, beat=not args.no_beat, state_dir=args.state_dir
+    parser.add_argument(
+        "--hosts", action="store_true",
+        help="every process a separate host: own network namespace (as root) and DATA_DIR",
+    )  # fmt: skip
+    parser.add_argument(
+        "--s3", action="store_true", help="start a moto S3 server for the files (STORAGE_URL)"
     )
+    args = parser.parse_args(argv)
+    env: dict[str, str] = {}
+    s3 = None
+    if args.action == "start" and args.s3:
+        s3 = _start_s3(Path(args.state_dir))
+        env["STORAGE_URL"] = s3.storage_url("arena")
+    stack = Stack(
+        workers=args.workers, port=args.port, beat=not args.no_beat, state_dir=args.state_dir,
+        hosts=args.hosts, env=env,
+    )  # fmt: skip
     if args.action == "start":
         try:
             stack.start(timeout=args.timeout)
         except StackError as exc:
             print(f"stack: {exc}", file=sys.stderr)
+            if s3 is not None:
+                s3.stop()
             return 1
+        if s3 is not None:  # stopped with the stack from now on
+            (stack.state_dir / "s3.pid").write_text(f"{s3.process.pid}\n")  # type: ignore[union-attr]
         print(f"stack: up at {stack.base_url}; logs in {stack.log_dir}")
+        if stack.network is not None:
+            how = "in network namespaces" if stack.network.available else stack.network.reason
+            print(f"stack: hosts {', '.join(stack.host_names)} ({how})")
         return 0
     if args.action == "stop":
         stack.stop()

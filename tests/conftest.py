@@ -9,6 +9,10 @@ configured:
 * `integration`: PostgreSQL via DATABASE_URL and Redis via TEST_REDIS_URL (.ci/run sets both
   when it finds them on 127.0.0.1).
 * `browser`: Debian's Chromium at /usr/bin/chromium (or CHROMIUM_PATH) for Playwright.
+
+The S3-compatible server is not configured but started: `s3_server` runs moto in server mode
+(requirements-dev.txt) as its own process on 127.0.0.1, once per session, and `s3_storages`
+points the file storages at a fresh bucket of it for one test.
 """
 
 from __future__ import annotations
@@ -100,6 +104,41 @@ def live_stack(transactional_db: None, tmp_path: Path) -> Iterator[object]:
     }
     with Stack(workers=1, port=_free_port(), env=env, state_dir=tmp_path / "stack") as stack:
         yield stack
+
+
+@pytest.fixture(scope="session")
+def s3_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
+    """moto in server mode, its own process on 127.0.0.1 (scripts/s3server.py)."""
+    from scripts.s3server import S3Server
+
+    log = tmp_path_factory.mktemp("s3server") / "moto.log"
+    with S3Server(log_path=log) as server:
+        yield server
+
+
+@pytest.fixture
+def s3_bucket(s3_server: object) -> str:
+    """A new, empty bucket on the session's S3 server."""
+    import uuid
+
+    name = f"t-{uuid.uuid4().hex[:20]}"
+    s3_server.create_bucket(name)  # type: ignore[attr-defined]
+    return name
+
+
+@pytest.fixture
+def s3_storages(settings: object, s3_server: object, s3_bucket: str) -> str:
+    """The ``bots`` and ``replays`` storages on a fresh bucket of the S3 server, configured
+    by STORAGE_URL exactly as a deployment would be. Returns the bucket's name."""
+    from tournament.storage_config import file_storages
+
+    url = s3_server.storage_url(s3_bucket)  # type: ignore[attr-defined]
+    settings.STORAGE_URL = url  # type: ignore[attr-defined]
+    settings.STORAGES = {  # type: ignore[attr-defined]
+        **settings.STORAGES,  # type: ignore[attr-defined]
+        **file_storages(storage_url=url, aws_bucket="", roots={"bots": Path(), "replays": Path()}),
+    }
+    return s3_bucket
 
 
 def _free_port() -> int:

@@ -63,7 +63,7 @@ class BundleRejected(ArenaError):
     status = 400
 
     TOO_LARGE = "The bundle is larger than {limit} bytes."
-    BAD_EXTENSION = "A bundle is a .py file or a .zip archive."
+    BAD_EXTENSION = "A bundle is a .py or .js file or a .zip archive."
 
 
 class BadGameConfig(ArenaError):

@@ -43,13 +43,20 @@ class BotVersion(models.Model):
     number = models.PositiveIntegerField()
     builtin = models.CharField(max_length=32, blank=True, help_text="built-in bot name, or ''")
     bundle_name = models.CharField(max_length=255, blank=True, help_text="name in storage 'bots'")
-    bundle_kind = models.CharField(max_length=8, blank=True)  # "py" or "zip"
+    bundle_kind = models.CharField(max_length=8, blank=True)  # "py", "js" or "zip"
     sha256 = models.CharField(max_length=64, blank=True)
     size = models.PositiveIntegerField(default=0)
     manifest = models.JSONField(default=dict, blank=True)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
     failure_reason = models.TextField(blank=True)
     log = models.TextField(blank=True, help_text="stderr tail of the validation match")
+    # Compiled languages (C++): the compiler's output, shown to the owner, and the built
+    # bundle that matches run (stored content-addressed under built/<sha256>.zip).
+    build_log = models.TextField(blank=True, help_text="compiler output of the upload's build")
+    built_bundle_name = models.CharField(
+        max_length=255, blank=True, help_text="built bundle in storage 'bots', or ''"
+    )
+    built_sha256 = models.CharField(max_length=64, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -15,6 +15,8 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from tournament.storage_config import StorageConfigError, file_storages
+
 
 def env_str(name: str, default: str = "") -> str:
     return os.environ.get(name, default).strip()
@@ -71,6 +73,7 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
     "tournament.embedded",  # first: its runserver also starts the embedded worker
+    "website",  # before the admin: its registration/ and error templates win
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -82,13 +85,17 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "django_filters",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI / ReDoc files served by us: /api/docs/ works offline
     "tournament",
     "replays",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Outside everything that can answer an error, so /api/ errors all get the JSON body.
+    "tournament.api.exceptions.ApiErrorBodyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "tournament.login_throttle.LoginThrottleMiddleware",  # 429 to password guessing
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -98,6 +105,14 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "tournament.urls"
+LOGIN_URL = "website:login"
+LOGIN_REDIRECT_URL = "website:dashboard"  # unless the login form carries ?next=
+LOGOUT_REDIRECT_URL = "website:home"
+# Password-reset mails: printed on the console unless a real backend is configured.
+EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+EMAIL_HOST = env_str("EMAIL_HOST", "localhost")
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "arena@localhost")
+CSRF_FAILURE_VIEW = "tournament.api.exceptions.csrf_failure"  # the JSON error body under /api/
 WSGI_APPLICATION = "tournament.wsgi.application"
 ASGI_APPLICATION = "tournament.asgi.application"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -177,6 +192,26 @@ CACHES = {
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "isle-arena"}
 }
 
+# Bot bundles and replays: folders under DATA_DIR, or an S3-compatible object store when
+# STORAGE_URL (s3://bucket?endpoint_url=...) or AWS_STORAGE_BUCKET_NAME is set; see
+# tournament/storage_config.py. Web and workers then share nothing but that store.
+STORAGE_URL = env_str("STORAGE_URL")
+AWS_STORAGE_BUCKET_NAME = env_str("AWS_STORAGE_BUCKET_NAME") or None
+AWS_S3_ENDPOINT_URL = env_str("AWS_S3_ENDPOINT_URL") or None
+AWS_S3_REGION_NAME = env_str("AWS_S3_REGION_NAME") or None
+AWS_S3_ADDRESSING_STYLE = env_str("AWS_S3_ADDRESSING_STYLE") or None
+AWS_LOCATION = env_str("AWS_LOCATION")
+AWS_QUERYSTRING_AUTH = False  # files are streamed by the server, never handed out as URLs
+try:
+    FILE_STORAGES = file_storages(
+        storage_url=STORAGE_URL,
+        aws_bucket=AWS_STORAGE_BUCKET_NAME or "",
+        aws_location=AWS_LOCATION,
+        roots={"replays": REPLAY_ROOT, "bots": BOT_ROOT},
+    )
+except StorageConfigError as exc:
+    raise ImproperlyConfigured(str(exc)) from None
+
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -185,15 +220,21 @@ STORAGES = {
         if DEBUG
         else "whitenoise.storage.CompressedManifestStaticFilesStorage"
     },
-    "replays": {
-        "BACKEND": "django.core.files.storage.FileSystemStorage",
-        "OPTIONS": {"location": str(REPLAY_ROOT)},
-    },
-    "bots": {
-        "BACKEND": "django.core.files.storage.FileSystemStorage",
-        "OPTIONS": {"location": str(BOT_ROOT)},
-    },
+    **FILE_STORAGES,
 }
+
+# Workers copy bot bundles from the "bots" storage into a local cache, by sha256: checked on
+# arrival, least recently used evicted past this size.
+BUNDLE_CACHE_DIR = Path(env_str("BUNDLE_CACHE_DIR") or DATA_DIR / "bundle-cache")
+BUNDLE_CACHE_MAX_BYTES = env_int("BUNDLE_CACHE_MAX_BYTES", 512 * 1024 * 1024)
+# A replay upload that fails is tried again this many times (doubling the pause from
+# REPLAY_UPLOAD_BACKOFF seconds) before the result is handed to a retrying task.
+REPLAY_UPLOAD_ATTEMPTS = env_int("REPLAY_UPLOAD_ATTEMPTS", 4)
+REPLAY_UPLOAD_BACKOFF = env_float("REPLAY_UPLOAD_BACKOFF", 0.5)
+# ... and the task tries again every REPLAY_RECORD_RETRY_SECONDS, up to REPLAY_RECORD_RETRIES
+# times (default: one day); its last try records the result without the replay.
+REPLAY_RECORD_RETRY_SECONDS = env_float("REPLAY_RECORD_RETRY_SECONDS", 60.0)
+REPLAY_RECORD_RETRIES = env_int("REPLAY_RECORD_RETRIES", 1440)
 
 # --- Security (production) --------------------------------------------------------------------
 
@@ -237,12 +278,26 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Bots, leagues, matches and replays for The Isle of Cats.",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Swagger UI's scripts, styles and favicon come from this server, never from a CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
     # The error body on every operation, and the replays app's plain Django endpoints.
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "tournament.api.schema.complete_schema",
     ],
 }
+
+# --- Logins ---------------------------------------------------------------------------------
+# Failed logins are counted per account and per client address over a window; over either
+# limit, logins of that account / from that address answer 429 with Retry-After.
+
+LOGIN_REDIRECT_URL = "/"
+LOGIN_FAILURES_PER_ACCOUNT = env_int("LOGIN_FAILURES_PER_ACCOUNT", 10)
+LOGIN_FAILURES_PER_ADDRESS = env_int("LOGIN_FAILURES_PER_ADDRESS", 50)
+LOGIN_THROTTLE_WINDOW_SECONDS = env_int("LOGIN_THROTTLE_WINDOW_SECONDS", 900)
+LOGIN_THROTTLE_PATHS = ["/api/v1/auth/token/", "/accounts/login/", "/admin/login/"]
 
 # --- Celery -----------------------------------------------------------------------------------
 # No broker configured = embedded mode: tasks go to kombu's filesystem transport, a queue of
@@ -271,6 +326,11 @@ else:
     CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND") or CELERY_BROKER_URL
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_TASK_EAGER_PROPAGATES = True
+
+# MATCH_QUEUE_PER_MODE=1 sends each mode's matches to the queue matches.<mode>, so that workers
+# can be sized per mode (`celery worker -Q celery,matches.standard`); periodic jobs and the
+# record task stay on the default queue "celery", which some worker must consume.
+MATCH_QUEUE_PER_MODE = env_bool("MATCH_QUEUE_PER_MODE", False)
 
 # A match lost with its worker is run again rather than dropped; one match per worker slot.
 CELERY_TASK_ACKS_LATE = True
@@ -312,6 +372,9 @@ BOT_VALIDATION_TIME_LIMIT = env_float("BOT_VALIDATION_TIME_LIMIT", 5 * BOT_DECIS
 BOT_VALIDATION_TIME_BANK = env_float("BOT_VALIDATION_TIME_BANK", 5 * BOT_TIME_BANK)
 BOT_MEMORY_LIMIT_MB = env_int("BOT_MEMORY_LIMIT_MB", 512)
 BOT_UPLOAD_MAX_BYTES = env_int("BOT_UPLOAD_MAX_BYTES", 5 * 1024 * 1024)
+# Compiled languages (C++) are built once, on upload, on a worker, in the sandbox.
+BOT_BUILD_TIME_LIMIT = env_float("BOT_BUILD_TIME_LIMIT", 120.0)  # seconds (wall clock)
+BOT_BUILD_MEMORY_MB = env_int("BOT_BUILD_MEMORY_MB", 1024)  # per compiler process
 
 # --- Tournament -------------------------------------------------------------------------------
 

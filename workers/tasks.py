@@ -24,6 +24,40 @@ def match_play_task(match_id: int) -> str:
     return match.status if match is not None else "skipped"
 
 
+@shared_task(
+    name="arena.bot_build",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    time_limit=settings.CELERY_TASK_TIME_LIMIT,
+)
+def bot_build_task(version_id: int) -> str:
+    from tournament.services.bots import bot_version_build
+
+    return bot_version_build(version_id=version_id).status
+
+
+@shared_task(
+    name="arena.match_record",
+    bind=True,
+    acks_late=True,
+    max_retries=settings.REPLAY_RECORD_RETRIES,
+    time_limit=300,
+)
+def match_record_task(self, match_id: int, played: dict) -> str:
+    """A played match whose replay could not be stored at once: store it, then record.
+    The payload travels in the broker, so any worker can finish the job."""
+    from tournament.services.matches import match_record_deferred
+    from tournament.services.replay_upload import ReplayUploadFailed
+
+    try:
+        match = match_record_deferred(
+            match_id=match_id, payload=played, last=self.request.retries >= self.max_retries
+        )
+    except ReplayUploadFailed as exc:
+        raise self.retry(exc=exc, countdown=settings.REPLAY_RECORD_RETRY_SECONDS) from exc
+    return match.status if match is not None else "skipped"
+
+
 @shared_task(name="arena.ladders_schedule", acks_late=True, time_limit=120)
 def ladders_schedule_task() -> int:
     from tournament.services.leagues import ladders_schedule

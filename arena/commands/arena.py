@@ -3,7 +3,7 @@
     python -m arena arena --mode standard --players 4 --bots mybot.py,greedy,random \\
         --games 200 [--seed 0] [--jobs N] [--json] [--time-limit S] [--time-bank S]
 
-Bots are built-in names or bot files (``.py`` or ``.zip`` bundles, run in the workers'
+Bots are built-in names or bot files (``.py``, ``.js`` or ``.zip`` bundles, run in the workers'
 sandbox with the workers' limits, exactly as in a tournament). Seating:
 
 * as many bots as seats or fewer: the table is filled cyclically (``a,b,c`` at four seats is
@@ -39,7 +39,13 @@ from ..errors import CliError
 from ..paired import add_arguments as add_paired_arguments
 from ..paired import run_paired
 from ..stats import elo_from_pairs, mean_interval, pair_results, wilson
-from .play import DEFAULT_PLAYERS, _options, add_limit_arguments, limits_from_args
+from .play import (
+    BOT_FILE_SUFFIXES,
+    DEFAULT_PLAYERS,
+    _options,
+    add_limit_arguments,
+    limits_from_args,
+)
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -239,10 +245,10 @@ def _check_bots(bots: Sequence[str]) -> None:
     for bot in bots:
         if bot in BUILTIN_BOTS:
             continue
-        if not (bot.lower().endswith((".py", ".zip")) and os.path.isfile(bot)):
+        if not (bot.lower().endswith(BOT_FILE_SUFFIXES) and os.path.isfile(bot)):
             raise ConfigError(
                 f"unknown bot {bot!r}: built-in bots are {', '.join(BUILTIN_BOTS)}, "
-                "or give a bot file (.py or .zip bundle)"
+                "or give a bot file (.py, .js, .zip)"
             )
         from workers.bundles import BundleError, validate_bundle
 

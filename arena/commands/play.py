@@ -29,6 +29,8 @@ from engine.play import Agent, play_game
 from engine.version import ENGINE_VERSION
 
 DEFAULT_PLAYERS = {"standard": 2, "family": 2, "solo": 1, "duel": 2}
+# Bot programs: one source file (Python, JavaScript) or a zip bundle of any language.
+BOT_FILE_SUFFIXES = (".py", ".js", ".mjs", ".cjs", ".zip")
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -80,7 +82,7 @@ def build_agents(specs: Sequence[str], mode: str, seats: int, seed: int,
         if name in BUILTIN_BOTS:
             agents.append(make_bot(name, mode, seat, seed))
             continue
-        if name.lower().endswith((".py", ".zip")) and os.path.isfile(name):
+        if name.lower().endswith(BOT_FILE_SUFFIXES) and os.path.isfile(name):
             # a bot program: the workers' sandbox, protocol and limits, as in production
             from workers.agents import ProgramAgent
             from workers.limits import Limits
@@ -89,7 +91,7 @@ def build_agents(specs: Sequence[str], mode: str, seats: int, seed: int,
                                        name=name))
             continue
         raise ConfigError(f"unknown bot {name!r} for seat {seat}: built-in bots are "
-                          f"{', '.join(BUILTIN_BOTS)}, or give a bot file (.py or .zip bundle)")
+                          f"{', '.join(BUILTIN_BOTS)}, or give a bot file (.py, .js, .zip)")
     return agents
 
 

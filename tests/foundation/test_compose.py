@@ -1,4 +1,4 @@
-"""docker-compose.yml must describe the five-service topology and point at files that exist.
+"""docker-compose.yml must describe the six-service topology and point at files that exist.
 
 No Docker engine runs in CI, so this is the check that the compose file stays in step with the
 code: service names, health checks, named volumes, and every module, script and file it names.
@@ -23,11 +23,11 @@ def command_text(service: dict) -> str:
     return " ".join(command) if isinstance(command, list) else str(command)
 
 
-def test_five_services(compose: dict) -> None:
-    assert set(compose["services"]) == {"db", "redis", "web", "worker", "beat"}
+def test_six_services(compose: dict) -> None:
+    assert set(compose["services"]) == {"db", "redis", "objects", "web", "worker", "beat"}
 
 
-@pytest.mark.parametrize("name", ["db", "redis", "web", "worker"])
+@pytest.mark.parametrize("name", ["db", "redis", "objects", "web", "worker"])
 def test_health_checks(compose: dict, name: str) -> None:
     check = compose["services"][name]["healthcheck"]
     assert check["test"] and check.get("interval")
@@ -45,11 +45,32 @@ def test_app_services_wait_for_healthy_backends(compose: dict) -> None:
         depends = compose["services"][name]["depends_on"]
         assert depends["db"]["condition"] == "service_healthy"
         assert depends["redis"]["condition"] == "service_healthy"
+        assert depends["objects"]["condition"] == "service_healthy"
+
+
+def test_app_services_share_no_volume(compose: dict) -> None:
+    """Web, workers and beat may run on different hosts: what they share lives in PostgreSQL,
+    Redis and the object store, never in a volume."""
+    for name in ("web", "worker", "beat"):
+        assert not compose["services"][name].get("volumes"), name
+
+
+def test_files_go_to_the_object_store(compose: dict) -> None:
+    env = dict(
+        line.split("=", 1)
+        for line in (REPO / ".env.example").read_text().splitlines()
+        if line and not line.startswith("#")
+    )
+    assert env["STORAGE_URL"].startswith("s3://")
+    assert "endpoint_url=http://objects:9000" in env["STORAGE_URL"]
+    assert "minio" in compose["services"]["objects"]["image"]
+    assert "storage_init" in command_text(compose["services"]["web"])
+    assert (REPO / "tournament/management/commands/storage_init.py").is_file()
 
 
 def test_named_volumes(compose: dict) -> None:
     declared = set(compose["volumes"])
-    assert {"pgdata", "replays", "bots"} <= declared
+    assert {"pgdata", "objects"} <= declared
     used = set()
     for service in compose["services"].values():
         for volume in service.get("volumes", []):

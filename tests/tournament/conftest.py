@@ -1,14 +1,18 @@
-"""Fixtures of the tournament tests: users and roles, API clients, storages under tmp_path and a
-scripted runner standing in for workers/runner.py (tests of the real runner live with it)."""
+"""Fixtures of the tournament tests: users and roles, API clients, storages (and the workers'
+bundle cache) under tmp_path and a scripted runner standing in for workers/runner.py (tests of
+the real runner live with it)."""
 
 from __future__ import annotations
 
+import hashlib
 import sys
 import types
 from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.core.files.base import ContentFile
+from django.core.files.storage import storages
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
@@ -29,6 +33,7 @@ def _tmp_storages(settings: Any, tmp_path: Any) -> None:
             "OPTIONS": {"location": str(tmp_path / "bots")},
         },
     }
+    settings.BUNDLE_CACHE_DIR = tmp_path / "bundle-cache"
     settings.ELO_K = 32.0
     # Tests create many users; the production hasher costs about a second each on this machine.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
@@ -126,8 +131,11 @@ def ready_version(db: None) -> Callable[..., BotVersion]:
 
     def _make(owner: Any, name: str) -> BotVersion:
         bot = Bot.objects.create(name=name, owner=owner)
+        data = f"# the bot {name}\n".encode()
+        stored = storages["bots"].save(f"{name}.py", ContentFile(data))
         return BotVersion.objects.create(
-            bot=bot, number=1, bundle_name=f"{name}.py", bundle_kind="py", sha256="ab" * 32,
+            bot=bot, number=1, bundle_name=stored, bundle_kind="py",
+            sha256=hashlib.sha256(data).hexdigest(), size=len(data),
             status=BotVersion.Status.READY,
         )  # fmt: skip
 

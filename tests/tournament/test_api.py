@@ -328,7 +328,7 @@ def test_challenge_match(author, ready_version, runner, django_capture_on_commit
     assert match["status"] == "finished" and match["kind"] == "challenge"
     assert [s["seat"] for s in match["seats"]] == [0, 1]
     assert [s["rank"] for s in match["seats"]] == [1, 2]
-    assert match["seats"][0]["bot_sha256"] == "ab" * 32
+    assert match["seats"][0]["bot_sha256"] == a.sha256
     assert match["replay_url"].endswith(f"/api/v1/matches/{match['id']}/replay")
     assert match["viewer_url"].endswith(f"/replays/{match['id']}/")
     listed = client_for(None).get(f"/api/v1/matches/?bot={a.bot_id}&status=finished").json()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.contrib.auth import get_user_model, password_validation
@@ -20,6 +21,27 @@ from ..models import (
     PairedComparison,
     RatingChange,
 )
+
+
+class StrictInput(serializers.Serializer):
+    """An input that refuses keys it does not know (a typo must not be silently dropped),
+    reported together with the other field errors."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        unknown = sorted(set(data) - set(self.fields)) if isinstance(data, Mapping) else []
+        errors: dict[str, Any] = {
+            key: [f"Unknown field; the fields are {', '.join(self.fields)}."] for key in unknown
+        }
+        try:
+            value = super().to_internal_value(data)
+        except serializers.ValidationError as exc:
+            if not errors or not isinstance(exc.detail, dict):
+                raise
+            raise serializers.ValidationError({**exc.detail, **errors}) from None
+        if errors:
+            raise serializers.ValidationError(errors)
+        return value
+
 
 # --- accounts -------------------------------------------------------------------------------
 
@@ -72,13 +94,29 @@ class BundleInput(serializers.Serializer):
 
 class BotVersionOutput(serializers.ModelSerializer):
     bot_name = serializers.CharField(source="bot.name")
+    language = serializers.SerializerMethodField()
+    build_log = serializers.SerializerMethodField(
+        help_text="compiler output of a compiled language's build; only for the bot's owner"
+    )
 
     class Meta:
         model = BotVersion
         fields = [
             "id", "bot", "bot_name", "number", "builtin", "bundle_kind", "sha256", "size",
-            "manifest", "status", "failure_reason", "log", "created_at",
+            "manifest", "language", "status", "failure_reason", "log", "build_log",
+            "built_sha256", "created_at",
         ]  # fmt: skip
+
+    def get_language(self, version: BotVersion) -> str | None:
+        return (version.manifest or {}).get("language") or None
+
+    def get_build_log(self, version: BotVersion) -> str | None:
+        """The compile log can quote the sources: the owner sees it, nobody else."""
+        request = self.context.get("request")
+        user = getattr(request, "user", None)
+        if user is None or not user.is_authenticated or version.bot.owner_id != user.pk:
+            return None
+        return version.build_log
 
 
 class BotOutput(serializers.ModelSerializer):
@@ -181,7 +219,7 @@ class ChallengeInput(MatchInput):
 # --- leagues --------------------------------------------------------------------------------
 
 
-class LeagueInput(serializers.Serializer):
+class LeagueInput(StrictInput):
     name = serializers.CharField(max_length=100)
     mode = serializers.CharField(max_length=16)
     seats = serializers.IntegerField(min_value=1, max_value=4)

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, status
 from rest_framework.parsers import FormParser, MultiPartParser
@@ -14,6 +15,7 @@ from rest_framework.views import APIView
 from .. import selectors
 from ..errors import ValidationFailed
 from ..models import League
+from ..services import accounts as account_services
 from ..services import bots as bot_services
 from ..services import challenges as challenge_services
 from ..services import leagues as league_services
@@ -29,6 +31,7 @@ from .filters import (
     RatingChangeFilter,
 )
 from .throttles import MatchRequestThrottle, UploadThrottle
+from .uploads import bundle_upload_guard
 
 # --- accounts -------------------------------------------------------------------------------
 
@@ -40,7 +43,7 @@ class AccountCreateApi(APIView):
     def post(self, request: Request) -> Response:
         data = s.AccountInput(data=request.data)
         data.is_valid(raise_exception=True)
-        user = get_user_model().objects.create_user(**data.validated_data)
+        user = account_services.account_create(**data.validated_data)
         return Response(s.AccountOutput(user).data, status=status.HTTP_201_CREATED)
 
 
@@ -100,11 +103,19 @@ class BotVersionListApi(FilteredListApi):
     throttle_classes = [UploadThrottle]
     filterset_class = BotVersionFilter
 
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        # Before authentication: a session's CSRF check already reads the body.
+        if request.method == "POST":
+            bundle_upload_guard(request)
+        super().initial(request, *args, **kwargs)
+
     @extend_schema(responses=s.BotVersionOutput(many=True))
     def get(self, request: Request, bot_id: int) -> Response:
         bot = found(selectors.bot_get(bot_id=bot_id), "Bot", bot_id)
         versions = bot.versions.select_related("bot").order_by("number")
-        return paginated(request, self, versions, s.BotVersionOutput)
+        return paginated(
+            request, self, versions, s.BotVersionOutput, context={"request": request}
+        )
 
     @extend_schema(
         request={"multipart/form-data": s.BundleInput}, responses={201: s.BotVersionOutput}
@@ -120,14 +131,15 @@ class BotVersionListApi(FilteredListApi):
             bot=bot, user=request.user, filename=upload.name, data=content
         )
         version = selectors.bot_version_get(version_id=version.pk)
-        return Response(s.BotVersionOutput(version).data, status=201)
+        return Response(s.BotVersionOutput(version, context={"request": request}).data, status=201)
 
 
 class BotVersionDetailApi(APIView):
     @extend_schema(responses=s.BotVersionOutput)
     def get(self, request: Request, version_id: int) -> Response:
         version = selectors.bot_version_get(version_id=version_id)
-        return Response(s.BotVersionOutput(found(version, "Bot version", version_id)).data)
+        version = found(version, "Bot version", version_id)
+        return Response(s.BotVersionOutput(version, context={"request": request}).data)
 
 
 # --- leagues --------------------------------------------------------------------------------

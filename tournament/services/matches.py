@@ -17,7 +17,8 @@ from django.utils import timezone
 
 from ..errors import ValidationFailed
 from ..models import BotVersion, League, Match, MatchSeat
-from .outcome import SeatOutcome, outcome_from_runner
+from .bundle_files import bundle_local_path
+from .outcome import PlayedMatch, SeatOutcome, outcome_from_runner
 
 log = logging.getLogger(__name__)
 
@@ -35,8 +36,15 @@ def match_enqueue(match: Match) -> None:
     """Queue the play task once the surrounding transaction commits (never a phantom id)."""
     from workers.tasks import match_play_task
 
-    match_id = match.pk
-    transaction.on_commit(lambda: match_play_task.delay(match_id))
+    match_id, queue = match.pk, match_queue(match.mode)
+    transaction.on_commit(lambda: match_play_task.apply_async((match_id,), queue=queue))
+
+
+def match_queue(mode: str) -> str | None:
+    """The broker queue of a mode's matches: ``matches.<mode>`` with MATCH_QUEUE_PER_MODE on
+    (so workers can be given to modes: ``celery worker -Q celery,matches.duel``), else None,
+    Celery's default queue."""
+    return f"matches.{mode}" if settings.MATCH_QUEUE_PER_MODE else None
 
 
 def match_create_internal(
@@ -115,8 +123,10 @@ def match_spec(match: Match) -> dict[str, Any]:
             "seat": seat.seat, "bot_version_id": v.pk, "name": v.bot.name,
             "version": str(v.number),
             "builtin": v.builtin or None,
-            "bundle_path": storages_path(v.bundle_name) if v.bundle_name else None,
-            "bundle_kind": v.bundle_kind or None, "sha256": v.sha256 or None,
+            # a compiled language plays its built bundle, never its sources
+            "bundle_path": str(bundle_local_path(v))
+            if (v.built_bundle_name or v.bundle_name) else None,
+            "bundle_kind": v.bundle_kind or None, "sha256": v.built_sha256 or v.sha256 or None,
             "bot_seed": seat.bot_seed,
         })  # fmt: skip
     return {
@@ -126,37 +136,75 @@ def match_spec(match: Match) -> dict[str, Any]:
     }  # fmt: skip
 
 
-def storages_path(name: str) -> str:
-    from django.core.files.storage import storages
-
-    return storages["bots"].path(name)
-
-
 def match_play(*, match_id: int) -> Match | None:
     """Run one match end to end: start, play on the runner, store the replay, record."""
     match = match_start(match_id=match_id)
     if match is None:
         return None
+    from replays.live import live_publisher
     from workers.runner import run_match
 
+    spec = match_spec(match)
+    live = live_publisher(match_id=match_id, spec=spec)  # spectators watch it as it plays
     try:
-        raw = run_match(match_spec(match))
-        outcome = outcome_from_runner(raw)
-    except Exception as exc:  # the runner's own bug, not a bot fault: the match failed
-        log.exception("match %s: runner failed", match_id)
-        return match_fail(match_id=match_id, error=f"{type(exc).__name__}: {exc}")
-    replay = _replay_store(match_id, outcome.replay)
+        try:
+            raw = run_match(spec, on_step=live)
+            outcome = outcome_from_runner(raw)
+        except Exception as exc:  # the runner's own bug, not a bot fault: the match failed
+            log.exception("match %s: runner failed", match_id)
+            return match_fail(match_id=match_id, error=f"{type(exc).__name__}: {exc}")
+        return match_finish(match_id=match_id, played=outcome)
+    finally:
+        if live is not None:
+            live.close()
+
+
+def match_finish(*, match_id: int, played: PlayedMatch) -> Match | None:
+    """Store the replay, then record the result. When the store keeps failing, the result is
+    handed to the retrying record task rather than lost (see services/replay_upload.py)."""
+    from .replay_upload import ReplayUploadFailed, record_later, replay_upload
+
+    try:
+        replay = replay_upload(match_id=match_id, data=played.replay)
+    except ReplayUploadFailed as exc:
+        if settings.CELERY_TASK_ALWAYS_EAGER:  # inline tasks: no broker to keep it for later
+            log.error("match %s: %s; recorded without its replay", match_id, exc)
+            return match_record_result(
+                match_id=match_id, seats=played.seats, result=played.result, error=str(exc)
+            )
+        log.warning("match %s: %s; the result waits in the broker", match_id, exc)
+        record_later(match_id=match_id, played=played)
+        return Match.objects.get(pk=match_id)
     return match_record_result(
-        match_id=match_id, seats=outcome.seats, result=outcome.result, replay=replay
+        match_id=match_id, seats=played.seats, result=played.result, replay=replay
     )
 
 
-def _replay_store(match_id: int, data: bytes | None) -> dict[str, Any]:
-    if not data:
-        return {}
-    from replays import storage
+def match_record_deferred(
+    *, match_id: int, payload: dict[str, Any], last: bool = False
+) -> Match | None:
+    """The record task's body: store the replay of a result that waited in the broker, then
+    record it. ``ReplayUploadFailed`` propagates so the task retries, unless this is its
+    ``last`` try: then the result is recorded without its replay. A match decided meanwhile
+    (re-queued and played again) is left alone."""
+    from .replay_upload import ReplayUploadFailed, played_from_json, replay_upload
 
-    return dict(storage.save_replay(match_id=match_id, data=data))
+    status = Match.objects.filter(pk=match_id).values_list("status", flat=True).first()
+    if status not in (Match.Status.QUEUED, Match.Status.RUNNING):
+        return None
+    played = played_from_json(payload)
+    try:
+        replay = replay_upload(match_id=match_id, data=played.replay, attempts=1)
+    except ReplayUploadFailed as exc:
+        if not last:
+            raise
+        log.error("match %s: %s; recorded without its replay", match_id, exc)
+        return match_record_result(
+            match_id=match_id, seats=played.seats, result=played.result, error=str(exc)
+        )
+    return match_record_result(
+        match_id=match_id, seats=played.seats, result=played.result, replay=replay
+    )
 
 
 def match_record_result(
@@ -165,6 +213,7 @@ def match_record_result(
     seats: Sequence[SeatOutcome],
     result: dict[str, Any],
     replay: dict[str, Any] | None = None,
+    error: str = "",
 ) -> Match | None:
     """Record a played match, its ratings and the league's progress in one transaction.
 
@@ -190,7 +239,7 @@ def match_record_result(
         match.status = Match.Status.FINISHED
         match.finished_at = timezone.now()
         match.result = result
-        match.error = ""
+        match.error = error[-4000:]
         replay = replay or {}
         match.replay_name = replay.get("name", "")
         match.replay_sha256 = replay.get("sha256", "")
