@@ -80,3 +80,36 @@ def test_paired_panel_in_the_browser(
         browser.close()
     assert audit.violations == {}, audit.violations
     assert audit.blocked == [] and audit.errors == []
+
+
+@pytest.mark.django_db
+def test_compare_form_starts_a_comparison_and_explains_refusals(client, make_user):
+    from tournament.models import Bot, BotVersion
+
+    owner, stranger = make_user("ann"), make_user("sid")
+    bot = Bot.objects.create(name="whiskers", owner=owner)
+    v1, v2 = (
+        BotVersion.objects.create(bot=bot, number=n, builtin="random", status="ready")
+        for n in (1, 2)
+    )
+    bot_services.builtin_bots_register()
+    client.force_login(owner)
+    page = client.get(f"/bots/{bot.pk}/").content.decode()
+    assert f"/paired/new/?bot_version={v2.pk}" in page  # the owner's link, B = newest
+    form = client.get(f"/paired/new/?bot_version={v2.pk}").context["form"]
+    assert form.initial["version_b"] == v2.pk and form.initial["version_a"] == v1.pk
+    data = {"version_a": v1.pk, "version_b": v2.pk, "mode": "duel", "seats": 2, "seeds": 3}
+    response = client.post("/paired/new/", data)
+    assert response.status_code == 302 and response["Location"] == f"/bots/{bot.pk}/#paired-title"
+    comparison = PairedComparison.objects.get()
+    assert (comparison.version_a, comparison.version_b, comparison.seeds) == (v1, v2, 3)
+    assert comparison.games.count() == 12
+    # The service's rules come back on the form: too many seats for the Duel, not the owner.
+    bad = client.post("/paired/new/", {**data, "seats": 3})
+    assert bad.status_code == 200 and "seats" in bad.context["form"].errors
+    client.force_login(stranger)
+    refused = client.post("/paired/new/", data)
+    assert "Only the owner of bot A or B" in " ".join(refused.context["form"].non_field_errors())
+    assert PairedComparison.objects.count() == 1
+    client.logout()
+    assert client.get("/paired/new/").status_code == 302  # to the log-in page

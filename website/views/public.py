@@ -164,6 +164,7 @@ def bot_detail(request: HttpRequest, bot_id: int) -> HttpResponse:
         "fault_rate": site_selectors.bot_fault_rate(bot=bot),
         "opponents": selectors.bot_head_to_head(bot=bot, user=user),
         "paired": selectors.paired_list(bot_id=bot.pk)[:PAIRED_ON_BOT_PAGE],
+        "may_compare": is_organiser(user),
         "upload_form": UploadForm() if owner and not bot.retired else None,
         "enter_form": enter,
         "challenge_version": next(iter(site_selectors.ready_versions(bot=bot)), None),
