@@ -35,7 +35,8 @@ def _setup_django(data_dir: str) -> None:
     os.environ["ALLOWED_HOSTS"] = "testserver,bench.invalid"
     for name in ("DATABASE_URL", "CACHE_URL", "CELERY_BROKER_URL"):
         os.environ.pop(name, None)
-    sys.path.insert(0, str(ROOT))
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
     import django
     from django.core.management import call_command
 

@@ -253,8 +253,12 @@ class Narrator:
         if placed is not None:
             what = self.tile(placed.get("tile"), placed.get("colour"))
         elif self.mode == "duel":
-            placing = (before.get("turn") or {}).get("placing") or {}
-            what = f"the {placing.get('colour', '')} cat".replace("  ", " ")
+            turn = before.get("turn") or {}
+            placing = turn.get("placing")
+            if placing:
+                what = f"the {placing.get('colour', '')} cat".replace("  ", " ")
+            else:
+                what = "a treasure" if turn.get("treasures_due") else "a tile"
         else:
             what = "a tile"
         text = f"{who} puts {what} on their boat"

@@ -192,6 +192,12 @@ CACHES = {
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "isle-arena"}
 }
 
+# Live matches: the worker publishes each step for spectators (replays/live.py). The log is a
+# Redis list when LIVE_REDIS_URL, CACHE_URL or CELERY_BROKER_URL is Redis, else a file under
+# DATA_DIR/live that the embedded worker and the web share.
+LIVE_MATCHES = env_bool("LIVE_MATCHES", True)
+LIVE_REDIS_URL = env_str("LIVE_REDIS_URL")
+
 # Bot bundles and replays: folders under DATA_DIR, or an S3-compatible object store when
 # STORAGE_URL (s3://bucket?endpoint_url=...) or AWS_STORAGE_BUCKET_NAME is set; see
 # tournament/storage_config.py. Web and workers then share nothing but that store.

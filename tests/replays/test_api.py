@@ -34,7 +34,9 @@ def test_pages_for_every_mode(any_mode, stored_match, client):
     match = stored_match(any_mode)
     page = client.get(f"/replays/{match.pk}/")
     assert page.status_code == 200
-    assert b'data-frames-url="/api/v1/matches/%d/frames"' % match.pk in page.content
+    # The frames URL names the replay (a new replay, a new URL: the frames are cached long).
+    assert (b'data-frames-url="/api/v1/matches/%d/frames?v=%s"'
+            % (match.pk, match.replay_sha256[:16].encode())) in page.content
 
     download = client.get(f"/api/v1/matches/{match.pk}/replay")
     assert download.status_code == 200
@@ -68,7 +70,7 @@ def test_unknown_match_and_bad_seat(stored_match, client, toy_mode):
 
 
 def test_frames_are_cached_by_sha_and_seat(stored_match, client, toy_mode, monkeypatch):
-    from replays import api
+    from replays import stored_frames
 
     match = stored_match(toy_mode)
     first = client.get(f"/api/v1/matches/{match.pk}/frames").content
@@ -78,7 +80,7 @@ def test_frames_are_cached_by_sha_and_seat(stored_match, client, toy_mode, monke
     def no_rebuild(*args, **kwargs):
         raise AssertionError("frames were rebuilt instead of read from the cache")
 
-    monkeypatch.setattr(api, "build_frames", no_rebuild)
+    monkeypatch.setattr(stored_frames, "build_frames", no_rebuild)
     assert client.get(f"/api/v1/matches/{match.pk}/frames").content == first
     assert client.get(f"/api/v1/matches/{match.pk}/frames?seat=1").content == seat1
 

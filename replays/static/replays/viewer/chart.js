@@ -1,6 +1,7 @@
 /* The score-over-time chart: one line per seat (the score the seat would have if the game
  * ended at that step), marks at the start of each day and at each fault, a cursor at the
- * current step. Lines stop at the current step unless the result is shown (no spoilers).
+ * current step. Lines are clipped at the current step unless the result is shown (no spoilers);
+ * the lines are drawn once per payload, a step only moves the clip, the cursor and the dots.
  * Clicking (or tapping) the chart seeks to that step. */
 import { esc } from "./patch.js";
 import { SEAT_COLOURS } from "./draw.js";
@@ -26,6 +27,7 @@ export function renderChart(el, opts) {
   const last = Math.max(1, frames - 1);
   const px = (i) => PAD_L + (W - PAD_L - PAD_R) * i / last;
   const py = (v) => PAD_T + (H - PAD_T - PAD_B) * (1 - (v - lo) / (hi - lo));
+  const clipId = "chart-clip";
   if (el._key !== opts.key) {
     // The static part: axes, day marks, faults, and the lines up to `upto`.
     el._key = opts.key;
@@ -41,24 +43,25 @@ export function renderChart(el, opts) {
     const seats = Math.max(...scores.map((r) => (r ? r.length : 0)));
     for (let s = 0; s < seats; s++) {
       const pts = [];
-      for (let i = 0; i <= Math.min(upto, scores.length - 1); i++) {
+      for (let i = 0; i < scores.length; i++) {
         const v = scores[i] && scores[i][s];
         if (v !== null && v !== undefined) pts.push(`${px(i).toFixed(1)},${py(v).toFixed(1)}`);
       }
-      if (pts.length) parts.push(`<polyline class="line" data-seat="${s}" points="${pts.join(" ")}" fill="none" stroke="${SEAT_COLOURS[s % 4]}" stroke-width="2" stroke-linejoin="round"><title>${esc(names[s] || "seat " + s)}</title></polyline>`);
+      if (pts.length) parts.push(`<polyline class="line" data-seat="${s}" points="${pts.join(" ")}" fill="none" stroke="${SEAT_COLOURS[s % 4]}" stroke-width="2" stroke-linejoin="round" clip-path="url(#${clipId})"><title>${esc(names[s] || "seat " + s)}</title></polyline>`);
     }
     for (const f of marks.faults || []) {
-      if (f.frame > upto) continue;
       const row = scores[f.frame] || [];
       const v = row[f.seat] ?? lo;
-      parts.push(`<g class="fault-mark"><title>fault: ${esc(names[f.seat] || "seat " + f.seat)} ${esc(f.kind || "")}</title><path d="M${px(f.frame) - 5} ${py(v) - 5}l10 10m0 -10l-10 10" stroke="#b00020" stroke-width="2.5"/></g>`);
+      parts.push(`<g class="fault-mark" clip-path="url(#${clipId})"><title>fault: ${esc(names[f.seat] || "seat " + f.seat)} ${esc(f.kind || "")}</title><path d="M${px(f.frame) - 5} ${py(v) - 5}l10 10m0 -10l-10 10" stroke="#b00020" stroke-width="2.5"/></g>`);
     }
-    el.innerHTML = `<svg viewBox="0 0 ${W} ${H}" width="100%" role="img" aria-label="Score over time; click to go to a step" class="chart-svg"><rect x="${PAD_L}" y="${PAD_T}" width="${W - PAD_L - PAD_R}" height="${H - PAD_T - PAD_B}" fill="transparent" class="hit"/>${parts.join("")}<line class="cursor" y1="${PAD_T}" y2="${H - PAD_B}" stroke="#e69b00" stroke-width="2"/><g class="dots"></g></svg>`;
+    el.innerHTML = `<svg viewBox="0 0 ${W} ${H}" width="100%" role="img" aria-label="Score over time; click to go to a step" class="chart-svg"><defs><clipPath id="${clipId}"><rect class="clip" x="0" y="0" width="${W}" height="${H}"/></clipPath></defs><rect x="${PAD_L}" y="${PAD_T}" width="${W - PAD_L - PAD_R}" height="${H - PAD_T - PAD_B}" fill="transparent" class="hit"/>${parts.join("")}<line class="cursor" y1="${PAD_T}" y2="${H - PAD_B}" stroke="#e69b00" stroke-width="2"/><g class="dots"></g></svg>`;
     el._cursor = el.querySelector(".cursor");
+    el._clip = el.querySelector("rect.clip");
     el._dots = el.querySelector(".dots");
     el._px = px; el._frames = frames;
   }
   const x = px(step);
+  el._clip.setAttribute("width", String(px(Math.min(upto, last)) + 4));
   el._cursor.setAttribute("x1", x); el._cursor.setAttribute("x2", x);
   const row = scores[step] || [];
   el._dots.innerHTML = row.map((v, s) => (v === null || v === undefined) ? "" :

@@ -26,10 +26,8 @@ export function tileName(t) {
 export function tileCells(t, cells, cell) {
   const own = new Set(cells.map(([x, y]) => x + "," + y));
   const fill = tileFill(t);
-  const parts = [];
-  for (const [x, y] of cells) {
-    parts.push(`<rect x="${x * cell}" y="${y * cell}" width="${cell}" height="${cell}" fill="${fill}"/>`);
-  }
+  // One path for the squares and one for the outline: few elements, so fast to lay out.
+  const parts = [`<path d="${cells.map(([x, y]) => `M${x * cell} ${y * cell}h${cell}v${cell}h${-cell}z`).join("")}" fill="${fill}"/>`];
   const edges = [];
   for (const [x, y] of cells) {
     if (!own.has((x + 1) + "," + y)) edges.push(`M${(x + 1) * cell} ${y * cell}v${cell}`);
@@ -70,7 +68,7 @@ export function tileIcon(t, shapes, cell, extra = "") {
   const cells = (shapes[t.shape] || [[0, 0]]);
   const w = Math.max(...cells.map((c) => c[0])) + 1, h = Math.max(...cells.map((c) => c[1])) + 1;
   const id = t.id !== undefined && t.id !== null ? ` data-tile-id="${t.id}"` : "";
-  return `<svg class="piece kind-${esc(t.kind)}"${id} ${extra} viewBox="-1 -1 ${w * cell + 2} ${h * cell + 2}" width="${w * cell + 2}" height="${h * cell + 2}" role="img" aria-label="${esc(tileName(t))}"><title>${esc(tileName(t))}</title>${tileCells(t, cells, cell)}</svg>`;
+  return `<svg class="piece kind-${esc(t.kind)}"${id} ${extra} viewBox="-1 -1 ${w * cell + 2} ${h * cell + 2}" width="${w * cell + 2}" height="${h * cell + 2}" role="img" aria-label="${esc(tileName(t))}">${tileCells(t, cells, cell)}</svg>`;
 }
 
 const staticBoats = new Map();
@@ -85,11 +83,16 @@ export function boatLayout(layout, cell) {
   out.width = (maxX + 1) * cell; out.height = (maxY + 1) * cell;
   const roomOf = new Map();
   layout.rooms.forEach((r, i) => r.cells.forEach(([x, y]) => roomOf.set(x + "," + y, i)));
-  const parts = [];
+  // One path per fill (a handful of elements, not one per square): quick to lay out.
+  const byFill = new Map();
   for (const [x, y] of layout.cells) {
     const r = roomOf.get(x + "," + y);
-    parts.push(`<rect x="${x * cell}" y="${y * cell}" width="${cell}" height="${cell}" fill="${r === undefined ? "#fbf5e8" : ROOM_FILLS[r % ROOM_FILLS.length]}" stroke="#e0d3b8" stroke-width="0.5"/>`);
+    const fill = r === undefined ? "#fbf5e8" : ROOM_FILLS[r % ROOM_FILLS.length];
+    if (!byFill.has(fill)) byFill.set(fill, []);
+    byFill.get(fill).push(`M${x * cell} ${y * cell}h${cell}v${cell}h${-cell}z`);
   }
+  const parts = [];
+  for (const [fill, d] of byFill) parts.push(`<path d="${d.join("")}" fill="${fill}" stroke="#e0d3b8" stroke-width="0.5"/>`);
   const inBoat = new Set(layout.cells.map(([x, y]) => x + "," + y));
   const walls = [];
   for (const [x, y] of layout.cells) {
@@ -104,9 +107,11 @@ export function boatLayout(layout, cell) {
     }
   }
   parts.push(`<path d="${walls.join("")}" stroke="#7a5c3a" stroke-width="1.6" fill="none"/>`);
-  for (const [x, y] of layout.rats) {
-    parts.push(`<g class="rat"><title>rat</title><ellipse cx="${x * cell + cell / 2}" cy="${y * cell + cell * 0.58}" rx="${cell * 0.26}" ry="${cell * 0.18}" fill="#77706a"/><circle cx="${x * cell + cell * 0.3}" cy="${y * cell + cell * 0.45}" r="${cell * 0.1}" fill="#77706a"/></g>`);
-  }
+  const rats = layout.rats.map(([x, y]) => {
+    const cx = x * cell + cell / 2, cy = y * cell + cell * 0.58, rx = cell * 0.26, ry = cell * 0.18;
+    return `M${cx - rx} ${cy}a${rx} ${ry} 0 1 0 ${2 * rx} 0a${rx} ${ry} 0 1 0 ${-2 * rx} 0M${x * cell + cell * 0.2} ${cy - ry}a${cell * 0.1} ${cell * 0.1} 0 1 0 ${cell * 0.2} 0a${cell * 0.1} ${cell * 0.1} 0 1 0 ${-cell * 0.2} 0`;
+  });
+  if (rats.length) parts.push(`<path class="rats" d="${rats.join("")}" fill="#77706a"><title>rats</title></path>`);
   for (const colour in layout.maps) {
     const [x, y] = layout.maps[colour];
     parts.push(`<rect class="map" x="${x * cell + 3}" y="${y * cell + 3}" width="${cell - 6}" height="${cell - 6}" fill="#fff" stroke="${COLOURS[colour] || "#333"}" stroke-width="2.5"><title>${esc(colour)} treasure map</title></rect>`);
@@ -117,21 +122,15 @@ export function boatLayout(layout, cell) {
 }
 
 export function boatTile(t, cell) {
-  return `<g class="tile kind-${esc(t.kind)}" data-tile-id="${t.id ?? ""}" data-colour="${esc(t.colour || "")}"><title>${esc(tileName(t))}</title>${tileCells(t, t.cells || [], cell)}</g>`;
+  return `<g class="tile kind-${esc(t.kind)}" data-tile-id="${t.id ?? ""}" data-colour="${esc(t.colour || "")}">${tileCells(t, t.cells || [], cell)}</g>`;
 }
 
 const FAMILY_NAMES = {
   rescue: "Rescue", anytime: "Anytime", treasure: "Treasure", oshax: "Oshax",
-  private_lesson: "Private lesson", public_lesson: "Public lesson", family_lesson: "Lesson",
+  private_lesson: "Private", public_lesson: "Public", family_lesson: "Lesson",
   solo_colour: "Colour", solo_basket: "Sister's basket", solo_lesson_basic: "Sister's lesson",
   solo_lesson_advanced: "Sister's lesson", lesson: "Lesson", instant: "Instant",
 };
-const FAMILY_ICONS = {
-  rescue: "basket", anytime: "bolt", treasure: "gem", oshax: "cat", private_lesson: "scroll",
-  public_lesson: "scroll", family_lesson: "scroll", solo_colour: "drop", solo_basket: "basket",
-  solo_lesson_basic: "scroll", solo_lesson_advanced: "scroll", lesson: "scroll", instant: "bolt",
-};
-
 /* Small inline icons (no emoji: not every system has an emoji font). 16x16 paths. */
 const ICONS = {
   fish: '<path d="M1 8c3-4 8-4 11 0c-3 4-8 4-11 0z"/><path d="M11.5 8l3.5-3v6z"/><circle cx="4.5" cy="7.3" r=".9" fill="#fff"/>',
@@ -160,25 +159,26 @@ export function icon(name, label = "") {
 }
 
 /* A card face: its type, name and key rule (speed and basket for rescue cards, a cost coin). */
-export function cardFace(id, card, extra = "") {
+export function cardFace(id, card, extra = "", withText = true) {
   if (!card) return `<div class="card" data-card="${esc(id)}"><span class="card-name">Card ${esc(id)}</span></div>`;
   const family = card.family || card.kind || "";
   const type = FAMILY_NAMES[family] || family.replace(/_/g, " ");
   let key = "";
+  let label = String(card.label || card.name || "").replace(/^(Anytime|Treasure|Public|Rescue): /, "");
   if (family === "rescue") {
-    const basket = card.basket === "full" ? "full basket" : card.basket === "half" ? "half basket" : "no basket";
-    key = `<span class="card-key"><b class="card-speed" title="speed">${icon("bolt")}${card.speed ?? 0}</b> ${basket}</span>`;
+    // A rescue card is its speed and its basket.
+    label = `Speed ${card.speed ?? 0}`;
+    key = `<span class="card-key">${card.basket === "full" ? "full basket" : card.basket === "half" ? "half basket" : "no basket"}</span>`;
   } else if (family === "solo_colour" && card.colour) {
     key = `<span class="card-key"><i class="swatch" style="--c:${COLOURS[card.colour] || "#999"}"></i>${esc(card.colour)}</span>`;
   } else if (family === "solo_basket" && card.baskets !== undefined) {
     key = `<span class="card-key">${icon("basket").repeat(Math.min(4, card.baskets || 0)) || "no basket"}</span>`;
   }
-  const label = String(card.label || card.name || "").replace(/^(Anytime|Treasure|Public|Rescue): /, "");
   const cost = card.cost !== undefined && card.cost !== null ? `<span class="card-cost" title="cost in fish">${card.cost}</span>` : "";
   return `<div class="card fam-${esc(family)}" data-card="${esc(id)}" title="${esc(card.effect || "")}" ${extra}>` +
-    `<span class="card-type">${icon(FAMILY_ICONS[family] || "deck")} ${esc(type)}</span>${cost}` +
+    `<span class="card-type">${esc(type)}</span>${cost}` +
     `<span class="card-name">${esc(label)}</span>${key}` +
-    `<span class="card-text">${esc(card.effect || "")}</span></div>`;
+    (withText ? `<span class="card-text">${esc(card.effect || "")}</span>` : "") + "</div>";
 }
 
 export function cardBacks(count, what = "cards") {

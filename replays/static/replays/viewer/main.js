@@ -97,34 +97,38 @@ function boatOf(p) {
 function handGroups(view, s) {
   const pub = playersOf(view)[s] || {};
   const p = view.you && typeof view.you === "object" && view.you.seat === s ? view.you : pub;
+  // `secret`: cards only their owner knows (drawn only in views that may see them).
   const groups = [];
-  const ids = (key, label) => { if (Array.isArray(p[key]) && p[key].length) groups.push({ label, cards: p[key] }); };
+  const ids = (key, label, secret = true) => {
+    if (Array.isArray(p[key]) && p[key].length) groups.push({ label, cards: p[key], secret });
+  };
   if (Array.isArray(p.hand)) ids("hand", "Hand");
-  else if (p.hand_count) groups.push({ label: "Hand", backs: p.hand_count });
+  else if (p.hand_count) groups.push({ label: "Hand", backs: p.hand_count, secret: true });
   ids("draft_pile", "Draft pile");
   ids("kept", "Kept");
   ids("drawn", "Drawn");
   ids("bought_now", "Bought");
   ids("chosen_rescue", "Chosen to rescue");
-  ids("revealed_rescue", "Rescue cards");
+  ids("revealed_rescue", "Rescue cards", false);
   if (Array.isArray(p.private_lessons)) ids("private_lessons", "Private lessons");
-  else if (p.private_lesson_count) groups.push({ label: "Private lessons", backs: p.private_lesson_count });
-  if (Array.isArray(p.lessons) && p.lessons.length) groups.push({ label: "Lessons", cards: p.lessons });
+  else if (p.private_lesson_count) groups.push({ label: "Private lessons", backs: p.private_lesson_count, secret: true });
+  if (Array.isArray(p.lessons) && p.lessons.length) groups.push({ label: "Lessons", cards: p.lessons, secret: false });
   return groups;
 }
 
 function handsHTML(groups) {
   return groups.map((g) => {
+    // In hands the rule text is on hover (title): names and icons keep a step fast to draw.
     const inner = g.backs ? cardBacks(g.backs) : g.cards.map((c) => typeof c === "object"
-      ? cardFace(c.id, Object.assign({ family: c.kind || c.family }, c))
-      : cardFace(c, ctx.cards[String(c)])).join("");
-    return `<div class="hand-group"><h4>${esc(g.label)} <small>${g.backs || g.cards.length}</small></h4><div class="cards">${inner}</div></div>`;
+      ? cardFace(c.id, Object.assign({ family: c.kind || c.family }, c), "", false)
+      : cardFace(c, ctx.cards[String(c)], "", false)).join("");
+    return `<div class="hand-group${g.secret ? " secret" : ""}"><h4>${esc(g.label)} <small>${g.backs || g.cards.length}</small></h4><div class="cards">${inner}</div></div>`;
   }).join("");
 }
 
 function statsHTML(p) {
   const bits = [];
-  if (p.fish !== undefined) bits.push(`<span class="fish" title="fish">${icon("fish", "fish")} <b>${p.fish}</b></span>`);
+  if (p.fish !== undefined && state.payload.header.mode !== "family") bits.push(`<span class="fish" title="fish">${icon("fish", "fish")} <b>${p.fish}</b></span>`);
   if (p.baskets !== undefined) bits.push(`<span title="baskets (used)">${icon("basket", "baskets")} ${p.baskets}${p.baskets_used ? ` <small>(${p.baskets_used} used)</small>` : ""}</span>`);
   if (p.speed) bits.push(`<span title="speed today">${icon("bolt", "speed")} ${p.speed}</span>`);
   return bits.join("");
@@ -233,7 +237,7 @@ function renderScores(scores) {
   renderChart($("#chart"), {
     scores: state.payload.scores, frames: state.views.length, step: state.step, upto,
     marks: state._marks, names: state.payload.names || [], range,
-    key: `${state.seat}:${upto}:${state.views.length}`,
+    key: `${state.seat}:${state.views.length}`,
   });
 }
 
@@ -280,9 +284,32 @@ function snapshotPieces() {
   return { pieces: out, fish };
 }
 
+function fly(html, from, to, scale = [1, 1]) {
+  const ghost = document.createElement("div");
+  ghost.className = "ghost";
+  ghost.innerHTML = html;
+  ghost.style.cssText = `left:${from.left + window.scrollX}px;top:${from.top + window.scrollY}px;width:${from.width}px;height:${from.height}px`;
+  document.body.appendChild(ghost);
+  const dx = to.left - from.left, dy = to.top - from.top;
+  ghost.animate([{ transform: "none", opacity: 1 }, { transform: `translate(${dx}px, ${dy}px) scale(${scale[0]}, ${scale[1]})`, opacity: 0.85 }],
+    { duration: 450, easing: "cubic-bezier(.3,.7,.3,1)" }).finished.then(() => ghost.remove(), () => ghost.remove());
+}
+
 function animateChange(before, prevView, view) {
-  const layer = document.body;
   const players = playersOf(view), prevPlayers = playersOf(prevView);
+  // A tile taken from a field (a rescue, the sister, a family take) flies to the taker's boat.
+  const step = state.payload.steps[state.step - 1];
+  const onBoat = new Set(players.flatMap((p) => boatOf(p).tiles.map((t) => String(t.id))));
+  const stillThere = new Set(Array.from(root.querySelectorAll("#fields [data-tile-id], #supply [data-tile-id], #island [data-tile-id]")).map((el) => el.dataset.tileId));
+  const fig = step ? root.querySelector(`figure.boat[data-seat="${step.seat}"] > svg`) : null;
+  if (fig) {
+    const box = fig.getBoundingClientRect();
+    for (const [id, piece] of before.pieces) {
+      if (stillThere.has(id) || onBoat.has(id)) continue;
+      const to = { left: box.left + box.width / 2 - piece.rect.width / 2, top: box.top + box.height / 2 - piece.rect.height / 2 };
+      fly(piece.html, piece.rect, to, [1.4, 1.4]);
+    }
+  }
   players.forEach((p, s) => {
     const had = new Set(boatOf(prevPlayers[s]).tiles.map((t) => String(t.id)));
     const fig = root.querySelector(`figure.boat[data-seat="${s}"]`);
@@ -295,15 +322,7 @@ function animateChange(before, prevView, view) {
       const from = before.pieces.get(String(t.id));
       if (!from) continue;
       const to = target.getBoundingClientRect();
-      const ghost = document.createElement("div");
-      ghost.className = "ghost";
-      ghost.innerHTML = from.html;
-      ghost.style.cssText = `left:${from.rect.left + window.scrollX}px;top:${from.rect.top + window.scrollY}px;width:${from.rect.width}px;height:${from.rect.height}px`;
-      layer.appendChild(ghost);
-      const dx = to.left - from.rect.left, dy = to.top - from.rect.top;
-      const sx = to.width / Math.max(1, from.rect.width), sy = to.height / Math.max(1, from.rect.height);
-      ghost.animate([{ transform: "none", opacity: 1 }, { transform: `translate(${dx}px, ${dy}px) scale(${sx}, ${sy})`, opacity: 0.9 }],
-        { duration: 420, easing: "cubic-bezier(.3,.7,.3,1)" }).finished.then(() => ghost.remove(), () => ghost.remove());
+      fly(from.html, from.rect, to, [to.width / Math.max(1, from.rect.width), to.height / Math.max(1, from.rect.height)]);
     }
     const now = p.fish, was = before.fish[String(s)];
     if (now !== undefined && was !== undefined && now !== was) {
@@ -325,17 +344,20 @@ function show(step, opts = {}) {
   const t0 = performance.now();
   const last = state.views.length - 1;
   const prev = state.step;
-  const next = Math.max(0, Math.min(last, step | 0));
+  const next = Math.max(0, Math.min(last, Math.trunc(Number(step) || 0)));
   const animate = opts.animate && motion() && next === prev + 1;
   const before = animate ? snapshotPieces() : null;
   state.step = next;
   const view = state.views[next];
   const scores = state.payload.scores ? state.payload.scores[next] : null;
-  renderTable(view);
-  renderBoats(view, scores);
-  renderStep();
-  renderScores(scores);
-  renderFinal();
+  const timed = state.profile ? (name, fn) => {
+    const t = performance.now(); fn(); state.profile[name] = (state.profile[name] || 0) + performance.now() - t;
+  } : (name, fn) => fn();
+  timed("table", () => renderTable(view));
+  timed("boats", () => renderBoats(view, scores));
+  timed("step", () => renderStep());
+  timed("scores", () => renderScores(scores));
+  timed("final", () => renderFinal());
   const seek = $("#seek");
   seek.max = String(last);
   seek.value = String(next);

@@ -58,7 +58,7 @@ export function supplyHTML(view, ctx) {
     const common = Object.entries(s.common || {}).map(([shape, n]) =>
       `<span class="stack${n ? "" : " empty"}" title="${n} left">${tileIcon({ kind: "common_treasure", shape }, ctx.shapes, 8)}<b>×${n}</b></span>`).join("");
     return `<div class="supply"><div><h3>Rare treasures <small>${(s.rare || []).length}</small></h3><div class="row">${rare || '<span class="nil">none</span>'}</div></div>` +
-      `<div><h3>Oshax <small>${oshax}</small></h3><div class="row">${oshax ? `<span class="stack">${oshaxIcon}<b>×${oshax}</b></span>` : '<span class="nil">none</span>'}</div></div>` +
+      (view.mode === "family" ? "" : `<div><h3>Oshax <small>${oshax}</small></h3><div class="row">${oshax ? `<span class="stack">${oshaxIcon}<b>×${oshax}</b></span>` : '<span class="nil">none</span>'}</div></div>`) +
       `<div><h3>Common treasures</h3><div class="row">${common}</div></div></div>`;
   });
 }
