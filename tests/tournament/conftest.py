@@ -55,7 +55,9 @@ class ScriptedRunner:
         self.specs: list[dict[str, Any]] = []
         self.raise_error: Exception | None = None
 
-    def run_match(self, spec: dict[str, Any]) -> dict[str, Any]:
+    def run_match(self, spec: dict[str, Any], on_step: Any = None) -> dict[str, Any]:
+        """`on_step` (the live publisher's hook) is accepted like the real runner's; a
+        scripted match has no steps to report."""
         self.specs.append(spec)
         if self.raise_error is not None:
             raise self.raise_error
