@@ -7,19 +7,32 @@ adds its line there, and lines whose mode is not available in this build are ski
 enumeration figure is the median time of one ``legal_placements`` call for a cat tile (all
 17 shapes in turn) on an empty, a half-full and a nearly full boat; the time to list every
 placement mask is shown beside it.
+
+The standard 4-player line is also compared with the engine as it was before the double
+work of ``PlaceFrame.progress`` and ``BuyFrame.progress`` was removed (issue 16): the
+engine package of ``BASELINE_COMMIT`` is extracted from the git history into a temporary
+folder; one process runs it and another runs this checkout's engine, and they play the
+same seeds in alternating blocks of a few games, so both sides play the same games under
+the same machine load. Each figure is games per CPU-second of its own process. Without git
+or the commit the comparison is skipped with a reason (``--no-baseline`` skips it).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
+import subprocess
 import sys
+import tarfile
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 
 from engine import available_modes, new_game  # noqa: E402
 from engine.boat import Boat, Tile, base_layouts  # noqa: E402
@@ -37,6 +50,32 @@ GAMES_PER_SECOND: list[tuple[str, str, int, dict[str, Any]]] = [
 
 TARGET_GAMES_PER_SECOND = 50  # standard, 4 players
 TARGET_ENUMERATION_US = 40
+
+# The last commit before PlaceFrame/BuyFrame stopped building legal actions twice.
+BASELINE_COMMIT = "646f00593f70ff2198aaa72777e865e4539b2787"
+TARGET_SPEEDUP = 1.2
+
+# One side of the comparison, run as ``python -c`` with the engine's folder as argv[1]. It
+# reads ``first count`` lines, plays 4-player standard games with random bots on the seeds
+# first..first+count-1 (the loop of ``games_per_second``) and answers with the CPU seconds
+# this process spent on them.
+_COMPARE_SIDE = """
+import sys, time
+sys.path.insert(0, sys.argv[1])
+from engine import new_game
+from engine.bots.random_bot import RandomBot
+for line in sys.stdin:
+    first, count = map(int, line.split())
+    cpu_started = time.process_time()
+    for seed in range(first, first + count):
+        game = new_game("standard", 4, seed, {})
+        bots = [RandomBot(s, seed) for s in range(4)]
+        while not game.is_over():
+            seat = game.pending()[0]
+            game.apply_unchecked(seat, bots[seat].act(game, seat))
+        game.result()
+    print(time.process_time() - cpu_started, flush=True)
+"""
 
 
 def games_per_second(mode: str, seats: int, options: dict[str, Any],
@@ -103,7 +142,79 @@ def enumeration_times(repeat: int = 300) -> dict[str, dict[str, float]]:
     return out
 
 
-def run(seconds: float) -> dict[str, Any]:
+def _extract_baseline(commit: str, into: Path) -> str | None:
+    """Write the ``engine`` package of ``commit`` under ``into``; a reason when impossible."""
+    try:
+        archive = subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", commit,
+                                  "engine"], capture_output=True, timeout=60, check=False)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"git is not available ({exc})"
+    if archive.returncode != 0:
+        return f"commit {commit[:12]} is not in this checkout's history"
+    with tempfile.TemporaryFile() as buffer:
+        buffer.write(archive.stdout)
+        buffer.seek(0)
+        with tarfile.open(fileobj=buffer) as tar:
+            tar.extractall(into, filter="data")
+    return None
+
+
+class _Side:
+    """A fresh process playing games on one engine, driven block by block."""
+
+    def __init__(self, engine_root: Path) -> None:
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", _COMPARE_SIDE, str(engine_root)], stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, text=True, env=env, cwd=engine_root)
+        self.cpu = 0.0
+
+    def play(self, first: int, count: int) -> float:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write(f"{first} {count}\n")
+        self.process.stdin.flush()
+        line = self.process.stdout.readline()
+        if not line:
+            raise RuntimeError("a benchmark process died (see its stderr above)")
+        return float(line)
+
+    def close(self) -> None:
+        if self.process.stdin is not None:
+            self.process.stdin.close()
+        self.process.wait(timeout=30)
+
+
+def compare_with_baseline(seconds: float, block: int = 4,
+                          commit: str = BASELINE_COMMIT) -> dict[str, Any]:
+    """Random 4-player games per CPU-second on the baseline commit's engine and on this
+    checkout's: two live processes play the same seeds in alternating blocks of ``block``
+    games (which side goes first alternates too) for about ``2 * seconds`` in all, so both
+    see the same games and the same machine load."""
+    with tempfile.TemporaryDirectory(prefix="isle-bench-baseline-") as tmp:
+        reason = _extract_baseline(commit, Path(tmp))
+        if reason is not None:
+            return {"skipped": reason, "baseline_commit": commit}
+        sides = {"baseline": _Side(Path(tmp)), "current": _Side(ROOT)}
+        cpu = dict.fromkeys(sides, 0.0)
+        try:
+            for side in sides.values():
+                side.play(10**6, 2)  # warm-up: imports, caches, tables (not counted)
+            started, first = time.perf_counter(), 0
+            while time.perf_counter() - started < 2 * seconds or first == 0:
+                order = list(sides) if (first // block) % 2 == 0 else list(sides)[::-1]
+                for name in order:
+                    cpu[name] += sides[name].play(first, block)
+                first += block
+        finally:
+            for side in sides.values():
+                side.close()
+    before, after = first / max(cpu["baseline"], 1e-9), first / max(cpu["current"], 1e-9)
+    return {"baseline_commit": commit, "games_per_side": first, "block": block,
+            "baseline_games_per_second": before, "games_per_second": after,
+            "speedup": after / before, "target_speedup": TARGET_SPEEDUP}
+
+
+def run(seconds: float, compare: bool = True) -> dict[str, Any]:
     modes = set(available_modes())
     speed = []
     for label, mode, seats, options in GAMES_PER_SECOND:
@@ -111,7 +222,9 @@ def run(seconds: float) -> dict[str, Any]:
             continue
         speed.append({"label": label, "mode": mode, "seats": seats,
                       **games_per_second(mode, seats, options, seconds)})
+    baseline = compare_with_baseline(seconds) if compare else {"skipped": "--no-baseline"}
     return {"games_per_second": speed, "enumeration": enumeration_times(),
+            "against_baseline": baseline,
             "targets": {"standard_4p_games_per_second": TARGET_GAMES_PER_SECOND,
                         "enumeration_us": TARGET_ENUMERATION_US}}
 
@@ -120,9 +233,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0,
                         help="time spent on each games-per-second line (default 5)")
+    parser.add_argument("--no-baseline", action="store_true",
+                        help="skip the comparison with the engine before issue 16's speed-up")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
-    report = run(args.seconds)
+    report = run(args.seconds, not args.no_baseline)
     if args.json:
         print(json.dumps(report, sort_keys=True))
         return 0
@@ -134,6 +249,17 @@ def main(argv: list[str] | None = None) -> int:
         print(f"legal placements of a cat, {label} boat ({fig['filled']:.0%} covered): "
               f"median {fig['median_us']:.1f} us (listing every mask: "
               f"{fig['median_listing_us']:.1f} us)")
+    base = report["against_baseline"]
+    if "skipped" in base:
+        print(f"against the baseline engine: skipped ({base['skipped']})")
+    else:
+        print(f"standard, 4 players, against the engine before issue 16 (commit "
+              f"{base['baseline_commit'][:12]}, PlaceFrame/BuyFrame building legal actions "
+              f"twice): {base['games_per_second']:.1f} games/s on one core now, "
+              f"{base['baseline_games_per_second']:.1f} before, "
+              f"{base['speedup']:.2f}x (target >= {TARGET_SPEEDUP}x; the same "
+              f"{base['games_per_side']} seeds on both engines, two live processes taking "
+              f"turns by blocks of {base['block']} games)")
     print(f"targets: >= {TARGET_GAMES_PER_SECOND} standard 4-player games/s, "
           f"<= {TARGET_ENUMERATION_US} us per enumeration")
     return 0

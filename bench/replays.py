@@ -1,10 +1,14 @@
 """Replay benchmark: size of a replay per mode, encode/decode/verify times, frames payload.
 
-    python bench/replays.py [--games 100] [--modes standard,family] [--json]
+    python bench/replays.py [--games 100] [--modes standard,family] [--json] [--no-viewer]
 
 For every available mode, plays ``--games`` seeded games with random bots at the mode's
 largest table, and reports medians: steps, replay bytes, encode, decode and verify times,
 and the viewer's frames payload (JSON and gzip bytes, build time).
+
+Then the viewer as a spectator meets it (bench/replays_viewer.py): the server time of the
+first view of a finished 4-player standard replay and the p95 of a seek in headless Chromium,
+printed next to the figures measured before frames were stored with the replay (``BEFORE``).
 """
 
 from __future__ import annotations
@@ -29,6 +33,11 @@ from replays.recording import header_for_bots, play_recorded  # noqa: E402
 from replays.verify import verify_document  # noqa: E402
 
 FRAMES_SAMPLE = 10  # frames are built for this many games per mode (the slow part)
+# The viewer before issue 13 (commit 646f005: frames built by the first request of every web
+# process, the debugger-like viewer), measured with bench/replays_viewer.py on this machine:
+# 5 greedy 4-player standard games (~790 steps), 300 random seeks, load average ~1.
+BEFORE = {"first_view_ms_median": 371.4, "first_view_ms_max": 405.8, "seek_ms_p95": 24.1,
+          "seek_ms_median": 10.2}
 
 
 def _timed(fn: Any, *args: Any) -> tuple[Any, float]:
@@ -74,6 +83,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--modes", default="", help="comma-separated (default: all available)")
     parser.add_argument("--json", action="store_true", help="print JSON lines")
+    parser.add_argument("--no-viewer", action="store_true",
+                        help="skip the viewer's first-view and seek figures")
+    parser.add_argument("--viewer-games", type=int, default=5)
     args = parser.parse_args(argv)
     modes = [m for m in args.modes.split(",") if m] or available_modes()
     header = ("mode", "seats", "games", "steps", "bytes", "bytes_max", "msgpack_bytes",
@@ -88,7 +100,33 @@ def main(argv: list[str] | None = None) -> int:
         else:
             print(" ".join(f"{row[h]!s:>17}" if i else f"{row[h]:<9}"
                            for i, h in enumerate(header)))
+    if not args.no_viewer:
+        viewer(args.viewer_games, args.json)
     return 0
+
+
+def viewer(games: int, as_json: bool) -> None:
+    """The viewer's first view and seek, now and before."""
+    import importlib.util
+    import os
+
+    # bench/ is not a package (and bench/engine.py would shadow the engine): load by path.
+    spec = importlib.util.spec_from_file_location(
+        "replays_viewer", Path(__file__).resolve().parent / "replays_viewer.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    now = module.run(games)
+    load = round(os.getloadavg()[0], 1)
+    if as_json:
+        print(json.dumps({"viewer": now, "before": BEFORE, "load_average": load}))
+        return
+    print(f"\nviewer: {games} greedy 4-player standard games; load average now {load}")
+    print(f"{'':<34}{'before':>10}{'now':>10}")
+    for key, label in (("first_view_ms_median", "first view, server ms (median)"),
+                       ("first_view_ms_max", "first view, server ms (max)"),
+                       ("seek_ms_median", "seek in Chromium, ms (median)"),
+                       ("seek_ms_p95", "seek in Chromium, ms (p95)")):
+        print(f"{label:<34}{BEFORE[key]!s:>10}{now[key]!s:>10}")
 
 
 if __name__ == "__main__":

@@ -54,6 +54,7 @@ class Game(ABC):
         self.options = dict(options or {})
         self.history: list[tuple[int, Action]] = []
         self.events: list[dict[str, Any]] = []
+        self.seat_steps: list[int] = [0] * seats  # decisions taken by each seat so far
 
     # --- configuration -----------------------------------------------------------------
     @property
@@ -73,6 +74,15 @@ class Game(ABC):
     @abstractmethod
     def legal_actions(self, seat: int) -> Sequence[Action]:
         """The actions ``seat`` may take now (empty if it need not act)."""
+
+    def seat_step(self, seat: int) -> int:
+        """The ``step`` number a bot is sent: how many decisions ``seat`` has taken so far.
+
+        It counts only the seat's own actions, which the seat knows anyway. The number of
+        all actions would tell a seat what the table cannot see: how many other seats were
+        asked in an anytime round (only holders of a playable card are), how many cards
+        they bought or laid face down before a reveal."""
+        return self.seat_steps[seat]
 
     @abstractmethod
     def _apply(self, seat: int, action: Action) -> None:
@@ -126,6 +136,7 @@ class Game(ABC):
     def apply_unchecked(self, seat: int, action: Action) -> None:
         """Trusted fast path: built-in bots, replays, tests."""
         self.history.append((seat, action))
+        self.seat_steps[seat] += 1
         self._apply(seat, action)
 
     # --- helpers ---------------------------------------------------------------------------

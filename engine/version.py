@@ -5,4 +5,4 @@ existing (config, seed, actions) triple; replays record it so that old
 results stay explainable.
 """
 
-ENGINE_VERSION = "1.0.0"
+ENGINE_VERSION = "1.1.0"  # 1.1: top copy of a rare stack; family map reward common only

@@ -3,29 +3,30 @@
 ``GET /api/v1/matches/{id}/replay`` streams the stored file as is: a zstd-compressed msgpack
 document, ``Content-Type: application/zstd`` (decompress, then msgpack-decode; see
 docs/replay-format.md). ``GET /api/v1/matches/{id}/frames?seat=K|spectator`` sends the
-re-simulated views as JSON (see replays/frames.py), gzip-compressed when the client accepts
-it and cached by replay sha256 + seat. Errors have the API's one body shape.
+re-simulated views as JSON (see replays/frames.py): for a finished match built once when it
+was recorded and stored gzip'd beside the replay (replays/stored_frames.py), sent with an
+ETag and a long cache lifetime; for a running match the live steps (replays/live.py, the
+public view only). Errors have the API's one body shape.
 """
 
 from __future__ import annotations
 
 import functools
+import gzip
 import hashlib
-import json
 from typing import Any
 
-from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
-from django.views.decorators.gzip import gzip_page
+from django.views.decorators.csrf import csrf_exempt
 
-from engine.version import ENGINE_VERSION
-
-from .format import FORMAT_VERSION, ReplayError, decode
-from .frames import SPECTATOR, FramesError, InvalidSeat, build_frames, parse_seat
+from .format import ReplayError
+from .frames import SPECTATOR, FramesError, InvalidSeat, parse_seat
+from .live import live_payload
 from .storage import ReplayCorrupt, ReplayNotFound, open_replay, stream_replay
+from .stored_frames import frames_gz, frames_key
 
 REPLAY_CONTENT_TYPE = "application/zstd"
-FRAMES_CACHE_SECONDS = 24 * 3600
+FRAMES_MAX_AGE = 365 * 24 * 3600
 
 
 def error_response(status: int, code: str, message: str) -> JsonResponse:
@@ -96,54 +97,98 @@ def replay_download(request: HttpRequest, match_id: int) -> HttpResponse:
     return response
 
 
-def frames_json(data: bytes, sha256: str, seat_param: str | None) -> bytes:
-    """The frames payload (serialised), from the cache when this replay/seat was built."""
-    doc = decode(data)
-    seat = parse_seat(seat_param, int(doc["header"]["seats"]))
-    key = (f"replays:frames:f{FORMAT_VERSION}:e{ENGINE_VERSION}:{sha256}:"
-           f"{SPECTATOR if seat is None else seat}")
-    cached = cache.get(key)
-    if cached is not None:
-        return cached
-    payload = json.dumps(build_frames(doc, seat), separators=(",", ":")).encode()
-    cache.set(key, payload, FRAMES_CACHE_SECONDS)
-    return payload
+def _gzip_response(request: HttpRequest, body: bytes) -> HttpResponse:
+    """Stored gzip bytes as they are when the client accepts gzip, else unpacked."""
+    if "gzip" in request.headers.get("Accept-Encoding", ""):
+        response = HttpResponse(body, content_type="application/json")
+        response["Content-Encoding"] = "gzip"
+    else:
+        response = HttpResponse(gzip.decompress(body), content_type="application/json")
+    response["Vary"] = "Accept-Encoding, Cookie"
+    return response
 
 
 MAX_UPLOAD_BYTES = 2 * 1024 * 1024  # a replay is kilobytes
 
 
+@csrf_exempt  # a pure function of the body, no session state: token and script clients too
 @_allow("POST")
-@gzip_page
 def uploaded_replay_frames(request: HttpRequest) -> HttpResponse:
     """Frames of a replay file sent in the body (the viewer's "open a file" page): for
     replays that are not in the database, e.g. from ``python -m arena play`` or another server."""
+    try:
+        declared = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        declared = 0
+    if declared > MAX_UPLOAD_BYTES:  # refused before the body is read
+        return error_response(413, "too_large", f"A replay is at most {MAX_UPLOAD_BYTES} bytes.")
     data = request.body
     if not data:
         return error_response(400, "invalid", "Send the replay file as the request body.")
     if len(data) > MAX_UPLOAD_BYTES:
         return error_response(413, "too_large", f"A replay is at most {MAX_UPLOAD_BYTES} bytes.")
     try:
-        body = frames_json(data, hashlib.sha256(data).hexdigest(), request.GET.get("seat"))
+        body, _key = frames_gz(data, hashlib.sha256(data).hexdigest(), request.GET.get("seat"))
     except InvalidSeat as exc:
         return error_response(400, "invalid", str(exc))
     except (FramesError, ReplayError) as exc:
         return error_response(422, "replay_invalid", str(exc))
-    return HttpResponse(body, content_type="application/json")
+    return _gzip_response(request, body)
 
 
 @_allow("GET")
-@gzip_page
 def replay_frames(request: HttpRequest, match_id: int) -> HttpResponse:
+    """Frames of a finished match (stored, gzip, long-lived with an ETag), or of a running
+    match (``live``: the public view only, ``?since=N`` for the steps after step N)."""
+    from tournament import selectors
+
+    match = selectors.match_get(match_id=match_id, user=request.user)
+    if match is None:
+        return error_response(404, "not_found", f"No match {match_id}.")
+    if not match.replay_name:
+        return _live_frames(request, match)
     found = _match_replay(request, match_id)
     if isinstance(found, JsonResponse):
         return found
     match, data = found
     sha = match.replay_sha256 or hashlib.sha256(data).hexdigest()
     try:
-        body = frames_json(data, sha, request.GET.get("seat"))
+        seat = parse_seat(request.GET.get("seat"), match.seats.count())
     except InvalidSeat as exc:
         return error_response(400, "invalid", str(exc))
-    except (FramesError, ReplayError) as exc:
-        return error_response(422, "replay_invalid", str(exc))
-    return HttpResponse(body, content_type="application/json")
+    etag = f'"{frames_key(sha, seat)}"'
+    if etag in request.headers.get("If-None-Match", ""):
+        response = HttpResponse(status=304)
+    else:
+        try:
+            body, _key = frames_gz(data, sha, seat, match.replay_name)
+        except (FramesError, ReplayError) as exc:
+            return error_response(422, "replay_invalid", str(exc))
+        response = _gzip_response(request, body)
+    response["ETag"] = etag
+    # A finished match's frames never change for this engine; the ETag revalidates the rest.
+    response["Cache-Control"] = f"private, max-age={FRAMES_MAX_AGE}"
+    return response
+
+
+def _live_frames(request: HttpRequest, match: Any) -> HttpResponse:
+    """A match without a replay: its live steps while it runs; the viewer polls this."""
+    status = str(match.status)
+    if request.GET.get("seat") not in (None, "", SPECTATOR):
+        return error_response(400, "invalid", "A running match is shown to spectators only: "
+                              "the seats' views open when the match has finished.")
+    try:
+        since = max(0, int(request.GET.get("since") or 0))
+    except ValueError:
+        return error_response(400, "invalid", "since must be a step number.")
+    payload = live_payload(match.pk, since) if status == "running" else None
+    if payload is None:
+        if status in ("queued", "running"):
+            payload = {"live": True, "waiting": True, "status": status, "cursor": since}
+        else:
+            return error_response(404, "not_found", f"Match {match.pk} has no replay "
+                                  f"({status}).")
+    payload["status"] = status
+    response = JsonResponse(payload)
+    response["Cache-Control"] = "no-store"
+    return response

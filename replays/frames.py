@@ -24,6 +24,8 @@ from typing import Any
 from engine.boat import Boat, BoatLayout, base_layouts, cells_of
 from engine.cards import base_cards
 from engine.game import Game
+from engine.narration import Narrator, seat_names
+from engine.shapes import base_shapes
 
 from .format import expand_action
 from .verify import game_from_header
@@ -147,6 +149,21 @@ def _island(game: Game) -> dict[str, Any] | None:
             "start": raw.get("oshax_start")}
 
 
+def _shapes(mode: str) -> dict[str, list[list[int]]]:
+    """Every tile shape's cells by key (the base game's, plus the Duel's), so the viewer can
+    draw tiles that are not on a boat yet: the fields, the supply, the island."""
+    shapes = base_shapes()
+    out = {item.key: [list(c) for c in item.cells]
+           for group in (shapes.cats, shapes.oshax, shapes.rare_treasures,
+                         shapes.common_treasures) for item in group}
+    if mode == "duel":
+        from engine.modes.duel.data import duel_data
+
+        out.update({key: [list(c) for c in shape.cells]
+                    for key, shape in duel_data().shape_by_key.items()})
+    return out
+
+
 def _cards(mode: str) -> dict[str, dict[str, Any]]:
     """Card labels by id: the mode's own catalogue (engine/data/<mode>/cards.json, as Duel
     has) or else the base game's."""
@@ -166,6 +183,13 @@ def _cards(mode: str) -> dict[str, dict[str, Any]]:
                                  "effect": card.effect}
         if card.cost is not None:
             entry["cost"] = card.cost
+        if card.family == "rescue":
+            entry["speed"] = card.speed
+            entry["basket"] = card.basket
+        if card.colour:
+            entry["colour"] = card.colour
+        if card.basket_count is not None:
+            entry["baskets"] = card.basket_count
         out[str(card_id)] = entry
     return out
 
@@ -183,6 +207,141 @@ def parse_seat(value: str | int | None, seats: int) -> int | None:
     return seat
 
 
+PUBLIC_ONLY = ("you", "decision", "decisions", "seat")  # keys of one seat's secrets
+
+
+def public_view(game: Game) -> dict[str, Any]:
+    """What anybody watching a match that is still running may see: seat 0's observation
+    without seat 0's own secrets (its hand, draft, private lessons, pending decision). Used
+    for live matches, where the omniscient ``spectator_view`` would show hidden cards."""
+    view = dict(game.observation(0))
+    for key in PUBLIC_ONLY:
+        view.pop(key, None)
+    return view
+
+
+class FrameBuilder:
+    """Frames of one game, built step by step: for a whole replay (``build_frames``) or as a
+    live match is played (``replays.live``).
+
+    ``seat`` None with ``public`` False is the omniscient spectator of a finished game; a seat
+    number is what that seat knew; ``public`` is what anybody may see while the game runs.
+    Sentences come from ``engine.narration``; hidden cards are named only to whom may see them.
+    """
+
+    def __init__(self, game: Game, header: Mapping[str, Any], seat: int | None = None,
+                 *, public: bool = False) -> None:
+        self.game = game
+        self.header = header
+        self.seat = seat
+        self.public = public and seat is None
+        names = seat_names(header.get("players"), game.seats)
+        if self.public:
+            can_see = lambda s: False  # noqa: E731
+        elif seat is None:
+            can_see = lambda s: True  # noqa: E731
+        else:
+            can_see = lambda s: s == seat  # noqa: E731
+        self.narrator = Narrator(game, names, can_see)
+        self.catalogue = header.get("actions") or {}
+        self.previous = self.view()
+        self.base = self.previous
+        self.events_seen = 0
+        self.steps = 0
+        self.first_events = self._take_events(None)
+
+    def view(self) -> dict[str, Any]:
+        if self.public:
+            return public_view(self.game)
+        return self.game.spectator_view() if self.seat is None else self.game.observation(self.seat)
+
+    def scores(self) -> list[int | None] | None:
+        """Each seat's score if the game ended now (the mode's ``scores()`` sheets). A seat's
+        view gets only its own; the public view leaves out the private lessons."""
+        sheets_of = getattr(self.game, "scores", None)
+        if not callable(sheets_of):
+            return None
+        try:
+            sheets = sheets_of()
+            if self.public:
+                return [sheet["total"] - int(sheet.get("private_lessons") or 0)
+                        for sheet in sheets]
+            totals = [sheet["total"] for sheet in sheets]
+        except Exception:  # noqa: BLE001 - a mode that cannot score mid-game
+            return None
+        return totals if self.seat is None else [t if s == self.seat else None
+                                                 for s, t in enumerate(totals)]
+
+    def _visible_event(self, event: Mapping[str, Any]) -> dict[str, Any]:
+        if not event.get("hidden") or (self.seat is None and not self.public):
+            return dict(event)
+        if self.seat is not None and event.get("seat") == self.seat:
+            return dict(event)
+        return {k: event[k] for k in ("step", "type", "seat", "hidden") if k in event}
+
+    def _take_events(self, step_kind: str | None) -> list[dict[str, Any]]:
+        new = self.game.events[self.events_seen:]
+        self.events_seen = len(self.game.events)
+        out = []
+        for event in new:
+            shown = self._visible_event(event)
+            say = self.narrator.event(event, step_kind)
+            if say is not None:
+                shown["say"] = say
+            out.append(shown)
+        return out
+
+    def setup(self) -> dict[str, Any]:
+        """Everything that does not change, and frame 0."""
+        return {
+            "header": dict(self.header),
+            "seat": SPECTATOR if self.seat is None else self.seat,
+            "seats": self.game.seats,
+            "names": self.narrator.names,
+            "layouts": _layouts_of(self.game),
+            "cards": _cards(self.game.mode),
+            "island": _island(self.game),
+            "shapes": _shapes(self.game.mode),
+            "base": self.base,
+            "events0": self.first_events,
+            "scores0": self.scores(),
+            "day0": self.base.get("day"),
+        }
+
+    def after_step(self, seat: int, action_json: Mapping[str, Any], action: Any,
+                   micros: int | None, note: str | None) -> dict[str, Any]:
+        """The frame entry of a step just applied to the game."""
+        kind = str(action_json.get("kind", ""))
+        raw_events = self.game.events[self.events_seen:]
+        say = self.narrator.step(seat, action_json, raw_events, self.previous)
+        events = self._take_events(kind)
+        current = self.view()
+        entry = {
+            "step": {"seat": seat, "action": dict(action_json),
+                     "text": self.game.codec.text(action), "say": say,
+                     "seconds": None if micros is None else micros / 1_000_000, "note": note},
+            "patch": diff(self.previous, current),
+            "events": events,
+            "scores": self.scores(),
+            "day": current.get("day"),
+        }
+        self.previous = current
+        self.steps += 1
+        return entry
+
+
+def marks_of(days: list[Any], faults: list[Mapping[str, Any]]) -> dict[str, Any]:
+    """Where the score chart marks the start of each day and each fault (frame indices)."""
+    starts = [i for i in range(1, len(days)) if days[i] is not None and days[i] != days[i - 1]]
+    fault_marks = []
+    for fault in faults:
+        step = fault.get("step")
+        if isinstance(step, int):
+            fault_marks.append({"frame": min(step + 1, len(days) - 1), "seat": fault.get("seat"),
+                                "kind": fault.get("kind")})
+    return {"days": [{"frame": i, "day": days[i]} for i in starts], "faults": fault_marks}
+
+
 def build_frames(doc: Mapping[str, Any], seat: int | None = None) -> dict[str, Any]:
     """The viewer payload of a decoded replay, as ``seat`` saw it (None: spectator)."""
     header = doc["header"]
@@ -196,62 +355,44 @@ def build_frames(doc: Mapping[str, Any], seat: int | None = None) -> dict[str, A
     if seat is not None and not 0 <= seat < game.seats:
         raise InvalidSeat(f"seat {seat} is not in this {game.seats}-seat game")
 
-    def view() -> dict[str, Any]:
-        return game.spectator_view() if seat is None else game.observation(seat)
-
-    def running() -> list[int | None] | None:
-        """Scores as they stand, when the mode can tell (``scores()`` sheets); a seat's
-        view only gets its own, since the others' private lessons are hidden from it."""
-        sheets_of = getattr(game, "scores", None)
-        if not callable(sheets_of):
-            return None
-        try:
-            totals = [sheet["total"] for sheet in sheets_of()]
-        except Exception:  # noqa: BLE001 - a mode that cannot score mid-game
-            return None
-        return totals if seat is None else [t if s == seat else None
-                                            for s, t in enumerate(totals)]
-
+    builder = FrameBuilder(game, header, seat)
+    setup = builder.setup()
     catalogue = header["actions"]
-    scores = [running()]
-    previous = view()
-    base = previous
     patches: list[Any] = []
     steps: list[dict[str, Any]] = []
+    events: list[list[dict[str, Any]]] = [setup["events0"]]
+    scores = [setup["scores0"]]
+    days = [setup["day0"]]
     for i, row in enumerate(doc["steps"]):
         action_json = expand_action(row[1], catalogue)
         try:
             action = game.apply(row[0], action_json)
         except Exception as exc:  # an engine error of any kind: the replay does not replay
             raise FramesError(f"step {i} cannot be replayed: {exc}") from None
-        micros = row[2]
-        steps.append({
-            "seat": row[0],
-            "action": action_json,
-            "text": game.codec.text(action),
-            "seconds": None if micros is None else micros / 1_000_000,
-            "note": row[3] if len(row) > 3 else None,
-        })
-        current = view()
-        scores.append(running())
-        patches.append(diff(previous, current))
-        previous = current
-    events: list[list[dict[str, Any]]] = [[] for _ in range(len(steps) + 1)]
-    for event in game.events:
-        index = min(max(int(event.get("step", 0)), 0), len(steps))
-        events[index].append(event)
+        entry = builder.after_step(row[0], action_json, action, row[2],
+                                   row[3] if len(row) > 3 else None)
+        steps.append(entry["step"])
+        patches.append(entry["patch"])
+        events.append(entry["events"])
+        scores.append(entry["scores"])
+        days.append(entry["day"])
+    faults = list(doc.get("faults") or [])
     return {
-        "header": dict(header),
+        "header": setup["header"],
         "result": doc.get("result"),
-        "faults": doc.get("faults") or [],
+        "faults": faults,
         "state_hash": doc.get("state_hash"),
-        "seat": SPECTATOR if seat is None else seat,
-        "seats": game.seats,
-        "layouts": _layouts_of(game),
-        "cards": _cards(game.mode),
-        "island": _island(game),
+        "seat": setup["seat"],
+        "seats": setup["seats"],
+        "names": setup["names"],
+        "layouts": setup["layouts"],
+        "cards": setup["cards"],
+        "island": setup["island"],
+        "shapes": setup["shapes"],
         "steps": steps,
         "events": events,
-        "views": {"base": base, "patches": patches},
+        "views": {"base": setup["base"], "patches": patches},
         "scores": scores if any(row is not None for row in scores) else None,
+        "marks": marks_of(days, faults),
+        "live": False,
     }

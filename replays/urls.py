@@ -3,20 +3,26 @@
 from django.urls import path
 from django.views.generic import RedirectView
 
-from . import api, pages, views
+from . import api, views
 
 app_name = "replays"
 
 urlpatterns = [
-    # The site's front door is the list of leagues (ladders, then matches and replays).
-    path("", RedirectView.as_view(pattern_name="replays:leagues"), name="home"),
     path("api/v1/matches/<int:match_id>/replay", api.replay_download, name="replay"),
     path("api/v1/matches/<int:match_id>/frames", api.replay_frames, name="frames"),
     path("api/v1/replays/frames", api.uploaded_replay_frames, name="upload-frames"),
     path("replays/<int:match_id>/", views.replay_viewer, name="viewer"),
     path("replays/file/", views.replay_file_viewer, name="file-viewer"),
-    path("leagues/", pages.league_list, name="leagues"),
-    path("leagues/<int:league_id>/", pages.league_detail, name="league"),
-    path("matches/", pages.match_list, name="matches"),
-    path("bots/<int:bot_id>/", pages.bot_detail, name="bot"),
+]
+
+# The spectator pages moved to the website app (website/urls.py, mounted first at the same
+# addresses). These names stay so templates that still say replays:league etc. reverse to the
+# same URLs; a request never reaches them.
+urlpatterns += [
+    path("", RedirectView.as_view(pattern_name="website:home"), name="home"),
+    path("leagues/", RedirectView.as_view(pattern_name="website:leagues"), name="leagues"),
+    path("leagues/<int:league_id>/", RedirectView.as_view(pattern_name="website:league"),
+         name="league"),
+    path("matches/", RedirectView.as_view(pattern_name="website:matches"), name="matches"),
+    path("bots/<int:bot_id>/", RedirectView.as_view(pattern_name="website:bot"), name="bot"),
 ]

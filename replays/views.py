@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
@@ -13,15 +15,26 @@ def replay_viewer(request: HttpRequest, match_id: int) -> HttpResponse:
     from tournament import selectors
 
     match = selectors.match_get(match_id=match_id, user=request.user)
-    if match is None or not match.replay_name:
+    live = match is not None and not match.replay_name and match.status in ("queued", "running")
+    if match is None or not (match.replay_name or live):
         raise Http404(f"No replay for match {match_id}.")
-    seats = list(match.seats.all())
-    return render(request, "replays/viewer.html", {
+    return render(request, "replays/viewer.html", viewer_context(match))
+
+
+def viewer_context(match: Any) -> dict[str, Any]:
+    """What ``replays/_viewer.html`` needs to embed the viewer of a match in any page (the
+    standalone viewer here, the site's match page)."""
+    live = not match.replay_name
+    frames_url = reverse("replays:frames", args=[match.pk])
+    if not live and match.replay_sha256:
+        frames_url += f"?v={match.replay_sha256[:16]}"  # a new replay gets a new URL
+    return {
         "match": match,
-        "seats": seats,
-        "frames_url": reverse("replays:frames", args=[match.pk]),
-        "replay_url": reverse("replays:replay", args=[match.pk]),
-    })
+        "seats": list(match.seats.select_related("bot_version__bot").order_by("seat")),
+        "frames_url": frames_url,
+        "replay_url": "" if live else reverse("replays:replay", args=[match.pk]),
+        "live": live,
+    }
 
 
 @ensure_csrf_cookie

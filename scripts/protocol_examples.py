@@ -27,7 +27,7 @@ from workers.limits import Limits  # noqa: E402
 from workers.protocol import (  # noqa: E402
     PROTOCOL_VERSION,
     LegalEncoder,
-    decide_line,
+    decide_for,
     end_message,
     start_message,
 )
@@ -97,13 +97,8 @@ def collect(mode: str, games: int) -> dict[str, Any]:
             kind = decision_kind(observation, kinds)
             action = bots[seat].act(game, seat)
             if kind not in examples:
-                line = decide_line(
-                    len(game.history),
-                    seat,
-                    observation,
-                    encoder.encode_list(legal),
-                    limits.decision_seconds,
-                    limits.bank_seconds,
+                line = decide_for(
+                    game, seat, legal, encoder, limits.decision_seconds, limits.bank_seconds
                 )
                 examples[kind] = {
                     "decide": json.loads(line),

@@ -63,7 +63,7 @@ class BundleRejected(ArenaError):
     status = 400
 
     TOO_LARGE = "The bundle is larger than {limit} bytes."
-    BAD_EXTENSION = "A bundle is a .py file or a .zip archive."
+    BAD_EXTENSION = "A bundle is a .py or .js file or a .zip archive."
 
 
 class BadGameConfig(ArenaError):
@@ -83,6 +83,7 @@ class RateLimited(ArenaError):
 
     CHALLENGES_PER_HOUR = "You may request {limit} challenge matches per hour."
     CHALLENGES_ACTIVE = "You already have {limit} challenge matches queued or running."
+    PAIRED_ACTIVE = "You already have {limit} paired comparisons running."
 
     def __init__(
         self, message: str, *, retry_after: int, fields: dict[str, list[str]] | None = None

@@ -43,13 +43,20 @@ class BotVersion(models.Model):
     number = models.PositiveIntegerField()
     builtin = models.CharField(max_length=32, blank=True, help_text="built-in bot name, or ''")
     bundle_name = models.CharField(max_length=255, blank=True, help_text="name in storage 'bots'")
-    bundle_kind = models.CharField(max_length=8, blank=True)  # "py" or "zip"
+    bundle_kind = models.CharField(max_length=8, blank=True)  # "py", "js" or "zip"
     sha256 = models.CharField(max_length=64, blank=True)
     size = models.PositiveIntegerField(default=0)
     manifest = models.JSONField(default=dict, blank=True)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
     failure_reason = models.TextField(blank=True)
     log = models.TextField(blank=True, help_text="stderr tail of the validation match")
+    # Compiled languages (C++): the compiler's output, shown to the owner, and the built
+    # bundle that matches run (stored content-addressed under built/<sha256>.zip).
+    build_log = models.TextField(blank=True, help_text="compiler output of the upload's build")
+    built_bundle_name = models.CharField(
+        max_length=255, blank=True, help_text="built bundle in storage 'bots', or ''"
+    )
+    built_sha256 = models.CharField(max_length=64, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -165,6 +172,7 @@ class Match(models.Model):
         LEAGUE = "league"
         CHALLENGE = "challenge"
         VALIDATION = "validation"
+        PAIRED = "paired"  # one game of a paired comparison (unrated)
 
     class Status(models.TextChoices):
         QUEUED = "queued"
@@ -227,6 +235,9 @@ class MatchSeat(models.Model):
     rank = models.PositiveSmallIntegerField(null=True, blank=True)
     fault = models.CharField(max_length=32, blank=True)
     fault_detail = models.TextField(blank=True)
+    bot_seed = models.BigIntegerField(
+        null=True, blank=True, help_text="a built-in bot's own seed when not the match seed"
+    )
     time_used = models.FloatField(null=True, blank=True)
     log = models.TextField(blank=True)
 
@@ -263,5 +274,59 @@ class RatingChange(models.Model):
         constraints = [
             models.UniqueConstraint(
                 fields=["match", "bot_version"], name="ratingchange_unique_match_version"
+            ),
+        ]
+
+
+class PairedComparison(models.Model):
+    """Is version B better than version A? Both play the same deals against the same
+    opponents in every seat rotation (the duplicate format); the result is computed from its
+    games (`PairedGame`) once they are all decided. Unrated: it never touches a ladder."""
+
+    class Status(models.TextChoices):
+        RUNNING = "running"
+        FINISHED = "finished"
+        FAILED = "failed"
+
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    version_a = models.ForeignKey(BotVersion, on_delete=models.PROTECT, related_name="+")
+    version_b = models.ForeignKey(BotVersion, on_delete=models.PROTECT, related_name="+")
+    opponents = models.JSONField(default=list, help_text="bot version ids, in seat order")
+    mode = models.CharField(max_length=16)
+    seats = models.PositiveSmallIntegerField()
+    options = models.JSONField(default=dict, blank=True)
+    seeds = models.PositiveIntegerField()
+    level = models.FloatField(default=0.05, help_text="1 - confidence of the interval")
+    base_seed = models.BigIntegerField(default=0)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.RUNNING)
+    result = models.JSONField(default=dict, blank=True)
+    error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"paired comparison {self.pk} ({self.version_a} vs {self.version_b})"
+
+
+class PairedGame(models.Model):
+    """One planned game of a comparison: which seed, which rotation, which arm (A or B)."""
+
+    comparison = models.ForeignKey(PairedComparison, on_delete=models.CASCADE, related_name="games")
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="paired_game")
+    seed_index = models.PositiveIntegerField()
+    rotation = models.PositiveSmallIntegerField()
+    arm = models.CharField(max_length=1)
+
+    class Meta:
+        ordering = ["comparison_id", "seed_index", "rotation", "arm"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["comparison", "seed_index", "rotation", "arm"],
+                name="pairedgame_unique_cell",
             ),
         ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import F, Prefetch, Q, QuerySet
+from django.db.models import Count, F, Prefetch, Q, QuerySet
 
 from . import head_to_head as h2h
 from .models import (
@@ -16,6 +16,7 @@ from .models import (
     LeagueInvitation,
     Match,
     MatchSeat,
+    PairedComparison,
     RatingChange,
 )
 
@@ -195,3 +196,25 @@ def bot_head_to_head(
     for record in records:
         record.opponent_bot = opponents[record.opponent]
     return sorted(records, key=lambda r: (-r.games, r.opponent_bot.name.lower()))
+
+
+# --- paired comparisons ---------------------------------------------------------------------
+
+
+def paired_list(*, bot_id: int | None = None) -> QuerySet[PairedComparison]:
+    """Comparisons, newest first, with their progress (`games_total`, `games_done`); with
+    `bot_id`, those where the bot is A or B (the bot page's list)."""
+    decided = [Match.Status.FINISHED, Match.Status.FAILED, Match.Status.CANCELLED]
+    comparisons = PairedComparison.objects.select_related(
+        "version_a__bot", "version_b__bot", "requested_by"
+    ).annotate(
+        games_total=Count("games"),
+        games_done=Count("games", filter=Q(games__match__status__in=decided)),
+    )
+    if bot_id is not None:
+        comparisons = comparisons.filter(Q(version_a__bot_id=bot_id) | Q(version_b__bot_id=bot_id))
+    return comparisons.order_by("-created_at", "-id")
+
+
+def paired_get(*, comparison_id: int) -> PairedComparison | None:
+    return paired_list().filter(pk=comparison_id).first()

@@ -73,6 +73,7 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
     "tournament.embedded",  # first: its runserver also starts the embedded worker
+    "website",  # before the admin: its registration/ and error templates win
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -84,13 +85,17 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "django_filters",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI / ReDoc files served by us: /api/docs/ works offline
     "tournament",
     "replays",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Outside everything that can answer an error, so /api/ errors all get the JSON body.
+    "tournament.api.exceptions.ApiErrorBodyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "tournament.login_throttle.LoginThrottleMiddleware",  # 429 to password guessing
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -100,6 +105,14 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "tournament.urls"
+LOGIN_URL = "website:login"
+LOGIN_REDIRECT_URL = "website:dashboard"  # unless the login form carries ?next=
+LOGOUT_REDIRECT_URL = "website:home"
+# Password-reset mails: printed on the console unless a real backend is configured.
+EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+EMAIL_HOST = env_str("EMAIL_HOST", "localhost")
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "arena@localhost")
+CSRF_FAILURE_VIEW = "tournament.api.exceptions.csrf_failure"  # the JSON error body under /api/
 WSGI_APPLICATION = "tournament.wsgi.application"
 ASGI_APPLICATION = "tournament.asgi.application"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -178,6 +191,12 @@ CACHES = {
     if CACHE_URL
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "isle-arena"}
 }
+
+# Live matches: the worker publishes each step for spectators (replays/live.py). The log is a
+# Redis list when LIVE_REDIS_URL, CACHE_URL or CELERY_BROKER_URL is Redis, else a file under
+# DATA_DIR/live that the embedded worker and the web share.
+LIVE_MATCHES = env_bool("LIVE_MATCHES", True)
+LIVE_REDIS_URL = env_str("LIVE_REDIS_URL")
 
 # Bot bundles and replays: folders under DATA_DIR, or an S3-compatible object store when
 # STORAGE_URL (s3://bucket?endpoint_url=...) or AWS_STORAGE_BUCKET_NAME is set; see
@@ -265,12 +284,26 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Bots, leagues, matches and replays for The Isle of Cats.",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Swagger UI's scripts, styles and favicon come from this server, never from a CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
     # The error body on every operation, and the replays app's plain Django endpoints.
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "tournament.api.schema.complete_schema",
     ],
 }
+
+# --- Logins ---------------------------------------------------------------------------------
+# Failed logins are counted per account and per client address over a window; over either
+# limit, logins of that account / from that address answer 429 with Retry-After.
+
+LOGIN_REDIRECT_URL = "/"
+LOGIN_FAILURES_PER_ACCOUNT = env_int("LOGIN_FAILURES_PER_ACCOUNT", 10)
+LOGIN_FAILURES_PER_ADDRESS = env_int("LOGIN_FAILURES_PER_ADDRESS", 50)
+LOGIN_THROTTLE_WINDOW_SECONDS = env_int("LOGIN_THROTTLE_WINDOW_SECONDS", 900)
+LOGIN_THROTTLE_PATHS = ["/api/v1/auth/token/", "/accounts/login/", "/admin/login/"]
 
 # --- Celery -----------------------------------------------------------------------------------
 # No broker configured = embedded mode: tasks go to kombu's filesystem transport, a queue of
@@ -345,6 +378,9 @@ BOT_VALIDATION_TIME_LIMIT = env_float("BOT_VALIDATION_TIME_LIMIT", 5 * BOT_DECIS
 BOT_VALIDATION_TIME_BANK = env_float("BOT_VALIDATION_TIME_BANK", 5 * BOT_TIME_BANK)
 BOT_MEMORY_LIMIT_MB = env_int("BOT_MEMORY_LIMIT_MB", 512)
 BOT_UPLOAD_MAX_BYTES = env_int("BOT_UPLOAD_MAX_BYTES", 5 * 1024 * 1024)
+# Compiled languages (C++) are built once, on upload, on a worker, in the sandbox.
+BOT_BUILD_TIME_LIMIT = env_float("BOT_BUILD_TIME_LIMIT", 120.0)  # seconds (wall clock)
+BOT_BUILD_MEMORY_MB = env_int("BOT_BUILD_MEMORY_MB", 1024)  # per compiler process
 
 # --- Tournament -------------------------------------------------------------------------------
 
@@ -352,6 +388,7 @@ BOT_UPLOAD_MAX_BYTES = env_int("BOT_UPLOAD_MAX_BYTES", 5 * 1024 * 1024)
 CHALLENGES_PER_HOUR = env_int("CHALLENGES_PER_HOUR", 20)
 CHALLENGES_ACTIVE_MAX = env_int("CHALLENGES_ACTIVE_MAX", 3)
 CHALLENGE_RETRY_SECONDS = env_int("CHALLENGE_RETRY_SECONDS", 30)  # Retry-After while at the cap
+PAIRED_ACTIVE_MAX = env_int("PAIRED_ACTIVE_MAX", 2)  # running paired comparisons per user
 
 ELO_K = env_float("ELO_K", 32.0)
 

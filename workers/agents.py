@@ -23,7 +23,7 @@ from .isolation import Isolation
 from .limits import Limits
 from .protocol import (
     LegalEncoder,
-    decide_line,
+    decide_for,
     dumps_line,
     end_message,
     parse_ready,
@@ -175,14 +175,7 @@ class ProgramAgent:
             return legal[0]  # the default policy of a seat whose bot has faulted
         assert self._encoder is not None and self.stats.bank_left is not None
         limit, bank = self.limits.decision_seconds, self.stats.bank_left
-        payload = decide_line(
-            len(game.history),
-            seat,
-            game.observation(seat),
-            self._encoder.encode_list(legal),
-            limit,
-            bank,
-        )
+        payload = decide_for(game, seat, legal, self._encoder, limit, bank)
         elapsed, spent = 0.0, False
         try:
             line, elapsed = self.process.exchange(payload, limit + bank)

@@ -1,12 +1,14 @@
 """Bot bundles: what a bot author uploads, validated and unpacked for the sandbox.
 
-A bundle is either one ``.py`` file, or a ``.zip`` with a ``bot.json``
-manifest at its top (or inside its single top-level folder)::
+A bundle is either one source file (``.py``, ``.js``), or a ``.zip`` with a
+``bot.json`` manifest at its top (or inside its single top-level folder)::
 
     {"entrypoint": "main.py", "language": "python3"}
 
 Languages and how to run them are data (``workers/data/languages.json``: a
-command template per language), so adding one needs no code here. Every
+command template per language, or a build recipe for compiled languages, see
+``workers.build``), so adding one needs no code here. A ``binary`` entry point
+must be a static Linux x86-64 ELF executable (``workers.elf``). Every
 check raises ``BundleError`` with one readable reason. Pure: no Django, no
 network; the tournament service calls ``validate_bundle`` on upload and the
 sandbox calls ``unpack_bundle`` before a match.
@@ -23,11 +25,14 @@ import shutil
 import stat
 import sys
 import zipfile
+import zlib
 from dataclasses import asdict, dataclass
 from functools import cache
 from importlib import resources
 from pathlib import Path, PurePosixPath
 from typing import Any
+
+from .elf import ElfError, check_static_x86_64
 
 MAX_BUNDLE_BYTES = 5 * 1024 * 1024  # the uploaded file
 MAX_ENTRIES = 500  # files and folders in a zip
@@ -95,12 +100,30 @@ def _read_source(source: Source, filename: str | None, max_bytes: int) -> tuple[
     return data, filename
 
 
+def language_spec(language: str) -> dict[str, Any]:
+    """One language's row of the table; ``BundleError`` for a language we do not know."""
+    spec = languages().get(language)
+    if spec is None:
+        raise BundleError(f"unknown language {language!r}")
+    return spec
+
+
+def needs_build(info: BundleInfo) -> bool:
+    """Whether a bundle is sources to compile (``workers.build``) before it can run."""
+    return "build" in language_spec(info.language)
+
+
+def _single_file_suffixes() -> dict[str, str]:
+    return {
+        suffix: name
+        for name, spec in languages().items()
+        if spec.get("single_file")
+        for suffix in spec["entrypoint_suffixes"]
+    }
+
+
 def _language_for_suffix(filename: str) -> str | None:
-    suffix = PurePosixPath(filename).suffix.lower()
-    for name, spec in languages().items():
-        if suffix in spec["entrypoint_suffixes"]:
-            return name
-    return None
+    return _single_file_suffixes().get(PurePosixPath(filename).suffix.lower())
 
 
 def _safe_member(name: str) -> PurePosixPath:
@@ -170,6 +193,8 @@ def _plan_zip(data: bytes) -> _ZipPlan:
             for i, p in files
             if root == PurePosixPath(".") or p.is_relative_to(root)
         ]
+        for info, _ in files:
+            _check_member_intact(archive, info)
         manifest_info = next(i for i, p in members if p == PurePosixPath(MANIFEST))
         if manifest_info.file_size > MAX_MANIFEST_BYTES:
             raise BundleError(f"{MANIFEST} is larger than {MAX_MANIFEST_BYTES} bytes")
@@ -180,6 +205,22 @@ def _plan_zip(data: bytes) -> _ZipPlan:
         except (zipfile.BadZipFile, OSError) as exc:
             raise BundleError(f"{MANIFEST} cannot be read from the zip: {exc}") from None
     return _ZipPlan(root, members, manifest, total)
+
+
+def _check_member_intact(archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> None:
+    """Decompress one member and check its CRC, so a damaged zip is refused at upload rather
+    than failing later at unpack time on a worker. Bounded: zipfile stops at the declared size,
+    whose sum was checked against MAX_UNCOMPRESSED_BYTES."""
+    try:
+        with archive.open(info) as member:
+            while member.read(1 << 16):
+                pass
+    except (zipfile.BadZipFile, zlib.error, EOFError, OSError) as exc:
+        raise BundleError(f"zip entry {info.filename!r} is damaged: {exc}") from None
+    except NotImplementedError:
+        raise BundleError(
+            f"zip entry {info.filename!r} uses a compression method this server cannot read"
+        ) from None
 
 
 def _check_manifest(manifest: Any, paths: set[PurePosixPath]) -> tuple[str, str]:
@@ -204,7 +245,7 @@ def _check_manifest(manifest: Any, paths: set[PurePosixPath]) -> tuple[str, str]
     if entry not in paths:
         raise BundleError(f"{MANIFEST}: the entrypoint {entrypoint!r} is not in the bundle")
     suffixes = languages()[language]["entrypoint_suffixes"]
-    if entry.suffix.lower() not in suffixes:
+    if suffixes and entry.suffix.lower() not in suffixes:
         raise BundleError(f"{MANIFEST}: a {language} entrypoint ends with {' or '.join(suffixes)}")
     return language, str(entry)
 
@@ -216,6 +257,8 @@ def _inspect(data: bytes, filename: str) -> tuple[BundleInfo, _ZipPlan | None]:
         plan = _plan_zip(data)
         paths = {p for _, p in plan.members}
         language, entrypoint = _check_manifest(plan.manifest, paths)
+        if languages()[language].get("executable") == "elf-static-x86-64":
+            _check_executable(data, plan, entrypoint)
         info = BundleInfo(
             filename=base,
             kind="zip",
@@ -231,7 +274,7 @@ def _inspect(data: bytes, filename: str) -> tuple[BundleInfo, _ZipPlan | None]:
         return info, plan
     language = _language_for_suffix(base)
     if language is None:
-        suffixes = sorted({s for spec in languages().values() for s in spec["entrypoint_suffixes"]})
+        suffixes = sorted(_single_file_suffixes())
         raise BundleError(
             f"a bundle is a .zip with a {MANIFEST} manifest or one source file "
             f"({', '.join(suffixes)}); got {base!r}"
@@ -254,6 +297,17 @@ def _inspect(data: bytes, filename: str) -> tuple[BundleInfo, _ZipPlan | None]:
         unpacked_size=len(data),
     )
     return info, None
+
+
+def _check_executable(data: bytes, plan: _ZipPlan, entrypoint: str) -> None:
+    """A binary bundle's entry point must be a static Linux x86-64 ELF executable."""
+    zinfo = next(i for i, p in plan.members if str(p) == entrypoint)
+    with zipfile.ZipFile(io.BytesIO(data)) as archive, archive.open(zinfo) as src:
+        head = src.read(1 << 16)
+    try:
+        check_static_x86_64(head)
+    except ElfError as exc:
+        raise BundleError(f"{MANIFEST}: the binary entrypoint {entrypoint!r}: {exc}") from None
 
 
 def validate_bundle(
@@ -303,11 +357,15 @@ def resolve_interpreter(language: str) -> str:
     match on a fixed system PATH, so bots never run the project's virtualenv;
     Python falls back to the interpreter the project runs on.
     """
-    spec = languages().get(language)
-    if spec is None:
-        raise BundleError(f"unknown language {language!r}")
-    name = spec["interpreter"]
-    override = os.environ.get(f"ISLE_BOT_{name.upper()}")
+    spec = language_spec(language)
+    if "interpreter" not in spec:
+        raise BundleError(f"{language} bots run without an interpreter")
+    return resolve_tool(spec["interpreter"])
+
+
+def resolve_tool(name: str) -> str:
+    """A program bots need (interpreter, compiler) on the fixed system PATH, or its override."""
+    override = os.environ.get(f"ISLE_BOT_{name.upper().replace('+', 'X').replace('-', '_')}")
     if override:
         return override
     found = shutil.which(name, path=SAFE_PATH)
@@ -316,12 +374,29 @@ def resolve_interpreter(language: str) -> str:
     if name.startswith("python"):
         base = getattr(sys, "_base_executable", None) or sys.executable
         return str(Path(base).resolve())
-    raise BundleError(f"no {name} interpreter is installed on this machine")
+    raise BundleError(f"no {name} is installed on this machine")
 
 
-def bot_command(info: BundleInfo, entrypoint_dir: str) -> list[str]:
+def heap_mb(language: str, memory_mb: int) -> int:
+    """The managed heap a language's runtime is told to keep within (Node's V8 old space)."""
+    return max(16, int(memory_mb * float(language_spec(language).get("heap_fraction", 1.0))))
+
+
+def address_space_mb(language: str, memory_mb: int) -> int:
+    """The RLIMIT_AS a bot of this language gets: its memory limit, plus the address space its
+    runtime reserves without ever using it (V8 reserves about 700 MB at start)."""
+    return memory_mb + int(language_spec(language).get("address_space_extra_mb", 0))
+
+
+def bot_command(info: BundleInfo, entrypoint_dir: str, memory_mb: int = 512) -> list[str]:
     """The argv that runs a bundle whose files are at ``entrypoint_dir`` (as the bot sees it)."""
-    spec = languages()[info.language]
+    spec = language_spec(info.language)
+    if "build" in spec:
+        raise BundleError(f"a {info.language} bundle must be built before it runs")
     entrypoint = str(PurePosixPath(entrypoint_dir, info.entrypoint))
-    interpreter = resolve_interpreter(info.language)
-    return [part.format(interpreter=interpreter, entrypoint=entrypoint) for part in spec["command"]]
+    values = {
+        "interpreter": resolve_interpreter(info.language) if "interpreter" in spec else "",
+        "entrypoint": entrypoint,
+        "heap_mb": heap_mb(info.language, memory_mb),
+    }
+    return [part.format(**values) for part in spec["command"]]

@@ -47,6 +47,7 @@ MS_BIND, MS_REC, MS_PRIVATE = 4096, 16384, 1 << 18
 PR_SET_NO_NEW_PRIVS = 38
 
 JAIL_WORKDIR = "/bot"  # where the bot's folder appears inside the jail
+JAIL_OUTDIR = "/out"  # a build's output folder inside the jail (the only writable bind)
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32")
 DEVICES = ("null", "zero", "random", "urandom")
 UID_BASE = 200_000  # bot uids: UID_BASE .. UID_BASE + UID_SLOTS - 1, never real users
@@ -141,7 +142,9 @@ def _enter_user_namespace() -> None:
         f.write(f"{uid} {uid} 1")
 
 
-def _build_jail(root: str, workdir: str, readonly_dirs: tuple[str, ...], tmp_mb: int) -> None:
+def _build_jail(
+    root: str, workdir: str, readonly_dirs: tuple[str, ...], tmp_mb: int, output_dir: str | None
+) -> None:
     """Make ``root`` the bot's whole file system and chroot into it (we are in a new mount ns)."""
     _mount(None, "/", None, MS_REC | MS_PRIVATE)
     _mount("tmpfs", root, "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=0755")
@@ -165,14 +168,18 @@ def _build_jail(root: str, workdir: str, readonly_dirs: tuple[str, ...], tmp_mb:
         os.mkdir(f"{root}/{name}")
     _mount("tmpfs", root + "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, f"size={tmp_mb}m,mode=1777")
     _bind_readonly(workdir, root + JAIL_WORKDIR)
+    if output_dir is not None:
+        os.mkdir(root + JAIL_OUTDIR)
+        _mount(output_dir, root + JAIL_OUTDIR, None, MS_BIND)
+        _mount(None, root + JAIL_OUTDIR, None, MS_REMOUNT | MS_BIND | MS_NOSUID | MS_NODEV)
     _mount(None, root, None, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV)
     os.chroot(root)
     os.chdir(JAIL_WORKDIR)
 
 
-def _set_limits(limits: Limits, processes: bool) -> None:
+def _set_limits(limits: Limits, processes: bool, address_space_mb: int | None = None) -> None:
     mib = 1024 * 1024
-    resource.setrlimit(resource.RLIMIT_AS, (limits.memory_mb * mib,) * 2)
+    resource.setrlimit(resource.RLIMIT_AS, ((address_space_mb or limits.memory_mb) * mib,) * 2)
     resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_seconds, limits.cpu_seconds + 1))
     resource.setrlimit(resource.RLIMIT_NOFILE, (limits.open_files,) * 2)
     resource.setrlimit(resource.RLIMIT_FSIZE, (limits.file_size_mb * mib,) * 2)
@@ -192,6 +199,10 @@ class LaunchPlan:
     uid: int | None = None  # required when isolation.uid
     jail_root: str | None = None  # an empty host folder, required when isolation.filesystem
     readonly_dirs: tuple[str, ...] = ()  # extra host folders visible in the jail (interpreters)
+    # RLIMIT_AS in MB when the language's runtime reserves address space it never uses
+    # (Node's V8); None: limits.memory_mb.
+    address_space_mb: int | None = None
+    output_dir: str | None = None  # a host folder the process may write (builds), /out in a jail
 
     def __post_init__(self) -> None:
         if self.isolation.uid and self.uid is None:
@@ -218,12 +229,18 @@ class LaunchPlan:
         """The function run in the child between fork and exec. Errors are written to
         ``error_fd`` (a pipe the parent reads) because the child's stderr is the bot's."""
         iso, limits, uid = self.isolation, self.limits, self.uid
-        jail = (self.jail_root, self.workdir, self.readonly_dirs, 4 * limits.file_size_mb)
-        workdir = self.workdir
+        jail = (
+            self.jail_root,
+            self.workdir,
+            self.readonly_dirs,
+            4 * limits.file_size_mb,
+            self.output_dir,
+        )
+        workdir, address_space_mb = self.workdir, self.address_space_mb
 
         def run() -> None:
             try:
-                _set_limits(limits, processes=iso.uid)
+                _set_limits(limits, processes=iso.uid, address_space_mb=address_space_mb)
                 if iso.uid:  # no set-uid program may give the bot privileges back
                     _check(_libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "no_new_privs")
                 if iso.network and not iso.filesystem and os.geteuid() != 0:

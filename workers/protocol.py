@@ -190,6 +190,18 @@ def decide_line(
     ).encode()
 
 
+def decide_for(
+    game: Game, seat: int, legal: Sequence[Action], encoder: LegalEncoder, limit: float,
+    bank: float,
+) -> bytes:
+    """The ``decide`` line the runner sends ``seat`` now (``legal`` is the seat's legal
+    actions). Everything in it is what the seat may know: its observation, its legal actions
+    and ``step``, the number of decisions it has taken itself (``Game.seat_step``; the number
+    of all actions would count other seats' hidden answers)."""
+    return decide_line(game.seat_step(seat), seat, game.observation(seat),
+                       encoder.encode_list(legal), limit, bank)
+
+
 def end_message(seat: int, result: dict[str, Any]) -> dict[str, Any]:
     return {"type": "end", "seat": seat, "result": result}
 
@@ -232,7 +244,9 @@ def parse_reply(line: bytes, codec: ActionCodec, debug_chars: int) -> Reply:
         raise BotFault(FaultKind.BAD_OUTPUT, "debug must be a string")
     if debug is not None:
         debug = debug[:debug_chars]
-    if "index" in obj:
+    # An action object is recognised by its "kind": some actions have a field named "index"
+    # (rescue: the cat's place in its field), so "index" alone does not make an index reply.
+    if "index" in obj and "kind" not in obj:
         index = obj.pop("index")
         if obj:
             raise BotFault(FaultKind.BAD_OUTPUT, f"unexpected key(s) {sorted(obj)} next to index")

@@ -39,6 +39,7 @@ class SeatSpec:
     version: str | None = None
     sha256: str | None = None  # when given, the bundle must match it
     bot_version_id: int | None = None  # the tournament's id, passed through
+    bot_seed: int | None = None  # a built-in bot's own seed, when not the match seed (paired)
 
     def __post_init__(self) -> None:
         if (self.builtin is None) == (self.bundle_path is None):
@@ -59,7 +60,8 @@ class SeatSpec:
             return cls(bundle_path=value)
         if not isinstance(value, Mapping):
             raise ConfigError(f"a seat is a bot name, a bundle path or an object, not {value!r}")
-        keys = {"builtin", "bundle_path", "name", "version", "sha256", "bot_version_id"}
+        keys = {"builtin", "bundle_path", "name", "version", "sha256", "bot_version_id",
+                "bot_seed"}  # fmt: skip
         data = {k: value[k] for k in keys if value.get(k) is not None}
         if (
             "builtin" not in data
@@ -167,7 +169,8 @@ def _make_agents(spec: MatchSpec, isolation: Isolation | None) -> list[BuiltinAg
     agents: list[BuiltinAgent | ProgramAgent] = []
     for seat, seat_spec in enumerate(spec.seats):
         if seat_spec.builtin is not None:
-            agents.append(BuiltinAgent(seat_spec.builtin, spec.mode, seat, spec.seed))
+            bot_seed = spec.seed if seat_spec.bot_seed is None else seat_spec.bot_seed
+            agents.append(BuiltinAgent(seat_spec.builtin, spec.mode, seat, bot_seed))
         else:
             agents.append(
                 ProgramAgent(

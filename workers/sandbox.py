@@ -25,7 +25,16 @@ import time
 import uuid
 from pathlib import Path
 
-from .bundles import BundleError, BundleInfo, Source, bot_command, unpack_bundle
+from .bundles import (
+    BundleError,
+    BundleInfo,
+    Source,
+    address_space_mb,
+    bot_command,
+    language_spec,
+    needs_build,
+    unpack_bundle,
+)
 from .faults import BotFault, FaultKind
 from .isolation import (
     JAIL_WORKDIR,
@@ -53,6 +62,7 @@ __all__ = [
 ]
 
 F_SETPIPE_SZ = 1031
+RESIDENT_CHECK_SECONDS = 0.05  # a bot over its resident-memory limit is caught within this
 SYSTEM_PATH = "/usr/local/bin:/usr/bin:/bin"
 _WRAPPER_SIGKILL = "unshare: sigprocmask unblock failed"
 _MEMORY_MARKERS = (
@@ -122,10 +132,21 @@ class TailBuffer:
 class BotProcess:
     """A running bot program: send a line, receive a line within a deadline."""
 
-    def __init__(self, plan: LaunchPlan, env: dict[str, str], uid: int | None) -> None:
+    def __init__(
+        self,
+        plan: LaunchPlan,
+        env: dict[str, str],
+        uid: int | None,
+        resident_limit_mb: int | None = None,
+    ) -> None:
         self.plan = plan
         self.limits = plan.limits
         self.uid = uid
+        # Checked after replies when the address-space limit is looser than the memory limit
+        # (Node: V8 reserves address space it never uses, so RLIMIT_AS alone is too big); at
+        # most every RESIDENT_CHECK_SECONDS, since one check reads a few /proc files.
+        self.resident_limit_mb = resident_limit_mb
+        self._resident_checked = float("-inf")
         self.stderr = TailBuffer(self.limits.stderr_lines, self.limits.stderr_bytes)
         self._out = bytearray()
         self._scan = 0  # bytes of _out already searched for a newline
@@ -233,6 +254,11 @@ class BotProcess:
                         raise BotFault(
                             FaultKind.TIMEOUT, f"no reply within {timeout:.3f} s", elapsed
                         )
+                    if (
+                        self.resident_limit_mb is not None
+                        and time.monotonic() - self._resident_checked >= RESIDENT_CHECK_SECONDS
+                    ):
+                        self._check_resident(elapsed)
                     return line, elapsed
                 self._scan = len(self._out)
             if len(self._out) > limit:
@@ -262,6 +288,33 @@ class BotProcess:
                         raise self.exit_fault(time.monotonic() - started) from None
                     if sent >= len(view):
                         self._sel.unregister(self._in)
+
+    def resident_mb(self) -> float:
+        """Resident memory of the bot's process tree (the launcher and its descendants)."""
+        total, todo, seen = 0, [self.proc.pid], set()
+        page = os.sysconf("SC_PAGE_SIZE")
+        while todo:
+            pid = todo.pop()
+            if pid in seen:
+                continue
+            seen.add(pid)
+            try:
+                with open(f"/proc/{pid}/statm") as f:
+                    total += int(f.read().split()[1]) * page
+                with open(f"/proc/{pid}/task/{pid}/children") as f:
+                    todo += [int(child) for child in f.read().split()]
+            except (OSError, ValueError, IndexError):
+                continue
+        return total / (1024 * 1024)
+
+    def _check_resident(self, elapsed: float) -> None:
+        assert self.resident_limit_mb is not None
+        used = self.resident_mb()
+        self._resident_checked = time.monotonic()
+        if used > self.resident_limit_mb:
+            limit = self.resident_limit_mb
+            message = f"used {used:.0f} MB of resident memory; the limit is {limit} MB"
+            raise BotFault(FaultKind.MEMORY, message, elapsed)
 
     def _too_long(self, elapsed: float) -> None:
         raise BotFault(
@@ -387,7 +440,10 @@ class BotSandbox:
         limits: Limits | None = None,
         isolation: Isolation | None = None,
         label: str = "bot",
+        build: bool = True,
     ) -> None:
+        """``build``: a bundle of sources (C++) is compiled first (``workers.build``, with a
+        cache keyed by the sources' sha256); False leaves it as it is (the build itself)."""
         self.limits = limits or Limits()
         self.isolation = isolation if isolation is not None else detect_isolation()
         self.label = label
@@ -399,7 +455,15 @@ class BotSandbox:
         self.dir.mkdir(mode=0o700)
         try:
             self.workdir = self.dir / "bot"
+            self.source: BundleInfo | None = None  # the sources, when the bot was built from them
             self.info: BundleInfo = unpack_bundle(bundle, filename, self.workdir)
+            if build and needs_build(self.info):
+                from .build import cached_build  # a build runs in a sandbox of its own
+
+                self.source = self.info
+                built, name = cached_build(bundle, filename, isolation=self.isolation)
+                shutil.rmtree(self.workdir)
+                self.info = unpack_bundle(built, name, self.workdir)
             if self.isolation.uid:
                 self._lease = lease_uid(root)
             self._prepare_dirs()
@@ -416,8 +480,11 @@ class BotSandbox:
         tmp.mkdir(mode=0o700)
         if self.isolation.filesystem:
             (self.dir / "jail").mkdir(mode=0o700)
+        executable = self.workdir / self.info.entrypoint
+        runs_itself = "executable" in language_spec(self.info.language)
         for path in self.workdir.rglob("*"):
-            os.chmod(path, 0o755 if path.is_dir() else 0o644)
+            runnable = path.is_dir() or (runs_itself and path == executable)
+            os.chmod(path, 0o755 if runnable else 0o644)
         os.chmod(self.workdir, 0o755)
         if self.uid is not None and not self.isolation.filesystem:
             # no jail: the bot works in the host folder, which only its own uid may enter.
@@ -426,17 +493,26 @@ class BotSandbox:
                 os.chown(path, self.uid, self.uid)
             os.chmod(self.workdir, 0o700)
 
+    def output_dir(self) -> Path:
+        """A folder the bot's uid may write (a build's output), ``/out`` inside the jail."""
+        out = self.dir / "out"
+        out.mkdir(mode=0o700, exist_ok=True)
+        if self.uid is not None:
+            os.chown(out, self.uid, self.uid)
+        return out
+
     def plan(self) -> LaunchPlan:
         iso = self.isolation
         workdir = JAIL_WORKDIR if iso.filesystem else str(self.workdir)
         try:
-            command = bot_command(self.info, workdir)
+            command = bot_command(self.info, workdir, self.limits.memory_mb)
         except BundleError as exc:
             raise SandboxError(exc.reason) from None
         readonly: tuple[str, ...] = ()
-        interpreter = Path(command[0]).resolve()
-        if iso.filesystem and not str(interpreter).startswith(("/usr/", "/bin/", "/lib")):
-            readonly = (str(interpreter.parent.parent),)  # the interpreter's prefix
+        if "interpreter" in language_spec(self.info.language):
+            interpreter = Path(command[0]).resolve()
+            if iso.filesystem and not str(interpreter).startswith(("/usr/", "/bin/", "/lib")):
+                readonly = (str(interpreter.parent.parent),)  # the interpreter's prefix
         return LaunchPlan(
             command=tuple(command),
             workdir=str(self.workdir),
@@ -445,6 +521,7 @@ class BotSandbox:
             uid=self.uid,
             jail_root=str(self.dir / "jail") if iso.filesystem else None,
             readonly_dirs=readonly,
+            address_space_mb=address_space_mb(self.info.language, self.limits.memory_mb),
         )
 
     def environment(self) -> dict[str, str]:
@@ -464,7 +541,10 @@ class BotSandbox:
     def start(self) -> BotProcess:
         if self.process is not None:
             raise SandboxError("the bot is already started")
-        self.process = BotProcess(self.plan(), self.environment(), self.uid)
+        plan = self.plan()
+        loose = (plan.address_space_mb or 0) > self.limits.memory_mb
+        resident = self.limits.memory_mb if loose else None
+        self.process = BotProcess(plan, self.environment(), self.uid, resident)
         return self.process
 
     def close(self) -> None:

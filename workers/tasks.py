@@ -25,6 +25,18 @@ def match_play_task(match_id: int) -> str:
 
 
 @shared_task(
+    name="arena.bot_build",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    time_limit=settings.CELERY_TASK_TIME_LIMIT,
+)
+def bot_build_task(version_id: int) -> str:
+    from tournament.services.bots import bot_version_build
+
+    return bot_version_build(version_id=version_id).status
+
+
+@shared_task(
     name="arena.match_record",
     bind=True,
     acks_late=True,

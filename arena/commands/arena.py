@@ -3,7 +3,7 @@
     python -m arena arena --mode standard --players 4 --bots mybot.py,greedy,random \\
         --games 200 [--seed 0] [--jobs N] [--json] [--time-limit S] [--time-bank S]
 
-Bots are built-in names or bot files (``.py`` or ``.zip`` bundles, run in the workers'
+Bots are built-in names or bot files (``.py``, ``.js`` or ``.zip`` bundles, run in the workers'
 sandbox with the workers' limits, exactly as in a tournament). Seating:
 
 * as many bots as seats or fewer: the table is filled cyclically (``a,b,c`` at four seats is
@@ -35,8 +35,17 @@ from engine.bots import BUILTIN_BOTS
 from engine.errors import ConfigError
 from engine.modes import mode_class
 
+from ..errors import CliError
+from ..paired import add_arguments as add_paired_arguments
+from ..paired import run_paired
 from ..stats import elo_from_pairs, mean_interval, pair_results, wilson
-from .play import DEFAULT_PLAYERS, _options, add_limit_arguments, limits_from_args
+from .play import (
+    BOT_FILE_SUFFIXES,
+    DEFAULT_PLAYERS,
+    _options,
+    add_limit_arguments,
+    limits_from_args,
+)
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -44,8 +53,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--mode", default="standard", help="standard, family, solo or duel")
     parser.add_argument("--players", type=int, default=None, help="seats per game")
     parser.add_argument(
-        "--bots", required=True, help="comma-separated bots: built-in names or bot files"
-    )
+        "--bots", default=None,
+        help="comma-separated bots: built-in names or bot files (with --paired: the opponents)",
+    )  # fmt: skip
     parser.add_argument(
         "--games",
         type=int,
@@ -64,6 +74,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help="a mode option (repeatable)",
     )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    add_paired_arguments(parser)
     add_limit_arguments(parser)
     parser.set_defaults(func=run)
 
@@ -234,10 +245,10 @@ def _check_bots(bots: Sequence[str]) -> None:
     for bot in bots:
         if bot in BUILTIN_BOTS:
             continue
-        if not (bot.lower().endswith((".py", ".zip")) and os.path.isfile(bot)):
+        if not (bot.lower().endswith(BOT_FILE_SUFFIXES) and os.path.isfile(bot)):
             raise ConfigError(
                 f"unknown bot {bot!r}: built-in bots are {', '.join(BUILTIN_BOTS)}, "
-                "or give a bot file (.py or .zip bundle)"
+                "or give a bot file (.py, .js, .zip)"
             )
         from workers.bundles import BundleError, validate_bundle
 
@@ -256,6 +267,13 @@ def run(args: argparse.Namespace) -> int:
             f"mode {mode!r} is played by {game_type.min_seats}-"
             f"{game_type.max_seats} seats, not {seats}"
         )
+    if args.paired:
+        return run_paired(
+            args, seats=seats, options=_options(args.option), check_bots=_check_bots,
+            make_progress=Progress,
+        )  # fmt: skip
+    if not args.bots:
+        raise CliError("name the bots (--bots a,b,...) or two bots to compare (--paired A,B)")
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     if not bots:
         raise ConfigError("name at least one bot (--bots a,b,...)")

@@ -29,6 +29,8 @@ from engine.play import Agent, play_game
 from engine.version import ENGINE_VERSION
 
 DEFAULT_PLAYERS = {"standard": 2, "family": 2, "solo": 1, "duel": 2}
+# Bot programs: one source file (Python, JavaScript) or a zip bundle of any language.
+BOT_FILE_SUFFIXES = (".py", ".js", ".mjs", ".cjs", ".zip")
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -45,6 +47,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                         help="solo: easy (default), medium, hard, very_hard or expert")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--replay", metavar="FILE", help="also write the replay to FILE")
+    parser.add_argument("--narrate", action="store_true",
+                        help="print a sentence for every step and event as it is played")
     add_limit_arguments(parser)
     parser.set_defaults(func=run)
 
@@ -80,7 +84,7 @@ def build_agents(specs: Sequence[str], mode: str, seats: int, seed: int,
         if name in BUILTIN_BOTS:
             agents.append(make_bot(name, mode, seat, seed))
             continue
-        if name.lower().endswith((".py", ".zip")) and os.path.isfile(name):
+        if name.lower().endswith(BOT_FILE_SUFFIXES) and os.path.isfile(name):
             # a bot program: the workers' sandbox, protocol and limits, as in production
             from workers.agents import ProgramAgent
             from workers.limits import Limits
@@ -89,7 +93,7 @@ def build_agents(specs: Sequence[str], mode: str, seats: int, seed: int,
                                        name=name))
             continue
         raise ConfigError(f"unknown bot {name!r} for seat {seat}: built-in bots are "
-                          f"{', '.join(BUILTIN_BOTS)}, or give a bot file (.py or .zip bundle)")
+                          f"{', '.join(BUILTIN_BOTS)}, or give a bot file (.py, .js, .zip)")
     return agents
 
 
@@ -143,14 +147,19 @@ def run(args: argparse.Namespace) -> int:
     agents = build_agents(specs, mode, players, args.seed, **limits_from_args(args))
     steps: list[dict[str, Any]] = []
 
+    narrate = _narrator(game, specs) if getattr(args, "narrate", False) else None
+
     def record(g: Game, seat: int, action: Action, seconds: float) -> None:
-        steps.append({"seat": seat, "action": g.encode_action(action), "seconds": seconds,
-                      "note": getattr(agents[seat], "last_note", None)})
+        if write_replay is not None:
+            steps.append({"seat": seat, "action": g.encode_action(action), "seconds": seconds,
+                          "note": getattr(agents[seat], "last_note", None)})
+        if narrate is not None:
+            narrate(g, seat, action)
 
     started = time.perf_counter()
     notes: list[str] = []
     try:
-        play_game(game, agents, on_step=record if write_replay else None)
+        play_game(game, agents, on_step=record if write_replay or narrate else None)
         notes = report_programs(agents, game.result())
     finally:
         for agent in agents:
@@ -168,6 +177,33 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(readable(result, specs, elapsed))
     return 0
+
+
+def _narrator(game: Game, specs: Sequence[str]) -> Any:
+    """A step hook printing what happened in words (engine.narration), the set-up first."""
+    from engine.narration import Narrator
+
+    narrator = Narrator(game, [f"{spec} (seat {s})" for s, spec in enumerate(specs)])
+    state = {"seen": 0, "before": game.spectator_view()}
+
+    def tell(events: Sequence[dict[str, Any]], kind: str | None) -> None:
+        for event in events:
+            line = narrator.event(event, kind)
+            if line:
+                print(f"  {line}")
+
+    tell(game.events, None)
+    state["seen"] = len(game.events)
+
+    def hook(g: Game, seat: int, action: Action) -> None:
+        encoded = g.encode_action(action)
+        new = g.events[state["seen"]:]
+        state["seen"] = len(g.events)
+        print(f"{len(g.history)}. {narrator.step(seat, encoded, new, state['before'])}")
+        tell(new, encoded.get("kind"))
+        state["before"] = g.spectator_view() if g.mode == "duel" else {}
+
+    return hook
 
 
 def summary(result: dict[str, Any], specs: Sequence[str]) -> dict[str, Any]:

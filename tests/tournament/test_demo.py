@@ -25,7 +25,8 @@ def test_demo_plays_a_duel_league_and_is_idempotent(capsys, monkeypatch):
     call_command("demo", mode=["duel"])
     out = capsys.readouterr().out
     assert "Demo duel" in out and "6/6 matches finished" in out
-    assert "replay: http://127.0.0.1:8000/replays/" in out
+    assert "replay: http://127.0.0.1:8000/matches/" in out  # the match page with the viewer
+    assert "http://127.0.0.1:8000/accounts/signup/" in out
     league = League.objects.get(name="Demo duel")
     assert f"league: http://127.0.0.1:8000/leagues/{league.pk}/" in out
     assert league.status == League.Status.CLOSED
@@ -44,7 +45,7 @@ def test_demo_plays_a_duel_league_and_is_idempotent(capsys, monkeypatch):
     assert (Bot.objects.count(), BotVersion.objects.count()) == (bots, versions)
     assert RatingChange.objects.count() == 12  # the one league's 6 matches x 2 seats
     assert f"league: http://127.0.0.1:8765/leagues/{league.pk}/" in again
-    first_replay = re.search(r"replay: http://127.0.0.1:8000(/replays/\d+/)", out).group(1)
+    first_replay = re.search(r"replay: http://127.0.0.1:8000(/matches/\d+/)", out).group(1)
     assert f"replay: http://127.0.0.1:8765{first_replay}" in again
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import random
 import stat
 import zipfile
 from pathlib import Path
@@ -104,7 +105,7 @@ def _with_encrypted_entry() -> bytes:
         (zip_bytes({"bot.json": '{"entrypoint": "main.py", "language": "python3", "x": 1}',
                     "main.py": SOURCE}), "b.zip", "unknown key(s) ['x']"),
         (zip_bytes({"bot.json": '{"entrypoint": "main.py", "language": "cobol"}',
-                    "main.py": SOURCE}), "b.zip", "'language' must be one of: python3"),
+                    "main.py": SOURCE}), "b.zip", "must be one of: binary, cpp, node, python3"),
         (zip_bytes({"bot.json": '{"language": "python3"}', "main.py": SOURCE}), "b.zip",
          "'entrypoint' must be"),
         (zip_bytes({"bot.json": MANIFEST, "other.py": SOURCE}), "b.zip",
@@ -185,3 +186,30 @@ def test_language_table_and_command(monkeypatch: pytest.MonkeyPatch) -> None:
     assert Path(resolve_interpreter("python3")).name.startswith("python3")
     with pytest.raises(BundleError, match="unknown language"):
         resolve_interpreter("cobol")
+
+
+def _stored_zip(entries: dict[str, bytes | str]) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_STORED) as archive:
+        for name, content in entries.items():
+            archive.writestr(name, content)
+    return buffer.getvalue()
+
+
+def test_a_member_with_a_bad_crc_is_refused_at_validation() -> None:
+    """Issue 11: a damaged zip passed the upload and failed at unpack as a runner error."""
+    data = bytearray(_stored_zip({"bot.json": MANIFEST, "main.py": SOURCE}))
+    at = bytes(data).index(SOURCE)
+    data[at] ^= 0x01  # one bit of main.py's stored bytes: its CRC no longer matches
+    with pytest.raises(BundleError, match="'main.py' is damaged"):
+        validate_bundle(bytes(data), "cats.zip")
+
+
+def test_a_deflated_member_that_is_corrupt_is_refused() -> None:
+    payload = random.Random(11).randbytes(20000)  # compresses badly: the data is long
+    data = bytearray(zip_bytes({"bot.json": MANIFEST, "main.py": SOURCE, "big.txt": payload}))
+    header = bytes(data).index(b"big.txt") + len(b"big.txt")
+    for offset in range(header + 5000, header + 5020):
+        data[offset] ^= 0xFF
+    with pytest.raises(BundleError, match="'big.txt' is damaged"):
+        validate_bundle(bytes(data), "cats.zip")

@@ -126,7 +126,7 @@ def test_debug_notes_are_cut_to_the_limit() -> None:
         (b'"index"', "JSON object"),
         (b'{"index": "2"}', "integer"),
         (b'{"index": true}', "integer"),
-        (b'{"index": 1, "kind": "pass"}', "unexpected key"),
+        (b'{"index": 1, "kind": "pass"}', "unexpected field"),  # an action: it has a kind
         (b'{"index": 1, "debug": 7}', "debug must be a string"),
         (b'{"move": 1}', 'action object (with "kind")'),
         (b'{"kind": "fly"}', "unknown action kind"),

@@ -1,7 +1,10 @@
-"""Both starter bots play full games of every available mode through the real sandbox, and the
-replays of those games verify."""
+"""Every starter kit (Python, JavaScript, C++, a static C binary), random and heuristic, plays
+one full game of every available mode against the built-in random bot through the real
+sandbox, and the replays of those games verify."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 
@@ -9,20 +12,29 @@ from engine import available_modes, mode_class
 from workers.limits import Limits
 from workers.runner import MatchSpec, SeatSpec, run_match
 
-from .conftest import EXAMPLES
+from .starters import KITS, STARTERS, starter_bundle
 
 pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("worker_guard")]
 
 
-@pytest.mark.parametrize("starter", ["random_bot", "heuristic_bot"])
+@pytest.fixture(scope="module")
+def bundles(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], Path]:
+    out = tmp_path_factory.mktemp("starters")
+    return {(k, s): starter_bundle(k, s, out) for k in KITS for s in STARTERS}
+
+
+@pytest.mark.parametrize("kit", KITS)
+@pytest.mark.parametrize("starter", STARTERS)
 @pytest.mark.parametrize("mode", available_modes())
-def test_starter_bot_plays_a_full_game(mode: str, starter: str) -> None:
+def test_starter_bot_plays_a_full_game(
+    mode: str, starter: str, kit: str, bundles: dict[tuple[str, str], Path]
+) -> None:
     from replays.format import decode
     from replays.verify import verify_document
 
     game_type = mode_class(mode).game_type
     seats = max(game_type.min_seats, min(game_type.max_seats, 4 if mode == "standard" else 2))
-    bot = str(EXAMPLES / f"{starter}.py")
+    bot = str(bundles[kit, starter])
     names = [bot, *(["random", bot] * 2)][:seats]  # the starter in seat 0 (and 2 if there is one)
     spec = MatchSpec(mode=mode, seats=tuple(SeatSpec.parse(n) for n in names), seed=21,
                      limits=Limits(end_grace_seconds=0.2))  # fmt: skip
@@ -31,5 +43,5 @@ def test_starter_bot_plays_a_full_game(mode: str, starter: str) -> None:
     assert len(outcome.result["scores"]) == seats
     assert outcome.timing[0]["decisions"] > 0
     notes = [a.get("note") for a in outcome.actions if a["seat"] == 0]
-    assert any(notes) == (starter == "heuristic_bot")  # the heuristic explains its choices
+    assert any(notes) == (starter == "heuristic")  # the heuristic explains its choices
     assert verify_document(decode(outcome.replay or b"")).ok

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import django_filters
+from django.db.models import Q, QuerySet
 
-from ..models import Bot, BotVersion, League, Match, RatingChange
+from ..models import Bot, BotVersion, League, Match, PairedComparison, RatingChange
 
 
 class BotFilter(django_filters.FilterSet):
@@ -43,3 +44,14 @@ class RatingChangeFilter(django_filters.FilterSet):
     class Meta:
         model = RatingChange
         fields = ["bot", "bot_version", "match"]
+
+
+class PairedFilter(django_filters.FilterSet):
+    bot = django_filters.NumberFilter(method="filter_bot", help_text="the bot is A or B")
+
+    class Meta:
+        model = PairedComparison
+        fields = ["status", "mode", "bot"]
+
+    def filter_bot(self, queryset: QuerySet, name: str, value: int) -> QuerySet:
+        return queryset.filter(Q(version_a__bot_id=value) | Q(version_b__bot_id=value))

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.contrib.auth import get_user_model, password_validation
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from .. import skill
@@ -16,8 +18,30 @@ from ..models import (
     LeagueInvitation,
     Match,
     MatchSeat,
+    PairedComparison,
     RatingChange,
 )
+
+
+class StrictInput(serializers.Serializer):
+    """An input that refuses keys it does not know (a typo must not be silently dropped),
+    reported together with the other field errors."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        unknown = sorted(set(data) - set(self.fields)) if isinstance(data, Mapping) else []
+        errors: dict[str, Any] = {
+            key: [f"Unknown field; the fields are {', '.join(self.fields)}."] for key in unknown
+        }
+        try:
+            value = super().to_internal_value(data)
+        except serializers.ValidationError as exc:
+            if not errors or not isinstance(exc.detail, dict):
+                raise
+            raise serializers.ValidationError({**exc.detail, **errors}) from None
+        if errors:
+            raise serializers.ValidationError(errors)
+        return value
+
 
 # --- accounts -------------------------------------------------------------------------------
 
@@ -70,13 +94,29 @@ class BundleInput(serializers.Serializer):
 
 class BotVersionOutput(serializers.ModelSerializer):
     bot_name = serializers.CharField(source="bot.name")
+    language = serializers.SerializerMethodField()
+    build_log = serializers.SerializerMethodField(
+        help_text="compiler output of a compiled language's build; only for the bot's owner"
+    )
 
     class Meta:
         model = BotVersion
         fields = [
             "id", "bot", "bot_name", "number", "builtin", "bundle_kind", "sha256", "size",
-            "manifest", "status", "failure_reason", "log", "created_at",
+            "manifest", "language", "status", "failure_reason", "log", "build_log",
+            "built_sha256", "created_at",
         ]  # fmt: skip
+
+    def get_language(self, version: BotVersion) -> str | None:
+        return (version.manifest or {}).get("language") or None
+
+    def get_build_log(self, version: BotVersion) -> str | None:
+        """The compile log can quote the sources: the owner sees it, nobody else."""
+        request = self.context.get("request")
+        user = getattr(request, "user", None)
+        if user is None or not user.is_authenticated or version.bot.owner_id != user.pk:
+            return None
+        return version.build_log
 
 
 class BotOutput(serializers.ModelSerializer):
@@ -179,7 +219,7 @@ class ChallengeInput(MatchInput):
 # --- leagues --------------------------------------------------------------------------------
 
 
-class LeagueInput(serializers.Serializer):
+class LeagueInput(StrictInput):
     name = serializers.CharField(max_length=100)
     mode = serializers.CharField(max_length=16)
     seats = serializers.IntegerField(min_value=1, max_value=4)
@@ -363,3 +403,62 @@ class LeagueHeadToHeadOutput(serializers.Serializer):
     league = serializers.IntegerField()
     entrants = LeagueHeadToHeadEntrant(many=True)
     records = LeagueHeadToHeadRecord(many=True)
+
+
+# --- paired comparisons ---------------------------------------------------------------------
+
+
+class PairedInput(serializers.Serializer):
+    bot_version_a = serializers.IntegerField(min_value=1)
+    bot_version_b = serializers.IntegerField(min_value=1)
+    mode = serializers.CharField(max_length=16)
+    seats = serializers.IntegerField(min_value=1, max_value=4)
+    seeds = serializers.IntegerField(min_value=1, help_text="deals to play (each in every seat)")
+    options = serializers.DictField(required=False, default=dict)
+    opponents = serializers.ListField(
+        child=serializers.IntegerField(min_value=1), required=False, max_length=3,
+        help_text="bot version ids for the other seats (default: the built-in random bot)",
+    )  # fmt: skip
+    level = serializers.FloatField(required=False, default=0.05, help_text="1 - confidence")
+
+
+class PairedVersionOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    bot = serializers.IntegerField(source="bot_id")
+    bot_name = serializers.CharField(source="bot.name")
+    number = serializers.IntegerField()
+
+
+class PairedResultOutput(serializers.Serializer):
+    seeds = serializers.IntegerField(help_text="seeds with every game played (observations)")
+    games = serializers.IntegerField()
+    level = serializers.FloatField()
+    mean_diff = serializers.FloatField(help_text="B's score minus A's, per game")
+    ci_low = serializers.FloatField()
+    ci_high = serializers.FloatField()
+    win_rate_a = serializers.FloatField()
+    win_rate_b = serializers.FloatField()
+    b_ahead_rate = serializers.FloatField(help_text="paired games B outscored A (ties: half)")
+    sign_test_p = serializers.FloatField()
+    verdict = serializers.CharField()
+
+
+class PairedOutput(serializers.ModelSerializer):
+    version_a = PairedVersionOutput()
+    version_b = PairedVersionOutput()
+    requested_by = serializers.CharField(source="requested_by.username", allow_null=True)
+    games_total = serializers.IntegerField()
+    games_done = serializers.IntegerField()
+    result = serializers.SerializerMethodField()
+
+    class Meta:
+        model = PairedComparison
+        fields = [
+            "id", "status", "mode", "seats", "options", "seeds", "level", "version_a",
+            "version_b", "opponents", "requested_by", "games_total", "games_done", "result",
+            "error", "created_at", "finished_at",
+        ]  # fmt: skip
+
+    @extend_schema_field(PairedResultOutput(allow_null=True))
+    def get_result(self, comparison: PairedComparison) -> dict[str, Any] | None:
+        return comparison.result or None

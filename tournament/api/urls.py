@@ -36,6 +36,8 @@ urlpatterns = [
         name="league-head-to-head",
     ),
     path("bots/<int:bot_id>/head-to-head/", v.BotHeadToHeadApi.as_view(), name="bot-head-to-head"),
+    path("paired/", v.PairedListApi.as_view(), name="paired-list"),
+    path("paired/<int:comparison_id>/", v.PairedDetailApi.as_view(), name="paired-detail"),
     path("matches/", v.MatchListApi.as_view(), name="match-list"),
     path("matches/<int:match_id>/", v.MatchDetailApi.as_view(), name="match-detail"),
 ]

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, status
 from rest_framework.parsers import FormParser, MultiPartParser
@@ -14,13 +15,23 @@ from rest_framework.views import APIView
 from .. import selectors
 from ..errors import ValidationFailed
 from ..models import League
+from ..services import accounts as account_services
 from ..services import bots as bot_services
 from ..services import challenges as challenge_services
 from ..services import leagues as league_services
+from ..services import paired as paired_services
 from . import serializers as s
 from .base import FilteredListApi, ListApi, found, paginated
-from .filters import BotFilter, BotVersionFilter, LeagueFilter, MatchFilter, RatingChangeFilter
+from .filters import (
+    BotFilter,
+    BotVersionFilter,
+    LeagueFilter,
+    MatchFilter,
+    PairedFilter,
+    RatingChangeFilter,
+)
 from .throttles import MatchRequestThrottle, UploadThrottle
+from .uploads import bundle_upload_guard
 
 # --- accounts -------------------------------------------------------------------------------
 
@@ -32,7 +43,7 @@ class AccountCreateApi(APIView):
     def post(self, request: Request) -> Response:
         data = s.AccountInput(data=request.data)
         data.is_valid(raise_exception=True)
-        user = get_user_model().objects.create_user(**data.validated_data)
+        user = account_services.account_create(**data.validated_data)
         return Response(s.AccountOutput(user).data, status=status.HTTP_201_CREATED)
 
 
@@ -92,11 +103,19 @@ class BotVersionListApi(FilteredListApi):
     throttle_classes = [UploadThrottle]
     filterset_class = BotVersionFilter
 
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        # Before authentication: a session's CSRF check already reads the body.
+        if request.method == "POST":
+            bundle_upload_guard(request)
+        super().initial(request, *args, **kwargs)
+
     @extend_schema(responses=s.BotVersionOutput(many=True))
     def get(self, request: Request, bot_id: int) -> Response:
         bot = found(selectors.bot_get(bot_id=bot_id), "Bot", bot_id)
         versions = bot.versions.select_related("bot").order_by("number")
-        return paginated(request, self, versions, s.BotVersionOutput)
+        return paginated(
+            request, self, versions, s.BotVersionOutput, context={"request": request}
+        )
 
     @extend_schema(
         request={"multipart/form-data": s.BundleInput}, responses={201: s.BotVersionOutput}
@@ -112,14 +131,15 @@ class BotVersionListApi(FilteredListApi):
             bot=bot, user=request.user, filename=upload.name, data=content
         )
         version = selectors.bot_version_get(version_id=version.pk)
-        return Response(s.BotVersionOutput(version).data, status=201)
+        return Response(s.BotVersionOutput(version, context={"request": request}).data, status=201)
 
 
 class BotVersionDetailApi(APIView):
     @extend_schema(responses=s.BotVersionOutput)
     def get(self, request: Request, version_id: int) -> Response:
         version = selectors.bot_version_get(version_id=version_id)
-        return Response(s.BotVersionOutput(found(version, "Bot version", version_id)).data)
+        version = found(version, "Bot version", version_id)
+        return Response(s.BotVersionOutput(version, context={"request": request}).data)
 
 
 # --- leagues --------------------------------------------------------------------------------
@@ -348,3 +368,35 @@ def _int_param(request: Request, name: str) -> int:
     if not raw.isdigit():
         raise ValidationFailed(f"{name} must be a positive integer.", fields={name: [raw]})
     return int(raw)
+
+
+# --- paired comparisons ---------------------------------------------------------------------
+
+
+class PairedListApi(FilteredListApi):
+    throttle_classes = [MatchRequestThrottle]
+    filterset_class = PairedFilter
+
+    @extend_schema(responses=s.PairedOutput(many=True))
+    def get(self, request: Request) -> Response:
+        return paginated(request, self, selectors.paired_list(), s.PairedOutput)
+
+    @extend_schema(request=s.PairedInput, responses={201: s.PairedOutput})
+    def post(self, request: Request) -> Response:
+        data = s.PairedInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        comparison = paired_services.paired_create(
+            user=request.user, version_a_id=v["bot_version_a"], version_b_id=v["bot_version_b"],
+            mode=v["mode"], seats=v["seats"], seeds=v["seeds"], options=v["options"],
+            opponent_ids=v.get("opponents"), level=v["level"],
+        )  # fmt: skip
+        comparison = selectors.paired_get(comparison_id=comparison.pk)
+        return Response(s.PairedOutput(comparison).data, status=201)
+
+
+class PairedDetailApi(APIView):
+    @extend_schema(responses=s.PairedOutput)
+    def get(self, request: Request, comparison_id: int) -> Response:
+        comparison = selectors.paired_get(comparison_id=comparison_id)
+        return Response(s.PairedOutput(found(comparison, "Paired comparison", comparison_id)).data)

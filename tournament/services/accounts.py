@@ -30,3 +30,41 @@ def organiser_grant(*, user: Any) -> Any:
     for cache in ("_perm_cache", "_group_perm_cache", "_user_perm_cache"):
         user.__dict__.pop(cache, None)
     return user
+
+
+def account_create(*, username: str, email: str, password: str) -> Any:
+    """Register an author (what the sign-up page and POST /api/v1/accounts/ do).
+
+    The caller has checked the fields (a form or a serializer); the database still refuses a
+    duplicate username, which becomes a Conflict rather than a 500.
+    """
+    from django.contrib.auth import get_user_model
+    from django.db import IntegrityError, transaction
+
+    from ..errors import Conflict
+
+    try:
+        with transaction.atomic():
+            return get_user_model().objects.create_user(
+                username=username, email=email, password=password
+            )
+    except IntegrityError:
+        raise Conflict("This username is taken.", fields={"username": ["taken"]}) from None
+
+
+def api_token_get(*, user: Any) -> str:
+    """The user's API token, created on first use."""
+    from rest_framework.authtoken.models import Token
+
+    token, _ = Token.objects.get_or_create(user=user)
+    return token.key
+
+
+def api_token_regenerate(*, user: Any) -> str:
+    """Replace the user's API token: the old one stops working at once."""
+    from django.db import transaction
+    from rest_framework.authtoken.models import Token
+
+    with transaction.atomic():
+        Token.objects.filter(user=user).delete()
+        return Token.objects.create(user=user).key

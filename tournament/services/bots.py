@@ -1,5 +1,6 @@
-"""Bots and bot versions: create, rename, retire, upload a bundle, record its validation,
-register the built-in bots."""
+"""Bots and bot versions: create, rename, retire, upload a bundle, build the bundles of
+compiled languages (once, on a worker, in the sandbox), record the validation, register the
+built-in bots."""
 
 from __future__ import annotations
 
@@ -20,6 +21,9 @@ SYSTEM_USERNAME = "arena-system"
 # A validation match is a 2-seat game against the random bot, in the first of these modes
 # that this build of the engine has.
 VALIDATION_MODES = ("standard", "duel", "family")
+# What an upload may be: one source file of a language that runs from one file, or a zip.
+BUNDLE_KINDS = ("py", "js", "mjs", "cjs", "zip")
+BUILT_PREFIX = "built/"  # built bundles in storage "bots", named by their sha256
 
 
 def system_user() -> Any:
@@ -105,7 +109,7 @@ def bot_version_upload(*, bot: Bot, user: Any, filename: str, data: bytes) -> Bo
             BundleRejected.TOO_LARGE.format(limit=limit), fields={"file": ["too large"]}
         )
     kind = filename.rsplit(".", 1)[-1].lower() if "." in filename else ""
-    if kind not in {"py", "zip"}:
+    if kind not in BUNDLE_KINDS:
         raise BundleRejected(BundleRejected.BAD_EXTENSION, fields={"file": ["bad extension"]})
     manifest = _validate_bundle(data, filename)
     sha256 = hashlib.sha256(data).hexdigest()
@@ -120,12 +124,77 @@ def bot_version_upload(*, bot: Bot, user: Any, filename: str, data: bytes) -> Bo
                 bot=locked, number=number, bundle_name=stored, bundle_kind=kind, sha256=sha256,
                 size=len(data), manifest=_jsonable(manifest),
             )  # fmt: skip
-            _queue_validation(version)
+            if _needs_build(manifest):
+                _queue_build(version)
+            else:
+                _queue_validation(version)
     except BaseException:
         # The row was rolled back (or never written): the file must not outlive it.
         if stored:
             storage.delete(stored)
         raise
+    return version
+
+
+def _needs_build(manifest: dict[str, Any]) -> bool:
+    from workers import bundles
+
+    return "build" in bundles.language_spec(manifest["language"])
+
+
+def _queue_build(version: BotVersion) -> None:
+    """Queue the compile on a worker once the upload's transaction commits."""
+    from workers.tasks import bot_build_task
+
+    version_id = version.pk
+    transaction.on_commit(lambda: bot_build_task.delay(version_id))
+
+
+def bot_version_build(*, version_id: int) -> BotVersion:
+    """Compile an uploaded source bundle in the sandbox and store the result.
+
+    Success: the built bundle is stored once under ``built/<sha256>.zip`` (content-addressed:
+    the same build is never stored twice, and matches run it without compiling), the log is
+    kept for the author and the validation match is queued. A compile error fails the version
+    with the compiler's first error as its reason. Idempotent: a version that is no longer
+    pending, or already built, is left as it is (a task delivered twice).
+    """
+    from workers.build import BuildLimits, build_bundle
+
+    version = BotVersion.objects.get(pk=version_id)
+    if version.status != BotVersion.Status.PENDING or version.built_sha256:
+        return version
+    storage = storages["bots"]
+    with storage.open(version.bundle_name, "rb") as f:
+        data = f.read()
+    limits = BuildLimits(
+        seconds=settings.BOT_BUILD_TIME_LIMIT, memory_mb=settings.BOT_BUILD_MEMORY_MB
+    )
+    try:
+        result = build_bundle(data, version.bundle_name.rsplit("/", 1)[-1], limits=limits)
+    except Exception as exc:  # the sandbox could not run the compiler at all
+        reason, log, built = f"the build could not run: {exc}", "", None
+    else:
+        reason, log = ("" if result.ok else f"build failed: {result.reason}"), result.log
+        built = result if result.ok else None
+    name = ""
+    if built is not None and built.bundle is not None and built.sha256:
+        name = f"{BUILT_PREFIX}{built.sha256}.zip"
+        if not storage.exists(name):
+            name = storage.save(name, ContentFile(built.bundle))
+    with transaction.atomic():
+        version = BotVersion.objects.select_for_update().get(pk=version_id)
+        if version.status != BotVersion.Status.PENDING or version.built_sha256:
+            return version
+        version.build_log = log
+        if built is None:
+            version.status = BotVersion.Status.FAILED
+            version.failure_reason = reason
+            version.save(update_fields=["status", "failure_reason", "build_log"])
+            return version
+        version.built_bundle_name, version.built_sha256 = name, built.sha256 or ""
+        version.save(update_fields=["build_log", "built_bundle_name", "built_sha256"])
+        _queue_validation(version)
     return version
 
 

@@ -44,10 +44,11 @@ def bundle_local_path(version: BotVersion) -> Path:
     ``BundleFetchError`` when the stored bytes are missing, too large or not the uploaded
     ones: the match cannot be played here, which is not its bots' fault.
     """
-    if not version.bundle_name or not version.sha256:
+    # a compiled language's version plays its built bundle (a zip), never its sources
+    name = version.built_bundle_name or version.bundle_name
+    sha256 = version.built_sha256 if version.built_bundle_name else version.sha256
+    if not name or not sha256:
         raise BundleFetchError(f"bot version {version.pk} has no stored bundle")
     storage = storages[STORAGE_ALIAS]
-    kind = version.bundle_kind or Path(version.bundle_name).suffix.lstrip(".") or "py"
-    return bundle_cache().fetch(
-        version.sha256, kind, lambda: storage.open(version.bundle_name, "rb")
-    )
+    kind = version.bundle_kind or Path(name).suffix.lstrip(".") or "py"
+    return bundle_cache().fetch(sha256, kind, lambda: storage.open(name, "rb"))

@@ -24,6 +24,13 @@ def game_config_check(*, mode: str, seats: int, options: dict[str, Any] | None) 
             BadGameConfig.UNKNOWN_MODE.format(mode=mode, available=", ".join(available) or "none"),
             fields={"mode": ["unknown or unavailable mode"]},
         ) from None
+    messages: list[str] = []
+    fields: dict[str, list[str]] = {}
+
+    def fault(field: str, message: str, detail: str) -> None:
+        messages.append(message)
+        fields.setdefault(field, []).append(detail)
+
     if (
         isinstance(seats, bool)
         or not isinstance(seats, int)
@@ -31,29 +38,35 @@ def game_config_check(*, mode: str, seats: int, options: dict[str, Any] | None) 
     ):
         lo, hi = game_type.min_seats, game_type.max_seats
         span = f"{lo}" if lo == hi else f"{lo}-{hi}"
-        raise BadGameConfig(
-            BadGameConfig.SEATS.format(mode=mode, span=span, seats=seats),
-            fields={"seats": [f"{span} seats"]},
-        )
+        message = BadGameConfig.SEATS.format(mode=mode, span=span, seats=seats)
+        fault("seats", message, f"{span} seats")
     if options is not None and not isinstance(options, dict):
-        raise BadGameConfig("options must be a JSON object.", fields={"options": ["an object"]})
+        fault("options", "options must be a JSON object.", "an object")
+        options = {}
     cleaned = dict(options or {})
     if mode == "solo" and cleaned.get("difficulty") not in SISTER_RATINGS:
-        raise BadGameConfig(
-            BadGameConfig.DIFFICULTY.format(choices=", ".join(SISTER_RATINGS)),
-            fields={"options": ["difficulty required"]},
+        choices = ", ".join(SISTER_RATINGS)
+        got = cleaned.get("difficulty")
+        fault(
+            "options",
+            BadGameConfig.DIFFICULTY.format(choices=choices)
+            + ("" if got is None else f" Got {got!r}."),
+            f"difficulty must be one of {choices}",
         )
     for key, value in cleaned.items():
+        if mode == "solo" and key == "difficulty":
+            continue
         allowed = game_type.options.get(key)
         if allowed is None:
-            raise BadGameConfig(
-                f"Mode {mode!r} has no option {key!r}.", fields={"options": [f"unknown {key!r}"]}
-            )
-        if isinstance(allowed, (list, tuple)) and value not in allowed:
-            raise BadGameConfig(
+            fault("options", f"Mode {mode!r} has no option {key!r}.", f"unknown {key!r}")
+        elif isinstance(allowed, (list, tuple)) and value not in allowed:
+            fault(
+                "options",
                 f"Option {key!r} must be one of {list(allowed)}, not {value!r}.",
-                fields={"options": [f"bad {key!r}"]},
+                f"bad {key!r}",
             )
+    if messages:
+        raise BadGameConfig(" ".join(messages), fields=fields)
     return cleaned
 
 

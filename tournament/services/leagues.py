@@ -13,7 +13,8 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from ..errors import Conflict, NotFound, PermissionDenied, ValidationFailed
+from .. import scheduling
+from ..errors import BadGameConfig, Conflict, NotFound, PermissionDenied, ValidationFailed
 from ..models import Bot, BotVersion, League, LeagueEntry, LeagueInvitation, Match
 from .game_config import game_config_check
 from .matches import derive_seed, match_cancel_queued, match_create_internal, match_enqueue
@@ -48,23 +49,11 @@ def league_create(
 ) -> League:
     if not is_organiser(organiser):
         raise PermissionDenied(PermissionDenied.NOT_ORGANISER)
-    if format not in League.Format.values:
-        raise ValidationFailed(
-            f"format must be one of {', '.join(League.Format.values)}.", fields={"format": [format]}
-        )
-    cleaned = game_config_check(mode=mode, seats=seats, options=options)
-    if not 0 < decision_time_limit <= 60:
-        raise ValidationFailed(
-            "decision_time_limit must be in (0, 60] seconds.",
-            fields={"decision_time_limit": ["out of range"]},
-        )
-    if not 0 <= time_bank <= 600:
-        raise ValidationFailed(
-            "time_bank must be in [0, 600] seconds.", fields={"time_bank": ["out of range"]}
-        )
-    _check_ladder_order(ladder_order)
-    if not 1 <= seeds <= 100 or not 1 <= rounds <= 100:
-        raise ValidationFailed("seeds and rounds must be in 1..100.", fields={"seeds": ["1..100"]})
+    cleaned = _league_config_check(
+        mode=mode, seats=seats, format=format, options=options,
+        decision_time_limit=decision_time_limit, time_bank=time_bank, seeds=seeds,
+        rounds=rounds, ladder_order=ladder_order,
+    )  # fmt: skip
     if League.objects.filter(name__iexact=name.strip()).exists():
         raise Conflict(Conflict.LEAGUE_NAME_TAKEN, fields={"name": ["taken"]})
     try:
@@ -79,6 +68,64 @@ def league_create(
             return league
     except IntegrityError:
         raise Conflict(Conflict.LEAGUE_NAME_TAKEN, fields={"name": ["taken"]}) from None
+
+
+def _league_config_check(
+    *,
+    mode: str,
+    seats: int,
+    format: str,  # noqa: A002 - the API's word
+    options: dict[str, Any] | None,
+    decision_time_limit: float,
+    time_bank: float,
+    seeds: int,
+    rounds: int,
+    ladder_order: str,
+) -> dict[str, Any]:
+    """The cleaned options, or one error that names every field at fault (not just the first).
+
+    Game-config faults alone keep their own error (BadGameConfig); mixed with others they are
+    reported together as one ValidationFailed.
+    """
+    messages: list[str] = []
+    fields: dict[str, list[str]] = {}
+
+    def fault(field: str, message: str, detail: str) -> None:
+        messages.append(message)
+        fields.setdefault(field, []).append(detail)
+
+    cleaned: dict[str, Any] = {}
+    game_error: BadGameConfig | None = None
+    try:
+        cleaned = game_config_check(mode=mode, seats=seats, options=options)
+    except BadGameConfig as exc:
+        game_error = exc
+    if format not in League.Format.values:
+        choices = ", ".join(League.Format.values)
+        fault("format", f"format must be one of {choices}.", f"one of {choices}")
+    if not 0 < decision_time_limit <= 60:
+        fault(
+            "decision_time_limit", "decision_time_limit must be in (0, 60] seconds.",
+            "out of range (0, 60]",
+        )  # fmt: skip
+    if not 0 <= time_bank <= 600:
+        fault("time_bank", "time_bank must be in [0, 600] seconds.", "out of range [0, 600]")
+    if ladder_order not in League.LadderOrder.values:
+        choices = ", ".join(League.LadderOrder.values)
+        fault("ladder_order", f"ladder_order must be one of {choices}.", f"one of {choices}")
+    if not 1 <= seeds <= 100:
+        fault("seeds", "seeds must be in 1..100.", "1..100")
+    if not 1 <= rounds <= 100:
+        fault("rounds", "rounds must be in 1..100.", "1..100")
+    if game_error is not None and not messages:
+        raise game_error
+    if game_error is not None:
+        messages.insert(0, game_error.message)
+        for field, details in game_error.fields.items():
+            fields.setdefault(field, []).extend(details)
+    if messages:
+        raise ValidationFailed(" ".join(messages), fields=fields)
+    return cleaned
 
 
 def _check_ladder_order(ladder_order: str) -> None:
@@ -269,21 +316,33 @@ def swiss_tables(
 
 
 def ladder_tables(
-    entries: Sequence[LeagueEntry], seats: int, count: int, rng: random.Random
-) -> list[tuple]:
-    """Tables for a ladder: the entrant with fewest games plays the closest-rated others."""
-    games = {e.pk: e.games for e in entries}
-    tables = []
-    for _ in range(count):
-        pool = sorted(entries, key=lambda e: (games[e.pk], rng.random()))
-        anchor = pool[0]
-        others = sorted(pool[1:], key=lambda e: (abs(e.rating - anchor.rating), games[e.pk]))
-        table = [anchor, *others[: seats - 1]]
-        rng.shuffle(table)
-        for e in table:
-            games[e.pk] += 1
-        tables.append(tuple(table))
-    return tables
+    league: League, entries: Sequence[LeagueEntry], count: int, rng: random.Random
+) -> list[tuple[LeagueEntry, ...]]:
+    """The next tables of a ladder, chosen by expected information (`tournament/scheduling.py`):
+    the least certain entrants first (new ones at once), unpredictable tables, and no pair
+    meeting more than the cap within the recent window of the league's matches."""
+    by_version = {e.bot_version_id: e for e in entries}
+    recent = (
+        league.matches.exclude(status=Match.Status.CANCELLED)
+        .order_by("-created_at", "-id")
+        .prefetch_related("seats")[: scheduling.pair_window(len(entries))]
+    )
+    recent_tables = []
+    busy: set[int] = set()
+    for match in recent:
+        versions = [s.bot_version_id for s in match.seats.all()]
+        recent_tables.append([by_version[v].pk for v in versions if v in by_version])
+        if match.status in (Match.Status.QUEUED, Match.Status.RUNNING):
+            busy.update(by_version[v].pk for v in versions if v in by_version)
+    candidates = [
+        scheduling.Candidate(e.pk, e.openskill_mu, e.openskill_sigma, e.games, e.pk in busy)
+        for e in entries
+    ]
+    by_pk = {e.pk: e for e in entries}
+    tables = scheduling.information_tables(
+        candidates, league.seats, count, rng, recent_meetings=scheduling.meetings(recent_tables)
+    )
+    return [tuple(by_pk[k] for k in table) for table in tables]
 
 
 def _create_league_match(
@@ -339,9 +398,7 @@ def league_schedule_round(*, league: League) -> list[Match]:
             league.current_round += 1
             rnd = league.current_round
             rng = random.Random(derive_seed(league.base_seed, "ladder", rnd))
-            for t, order in enumerate(
-                ladder_tables(entries, league.seats, wanted - open_count, rng)
-            ):
+            for t, order in enumerate(ladder_tables(league, entries, wanted - open_count, rng)):
                 created.append(
                     _create_league_match(league, order, derive_seed(league.base_seed, rnd, t), rnd)
                 )

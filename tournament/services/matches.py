@@ -123,8 +123,11 @@ def match_spec(match: Match) -> dict[str, Any]:
             "seat": seat.seat, "bot_version_id": v.pk, "name": v.bot.name,
             "version": str(v.number),
             "builtin": v.builtin or None,
-            "bundle_path": str(bundle_local_path(v)) if v.bundle_name else None,
-            "bundle_kind": v.bundle_kind or None, "sha256": v.sha256 or None,
+            # a compiled language plays its built bundle, never its sources
+            "bundle_path": str(bundle_local_path(v))
+            if (v.built_bundle_name or v.bundle_name) else None,
+            "bundle_kind": v.bundle_kind or None, "sha256": v.built_sha256 or v.sha256 or None,
+            "bot_seed": seat.bot_seed,
         })  # fmt: skip
     return {
         "match_id": match.pk, "mode": match.mode, "seats": seats, "seed": match.seed,
@@ -138,15 +141,22 @@ def match_play(*, match_id: int) -> Match | None:
     match = match_start(match_id=match_id)
     if match is None:
         return None
+    from replays.live import live_publisher
     from workers.runner import run_match
 
+    spec = match_spec(match)
+    live = live_publisher(match_id=match_id, spec=spec)  # spectators watch it as it plays
     try:
-        raw = run_match(match_spec(match))
-        outcome = outcome_from_runner(raw)
-    except Exception as exc:  # the runner's own bug, not a bot fault: the match failed
-        log.exception("match %s: runner failed", match_id)
-        return match_fail(match_id=match_id, error=f"{type(exc).__name__}: {exc}")
-    return match_finish(match_id=match_id, played=outcome)
+        try:
+            raw = run_match(spec, on_step=live)
+            outcome = outcome_from_runner(raw)
+        except Exception as exc:  # the runner's own bug, not a bot fault: the match failed
+            log.exception("match %s: runner failed", match_id)
+            return match_fail(match_id=match_id, error=f"{type(exc).__name__}: {exc}")
+        return match_finish(match_id=match_id, played=outcome)
+    finally:
+        if live is not None:
+            live.close()
 
 
 def match_finish(*, match_id: int, played: PlayedMatch) -> Match | None:
@@ -210,7 +220,7 @@ def match_record_result(
     Idempotent: a match that is no longer queued or running is left untouched, so a retried
     or duplicated task never counts a match twice.
     """
-    from . import bots, leagues, ratings
+    from . import bots, leagues, paired, ratings
 
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=match_id)
@@ -237,6 +247,8 @@ def match_record_result(
         match.save()
         if match.kind == Match.Kind.VALIDATION:
             bots.bot_version_record_validation(match=match)
+        elif match.kind == Match.Kind.PAIRED:
+            paired.paired_game_decided(match=match)  # unrated
         elif match.league_id:
             ratings.rating_apply_match(match=match)
             leagues.league_progress(league_id=match.league_id)
@@ -245,7 +257,7 @@ def match_record_result(
 
 def match_fail(*, match_id: int, error: str) -> Match | None:
     """Retry a match that failed for a reason other than its bots, up to MAX_ATTEMPTS."""
-    from . import bots, leagues
+    from . import bots, leagues, paired
 
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=match_id)
@@ -263,6 +275,8 @@ def match_fail(*, match_id: int, error: str) -> Match | None:
         match.save(update_fields=["status", "error", "finished_at"])
         if match.kind == Match.Kind.VALIDATION:
             bots.bot_version_record_validation(match=match)
+        elif match.kind == Match.Kind.PAIRED:
+            paired.paired_game_decided(match=match)
         elif match.league_id:
             leagues.league_progress(league_id=match.league_id)
         return match
@@ -298,6 +312,10 @@ def _requeue_running_past_deadline(now: Any) -> list[int]:
                 match.error = "gave up: worker lost on every attempt"
                 match.finished_at = now
                 match.save(update_fields=["status", "error", "finished_at"])
+                if match.kind == Match.Kind.PAIRED:
+                    from .paired import paired_game_decided
+
+                    paired_game_decided(match=match)
                 continue
             match.status = Match.Status.QUEUED
             match.queued_at = now

@@ -42,12 +42,13 @@ def replay_upload(
     if not data:
         return {}
     from replays import storage
+    from replays.stored_frames import frames_precompute
 
     attempts = max(1, settings.REPLAY_UPLOAD_ATTEMPTS if attempts is None else attempts)
     pause = settings.REPLAY_UPLOAD_BACKOFF if backoff is None else backoff
     for attempt in range(1, attempts + 1):
         try:
-            return dict(storage.save_replay(match_id=match_id, data=data))
+            stored = storage.save_replay(match_id=match_id, data=data)
         except Exception as exc:  # any backend error: boto, OSError, a full disk
             if attempt == attempts:
                 raise ReplayUploadFailed(
@@ -59,6 +60,10 @@ def replay_upload(
                 match_id, attempt, attempts, exc,
             )  # fmt: skip
             sleep(pause * 2 ** (attempt - 1))
+            continue
+        # The viewer's frames are built once, here, not by every web process on first view.
+        frames_precompute(replay_name=stored.name, sha256=stored.sha256, data=data)
+        return dict(stored)
     raise AssertionError("unreachable")
 
 

@@ -610,7 +610,7 @@ class DuelGame(Game):
         twin.options = dict(self.options)
         twin.rng = self.rng.copy()
         for name in ("counters", "bag", "deck", "island", "box", "discard", "layout_names",
-                     "fish", "took"):
+                     "fish", "took", "seat_steps"):
             setattr(twin, name, list(getattr(self, name)))
         twin.supply = {k: list(v) for k, v in self.supply.items()}
         twin.lessons = [list(x) for x in self.lessons]

@@ -3,9 +3,9 @@
 Each seat keeps 2 of 3 family lessons (151-168) once, at the start; then five days of
 fill the fields (2 cats per player per field) and free rescue turns: take one cat from
 either field and place it, or pass for the rest of the day. A cat on the map of its own
-colour earns one common or rare treasure. The first player moves to the end of the order
-each new day. No fish, discovery cards, baskets or Oshax. Scored by ``engine.scoring``
-(mode "family"); ties are broken by filled rooms.
+colour earns one common treasure (maps work "as usual", summary 002). The first player
+moves to the end of the order each new day. No fish, discovery cards, baskets or Oshax.
+Scored by ``engine.scoring`` (mode "family"); ties are broken by filled rooms.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ CODEC = ActionCodec([
                "take cat number `index` (0-based) of the 'left' or 'right' field, for free"),
     ActionSpec("place", (("cells", "cells"),), "place the tile you hold on these cells"),
     ActionSpec("take_treasure", (("shape", "str"),),
-               "map reward: take a common or rare treasure of this shape (then place it)"),
+               "map reward: take a common treasure of this shape (then place it)"),
     ActionSpec("decline", (), "do not take the map reward"),
     ActionSpec("pass", (), "take no more cats today"),
 ])
@@ -57,7 +57,7 @@ class FamilyGame(StandardGame):
     )
     codec = CODEC
     DAY_STEPS: ClassVar[tuple[Step, ...]] = (Step.FILL, Step.READ, Step.RESCUE, Step.END_OF_DAY)
-    map_reward_pool = "common_or_rare"
+    map_reward_pool = "common_any"  # summary 002: maps work "as usual" (a common treasure)
     scoring_mode = "family"
 
     def make_rules(self) -> Rules:

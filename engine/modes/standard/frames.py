@@ -33,6 +33,10 @@ class Frame:
     """Base class: a frame that needs nobody and is done at once."""
 
     name: ClassVar[str] = "frame"
+    # Whether the table may see who is asked. False where the seats asked are those holding
+    # something hidden (a kept card they can afford, rescue cards, a playable anytime card):
+    # an observation then names only its own seat as pending.
+    public_waiting: ClassVar[bool] = True
 
     def __init__(self) -> None:
         self.done = False
@@ -51,6 +55,9 @@ class Frame:
         """A precise reason why ``action`` is illegal, when the frame knows one.
         None means "check membership in ``legal``"."""
         return None
+
+    def state_edited(self) -> None:
+        """The state was edited by hand (tests, tools): forget anything derived from it."""
 
     def describe(self, game: StandardGame, seat: int) -> dict[str, Any]:
         """What is being asked of ``seat`` now, in words a bot can use (observation)."""

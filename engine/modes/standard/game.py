@@ -111,9 +111,16 @@ class StandardGame(Game):
             legal = self._legal[key] = frame.legal(self, seat)
         return legal
 
+    def remember_legal(self, frame: Frame, seat: int, legal: Sequence[Action]) -> None:
+        """Cache ``frame``'s legal actions of ``seat`` found while progressing, so that
+        ``legal_actions`` does not build them again (valid until the state next changes)."""
+        self._legal[(id(frame), seat)] = legal
+
     def state_changed(self) -> None:
         """Forget cached legal actions: call after editing ``state`` by hand (tests, tools)."""
         self._legal.clear()
+        for frame in self.frames:
+            frame.state_edited()
 
     def illegal_reason(self, seat: int, action: Action) -> str | None:
         top = self.frames[-1]

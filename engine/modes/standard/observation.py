@@ -5,7 +5,10 @@ An observation holds the public table plus the seat's own hidden cards. It never
 another seat's hand, draft pile, kept or drawn cards, private lessons, chosen-but-unrevealed
 rescue cards, nor the bag or deck order. In simultaneous steps (buying, choosing rescue cards)
 the other seats' fish, hand sizes, baskets and the played pile are shown as they were when
-the step began (``public_snapshot``), so no choice shows before everybody has chosen.
+the step began (``public_snapshot``), so no choice shows before everybody has chosen. Where
+the seats asked are exactly those holding something hidden (buying, choosing rescue cards,
+anytime rounds: ``Frame.public_waiting``), ``pending`` names only the observing seat, if it
+is asked.
 """
 
 from __future__ import annotations
@@ -45,7 +48,7 @@ def _public(game: StandardGame, *, live: bool) -> dict[str, Any]:
         "phase": game.step.value if game.step is not None else None,
         "turn_order": list(state.turn_order),
         "draft_direction": game.rules.draft_direction(state.day),
-        "pending": list(game.pending()),
+        "pending": list(game.pending()) if live or top is None or top.public_waiting else [],
         "fields": state.fields.to_json(lambda t: tiles[t].to_json()),
         "supply": {
             "oshax": [tiles[t].shape for t in state.supply.oshax],
@@ -72,6 +75,8 @@ def observation(game: StandardGame, seat: int) -> dict[str, Any]:
     view["players"][seat] = me.to_json(private=False)
     view["you"] = me.to_json(private=True)
     pending = game.pending()
+    if not view["pending"] and seat in pending:
+        view["pending"] = [seat]  # who else is asked is not public (``Frame.public_waiting``)
     view["decision"] = game.frames[-1].describe(game, seat) if seat in pending else None
     return view
 

@@ -10,7 +10,6 @@ what treasure cards push. Family and solo reuse both unchanged.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from ...actions import Action, PlacementActions
@@ -23,7 +22,7 @@ if TYPE_CHECKING:
     from .game import StandardGame
 
 # Which supply tiles a treasure choice may take.
-POOLS = ("common_any", "common_small", "rare", "common_or_rare")
+POOLS = ("common_any", "common_small", "rare")
 
 
 def shape_of(key: str) -> Shape:
@@ -46,10 +45,11 @@ def fits(player: PlayerState, shape_key: str, *, ignore_touch: bool = False) -> 
                  ignore_touch or player.anywhere or not boat.occupied)
 
 
-@lru_cache(maxsize=8192)
 def _fits(shape_key: str, cells: int, occupied: int, anywhere: bool) -> bool:
-    """``legal_placements`` stopped at the first hit (rescue offers ask this for every cat
-    in the fields, often for an unchanged boat, hence the cache)."""
+    """``legal_placements`` stopped at the first hit. Not cached: in random games three
+    calls in four ask about a boat that changed since (an LRU cache of 8192 answers cost
+    7% of a 4-player game and saved little); callers that ask one boat about many tiles
+    remember the answers per shape themselves (``rescue_options``)."""
     free = cells & ~occupied
     for o in shape_of(shape_key).orientations:
         anchors = o.anchor_mask
@@ -98,7 +98,9 @@ class PlaceFrame(Frame):
     def progress(self, game: StandardGame) -> None:
         if self.done:
             return
-        if not self.legal(game, self.seat):
+        # through the game's cache: the bot's ``legal_actions`` call reuses this list, so the
+        # placements are enumerated once per decision
+        if not game.legal_actions_of(self, self.seat):
             # Nothing fits (only possible for a tile drawn by card 75): it leaves the game.
             game.state.in_transit.remove(self.tile)
             game.state.removed.append(self.tile)
@@ -166,12 +168,12 @@ class TreasureFrame(Frame):
         supply = game.state.supply
         player = game.state.players[self.seat]
         keys: list[str] = []
-        if self.pool in ("common_any", "common_small", "common_or_rare"):
+        if self.pool in ("common_any", "common_small"):
             small = base_shapes().small_common
             for key, ids in supply.common.items():
                 if ids and (self.pool != "common_small" or key in small):
                     keys.append(key)
-        if self.pool in ("rare", "common_or_rare"):
+        if self.pool == "rare":
             for tile in supply.rare:
                 key = game.state.tiles[tile].shape
                 if key not in keys:
@@ -179,7 +181,10 @@ class TreasureFrame(Frame):
         return [k for k in keys if fits(player, k)]
 
     def progress(self, game: StandardGame) -> None:
-        if self.taken >= self.count or not self.options(game):
+        # the offer is read from the seat's legal actions (the game's cache), which the
+        # bot's ``legal_actions`` call then reuses instead of building the offer again
+        if self.taken >= self.count or not any(
+                a.kind == "take_treasure" for a in game.legal_actions_of(self, self.seat)):
             self.done = True
             self.waiting = ()
             return
@@ -221,8 +226,11 @@ class TreasureFrame(Frame):
         ids = supply.common.get(key)
         if ids:
             return ids.pop()
-        for i, tile in enumerate(supply.rare):
-            if game.state.tiles[tile].shape == key:
+        # identical rare treasures form a stack and a player takes the top copy, the one
+        # drawn last (solo numbers stacks by first appearance, so the stack keeps its number)
+        tiles = game.state.tiles
+        for i in range(len(supply.rare) - 1, -1, -1):
+            if tiles[supply.rare[i]].shape == key:
                 return supply.rare.pop(i)
         raise AssertionError(f"no {key} in the supply")  # pragma: no cover - legal() guards
 

@@ -3,6 +3,7 @@ but the engine), and the authors' commands gone from it to ``python -m arena``."
 
 from __future__ import annotations
 
+import importlib.util
 import json
 
 import pytest
@@ -17,6 +18,30 @@ def test_bench_reports_games_per_second_and_enumeration(capsys: pytest.CaptureFi
     assert line["mode"] == "standard" and line["seats"] == 4 and line["games"] >= 1
     assert set(report["enumeration"]) == {"empty", "half-full", "nearly full"}
     assert all(fig["median_us"] > 0 for fig in report["enumeration"].values())
+    base = report["against_baseline"]
+    assert "skipped" in base or (base["games_per_side"] >= 4 and base["speedup"] > 0), base
+
+
+def test_bench_compares_with_the_baseline_engine_on_the_same_seeds() -> None:
+    """Both engines really play (the baseline from git history), or the reason is given."""
+    from engine.commands.bench import BENCH
+
+    spec = importlib.util.spec_from_file_location("isle_bench_engine_test", BENCH)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    missing = module.compare_with_baseline(0.0, commit="0" * 40)
+    assert "not in this checkout's history" in missing["skipped"] or "git" in missing["skipped"]
+    figures = module.compare_with_baseline(0.0, block=1)
+    if "skipped" in figures:
+        pytest.skip(figures["skipped"])
+    assert figures["games_per_side"] == 1
+    assert figures["baseline_games_per_second"] > 0 and figures["games_per_second"] > 0
+
+
+def test_bench_can_skip_the_baseline(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--seconds", "0.05", "--no-baseline"]) == 0
+    assert "against the baseline engine: skipped (--no-baseline)" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("command", ["play", "arena", "verify"])

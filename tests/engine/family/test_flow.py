@@ -40,19 +40,34 @@ def test_take_then_place_is_free_and_passes_the_turn() -> None:
         assert game.pending() == (1 - seat,)
 
 
-def test_covering_own_colour_map_offers_common_or_rare_treasure() -> None:
-    game = started(2, 8)
-    seat = game.pending()[0]
+def _cover_own_map_with_rare_in_supply() -> tuple[object, int]:
+    """A family game where the first seat has just covered the map of its cat's colour
+    while a rare treasure lies in the supply; returns the game and the seat."""
+    for seed in range(60):
+        game = started(2, seed)
+        if not game.state.supply.rare:
+            continue
+        seat = game.pending()[0]
+        boat = game.state.players[seat].boat
+        take = next(a for a in game.legal_actions(seat) if a.kind == "take")
+        colour = game.state.tiles[game.state.fields.side(take[1])[take[2]]].colour
+        game.apply(seat, take)
+        cover = next(a for a in game.legal_actions(seat) if a[1] & boat.layout.maps[colour])
+        game.apply(seat, cover)
+        return game, seat
+    pytest.fail("no seed drew a rare treasure on day 1")
+
+
+def test_covering_own_colour_map_offers_only_common_treasures() -> None:
+    """Summary 002: in the family variant the maps work "as usual", and the base rules
+    give "any one of the four common treasures" - never a rare one, even when the
+    supply holds some."""
+    game, seat = _cover_own_map_with_rare_in_supply()
     boat = game.state.players[seat].boat
-    take = next(a for a in game.legal_actions(seat) if a.kind == "take")
-    colour = game.state.tiles[game.state.fields.side(take[1])[take[2]]].colour
-    game.apply(seat, take)
-    cover = next(a for a in game.legal_actions(seat) if a[1] & boat.layout.maps[colour])
-    rares = {game.state.tiles[i].shape for i in game.state.supply.rare}
-    game.apply(seat, cover)
     assert game.frames[-1].name == "take_treasure" and game.pending() == (seat,)
+    assert game.observation(seat)["decision"]["pool"] == "common_any"
     offer = {a[1] for a in game.legal_actions(seat) if a.kind == "take_treasure"}
-    assert offer == {"monomino_1", "domino_2", "L_tromino_3", "I_tromino_3"} | rares
+    assert offer == {"monomino_1", "domino_2", "L_tromino_3", "I_tromino_3"}
     assert Action("decline") in game.legal_actions(seat)
     game.apply(seat, Action("take_treasure", "domino_2"))
     game.apply(seat, game.legal_actions(seat)[0])
@@ -60,27 +75,11 @@ def test_covering_own_colour_map_offers_common_or_rare_treasure() -> None:
     assert game.pending() == (1 - seat,)
 
 
-def test_a_rare_treasure_can_be_the_reward() -> None:
-    for seed in range(40):
-        game = started(2, seed)
-        if not game.state.supply.rare:
-            continue
-        seat = game.pending()[0]
-        boat = game.state.players[seat].boat
-        for take in game.legal_actions(seat):
-            colour = game.state.tiles[game.state.fields.side(take[1])[take[2]]].colour
-            game.apply(seat, take)
-            cover = next((a for a in game.legal_actions(seat)
-                          if a[1] & boat.layout.maps[colour]), None)
-            assert cover is not None  # an empty boat: anywhere is legal
-            shape = game.state.tiles[game.state.supply.rare[0]].shape
-            game.apply(seat, cover)
-            game.apply(seat, Action("take_treasure", shape))
-            game.apply(seat, game.legal_actions(seat)[0])
-            assert boat.tiles[-1].kind == "rare_treasure"
-            assert game.scores()[seat]["rare_treasures"] == 0
-            return
-    pytest.fail("no seed drew a rare treasure on day 1")
+def test_a_rare_treasure_is_never_the_map_reward() -> None:
+    game, seat = _cover_own_map_with_rare_in_supply()
+    shape = game.state.tiles[game.state.supply.rare[0]].shape
+    with pytest.raises(IllegalAction, match="no .* treasure that fits your boat is on offer"):
+        game.apply(seat, Action("take_treasure", shape))
 
 
 def test_a_cat_not_on_its_own_map_earns_nothing() -> None:

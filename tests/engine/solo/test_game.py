@@ -240,3 +240,29 @@ def test_lesson_119_first_player_counts_the_sister_in_the_turn_order() -> None:
         game._result = None
         sheet = game.result()["breakdown"][0]
         assert next(le["points"] for le in sheet["lessons"] if le["card"] == 119) == points
+
+
+def test_the_player_takes_the_top_rare_treasure_of_a_stack_so_the_stack_keeps_its_number() -> None:
+    """Issue 11: supply L(85), T(90), L(86). The player takes L and gets 86 (the copy
+    drawn last, on top of the stack); the L stack stays rare 1, so the sister's next
+    "rare 1" removes L(85), not T."""
+    from engine.modes.solo.sister import rare_numbers, take_rare_treasure
+    from engine.modes.standard.placement import TreasureFrame
+    from tests.engine.standard.helpers import _take_tile
+
+    g = solo(3)
+    state = g.state
+    for tile in (85, 90, 86):
+        if tile in state.bag or tile in state.supply.rare:
+            _take_tile(g, tile)
+    state.supply.rare[:] = [85, 90, 86]
+    g.push(TreasureFrame(0, "rare", count=1, required=1))
+    g._advance()
+    assert ("take_treasure", "L_tetromino") in g.legal_actions(0)
+    g.apply(0, {"kind": "take_treasure", "shape": "L_tetromino"})
+    taken = [e for e in g.events if e["type"] == "treasure_taken"][-1]
+    assert taken["tile"] == 86
+    assert state.supply.rare == [85, 90]
+    assert rare_numbers(g._table()) == ["L_tetromino", "T_tetromino"]
+    done = take_rare_treasure(g._table(), 1)
+    assert done["tile"] == 85 and state.supply.rare == [90]

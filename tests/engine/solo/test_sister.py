@@ -290,3 +290,116 @@ def test_difficulties_come_from_data_and_bad_ones_are_refused() -> None:
     assert difficulties() == ("easy", "medium", "hard", "very_hard", "expert")
     with pytest.raises(ValueError, match="difficulty"):
         Sister.setup(1, "impossible")
+
+
+# --- each basket card (174-196): which tiles it removes ------------------------------------------
+
+# The table of ``stacked()``: cats 100-107 (left field 1-4, right 5-8), Oshax 200-205, rare
+# treasures 300 L, 301 T, 302 L, 303 O, 304 S, 305 I (numbers: L=1 with 302 on top, T=2,
+# O=3, S=4, I=5), commons 400-404 monomino, 405-409 domino, 410-414 L tromino, 415-419 I
+# tromino (a common treasure is taken from the end of its pile). Cats are renumbered after
+# each removal ("cat 4" after "cat 5" is the 4th of the remaining cats).
+BASKET_CARD_REMOVES = {
+    174: [104, 103],  # cat 5, cat 4
+    175: [105, 404],  # cat 6, monomino
+    176: [102, 202],  # cat 3, Oshax 3
+    177: [103, 102],  # cat 4, cat 3
+    178: [101, 414],  # cat 2, L tromino
+    179: [104, 304],  # cat 5, rare 4 (S)
+    180: [101, 301],  # cat 2, rare 2 (T)
+    181: [106, 201],  # cat 7, Oshax 2
+    182: [103, 302],  # cat 4, rare 1 (the top L of the L stack)
+    183: [100, 409],  # cat 1, domino
+    184: [105, 305],  # cat 6, rare 5 (I)
+    185: [101, 419],  # cat 2, I tromino
+    186: [100, 204],  # cat 1, Oshax 5
+    187: [100, 105],  # cat 1, then cat 5 = the cat first numbered 6
+    188: [102, 414],  # cat 3, L tromino
+    189: [105, 100],  # cat 6, cat 1
+    190: [106, 409],  # cat 7, domino
+    191: [104, 101],  # cat 5, cat 2
+    192: [101],  # switch 1 and 6, then cat 2
+    193: [105, 303],  # cat 6, rare 3 (O)
+    194: [100],  # switch 2 and 5, then cat 1
+    195: [107, 200],  # cat 8, Oshax 1
+    196: [103, 419],  # cat 4, I tromino
+}
+SWITCHED_LINE = {  # the cats left in the line after the switch cards, in number order
+    192: [105, 102, 103, 104, 100, 106, 107],
+    194: [104, 102, 103, 101, 105, 106, 107],
+}
+
+
+def stacked() -> SisterTable:
+    return table(rare=("L", "T", "L", "O", "S", "I"),
+                 common={"monomino_1": 5, "domino_2": 5, "L_tromino_3": 5, "I_tromino_3": 5})
+
+
+def test_every_basket_card_has_a_removal_case() -> None:
+    assert sorted(BASKET_CARD_REMOVES) == list(SOLO_BASKET_IDS) == list(range(174, 197))
+
+
+@pytest.mark.parametrize("card_id", sorted(BASKET_CARD_REMOVES))
+def test_basket_card_removes_exactly_these_tiles(card_id: int) -> None:
+    t = stacked()
+    play_card(t, base_cards()[card_id])
+    assert t.removed == BASKET_CARD_REMOVES[card_id]
+    if card_id in SWITCHED_LINE:
+        assert numbers(t) == SWITCHED_LINE[card_id]
+        sides = [c.side for c in t.fields.cats]
+        assert sides == ["left"] * 3 + ["right"] * 4  # the switch swapped fields too
+    else:
+        untouched = [c for c in range(100, 108) if c not in t.removed]
+        assert numbers(t) == untouched
+
+
+# --- each colour card (169-173): its colour, scored by reveal position ------------------------
+
+# The player's boat: 1 blue, 2 green, 3 red, 4 purple cats, 4 orange cats and an orange Oshax.
+COLOUR_COUNTS_ROW = {4: "opopoprprgrgobO"}  # lonely tiles (touching ones would be one tile)
+COLOUR_CARDS = {169: ("blue", 1), 170: ("green", 2), 171: ("purple", 4), 172: ("red", 3),
+                173: ("orange", 5)}
+
+
+def _colour_card_score(card_id: int, position: int) -> dict[str, int]:
+    """The sister's score entry of ``card_id`` revealed at ``position`` (1-5), the other
+    colour cards revealed before it, as a real ``Sister`` reveals them."""
+    from engine.scoring import PlayerFacts, sister_score
+    from tests.engine.test_lessons import boat
+
+    others = [c for c in SOLO_COLOUR_IDS if c != card_id][:position - 1]
+    sister = Sister("easy", [], colour_deck=[card_id, *reversed(others)])  # next one last
+    while sister.reveal_colour() is not None:
+        pass
+    assert sister.colours_revealed[-1] == card_id
+    result = sister_score(PlayerFacts(boat(COLOUR_COUNTS_ROW)), sister.colour_order, [])
+    return result["colours"][-1]
+
+
+def _check_colour_card(card_id: int) -> None:
+    colour, count = COLOUR_CARDS[card_id]
+    assert base_cards()[card_id].colour == colour
+    for position, each in enumerate((5, 4, 3, 2, 1), start=1):
+        entry = _colour_card_score(card_id, position)
+        assert entry == {"colour": colour, "points_each": each, "count": count,
+                         "points": each * count}, (card_id, position)
+
+
+def test_colour_card_169_blue() -> None:
+    _check_colour_card(169)
+
+
+def test_colour_card_170_green() -> None:
+    _check_colour_card(170)
+
+
+def test_colour_card_171_purple() -> None:
+    _check_colour_card(171)
+
+
+def test_colour_card_172_red() -> None:
+    _check_colour_card(172)
+
+
+def test_colour_card_173_orange_counts_the_orange_oshax() -> None:
+    _check_colour_card(173)

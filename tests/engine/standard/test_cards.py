@@ -98,7 +98,7 @@ def test_rescue_card_gives_its_speed_and_its_basket(card_id: int) -> None:
     me = g.state.players[seat]
     assert me.speed == data.speed
     me.baskets_used = me.baskets
-    expected = {"full": ["full"], "half": [], None: []}[data.basket]
+    expected = {"full": ("full",), "half": (), None: ()}[data.basket]
     assert basket_kinds(me) == expected, "a lone half basket is no basket"
     if data.basket == "half":
         partner = 15 if card_id != 15 else 16
@@ -106,7 +106,7 @@ def test_rescue_card_gives_its_speed_and_its_basket(card_id: int) -> None:
         choose_and_reveal(g, {seat: [card_id, partner]})
         me = g.state.players[seat]
         me.baskets_used = me.baskets
-        assert basket_kinds(me) == ["half"]
+        assert basket_kinds(me) == ("half",)
         assert me.speed == data.speed + CARDS[partner].speed
 
 

@@ -13,7 +13,7 @@ import json
 
 import pytest
 
-from engine.modes.standard import Step
+from engine.modes.standard import StandardGame, Step
 from engine.rng import Rng
 
 from .helpers import act, empty_hands, game, give, jump, run_until, to_pile, twin_with_other_secrets
@@ -107,3 +107,57 @@ def test_private_parts_are_the_seats_own_and_bag_and_deck_are_counts() -> None:
     spectator = g.spectator_view()
     json.dumps(spectator)
     assert all("draft_pile" in p for p in spectator["players"])
+
+
+# --- side channels (issue 11): who is asked must not show what a seat holds ----------------------
+
+
+def _buy_step(seller_card: int) -> StandardGame:
+    """3 seats at the buy step, seat 1 with 2 fish and one kept card: ``seller_card``."""
+    g = game(3, 21)
+    run_until(g, Step.BUY)
+    empty_hands(g)
+    for p in g.state.players:
+        g.state.discard.extend(p.kept)
+        p.kept.clear()
+    to_pile(g, 0, "kept", 113)  # seat 0 can afford its card (cost 2)
+    to_pile(g, 2, "kept", 114)
+    g.state.players[1].fish = 2
+    to_pile(g, 1, "kept", seller_card)
+    jump(g, Step.BUY)
+    return g
+
+
+def test_the_buy_step_does_not_show_who_can_afford_a_kept_card() -> None:
+    """Seat 1 holds a kept card it can afford (148, cost 1) or one it cannot (55, cost 3):
+    the engine asks it only in the first case, and the others' observations must not say."""
+    affords, cannot = _buy_step(148), _buy_step(55)
+    assert 1 in affords.pending() and 1 not in cannot.pending()
+    for seat in (0, 2):
+        assert affords.observation(seat) == cannot.observation(seat)
+    assert affords.observation(0)["pending"] == [0]
+    assert affords.observation(1)["pending"] == [1]
+
+
+def _choose_step(card_of_seat_1: int) -> StandardGame:
+    g = game(3, 22)
+    empty_hands(g)
+    give(g, 0, 7)
+    give(g, 2, 8)
+    give(g, 1, card_of_seat_1)
+    jump(g, Step.CHOOSE)
+    return g
+
+
+def test_choosing_rescue_cards_does_not_show_who_holds_them() -> None:
+    """Seat 1 holds a rescue card (9) or a lesson (113), one card either way."""
+    holds, not_holds = _choose_step(9), _choose_step(113)
+    assert 1 in holds.pending() and 1 not in not_holds.pending()
+    for seat in (0, 2):
+        assert holds.observation(seat) == not_holds.observation(seat)
+    assert holds.observation(2)["pending"] == [2]
+
+
+def test_a_spectator_still_sees_everybody_who_is_asked() -> None:
+    g = _choose_step(9)
+    assert g.spectator_view()["pending"] == [0, 1, 2]

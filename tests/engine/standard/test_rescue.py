@@ -93,11 +93,11 @@ def test_two_half_baskets_make_one_basket_and_a_lone_half_is_useless() -> None:
     me = g.state.players[seat]
     me.baskets_used = me.baskets  # the permanent basket is spent
     set_fields(g, left=[cat(g, "red", "cat_01"), cat(g, "red", "cat_02")])
-    assert basket_kinds(me) == ["half"]
+    assert basket_kinds(me) == ("half",)
     act(g, seat, "rescue", "left", 0, "half")
     assert me.revealed_rescue == [17]
     assert set(HALF_SPEED_0[:2]) <= set(g.state.played)
-    assert basket_kinds(me) == []
+    assert basket_kinds(me) == ()
     act(g, seat, "place", g.legal_actions(seat)[0][1])
     # The lone half basket cannot rescue; it is discarded when the phase ends.
     assert seat not in g.pending() or "rescue" not in kinds(g, seat)
@@ -114,7 +114,7 @@ def test_speed_only_cards_give_no_basket() -> None:
     me = g.state.players[seat]
     assert me.speed == 8
     me.baskets_used = me.baskets
-    assert basket_kinds(me) == []
+    assert basket_kinds(me) == ()
 
 
 def test_full_basket_card_is_used_up_by_one_rescue() -> None:

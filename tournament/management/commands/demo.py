@@ -78,6 +78,10 @@ class Command(BaseCommand):
             f"\ndemo: {len(leagues)} leagues in {time.monotonic() - started:.1f}s; "
             f"organiser login {ORGANISER} / {DEMO_PASSWORD} at {self.base_url}/accounts/login/"
         )
+        self.stdout.write(
+            f"demo: the site is {self.base_url}/ (sign up at {self.base_url}/accounts/signup/ "
+            f"to upload a bot; API docs at {self.base_url}/api/docs/)"
+        )
 
     def _wait(self, done: Callable[[], bool], deadline: float, what: str) -> None:
         while not done():
@@ -111,7 +115,7 @@ class Command(BaseCommand):
             self.stdout.write(line)
         replay = finished.exclude(replay_name="").order_by("pk").first()
         if replay is not None:
-            self.stdout.write(f"  replay: {self.base_url}/replays/{replay.pk}/")
+            self.stdout.write(f"  replay: {self.base_url}/matches/{replay.pk}/")
         failed = matches.filter(status=Match.Status.FAILED).first()
         if failed is not None:
             self.stdout.write(f"  a match failed: {failed.error[:200]}")

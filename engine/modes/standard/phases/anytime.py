@@ -230,6 +230,7 @@ class AnytimeRoundFrame(Frame):
     the round repeats while somebody played."""
 
     name = "anytime"
+    public_waiting = False  # who is asked shows who holds a playable anytime card
 
     def __init__(self, order: Sequence[int], window: str) -> None:
         super().__init__()

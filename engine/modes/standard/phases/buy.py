@@ -21,11 +21,13 @@ if TYPE_CHECKING:
 
 class BuyFrame(Frame):
     name = "buy"
+    public_waiting = False  # who is asked shows who can afford a kept card
 
     def __init__(self, game: StandardGame) -> None:
         super().__init__()
         self.finished: list[int] = []
         self.snapshot = public_snapshot(game)  # what others see until everybody is done
+        self._recheck: tuple[int, ...] | None = None  # seats whose options may have changed
 
     def _options(self, game: StandardGame, seat: int) -> list[Action]:
         p = game.state.players[seat]
@@ -34,14 +36,24 @@ class BuyFrame(Frame):
         return out
 
     def progress(self, game: StandardGame) -> None:
+        # A purchase or a gain-fish card changes only the acting seat's fish, hand and kept
+        # cards, so only that seat's options are looked at again (the first pass looks at
+        # everybody). The options found are the seat's legal actions, kept in the game's
+        # cache so that ``legal`` does not build them a second time.
+        recheck = self._recheck
         waiting = []
         for p in game.state.players:
-            if p.seat in self.finished:
+            seat = p.seat
+            if seat in self.finished:
                 continue
-            if not self._options(game, p.seat):
-                self.finished.append(p.seat)  # nothing to decide: done without asking
-                continue
-            waiting.append(p.seat)
+            if recheck is None or seat in recheck:
+                options = self._options(game, seat)
+                if not options:
+                    self.finished.append(seat)  # nothing to decide: done without asking
+                    continue
+                game.remember_legal(self, seat, [*options, Action("done")])
+            waiting.append(seat)
+        self._recheck = ()
         if waiting:
             self.waiting = tuple(waiting)
             return
@@ -52,6 +64,9 @@ class BuyFrame(Frame):
             p.bought_now.clear()
         self.done = True
         self.waiting = ()
+
+    def state_edited(self) -> None:
+        self._recheck = None
 
     def legal(self, game: StandardGame, seat: int) -> Sequence[Action]:
         if seat not in self.waiting:
@@ -69,6 +84,7 @@ class BuyFrame(Frame):
 
     def apply(self, game: StandardGame, seat: int, action: Action) -> None:
         p = game.state.players[seat]
+        self._recheck = (seat,)
         if action.kind == "buy":
             pay_and_take(p, action[1], p.kept)
             p.bought_now.append(action[1])

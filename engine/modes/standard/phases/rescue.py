@@ -12,6 +12,7 @@ used are then discarded.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from ....actions import Action
@@ -38,6 +39,7 @@ class ChooseRescueFrame(Frame):
     ``done``; all are revealed together once everybody is done."""
 
     name = "choose_rescue"
+    public_waiting = False  # who is asked shows who holds rescue cards
 
     def __init__(self, game: StandardGame) -> None:
         super().__init__()
@@ -96,7 +98,7 @@ def reveal(game: StandardGame) -> None:
              speeds=[p.speed for p in state.players], turn_order=list(state.turn_order))
 
 
-def basket_kinds(p: PlayerState) -> list[str]:
+def basket_kinds(p: PlayerState) -> tuple[str, ...]:
     """The kinds of basket this player can use for a rescue now."""
     kinds = []
     if p.free_baskets > 0:
@@ -112,7 +114,7 @@ def basket_kinds(p: PlayerState) -> list[str]:
         kinds.append("full")
     if half >= 2:
         kinds.append("half")
-    return kinds
+    return tuple(kinds)
 
 
 def rescue_options(game: StandardGame, seat: int) -> list[Action]:
@@ -135,8 +137,15 @@ def rescue_options(game: StandardGame, seat: int) -> list[Action]:
             if ok is None:
                 ok = fit[shape] = fits(p, shape)
             if ok:
-                out.extend(Action("rescue", side, i, k) for k in kinds)
+                out.extend(_rescue_actions(side, i, kinds))
     return out
+
+
+@cache
+def _rescue_actions(side: str, index: int, kinds: tuple[str, ...]) -> tuple[Action, ...]:
+    """The rescue actions of one cat, built once (actions are immutable values, and these
+    few dozen recur at every rescue turn of every game)."""
+    return tuple(Action("rescue", side, index, k) for k in kinds)
 
 
 def use_basket(game: StandardGame, p: PlayerState, kind: str) -> list[int]:

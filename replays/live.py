@@ -1,0 +1,213 @@
+"""Live matches: each step of a running match is published for spectators as it is played.
+
+The match service passes a ``LivePublisher`` to the runner as its step hook. The publisher
+keeps a shadow game (the same mode, seats, seed and options, fed the same actions) and turns
+every step into a frame entry of the **public** view (``replays.frames.public_view``: what
+anybody may see while the match runs, never a seat's hidden cards; scores without private
+lessons). Entries go to a ``LiveLog`` that the web process reads:
+
+* ``RedisLog`` (a Redis list per match) when ``LIVE_REDIS_URL`` is set, or else when the cache
+  (``CACHE_URL``) or the broker (``CELERY_BROKER_URL``) is Redis: every host shares it;
+* ``FileLog`` (one JSON-lines file per match under ``DATA_DIR/live``) otherwise: the embedded
+  set-up, where the web and the background worker are two processes on one machine.
+
+Entry 0 is the set-up (header, layouts, cards, the first view); entry ``i`` is step ``i - 1``.
+The log is removed when the match is recorded: the viewer then loads the ordinary replay.
+A publisher never fails a match: its first error is logged and it stops publishing.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+
+from engine import new_game
+from engine.game import Game
+
+from .frames import FrameBuilder
+
+log = logging.getLogger(__name__)
+
+TTL_SECONDS = 24 * 3600  # a log left behind by a killed worker expires (Redis) or is swept
+
+
+class LiveLog:
+    """Where live entries go: appended by the worker, read by the web."""
+
+    def append(self, match_id: int, entry: Mapping[str, Any]) -> None:
+        raise NotImplementedError
+
+    def read(self, match_id: int, start: int = 0) -> list[dict[str, Any]]:
+        """Entries ``start`` onwards (complete ones only)."""
+        raise NotImplementedError
+
+    def clear(self, match_id: int) -> None:
+        raise NotImplementedError
+
+
+class FileLog(LiveLog):
+    """One JSON-lines file per match; a line is written whole with one ``write``."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = Path(root)
+
+    def path(self, match_id: int) -> Path:
+        return self.root / f"match-{int(match_id)}.jsonl"
+
+    def append(self, match_id: int, entry: Mapping[str, Any]) -> None:
+        self.root.mkdir(parents=True, exist_ok=True)
+        line = json.dumps(entry, separators=(",", ":")) + "\n"
+        fd = os.open(self.path(match_id), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+        try:
+            os.write(fd, line.encode())
+        finally:
+            os.close(fd)
+
+    def read(self, match_id: int, start: int = 0) -> list[dict[str, Any]]:
+        try:
+            data = self.path(match_id).read_bytes()
+        except FileNotFoundError:
+            return []
+        lines = data.split(b"\n")
+        complete = lines[:-1]  # the part after the last newline may be mid-write
+        return [json.loads(line) for line in complete[start:]]
+
+    def clear(self, match_id: int) -> None:
+        self.path(match_id).unlink(missing_ok=True)
+
+
+class RedisLog(LiveLog):
+    """One Redis list per match, shared by every host."""
+
+    def __init__(self, url: str) -> None:
+        import redis
+
+        self.client = redis.Redis.from_url(url)
+
+    @staticmethod
+    def key(match_id: int) -> str:
+        return f"isle-arena:live:{int(match_id)}"
+
+    def append(self, match_id: int, entry: Mapping[str, Any]) -> None:
+        key = self.key(match_id)
+        pipe = self.client.pipeline()
+        pipe.rpush(key, json.dumps(entry, separators=(",", ":")))
+        pipe.expire(key, TTL_SECONDS)
+        pipe.execute()
+
+    def read(self, match_id: int, start: int = 0) -> list[dict[str, Any]]:
+        return [json.loads(raw) for raw in self.client.lrange(self.key(match_id), start, -1)]
+
+    def clear(self, match_id: int) -> None:
+        self.client.delete(self.key(match_id))
+
+
+def redis_url() -> str | None:
+    """The Redis that live logs use, if any (see the module docstring)."""
+    for url in (getattr(settings, "LIVE_REDIS_URL", ""), getattr(settings, "CACHE_URL", ""),
+                getattr(settings, "CELERY_BROKER_URL", "")):
+        if url and str(url).startswith(("redis://", "rediss://", "unix://")):
+            return str(url)
+    return None
+
+
+def live_log() -> LiveLog:
+    url = redis_url()
+    if url:
+        return RedisLog(url)
+    return FileLog(Path(settings.DATA_DIR) / "live")
+
+
+class LivePublisher:
+    """The runner's step hook (``on_step(game, seat, action, seconds)``) for one match."""
+
+    def __init__(self, *, match_id: int, spec: Mapping[str, Any],
+                 target: LiveLog | None = None) -> None:
+        self.match_id = match_id
+        self.log = target or live_log()
+        self.failed = False
+        seats = sorted(spec["seats"], key=lambda s: s.get("seat", 0)) if spec.get("seats") else []
+        self.game: Game = new_game(spec["mode"], len(seats), spec["seed"], spec.get("options"))
+        header = {
+            "mode": spec["mode"], "seats": len(seats), "seed": spec["seed"],
+            "options": dict(spec.get("options") or {}), "match_id": match_id,
+            "players": [{"seat": i, "bot": s.get("name") or s.get("builtin") or "?",
+                         "version": s.get("version")} for i, s in enumerate(seats)],
+        }
+        self.builder = FrameBuilder(self.game, header, None, public=True)
+        self.log.clear(match_id)  # an earlier attempt's steps
+        self._publish(self.builder.setup())
+
+    def _publish(self, entry: Mapping[str, Any]) -> None:
+        try:
+            self.log.append(self.match_id, entry)
+        except Exception:  # noqa: BLE001 - spectators lose the live view, the match goes on
+            self._fail()
+
+    def _fail(self) -> None:
+        if not self.failed:
+            log.exception("match %s: live publishing stopped", self.match_id)
+        self.failed = True
+
+    def __call__(self, game: Game, seat: int, action: Any, seconds: float) -> None:
+        if self.failed:
+            return
+        try:
+            self.game.apply_unchecked(seat, action)
+            entry = self.builder.after_step(seat, self.game.encode_action(action), action,
+                                            round(seconds * 1_000_000), None)
+        except Exception:  # noqa: BLE001 - never fail the match for its spectators
+            self._fail()
+            return
+        self._publish(entry)
+
+    def close(self) -> None:
+        """The match is recorded: spectators now get the replay."""
+        try:
+            self.log.clear(self.match_id)
+        except Exception:  # noqa: BLE001
+            log.warning("match %s: live log not removed", self.match_id, exc_info=True)
+
+
+def live_publisher(*, match_id: int, spec: Mapping[str, Any]) -> LivePublisher | None:
+    """A publisher for a match about to run, or None when live matches are off (setting
+    ``LIVE_MATCHES``) or the publisher cannot start (never a reason to fail the match)."""
+    if not getattr(settings, "LIVE_MATCHES", True):
+        return None
+    try:
+        return LivePublisher(match_id=match_id, spec=spec)
+    except Exception:  # noqa: BLE001
+        log.exception("match %s: no live view", match_id)
+        return None
+
+
+def live_payload(match_id: int, since: int) -> dict[str, Any] | None:
+    """What the viewer gets of a running match: with ``since`` 0 the whole payload (shaped
+    like the frames of a replay), else only the steps after ``since``. None before the
+    worker has published anything."""
+    entries = live_log().read(match_id, 0 if since <= 0 else since + 1)
+    if since <= 0:
+        if not entries:
+            return None
+        setup, steps = entries[0], entries[1:]
+        out = {k: setup[k] for k in ("header", "seat", "seats", "names", "layouts", "cards",
+                                     "island", "shapes")}
+        out.update({
+            "result": None, "faults": [], "state_hash": None, "live": True,
+            "views": {"base": setup["base"], "patches": [e["patch"] for e in steps]},
+            "events": [setup["events0"], *[e["events"] for e in steps]],
+            "scores": [setup["scores0"], *[e["scores"] for e in steps]],
+        })
+    else:
+        steps = entries
+        out = {"live": True, "from": since, "patches": [e["patch"] for e in steps],
+               "events": [e["events"] for e in steps], "scores": [e["scores"] for e in steps]}
+    out["steps"] = [e["step"] for e in steps]
+    out["cursor"] = (0 if since <= 0 else since) + len(steps)
+    return out

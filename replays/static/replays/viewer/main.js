@@ -1,0 +1,564 @@
+/* The replay viewer: loads the frames once (or follows a live match), rebuilds every view
+ * from its patches, and draws any step on demand: the table, the boats, the hands the chosen
+ * view may see, a sentence for the step, the score as it stands and its chart. The result
+ * stays hidden until the last step (or the "show result" toggle). Changes are animated
+ * unless the user prefers reduced motion. window.viewer exposes the state for tests. */
+import { applyPatch, cached, setHTML, esc } from "./patch.js";
+import { SEAT_COLOURS, boatLayout, boatTile, cardFace, cardBacks, icon } from "./draw.js";
+import { dayLine, fieldsHTML, supplyHTML, countsHTML, publicLessonsHTML, sisterHTML,
+  islandSVG, islandCatSvg, offerHTML } from "./table.js";
+import { renderChart, chartStep, chartRange } from "./chart.js";
+
+const root = document.querySelector(".viewer[data-frames-url], .viewer[data-upload-url]");
+const $ = (sel) => root.querySelector(sel);
+const CELL = 18;
+const POLL_MS = 600;
+const KNOWN = new Set(["mode", "seats", "day", "days", "phase", "turn_order", "draft_direction",
+  "pending", "fields", "supply", "public_lessons", "public_lessons_awaiting_colour", "played",
+  "bag_count", "deck_count", "discard_count", "removed_count", "players", "decisions", "decision",
+  "you", "seat", "sister", "difficulty", "island", "oshax", "turn", "first_player", "to_act",
+  "treasure_supply", "round_counter_cats", "box", "discard", "bag", "deck", "bag_contents",
+  "deck_contents", "boats"]);
+
+const state = {
+  payload: null, views: [], step: 0, seat: "spectator", playing: false, timer: null, speed: 1,
+  lastRenderMs: 0, maxRenderMs: 0, renders: 0, live: false, cursor: 0, showResult: false,
+  animate: true, sisterLog: [], oshaxPaths: [],
+};
+window.viewer = state;
+const reduceMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
+const motion = () => state.animate && !reduceMotion.matches;
+
+// ---- names --------------------------------------------------------------------------------
+function shortName(s) {
+  const names = (state.payload && state.payload.names) || [];
+  const full = names[s] || `seat ${s}`;
+  return full.replace(/ \(seat \d+\)$/, "") + ` · ${s}`;
+}
+function fullName(s) {
+  const names = (state.payload && state.payload.names) || [];
+  return names[s] || `seat ${s}`;
+}
+const ctx = {
+  get shapes() { return state.payload.shapes || {}; },
+  get cards() { return state.payload.cards || {}; },
+  shortName,
+};
+
+// ---- derived per-step data (computed once per load) ----------------------------------------
+function deriveTimelines() {
+  // The sister's takings by day, up to each frame; the Oshax's path through each Duel day.
+  const views = state.views, events = state.payload.events;
+  state.sisterLog = [];
+  state.oshaxPaths = [];
+  let taken = {};
+  let path = [];
+  for (let i = 0; i < views.length; i++) {
+    const v = views[i];
+    const day = v.day ?? 0;
+    for (const e of events[i] || []) {
+      if (e.type === "sister" && e.say) {
+        taken = Object.assign({}, taken, { [day]: [...(taken[day] || []), e.say.replace(/^The sister /, "")] });
+      }
+    }
+    state.sisterLog.push(taken);
+    if (v.island) {
+      const prev = i > 0 ? views[i - 1] : null;
+      if (!prev || prev.day !== v.day) path = v.oshax ? [v.oshax] : [];
+      else if (v.oshax !== path[path.length - 1]) path = [...path, v.oshax];
+      state.oshaxPaths.push(path);
+    }
+  }
+}
+
+function dayMarks() {
+  const marks = state.payload.marks;
+  if (marks && !state.live) return marks;
+  const days = [];
+  for (let i = 1; i < state.views.length; i++) {
+    const a = state.views[i - 1].day, b = state.views[i].day;
+    if (b !== undefined && b !== null && a !== b) days.push({ frame: i, day: b });
+  }
+  return { days, faults: (marks && marks.faults) || [] };
+}
+
+// ---- players: boats, hands ---------------------------------------------------------------
+function playersOf(view) {
+  if (Array.isArray(view.players)) return view.players;
+  if (Array.isArray(view.boats)) return view.boats.map((b, s) => ({ seat: s, boat: b.boat || b.name, tiles: b.tiles || [] }));
+  return [];
+}
+function boatOf(p) {
+  if (!p) return { name: null, tiles: [] };
+  if (p.boat && typeof p.boat === "object") return { name: p.boat.boat || p.boat.name, tiles: p.boat.tiles || [] };
+  return { name: p.boat, tiles: p.tiles || [] };
+}
+
+function handGroups(view, s) {
+  const pub = playersOf(view)[s] || {};
+  const p = view.you && typeof view.you === "object" && view.you.seat === s ? view.you : pub;
+  // `secret`: cards only their owner knows (drawn only in views that may see them).
+  const groups = [];
+  const ids = (key, label, secret = true) => {
+    if (Array.isArray(p[key]) && p[key].length) groups.push({ label, cards: p[key], secret });
+  };
+  if (Array.isArray(p.hand)) ids("hand", "Hand");
+  else if (p.hand_count) groups.push({ label: "Hand", backs: p.hand_count, secret: true });
+  ids("draft_pile", "Draft pile");
+  ids("kept", "Kept");
+  ids("drawn", "Drawn");
+  ids("bought_now", "Bought");
+  ids("chosen_rescue", "Chosen to rescue");
+  ids("revealed_rescue", "Rescue cards", false);
+  if (Array.isArray(p.private_lessons)) ids("private_lessons", "Private lessons");
+  else if (p.private_lesson_count) groups.push({ label: "Private lessons", backs: p.private_lesson_count, secret: true });
+  if (Array.isArray(p.lessons) && p.lessons.length) groups.push({ label: "Lessons", cards: p.lessons, secret: false });
+  return groups;
+}
+
+function handsHTML(groups) {
+  return groups.map((g) => {
+    // In hands the rule text is on hover (title): names and icons keep a step fast to draw.
+    const inner = g.backs ? cardBacks(g.backs) : g.cards.map((c) => typeof c === "object"
+      ? cardFace(c.id, Object.assign({ family: c.kind || c.family }, c), "", false)
+      : cardFace(c, ctx.cards[String(c)], "", false)).join("");
+    return `<div class="hand-group${g.secret ? " secret" : ""}"><h4>${esc(g.label)} <small>${g.backs || g.cards.length}</small></h4><div class="cards">${inner}</div></div>`;
+  }).join("");
+}
+
+function statsHTML(p) {
+  const bits = [];
+  if (p.fish !== undefined && state.payload.header.mode !== "family") bits.push(`<span class="fish" title="fish">${icon("fish", "fish")} <b>${p.fish}</b></span>`);
+  if (p.baskets !== undefined) bits.push(`<span title="baskets (used)">${icon("basket", "baskets")} ${p.baskets}${p.baskets_used ? ` <small>(${p.baskets_used} used)</small>` : ""}</span>`);
+  if (p.speed) bits.push(`<span title="speed today">${icon("bolt", "speed")} ${p.speed}</span>`);
+  return bits.join("");
+}
+
+function renderBoats(view, scores) {
+  const players = playersOf(view);
+  const el = $("#boats");
+  const shape = players.map((p) => boatOf(p).name).join("|") + "#" + state.seat;
+  if (el._shape !== shape) {
+    el._shape = shape;
+    el.innerHTML = players.map((p, s) => {
+      const layout = boatLayout(state.payload.layouts[boatOf(p).name], CELL);
+      return `<figure class="boat" data-seat="${s}" style="--seat:${SEAT_COLOURS[s % 4]}"><figcaption><span class="who"><i></i>${esc(fullName(s))}</span><span class="stats"></span><span class="score"></span></figcaption>
+        <svg viewBox="-2 -2 ${layout.width + 4} ${layout.height + 4}" width="${layout.width + 4}" height="${layout.height + 4}" role="img" aria-label="Boat of ${esc(fullName(s))}"><g class="layout">${layout.svg}</g><g class="tiles"></g></svg>
+        <div class="hands"></div></figure>`;
+    }).join("") || '<p class="nil">No boats in this view.</p>';
+    el._figs = Array.from(el.querySelectorAll("figure.boat"));
+  }
+  const me = state.seat === "spectator" ? null : Number(state.seat);
+  const step = state.payload.steps[state.step - 1];
+  players.forEach((p, s) => {
+    const fig = el._figs[s];
+    const boat = boatOf(p);
+    fig.classList.toggle("me", me === s);
+    fig.classList.toggle("acted", Boolean(step && step.seat === s));
+    fig.dataset.tiles = String(boat.tiles.length);
+    setHTML(fig.querySelector(".stats"), statsHTML((view.you && view.you.seat === s) ? view.you : p) + `<span title="tiles on the boat">${icon("tiles", "tiles")} ${boat.tiles.length}</span>`);
+    const score = scores && scores[s] !== null && scores[s] !== undefined ? `${scores[s]} <small>pts</small>` : "";
+    setHTML(fig.querySelector(".score"), score);
+    setHTML(fig.querySelector("g.tiles"), cached(boat.tiles, "tiles", () => boat.tiles.map((t) => boatTile(t, CELL)).join("")));
+    const own = view.you && typeof view.you === "object" && view.you.seat === s ? view.you : p;
+    setHTML(fig.querySelector(".hands"), cached(own, "hands", () => handsHTML(handGroups(view, s))));
+  });
+}
+
+// ---- the table ------------------------------------------------------------------------------
+function renderTable(view) {
+  const table = $("#table");
+  const hasFields = Boolean(view.fields || view.supply);
+  setHTML($("#dayline"), dayLine(view, ctx) + `<span class="counts">${countsHTML(view)}</span>`);
+  table.classList.toggle("no-fields", !hasFields);
+  setHTML($("#fields"), fieldsHTML(view, ctx));
+  setHTML($("#supply"), supplyHTML(view, ctx));
+  setHTML($("#public-lessons"), publicLessonsHTML(view, ctx));
+  setHTML($("#sister"), view.sister ? sisterHTML(view, ctx, state.sisterLog[state.step] || {}) : "");
+  const island = $("#island");
+  const board = state.payload.island;
+  if (!board || !Array.isArray(view.island)) { island.hidden = true; } else {
+    island.hidden = false;
+    for (const cell of view.island) {
+      if (cell.item && cell.item.kind === "cat" && !cell.item._svg) {
+        Object.defineProperty(cell.item, "_svg", { value: islandCatSvg(cell.item, ctx.shapes), enumerable: false });
+      }
+    }
+    const path = state.oshaxPaths[state.step] || [];
+    setHTML(island.querySelector(".content"), cached(view.island, "isl:" + view.oshax + ":" + path.join(",") + ":" + ((view.turn && view.turn.touched) || []).join(","), () => islandSVG(view, board, path)));
+    setHTML(island.querySelector(".offer"), cached(view.island, "offer", () => offerHTML(view, ctx)));
+    const extra = [];
+    if (view.treasure_supply) extra.push(`<span>Treasures: ${Object.entries(view.treasure_supply).map(([k, n]) => `${esc(k.replace(/_\d+$/, "").replace(/_/g, " "))} ×${n}`).join(", ")}</span>`);
+    if (view.round_counter_cats) extra.push(`<span>Round counter: ${view.round_counter_cats.length} cats</span>`);
+    setHTML(island.querySelector(".island-extra"), extra.join(" · "));
+  }
+  const rest = Object.keys(view).filter((k) => !KNOWN.has(k));
+  const more = $("#more");
+  more.hidden = rest.length === 0;
+  if (rest.length) setHTML(more.querySelector(".content"), `<dl class="kv">${rest.map((k) => `<dt>${esc(k.replace(/_/g, " "))}</dt><dd><code>${esc(JSON.stringify(view[k]))}</code></dd>`).join("")}</dl>`);
+}
+
+// ---- the step, the score, the result --------------------------------------------------------
+function renderStep() {
+  const i = state.step;
+  const events = (state.payload.events[i] || []).filter((e) => e.say);
+  let html = "";
+  if (i === 0) {
+    html += '<p class="say">The table is set.</p>';
+  } else {
+    const s = state.payload.steps[i - 1];
+    const secs = s.seconds === null || s.seconds === undefined ? ""
+      : `<span class="time" title="time the bot took">${s.seconds >= 0.001 ? (s.seconds * 1000).toFixed(1) + " ms" : Math.round(s.seconds * 1e6) + " µs"}</span>`;
+    const card = s.action && Number.isInteger(s.action.card) && state.payload.cards[String(s.action.card)] && !/^a card|chooses a card|buys a card/.test(s.say || "")
+      ? `<div class="step-card">${cardFace(s.action.card, state.payload.cards[String(s.action.card)], 'data-fresh="1"')}</div>` : "";
+    html += `<p class="say" style="--seat:${SEAT_COLOURS[s.seat % 4]}" tabindex="0" title="${esc(s.text)}" data-raw="${esc(s.text)}">${esc(s.say || s.text)}</p>` +
+      `<p class="raw"><code>${esc(s.text)}</code> ${secs}</p>${card}`;
+    if (s.note) html += `<p class="note" title="the bot's debug note">${icon("note", "the bot's note")} ${esc(s.note)}</p>`;
+  }
+  if (events.length) html += `<ul class="events">${events.map((e) => `<li>${esc(e.say)}</li>`).join("")}</ul>`;
+  setHTML($("#step-info .content"), html);
+  const s = state.payload.steps[i - 1];
+  const caption = $("#caption");
+  caption.textContent = i === 0 ? "The table is set." : (s.say || s.text);
+  caption.style.setProperty("--seat", i === 0 ? "#9aa7b0" : SEAT_COLOURS[s.seat % 4]);
+}
+
+function renderScores(scores) {
+  const el = $("#scores");
+  if (!scores) { el.hidden = true; return; }
+  el.hidden = false;
+  const order = scores.map((v, s) => [v, s]);
+  setHTML(el.querySelector(".content"), `<table class="now"><caption class="sr">Score if the game ended now</caption><tbody>${order.map(([v, s]) =>
+    `<tr style="--seat:${SEAT_COLOURS[s % 4]}"><th scope="row"><i></i>${esc(fullName(s))}</th><td class="num">${v === null || v === undefined ? "?" : v}</td></tr>`).join("")}</tbody></table>`);
+  const range = state._range || (state._range = chartRange(state.payload.scores));
+  const last = state.views.length - 1;
+  const reveal = resultVisible();
+  const upto = reveal || state.live ? last : state.step;
+  renderChart($("#chart"), {
+    scores: state.payload.scores, frames: state.views.length, step: state.step, upto,
+    marks: state._marks, names: state.payload.names || [], range,
+    key: `${state.seat}:${state.views.length}`,
+  });
+}
+
+function resultVisible() {
+  return state.showResult || (!state.live && state.step === state.views.length - 1);
+}
+
+function renderFinal() {
+  const el = $("#final");
+  const r = state.payload.result;
+  const visible = resultVisible() && !state.live;
+  el.hidden = !visible;
+  if (!visible) { setHTML(el.querySelector(".content"), ""); return; }
+  if (!r) { setHTML(el.querySelector(".content"), '<p class="nil">No result recorded (the match did not finish).</p>'); return; }
+  setHTML(el.querySelector(".content"), cached(r, "final", () => {
+    const n = r.scores.length;
+    const keys = [];
+    for (const b of r.breakdown || []) for (const k of Object.keys(b)) if (k !== "total" && typeof b[k] === "number" && !keys.includes(k)) keys.push(k);
+    const winners = (r.winners || []).map((s) => fullName(s));
+    let html = winners.length ? `<p class="winners">${icon("trophy")} Winner: ${esc(winners.join(", "))}</p>` : "";
+    html += `<div class="scroll"><table class="grid final-table"><thead><tr><th scope="col">Seat</th>${Array.from({ length: n }, (_, s) => `<th scope="col" style="color:${SEAT_COLOURS[s % 4]}">${esc(shortName(s))}</th>`).join("")}</tr></thead><tbody>`;
+    for (const k of keys) html += `<tr><th scope="row">${esc(k.replace(/_/g, " "))}</th>${(r.breakdown || []).map((b) => `<td class="num">${b[k] ?? ""}</td>`).join("")}</tr>`;
+    html += `<tr class="total"><th scope="row">total</th>${r.scores.map((v, s) => `<td class="num final-score" data-seat="${s}">${v}</td>`).join("")}</tr>`;
+    html += `<tr><th scope="row">rank</th>${(r.ranks || []).map((v) => `<td class="num">${v}</td>`).join("")}</tr></tbody></table></div>`;
+    if (r.tiebreak) html += `<p>Tiebreak: ${esc(String(r.tiebreak.name || "").replace(/_/g, " "))} ${esc((r.tiebreak.values || []).join(", "))}</p>`;
+    if (r.sister) html += `<p>The sister: ${esc(typeof r.sister === "object" ? (r.sister.total ?? JSON.stringify(r.sister)) : r.sister)}${r.won !== undefined ? (r.won ? " — the player wins" : " — the sister wins") : ""}</p>`;
+    const faults = state.payload.faults || [];
+    if (faults.length) html += `<p class="faults">Faults: ${faults.map((f) => esc(`${fullName(f.seat)}: ${f.kind}${f.step !== undefined ? " at step " + f.step : ""}`)).join("; ")}</p>`;
+    return html;
+  }));
+}
+
+// ---- animation --------------------------------------------------------------------------------
+function snapshotPieces() {
+  const out = new Map();
+  for (const el of root.querySelectorAll("#fields [data-tile-id], #supply [data-tile-id], #island [data-tile-id]")) {
+    out.set(el.dataset.tileId, { rect: el.getBoundingClientRect(), html: el.outerHTML });
+  }
+  const fish = {};
+  for (const fig of root.querySelectorAll("figure.boat")) {
+    const b = fig.querySelector(".fish b");
+    if (b) fish[fig.dataset.seat] = Number(b.textContent);
+  }
+  return { pieces: out, fish };
+}
+
+function fly(html, from, to, scale = [1, 1]) {
+  const ghost = document.createElement("div");
+  ghost.className = "ghost";
+  ghost.innerHTML = html;
+  ghost.style.cssText = `left:${from.left + window.scrollX}px;top:${from.top + window.scrollY}px;width:${from.width}px;height:${from.height}px`;
+  document.body.appendChild(ghost);
+  const dx = to.left - from.left, dy = to.top - from.top;
+  ghost.animate([{ transform: "none", opacity: 1 }, { transform: `translate(${dx}px, ${dy}px) scale(${scale[0]}, ${scale[1]})`, opacity: 0.85 }],
+    { duration: 450, easing: "cubic-bezier(.3,.7,.3,1)" }).finished.then(() => ghost.remove(), () => ghost.remove());
+}
+
+function animateChange(before, prevView, view) {
+  const players = playersOf(view), prevPlayers = playersOf(prevView);
+  // A tile taken from a field (a rescue, the sister, a family take) flies to the taker's boat.
+  const step = state.payload.steps[state.step - 1];
+  const onBoat = new Set(players.flatMap((p) => boatOf(p).tiles.map((t) => String(t.id))));
+  const stillThere = new Set(Array.from(root.querySelectorAll("#fields [data-tile-id], #supply [data-tile-id], #island [data-tile-id]")).map((el) => el.dataset.tileId));
+  const fig = step ? root.querySelector(`figure.boat[data-seat="${step.seat}"] > svg`) : null;
+  if (fig) {
+    const box = fig.getBoundingClientRect();
+    for (const [id, piece] of before.pieces) {
+      if (stillThere.has(id) || onBoat.has(id)) continue;
+      const to = { left: box.left + box.width / 2 - piece.rect.width / 2, top: box.top + box.height / 2 - piece.rect.height / 2 };
+      fly(piece.html, piece.rect, to, [1.4, 1.4]);
+    }
+  }
+  players.forEach((p, s) => {
+    const had = new Set(boatOf(prevPlayers[s]).tiles.map((t) => String(t.id)));
+    const fig = root.querySelector(`figure.boat[data-seat="${s}"]`);
+    if (!fig) return;
+    for (const t of boatOf(p).tiles) {
+      if (had.has(String(t.id))) continue;
+      const target = fig.querySelector(`g.tile[data-tile-id="${t.id}"]`);
+      if (!target) continue;
+      target.classList.add("arrived");
+      const from = before.pieces.get(String(t.id));
+      if (!from) continue;
+      const to = target.getBoundingClientRect();
+      fly(from.html, from.rect, to, [to.width / Math.max(1, from.rect.width), to.height / Math.max(1, from.rect.height)]);
+    }
+    const now = p.fish, was = before.fish[String(s)];
+    if (now !== undefined && was !== undefined && now !== was) {
+      const badge = document.createElement("span");
+      badge.className = "fish-delta " + (now < was ? "spent" : "gained");
+      badge.innerHTML = `${now < was ? "−" : "+"}${Math.abs(now - was)} ${icon("fish")}`;
+      fig.querySelector("figcaption").appendChild(badge);
+      badge.animate([{ transform: "translateY(0)", opacity: 1 }, { transform: "translateY(-18px)", opacity: 0 }],
+        { duration: 900, easing: "ease-out" }).finished.then(() => badge.remove(), () => badge.remove());
+    }
+  });
+  const card = root.querySelector('#step-info [data-fresh="1"]');
+  if (card) card.animate([{ transform: "translateY(14px) scale(.85)", opacity: 0 }, { transform: "none", opacity: 1 }], { duration: 320, easing: "ease-out" });
+}
+
+// ---- drawing one step ------------------------------------------------------------------------
+function show(step, opts = {}) {
+  if (!state.payload || !state.views.length) return;
+  const t0 = performance.now();
+  const last = state.views.length - 1;
+  const prev = state.step;
+  const next = Math.max(0, Math.min(last, Math.trunc(Number(step) || 0)));
+  const animate = opts.animate && motion() && next === prev + 1;
+  const before = animate ? snapshotPieces() : null;
+  state.step = next;
+  const view = state.views[next];
+  const scores = state.payload.scores ? state.payload.scores[next] : null;
+  const timed = state.profile ? (name, fn) => {
+    const t = performance.now(); fn(); state.profile[name] = (state.profile[name] || 0) + performance.now() - t;
+  } : (name, fn) => fn();
+  timed("table", () => renderTable(view));
+  timed("boats", () => renderBoats(view, scores));
+  timed("step", () => renderStep());
+  timed("scores", () => renderScores(scores));
+  timed("final", () => renderFinal());
+  const seek = $("#seek");
+  seek.max = String(last);
+  seek.value = String(next);
+  seek.setAttribute("aria-valuetext", `Step ${next} of ${last}`);
+  $("#step-label").textContent = `Step ${next} / ${last}`;
+  root.classList.toggle("at-end", next === last);
+  if (animate) animateChange(before, state.views[prev], view);
+  const ms = performance.now() - t0;
+  state.lastRenderMs = ms;
+  state.maxRenderMs = Math.max(state.maxRenderMs, ms);
+  state.renders += 1;
+  if (!opts.noUrl) syncUrl();
+}
+
+function syncUrl() {
+  if (root.dataset.embedded) return;
+  const url = new URL(window.location.href);
+  url.searchParams.set("step", String(state.step));
+  if (state.seat === "spectator") url.searchParams.delete("seat"); else url.searchParams.set("seat", state.seat);
+  window.history.replaceState(null, "", url);
+}
+
+// ---- playback -----------------------------------------------------------------------------------
+function tick() {
+  if (state.step >= state.views.length - 1) { if (!state.live) pause(); return; }
+  show(state.step + 1, { animate: true });
+}
+function play() {
+  if (state.step >= state.views.length - 1 && !state.live) show(0);
+  state.playing = true;
+  $("#btn-play").innerHTML = icon("pause");
+  $("#btn-play").setAttribute("aria-label", "Pause");
+  clearInterval(state.timer);
+  state.timer = setInterval(tick, 700 / state.speed);
+}
+function pause() {
+  state.playing = false;
+  $("#btn-play").innerHTML = icon("play");
+  $("#btn-play").setAttribute("aria-label", "Play");
+  clearInterval(state.timer);
+}
+
+// ---- loading and live -------------------------------------------------------------------------
+function framesUrl(seat, since) {
+  const url = new URL(root.dataset.uploadUrl || root.dataset.framesUrl, window.location.href);
+  url.searchParams.set("seat", seat);
+  if (since !== undefined) url.searchParams.set("since", String(since));
+  return url;
+}
+
+function setStatus(text, error = false) {
+  const el = $("#status");
+  el.textContent = text;
+  el.classList.toggle("error", error);
+}
+
+function adopt(body, step) {
+  state.payload = body;
+  state.seat = String(body.seat);
+  state.live = Boolean(body.live);
+  state.cursor = body.cursor || (body.steps ? body.steps.length : 0);
+  state._range = null;
+  $("#boats")._shape = undefined;
+  const views = [body.views.base];
+  for (const p of body.views.patches) views.push(applyPatch(views[views.length - 1], p));
+  state.views = views;
+  state._marks = dayMarks();
+  deriveTimelines();
+  const select = $("#seat-select");
+  if (select.options.length !== body.seats + 1) {
+    while (select.options.length > 1) select.remove(1);
+    for (let s = 0; s < body.seats; s++) select.add(new Option(`As ${fullName(s)}`, String(s)));
+  }
+  select.value = state.seat;
+  select.disabled = state.live;
+  root.classList.toggle("is-live", state.live);
+  $("#live-badge").hidden = !state.live;
+  $("#btn-live").hidden = !state.live;
+  setStatus("");
+  show(step);
+}
+
+async function load(seat, step) {
+  const upload = root.dataset.uploadUrl;
+  if (upload && !state.file) return;
+  setStatus("Loading the game…");
+  const init = upload
+    ? { method: "POST", body: state.file, headers: { Accept: "application/json", "Content-Type": "application/zstd", "X-CSRFToken": root.dataset.csrf } }
+    : { headers: { Accept: "application/json" } };
+  const response = await fetch(framesUrl(seat), init);
+  const body = await response.json();
+  if (!response.ok) {
+    setStatus((body.error && body.error.message) || `Error ${response.status}`, true);
+    return;
+  }
+  if (body.waiting) {
+    state.live = true;
+    setStatus("The match has not started yet; it will appear here as it is played.");
+    schedulePoll();
+    return;
+  }
+  adopt(body, step);
+  if (state.live) schedulePoll();
+}
+
+function schedulePoll() {
+  clearTimeout(state.pollTimer);
+  state.pollTimer = setTimeout(() => poll().catch(() => schedulePoll()), POLL_MS);
+}
+
+async function poll() {
+  const since = state.payload ? state.cursor : 0;
+  const response = await fetch(framesUrl("spectator", since), { headers: { Accept: "application/json" }, cache: "no-store" });
+  const body = await response.json();
+  if (!response.ok || !body.live) {
+    // The match has finished: the ordinary replay takes over, at its last step.
+    state.live = false;
+    const at = state.payload ? Number.MAX_SAFE_INTEGER : 0;
+    await load("spectator", at);
+    return;
+  }
+  if (body.waiting) { schedulePoll(); return; }
+  if (!state.payload) { adopt(body, Number.MAX_SAFE_INTEGER); schedulePoll(); return; }
+  if (body.steps && body.steps.length && body.from === state.cursor) {
+    const following = state.step === state.views.length - 1;
+    const p = state.payload;
+    for (let k = 0; k < body.steps.length; k++) {
+      p.steps.push(body.steps[k]);
+      p.events.push(body.events[k]);
+      p.views.patches.push(body.patches[k]);
+      if (p.scores) p.scores.push(body.scores[k]);
+      state.views.push(applyPatch(state.views[state.views.length - 1], body.patches[k]));
+    }
+    state.cursor = body.cursor;
+    state._range = chartRange(p.scores || []);
+    state._marks = dayMarks();
+    deriveTimelines();
+    if (following) show(state.views.length - 1, { animate: body.steps.length === 1 });
+    else show(state.step, { noUrl: true });
+  }
+  schedulePoll();
+}
+
+// ---- wiring ------------------------------------------------------------------------------------
+function wire() {
+  for (const [id, name] of [["#btn-start", "first"], ["#btn-back", "back"], ["#btn-play", "play"], ["#btn-forward", "forward"], ["#btn-end", "last"]]) {
+    $(id).innerHTML = icon(name);
+  }
+  const step = (d) => () => { pause(); show(state.step + d, { animate: d === 1 }); };
+  $("#btn-start").addEventListener("click", () => { pause(); show(0); });
+  $("#btn-back").addEventListener("click", step(-1));
+  $("#btn-forward").addEventListener("click", step(1));
+  $("#btn-end").addEventListener("click", () => { pause(); show(state.views.length - 1); });
+  $("#btn-live").addEventListener("click", () => show(state.views.length - 1));
+  $("#btn-play").addEventListener("click", () => (state.playing ? pause() : play()));
+  $("#seek").addEventListener("input", (e) => { pause(); show(Number(e.target.value)); });
+  $("#speed").addEventListener("change", (e) => {
+    state.speed = Number(e.target.value);
+    if (state.playing) play();
+  });
+  $("#seat-select").addEventListener("change", (e) => { pause(); load(e.target.value, state.step); });
+  $("#show-result").addEventListener("change", (e) => { state.showResult = e.target.checked; show(state.step, { noUrl: true }); });
+  $("#chart").addEventListener("click", (e) => {
+    const i = chartStep($("#chart"), e);
+    if (i !== null) { pause(); show(i); }
+  });
+  document.addEventListener("keydown", (e) => {
+    if (!state.payload || e.target.closest("input[type=text], input[type=range], select, textarea") || e.altKey || e.ctrlKey || e.metaKey) return;
+    const keys = {
+      " ": () => (state.playing ? pause() : play()), ArrowLeft: step(-1), ArrowRight: step(1),
+      Home: () => { pause(); show(0); }, End: () => { pause(); show(state.views.length - 1); },
+    };
+    const action = keys[e.key];
+    if (action && !(e.key === " " && e.target.closest("button"))) { e.preventDefault(); action(); }
+  });
+  // Touch: swipe the table left or right to step.
+  let touch = null;
+  const board = $(".main-col");
+  board.addEventListener("touchstart", (e) => { touch = e.touches.length === 1 ? [e.touches[0].clientX, e.touches[0].clientY] : null; }, { passive: true });
+  board.addEventListener("touchend", (e) => {
+    if (!touch) return;
+    const t = e.changedTouches[0], dx = t.clientX - touch[0], dy = t.clientY - touch[1];
+    if (Math.abs(dx) > 60 && Math.abs(dx) > 2 * Math.abs(dy)) { pause(); show(state.step + (dx < 0 ? 1 : -1), { animate: dx < 0 }); }
+    touch = null;
+  }, { passive: true });
+  const fileInput = document.getElementById("replay-file");
+  if (fileInput) {
+    fileInput.addEventListener("change", async () => {
+      const file = fileInput.files[0];
+      if (!file) return;
+      pause();
+      state.file = await file.arrayBuffer();
+      document.getElementById("file-name").textContent = file.name;
+      load("spectator", 0).catch((err) => setStatus("Could not load the replay: " + err, true));
+    });
+  }
+}
+
+if (root) {
+  wire();
+  state.show = show;
+  const params = new URLSearchParams(window.location.search);
+  load(params.get("seat") || "spectator", Number(params.get("step") || 0)).catch((err) => setStatus("Could not load the replay: " + err, true));
+}

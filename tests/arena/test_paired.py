@@ -1,0 +1,62 @@
+"""``python -m arena arena --paired A,B``: the tournament's paired comparison, played locally."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from arena.cli import main
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "bots"
+
+
+def test_paired_finds_greedy_better_than_random_in_the_duel(capsys: pytest.CaptureFixture):
+    assert main(["arena", "--paired", "random,greedy", "--mode", "duel", "--seeds", "6"]) == 0
+    out = capsys.readouterr().out
+    assert "A = random, B = greedy, against random" in out
+    assert "6 seeds x 2 rotations x 2 = 24 games" in out
+    assert "verdict            B is better" in out
+
+
+def test_paired_json_matches_the_shared_analysis(capsys: pytest.CaptureFixture):
+    from workers.paired_play import run_local
+
+    argv = ["arena", "--paired", "random,random", "--mode", "duel", "--seeds", "5", "--seed",
+            "3", "--json"]  # fmt: skip
+    assert main(argv) == 0
+    body = json.loads(capsys.readouterr().out)
+    same = run_local(a="random", b="random", opponents=["random"], mode="duel", seats=2,
+                     seeds=5, base_seed=3)  # fmt: skip
+    assert body["mean_diff"] == round(same.mean_diff, 6) and body["verdict"] == same.verdict
+    assert body["verdict"] == "no difference detected at 5 seeds" and body["games"] == 20
+
+
+def test_paired_plays_bot_files_and_solo(capsys: pytest.CaptureFixture):
+    bot = str(EXAMPLES / "random_bot.py")
+    assert main(["arena", "--paired", f"random,{bot}", "--mode", "duel", "--seeds", "1",
+                 "--json"]) == 0  # fmt: skip
+    assert json.loads(capsys.readouterr().out)["games"] == 4
+    argv = ["arena", "--paired", "random,greedy", "--mode", "solo", "--players", "1",
+            "--option", "difficulty=easy", "--seeds", "2", "--json"]  # fmt: skip
+    assert main(argv) == 0
+    body = json.loads(capsys.readouterr().out)
+    assert body["opponents"] == [] and body["games"] == 4
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--paired", "random"], "--paired takes two bots"),
+        (["--paired", "random,nope.py"], "unknown bot 'nope.py'"),
+        (["--paired", "random,greedy", "--bots", "random,random"], "at most 1 opponents"),
+        (["--paired", "random,greedy", "--seeds", "0"], "--seeds must be"),
+        (["--paired", "random,greedy", "--level", "2"], "--level must be"),
+        ([], "name the bots"),
+    ],
+)
+def test_paired_bad_input_is_one_line_and_exit_2(argv, message, capsys: pytest.CaptureFixture):
+    assert main(["arena", "--mode", "duel", *argv]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and message in err[0], err

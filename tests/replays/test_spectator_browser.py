@@ -1,0 +1,267 @@
+"""The viewer as a spectator meets it, in real headless Chromium, for one replay of each mode:
+no result before the last step (and the toggle that shows it), the table (fields or island),
+the hands the view may see, a sentence for the step, the chart that seeks, a live match that
+is followed without a reload and becomes the replay, axe-core, and screenshots (desktop and
+390 px) under var/screenshots/viewer/."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import threading
+from pathlib import Path
+
+import pytest
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+REPO = Path(__file__).resolve().parents[2]
+SHOTS = REPO / "var" / "screenshots" / "viewer"
+AXE_VERSION = "4.10.3"
+AXE_DIR = REPO / "var" / "cache" / f"axe-core-{AXE_VERSION}"
+SEATS = {"standard": 4, "family": 3, "solo": 1, "duel": 2}
+RESULT_WORDS = ("Winner", "Result", "rank")
+
+
+def axe_script() -> Path | None:
+    """axe-core from the npm registry, installed once into var/cache (never fetched by a page)."""
+    script = AXE_DIR / "node_modules" / "axe-core" / "axe.min.js"
+    if script.exists():
+        return script
+    npm = shutil.which("npm")
+    if npm is None:
+        return None
+    AXE_DIR.mkdir(parents=True, exist_ok=True)
+    subprocess.run([npm, "install", "--prefix", str(AXE_DIR), f"axe-core@{AXE_VERSION}",
+                    "--no-audit", "--no-fund", "--no-save"], check=True, capture_output=True,
+                   timeout=300)
+    return script
+
+
+def _serious_violations(page, script: Path) -> list[str]:
+    page.add_script_tag(path=str(script))
+    found = page.evaluate("""async () => {
+        const r = await axe.run(document.querySelector('main') || document,
+                                {resultTypes: ['violations']});
+        const where = (v) => v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(', ');
+        return r.violations.filter(v => ['serious', 'critical'].includes(v.impact))
+                 .map(v => v.id + ': ' + where(v));
+    }""")
+    return found
+
+
+def _open(page, url: str) -> None:
+    page.goto(url)
+    page.wait_for_function(
+        "window.viewer && window.viewer.views.length > 1 && window.viewer.renders > 0")
+
+
+def _visible_text(page) -> str:
+    return page.evaluate("document.querySelector('#viewer').innerText")
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("mode", ["standard", "family", "solo", "duel"])
+def test_a_replay_of_each_mode_as_a_spectator(live_server, chromium_executable, stored_match,
+                                              modes_available, mode):
+    from playwright.sync_api import sync_playwright
+
+    if mode not in modes_available:
+        pytest.skip(f"mode {mode} is not available in this build")
+    match = stored_match(mode, seed=9, seats=SEATS[mode])
+    result = match.result
+    axe = axe_script()
+    errors: list[str] = []
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium_executable, args=ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+            _open(page, f"{live_server.url}/replays/{match.pk}/")
+            n = page.evaluate("window.viewer.views.length") - 1
+
+            # No spoilers: no result anywhere before the last step.
+            for step in (0, n // 2, n - 1):
+                page.evaluate(f"window.viewer.show({step})")
+                text = _visible_text(page)
+                assert page.locator("#final").is_hidden(), step
+                assert page.locator(".final-score").count() == 0, step
+                assert not any(word in text for word in RESULT_WORDS), (step, text[:400])
+
+            # The table: fields with drawn cats (or the Duel island), hands, the sentence.
+            page.evaluate(f"window.viewer.show({n // 2})")
+            if mode == "duel":
+                assert page.locator("#island svg .space").count() == 15
+                assert page.locator("#island .oshax-marker").count() == 1
+            else:
+                assert page.locator("#fields .field").count() == 2
+                assert page.locator("#fields svg.piece.kind-cat").count() > 0
+                assert page.locator("#dayline").inner_text().startswith("Day ")
+            if mode == "solo":
+                assert page.locator("#sister .sister .card").count() >= 3
+            assert page.locator(".boat g.tile").count() > 0
+            assert page.locator(".boat .hands .card[data-card]").count() > 0  # the spectator
+            say = page.locator("#step-info .say").inner_text()
+            step = page.evaluate("window.viewer.payload.steps[window.viewer.step - 1]")
+            assert say == step["say"] and "=" not in say
+            assert page.locator("#step-info .say").get_attribute("title") == step["text"]
+            assert page.locator("#caption").inner_text() == say
+
+            # The chart seeks: a click at three quarters of its width.
+            chart = page.locator("#chart svg")
+            box = chart.bounding_box()
+            page.evaluate("window.viewer.show(0)")
+            chart.click(position={"x": box["width"] * 0.75, "y": box["height"] / 2})
+            at = page.evaluate("window.viewer.step")
+            assert n * 0.6 < at < n * 0.9, (at, n)
+            assert f"step={at}" in page.url
+
+            # "Show result" reveals it early; the last step shows it anyway.
+            page.check("#show-result")
+            assert page.locator("#final").is_visible()
+            page.uncheck("#show-result")
+            assert page.locator("#final").is_hidden()
+            page.screenshot(path=str(SHOTS / f"{mode}-desktop.png"), full_page=True)
+            page.keyboard.press("End")
+            assert page.locator("#final").is_visible()
+            finals = [int(float(page.locator(f'.final-score[data-seat="{s}"]').inner_text()))
+                      for s in range(SEATS[mode])]
+            assert finals == [int(x) for x in result["scores"]]
+            if SEATS[mode] > 1:
+                assert "Winner" in _visible_text(page)
+
+            if axe is not None:
+                page.evaluate(f"window.viewer.show({n // 2})")
+                assert _serious_violations(page, axe) == []
+
+            # A seat's view: its own hand, card backs for the others.
+            if SEATS[mode] > 1 and mode != "duel":
+                _open(page, f"{live_server.url}/replays/{match.pk}/?seat=1&step={n // 3}")
+                assert page.locator('.boat[data-seat="1"] .hands .card[data-card]').count() > 0
+                assert page.locator('.boat[data-seat="0"] .secret .card[data-card]').count() == 0
+
+            phone = browser.new_page(viewport={"width": 390, "height": 844}, has_touch=True)
+            phone.on("pageerror", lambda exc: errors.append(str(exc)))
+            _open(phone, f"{live_server.url}/replays/{match.pk}/?step={n // 2}")
+            assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+            phone.tap("#btn-forward")
+            assert phone.evaluate("window.viewer.step") == n // 2 + 1
+            phone.screenshot(path=str(SHOTS / f"{mode}-phone.png"))
+            phone.screenshot(path=str(SHOTS / f"{mode}-phone-full.png"), full_page=True)
+        finally:
+            browser.close()
+    assert not errors, errors
+
+
+@pytest.mark.django_db(transaction=True)
+def test_reduced_motion_turns_the_animations_off(live_server, chromium_executable, stored_match):
+    from playwright.sync_api import sync_playwright
+
+    match = stored_match("standard", seed=9, seats=2)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium_executable, args=ARGS)
+        try:
+            counts = {}
+            for motion in ("no-preference", "reduce"):
+                page = browser.new_page(reduced_motion=motion)
+                _open(page, f"{live_server.url}/replays/{match.pk}/")
+                page.evaluate("""() => {
+                    window.__animations = 0;
+                    const original = Element.prototype.animate;
+                    Element.prototype.animate = function (...a) {
+                        window.__animations += 1; return original.apply(this, a); };
+                }""")
+                # Step through the first rescues and placements one by one.
+                for _ in range(80):
+                    page.click("#btn-forward")
+                counts[motion] = page.evaluate("window.__animations")
+                page.close()
+        finally:
+            browser.close()
+    assert counts["no-preference"] > 0
+    assert counts["reduce"] == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_live_match_is_followed_without_a_reload_and_becomes_the_replay(
+    live_server, chromium_executable, settings, tmp_path, replay_storage, monkeypatch
+):
+    """A match started during the test: the page shows it as "live", new steps arrive without
+    a reload, no hidden card is ever drawn, and at its end the page is the ordinary replay."""
+    from django.contrib.auth import get_user_model
+    from playwright.sync_api import sync_playwright
+
+    from replays import live
+    from tournament.models import Bot, BotVersion, Match, MatchSeat
+    from tournament.services import matches
+
+    settings.DATA_DIR = tmp_path  # the live log: a file both processes could share
+    settings.CELERY_BROKER_URL = "memory://"
+    settings.CACHE_URL = ""
+    owner = get_user_model().objects.create_user("live-owner")
+    version = BotVersion.objects.create(
+        bot=Bot.objects.create(name="greedy", owner=owner, is_system=True), number=1,
+        builtin="greedy", status=BotVersion.Status.READY)
+    match = Match.objects.create(kind=Match.Kind.CHALLENGE, mode="standard", seed=5,
+                                 status=Match.Status.QUEUED)
+    for s in range(3):
+        MatchSeat.objects.create(match=match, seat=s, bot_version=version)
+
+    # Bots this fast finish in a second; a pause per step gives the page time to follow.
+    real = live.LivePublisher.__call__
+    go = threading.Event()
+
+    def paced(self, game, seat, action, seconds):
+        real(self, game, seat, action, seconds)
+        go.wait(30)
+        threading.Event().wait(0.02)
+
+    monkeypatch.setattr(live.LivePublisher, "__call__", paced)
+    worker = threading.Thread(target=matches.match_play, kwargs={"match_id": match.pk})
+    errors: list[str] = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium_executable, args=ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1300, "height": 950})
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            page.goto(f"{live_server.url}/replays/{match.pk}/")
+            page.wait_for_function(
+                "document.querySelector('#status').textContent.includes('not started')")
+            page.evaluate("window.__sameDocument = true")
+            worker.start()
+            page.wait_for_function("window.viewer.live && window.viewer.views.length > 1",
+                                   timeout=30000)
+            assert page.locator("#live-badge").is_visible()
+            seen = page.evaluate("window.viewer.views.length")
+            go.set()
+            page.wait_for_function(f"window.viewer.views.length > {seen + 10}", timeout=30000)
+            newest = page.evaluate("window.viewer.views.length") - 1
+            assert page.evaluate("window.viewer.step") == newest  # following the newest step
+            # The public view: nobody's hand is drawn, only backs; no result.
+            for _ in range(5):
+                assert page.locator(".hand-group.secret .card[data-card]").count() == 0
+                assert page.locator("#final").is_hidden()
+                page.wait_for_timeout(150)
+            assert page.locator(".hand-group.secret .card.back").count() > 0
+            page.screenshot(path=str(SHOTS / "live-desktop.png"))
+            page.wait_for_function("window.viewer.payload.live === false", timeout=120000)
+            worker.join(60)
+            assert page.evaluate("window.__sameDocument") is True  # no reload
+            assert page.locator("#live-badge").is_hidden()
+            n = page.evaluate("window.viewer.views.length") - 1
+            assert page.evaluate("window.viewer.step") == n
+            assert page.locator("#final").is_visible()
+            assert page.locator(".final-score").count() == 3
+            assert page.locator(".hand-group.secret .card[data-card]").count() > 0  # all open
+            assert page.evaluate("window.viewer.payload.live") is False
+        finally:
+            go.set()
+            browser.close()
+            worker.join(60)
+    assert not errors, errors
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED

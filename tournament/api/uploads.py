@@ -1,0 +1,33 @@
+"""The bundle upload limit, enforced before the body is read rather than after.
+
+Under WSGI, Django reads a request body only up to its Content-Length (a body without one reads
+as empty), so a declared length over the limit plus the multipart framing is the whole answer:
+`bundle_upload_guard` refuses it before anything touches the body, and the upload view calls it
+before authentication (a session's CSRF check would otherwise parse the body first).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+
+from ..errors import BundleRejected
+
+# Room for the multipart framing around the file (boundaries, part headers, a long file name).
+MULTIPART_OVERHEAD_BYTES = 64 * 1024
+
+
+def bundle_upload_guard(request: Any) -> None:
+    """Raise BundleRejected (too large) when the declared body cannot hold a bundle within
+    BOT_UPLOAD_MAX_BYTES; the service checks the exact file size once it is read."""
+    django_request = getattr(request, "_request", request)
+    try:
+        declared = int(django_request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        declared = 0
+    limit = settings.BOT_UPLOAD_MAX_BYTES
+    if declared > limit + MULTIPART_OVERHEAD_BYTES:
+        raise BundleRejected(
+            BundleRejected.TOO_LARGE.format(limit=limit), fields={"file": ["too large"]}
+        )

@@ -1,0 +1,214 @@
+"""Reads the website's pages need beyond `tournament.selectors`: ladder rows with placement
+counts, head-to-head tables, fault rates, a league's progress, an author's dashboard and the
+home page's summaries. Each function costs a fixed number of queries; the aggregation over
+match seats happens in Python on one query's rows. Head-to-head tables are
+`tournament.selectors.league_head_to_head` / `bot_head_to_head`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Count, Q, QuerySet
+
+from . import selectors, skill
+from .models import Bot, BotVersion, League, LeagueEntry, Match, MatchSeat, RatingChange
+
+TOP_PER_LEAGUE = 3
+HOME_MATCHES = 8
+RECENT_FAULTS = 10
+
+
+# --- ladder ---------------------------------------------------------------------------------
+
+
+@dataclass
+class LadderRow:
+    """One ladder line: the entry plus what a multi-seat ladder shows instead of W/D/L."""
+
+    entry: LeagueEntry
+    rank: int
+    placements: list[int]  # placements[i] = times finished (i+1)th
+    mean_rank: float | None
+    provisional: bool  # OpenSkill sigma still high: too few games to be sure
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """OpenSkill mu - 2 sigma .. mu + 2 sigma."""
+        mu, sigma = self.entry.openskill_mu, self.entry.openskill_sigma
+        return mu - 2 * sigma, mu + 2 * sigma
+
+
+def league_ladder_rows(*, league: League) -> list[LadderRow]:
+    """The ladder in the league's order (Elo or conservative OpenSkill) with placement counts
+    and mean rank per entrant."""
+    entries = selectors.league_ladder(league=league)
+    counts: dict[int, Counter[int]] = defaultdict(Counter)
+    seats = MatchSeat.objects.filter(
+        match__league=league, match__status=Match.Status.FINISHED, rank__isnull=False
+    ).values_list("bot_version_id", "rank")
+    for version_id, rank in seats:
+        counts[version_id][rank] += 1
+    rows = []
+    for entry in entries:
+        c = counts.get(entry.bot_version_id, Counter())
+        played = sum(c.values())
+        placements = [c.get(r, 0) for r in range(1, league.seats + 1)]
+        mean = sum(r * n for r, n in c.items()) / played if played else None
+        provisional = skill.is_provisional(entry.openskill_sigma)
+        rows.append(LadderRow(entry, entry.rank, placements, mean, provisional))
+    return rows
+
+
+# --- bots -----------------------------------------------------------------------------------
+
+
+@dataclass
+class FaultRate:
+    seats: int
+    faults: int
+
+    @property
+    def percent(self) -> float | None:
+        return 100.0 * self.faults / self.seats if self.seats else None
+
+
+def bot_fault_rate(*, bot: Bot) -> FaultRate:
+    """Faulted seats over seats played in finished matches (validation matches included)."""
+    agg = MatchSeat.objects.filter(
+        bot_version__bot=bot, match__status=Match.Status.FINISHED
+    ).aggregate(seats=Count("pk"), faults=Count("pk", filter=~Q(fault="")))
+    return FaultRate(agg["seats"], agg["faults"])
+
+
+def bot_rating_changes(*, bot: Bot, user: Any = None) -> QuerySet[RatingChange]:
+    """The bot's rating changes in visible leagues, oldest first, for per-league charts."""
+    leagues = selectors.league_list(user=user).values("pk")
+    return (
+        RatingChange.objects.filter(bot_version__bot=bot, league__in=leagues)
+        .select_related("bot_version__bot", "league")
+        .order_by("id")
+    )
+
+
+def bot_versions(*, bot: Bot) -> QuerySet[BotVersion]:
+    return bot.versions.order_by("-number")
+
+
+def seat_faults(*, user: Any, limit: int = RECENT_FAULTS) -> QuerySet[MatchSeat]:
+    """The latest faulted seats of a user's bots (the dashboard's "recent faults")."""
+    return (
+        MatchSeat.objects.filter(bot_version__bot__owner=user)
+        .exclude(fault="")
+        .select_related("bot_version__bot", "match")
+        .order_by("-match__created_at", "-match_id")[:limit]
+    )
+
+
+def author_bots(*, user: Any) -> list[Bot]:
+    """A user's bots with their versions (newest first) and league entries."""
+    bots = list(
+        Bot.objects.filter(owner=user).prefetch_related("versions").order_by("retired", "name")
+    )
+    entries = (
+        LeagueEntry.objects.filter(bot_version__bot__owner=user)
+        .select_related("league", "bot_version")
+        .order_by("league__name", "bot_version__number")
+    )
+    by_bot: dict[int, list[LeagueEntry]] = defaultdict(list)
+    for entry in entries:
+        by_bot[entry.bot_version.bot_id].append(entry)
+    for bot in bots:
+        versions = sorted(bot.versions.all(), key=lambda v: -v.number)
+        bot.latest = versions[0] if versions else None
+        bot.entry_list = by_bot.get(bot.pk, [])
+    return bots
+
+
+def ready_versions(*, bot: Bot) -> list[BotVersion]:
+    return list(bot.versions.filter(status=BotVersion.Status.READY).order_by("-number"))
+
+
+# --- leagues --------------------------------------------------------------------------------
+
+
+def league_match_counts(*, league: League) -> dict[str, int]:
+    """Matches of the league by status (every status present, zero when none)."""
+    counts = dict(
+        league.matches.values_list("status").annotate(n=Count("pk")).values_list("status", "n")
+    )
+    return {status: counts.get(status, 0) for status in Match.Status.values}
+
+
+def league_matches(
+    *, league: League, user: Any, bot_id: int | None = None, status: str | None = None,
+    round_number: int | None = None,
+) -> QuerySet[Match]:
+    """The league's matches, newest first, filtered by bot, status and round when given."""
+    matches = selectors.match_list(user=user).filter(league=league)
+    if bot_id is not None:
+        matches = matches.filter(seats__bot_version__bot_id=bot_id).distinct()
+    if status:
+        matches = matches.filter(status=status)
+    if round_number is not None:
+        matches = matches.filter(round=round_number)
+    return matches.order_by("-created_at", "-id")
+
+
+def enterable_leagues(*, user: Any) -> QuerySet[League]:
+    """Leagues the user sees that still take entries (drafts; ladders while running)."""
+    return selectors.league_list(user=user).filter(
+        Q(status=League.Status.DRAFT)
+        | Q(format=League.Format.LADDER, status__in=[League.Status.RUNNING, League.Status.PAUSED])
+    ).order_by("name")
+
+
+# --- home -----------------------------------------------------------------------------------
+
+
+@dataclass
+class LeagueSummary:
+    league: League
+    top: list[LeagueEntry]
+
+
+def home_leagues(*, user: Any) -> list[LeagueSummary]:
+    """Running (then paused, then closed) public leagues with their top entrants."""
+    leagues = list(
+        selectors.league_list(user=None).exclude(status=League.Status.DRAFT)
+        .order_by("status", "-created_at")[:12]
+    )  # fmt: skip
+    out = []
+    for league in leagues:
+        top = list(
+            LeagueEntry.objects.filter(league=league)
+            .select_related("bot_version__bot")
+            .order_by("-rating", "-games", "pk")[:TOP_PER_LEAGUE]
+        )
+        out.append(LeagueSummary(league, top))
+    order = {League.Status.RUNNING: 0, League.Status.PAUSED: 1, League.Status.CLOSED: 2}
+    return sorted(out, key=lambda s: order.get(s.league.status, 3))
+
+
+def matches_playing(*, user: Any, limit: int = HOME_MATCHES) -> list[Match]:
+    return list(
+        selectors.match_list(user=user).filter(status=Match.Status.RUNNING)
+        .exclude(kind=Match.Kind.VALIDATION).order_by("-started_at", "-id")[:limit]
+    )  # fmt: skip
+
+
+def matches_finished(*, user: Any, limit: int = HOME_MATCHES) -> list[Match]:
+    return list(
+        selectors.match_list(user=user).filter(status=Match.Status.FINISHED)
+        .exclude(kind=Match.Kind.VALIDATION).order_by("-finished_at", "-id")[:limit]
+    )  # fmt: skip
+
+
+def validation_match(*, version: BotVersion) -> Match | None:
+    """The latest validation match that seated this version (its replay shows what happened)."""
+    return (
+        Match.objects.filter(kind=Match.Kind.VALIDATION, seats__bot_version=version)
+        .order_by("-created_at", "-id").first()
+    )  # fmt: skip

@@ -1,0 +1,149 @@
+"""Rating charts as inline SVG geometry: pure arithmetic, no Django, no JavaScript.
+
+A chart has a y axis (rating) and an x axis (matches played), tick labels on both, axis titles
+and one polyline per series in the series' own colour (the bot's colour, from its id).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+WIDTH, HEIGHT = 720, 260
+LEFT, RIGHT, TOP, BOTTOM = 56, 16, 14, 44  # room for tick labels and axis titles
+
+
+@dataclass(frozen=True)
+class SeriesInput:
+    label: str
+    colour: str
+    points: Sequence[tuple[float, float]]  # (x, rating), x ascending
+
+
+@dataclass(frozen=True)
+class Series:
+    label: str
+    colour: str
+    points: str  # SVG polyline "x,y x,y ..."
+    last: float
+    end_x: float
+    end_y: float
+
+
+@dataclass(frozen=True)
+class Tick:
+    value: str
+    pos: float
+
+
+@dataclass(frozen=True)
+class Chart:
+    width: int
+    height: int
+    left: int
+    right: float  # x pixel of the plot's right edge
+    top: int
+    bottom: float  # y pixel of the plot's bottom edge
+    x_title: str
+    y_title: str
+    series: tuple[Series, ...]
+    x_ticks: tuple[Tick, ...]
+    y_ticks: tuple[Tick, ...]
+    summary: str  # what a screen reader hears
+
+
+def nice_ticks(lo: float, hi: float, count: int = 5) -> list[float]:
+    """Round tick values (1, 2 or 5 times a power of ten) covering [lo, hi]."""
+    if hi <= lo:
+        hi = lo + 1
+    raw = (hi - lo) / max(1, count)
+    power = 10 ** math.floor(math.log10(raw))
+    step = next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
+    first = math.ceil(lo / step) * step
+    ticks = []
+    value = first
+    while value <= hi + 1e-9:
+        ticks.append(round(value, 6))
+        value += step
+    return ticks
+
+
+def rating_chart(
+    series: Sequence[SeriesInput], *, x_title: str = "Rated matches played in the league",
+    y_title: str = "Elo rating", width: int = WIDTH, height: int = HEIGHT,
+) -> Chart | None:
+    """None when there is nothing to draw."""
+    series = [s for s in series if s.points]
+    if not series:
+        return None
+    xs = [x for s in series for x, _ in s.points]
+    ys = [y for s in series for _, y in s.points]
+    x_lo, x_hi = min(xs), max(xs)
+    if x_hi == x_lo:
+        x_hi = x_lo + 1
+    y_lo, y_hi = min(ys), max(ys)
+    if y_hi - y_lo < 20:
+        mid = (y_hi + y_lo) / 2
+        y_lo, y_hi = mid - 10, mid + 10
+    pad = (y_hi - y_lo) * 0.06
+    y_lo, y_hi = y_lo - pad, y_hi + pad
+    right, bottom = width - RIGHT, height - BOTTOM
+
+    def px(x: float) -> float:
+        return LEFT + (right - LEFT) * (x - x_lo) / (x_hi - x_lo)
+
+    def py(y: float) -> float:
+        return bottom - (bottom - TOP) * (y - y_lo) / (y_hi - y_lo)
+
+    drawn = []
+    for s in series:
+        pts = " ".join(f"{px(x):.1f},{py(y):.1f}" for x, y in s.points)
+        x_end, y_end = s.points[-1]
+        drawn.append(Series(s.label, s.colour, pts, y_end, round(px(x_end), 1),
+                            round(py(y_end), 1)))  # fmt: skip
+    x_ticks = tuple(
+        Tick(f"{v:g}", round(px(v), 1)) for v in nice_ticks(x_lo, x_hi, 6) if v == int(v)
+    )
+    y_ticks = tuple(Tick(f"{v:g}", round(py(v), 1)) for v in nice_ticks(y_lo, y_hi, 4))
+    summary = f"{y_title} against {x_title.lower()}: " + "; ".join(
+        f"{s.label} {s.last:.0f}" for s in drawn
+    )
+    return Chart(width, height, LEFT, right, TOP, bottom, x_title, y_title, tuple(drawn),
+                 x_ticks, y_ticks, summary)  # fmt: skip
+
+
+def league_series(changes: Sequence, colour_of: object) -> list[SeriesInput]:
+    """One series per entrant from a league's rating changes (oldest first).
+
+    x is the league's rated-match count (the first match that changed any rating is 1), so
+    lines of entrants who joined late start where they joined. `colour_of(bot_id)` colours them.
+    """
+    match_number: dict[int, int] = {}
+    paths: dict[int, list[tuple[float, float]]] = {}
+    labels: dict[int, tuple[str, int]] = {}
+    for c in changes:
+        n = match_number.setdefault(c.match_id, len(match_number) + 1)
+        path = paths.setdefault(c.bot_version_id, [(n - 1, c.before)])
+        path.append((n, c.after))
+        labels[c.bot_version_id] = (f"{c.bot_version.bot.name} v{c.bot_version.number}",
+                                    c.bot_version.bot_id)  # fmt: skip
+    return [
+        SeriesInput(labels[v][0], colour_of(labels[v][1]), paths[v])  # type: ignore[operator]
+        for v in sorted(paths, key=lambda v: -paths[v][-1][1])
+    ]
+
+
+def bot_series_by_league(changes: Sequence, colour: str) -> dict[int, list[SeriesInput]]:
+    """Per league id, one series per version of one bot: its rating after each of its games
+    (x = the version's games in that league), all in the bot's colour."""
+    out: dict[int, dict[int, list[tuple[float, float]]]] = {}
+    labels: dict[int, str] = {}
+    for c in changes:
+        path = out.setdefault(c.league_id, {}).setdefault(c.bot_version_id, [(0, c.before)])
+        path.append((len(path), c.after))
+        labels[c.bot_version_id] = f"v{c.bot_version.number}"
+    return {
+        league: [SeriesInput(labels[v], colour, p) for v, p in paths.items()]
+        for league, paths in out.items()
+    }

@@ -1,0 +1,210 @@
+"""The site's forms. They check shapes and explain each field; the rules live in the services,
+whose errors `add_service_error` puts back on the form next to the field at fault."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.contrib.auth.forms import UserCreationForm
+
+from tournament.errors import ArenaError
+from tournament.models import BotVersion, League
+from tournament.ratings import SISTER_RATINGS
+
+MODE_HELP = {
+    "standard": "the full game, 2-4 players",
+    "family": "the family rules (no cards), 2-4 players",
+    "duel": "the two-player Duel rules on their own island",
+    "solo": "one bot against the rulebook's sister player",
+}
+
+
+def mode_choices() -> list[tuple[str, str]]:
+    """Modes this build of the engine can play, labelled with what they are."""
+    import engine
+
+    out = []
+    for mode in engine.MODES:
+        try:
+            game_type = engine.mode_class(mode).game_type
+        except Exception:  # noqa: BLE001 - a mode being rewritten is not offered
+            continue
+        lo, hi = game_type.min_seats, game_type.max_seats
+        seats = f"{lo}" if lo == hi else f"{lo}-{hi}"
+        out.append((mode, f"{mode} — {MODE_HELP.get(mode, 'a game mode')} ({seats} seats)"))
+    return out
+
+
+def add_service_error(form: forms.Form, exc: ArenaError) -> None:
+    """Attach a service's error to the field it names (when the form has it), else the form."""
+    for name in exc.fields:
+        if name in form.fields:
+            form.add_error(name, exc.message)
+            return
+    form.add_error(None, exc.message)
+
+
+class SignupForm(UserCreationForm):
+    email = forms.EmailField(help_text="Used only to reset a forgotten password.")
+
+    class Meta(UserCreationForm.Meta):
+        model = get_user_model()
+        fields = ("username", "email")
+
+    def clean_username(self) -> str:
+        name = self.cleaned_data["username"]
+        if get_user_model().objects.filter(username__iexact=name).exists():
+            raise forms.ValidationError("This username is taken.")
+        return name
+
+
+class BotForm(forms.Form):
+    label_suffix = ""
+    name = forms.RegexField(
+        regex=r"^[\w .+-]{1,64}$", max_length=64,
+        help_text="Unique on the arena; letters, digits, spaces and . + - _ only.",
+        error_messages={"invalid": "Use letters, digits, spaces and . + - _ only."},
+    )  # fmt: skip
+    description = forms.CharField(
+        required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 3}),
+        help_text="Optional: what it does, shown on its page.",
+    )  # fmt: skip
+
+
+class UploadForm(forms.Form):
+    file = forms.FileField(
+        label="Bundle",
+        help_text="A single .py file, or a .zip with a bot.json manifest (see the bot protocol).",
+        widget=forms.ClearableFileInput(attrs={"accept": ".py,.zip"}),
+    )
+
+
+class EnterForm(forms.Form):
+    league = forms.ModelChoiceField(queryset=League.objects.none(), empty_label=None)
+
+    def __init__(self, *args: Any, leagues: Any = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if leagues is not None:
+            self.fields["league"].queryset = leagues
+
+
+class LeagueForm(forms.Form):
+    """Every field says what it does: the organiser should not need the API docs."""
+
+    label_suffix = ""
+
+    name = forms.CharField(max_length=100, help_text="Unique; shown on the league's page.")
+    mode = forms.ChoiceField(
+        choices=(), help_text="The rules every match of the league is played by."
+    )
+    seats = forms.IntegerField(
+        min_value=1, max_value=4, initial=2,
+        help_text="Bots per match. Standard and family: 2-4; Duel: 2; solo: 1.",
+    )  # fmt: skip
+    difficulty = forms.ChoiceField(
+        choices=[("", "—")] + [(k, k.replace("_", " ")) for k in SISTER_RATINGS],
+        required=False,
+        help_text="Solo only: how strong the sister player is (she is rated as an opponent).",
+    )
+    format = forms.ChoiceField(
+        choices=[
+            (League.Format.ROUND_ROBIN, "Round robin — every table of entrants, every seat order"),
+            (League.Format.SWISS, "Swiss — rounds of tables of neighbours in the standing"),
+            (League.Format.LADDER, "Ladder — runs continuously; entries welcome while it runs"),
+        ],
+        help_text="How tables are drawn. Only a ladder takes new entries after the start.",
+    )
+    rounds = forms.IntegerField(
+        min_value=1, max_value=100, initial=3, help_text="Swiss only: how many rounds are played."
+    )
+    seeds = forms.IntegerField(
+        min_value=1, max_value=100, initial=1,
+        help_text="Round robin only: how many deals each table plays (each in every seat order).",
+    )  # fmt: skip
+    decision_time_limit = forms.FloatField(
+        min_value=0.01, max_value=60, initial=1.0, label="Time per decision (s)",
+        help_text="Seconds a bot may think per move before it draws on its time bank.",
+    )  # fmt: skip
+    time_bank = forms.FloatField(
+        min_value=0, max_value=600, initial=30.0, label="Time bank (s)",
+        help_text="Extra seconds per match for slow moves; a bot that exhausts it faults.",
+    )  # fmt: skip
+    ladder_order = forms.ChoiceField(
+        choices=[
+            (League.LadderOrder.ELO, "Elo — the classic rating, moves with every result"),
+            (League.LadderOrder.CONSERVATIVE,
+             "Conservative — OpenSkill μ − 3σ: new or erratic bots rank low until proven"),
+        ],
+        initial=League.LadderOrder.ELO, label="Ladder order",
+        help_text="Which rating ranks the ladder; both are always shown. You can change it later.",
+    )  # fmt: skip
+    public = forms.BooleanField(
+        required=False, initial=True, label="Public",
+        help_text="Public: everyone sees it and any author may enter. Private: only the users "
+        "you invite (from the league's page after creating it) see it and may enter.",
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["mode"].choices = mode_choices()
+
+    def service_kwargs(self) -> dict[str, Any]:
+        d = self.cleaned_data
+        options = {"difficulty": d["difficulty"]} if d["mode"] == "solo" else {}
+        return {
+            "name": d["name"], "mode": d["mode"], "seats": d["seats"], "format": d["format"],
+            "options": options, "public": d["public"],
+            "decision_time_limit": d["decision_time_limit"], "time_bank": d["time_bank"],
+            "seeds": d["seeds"], "rounds": d["rounds"], "ladder_order": d["ladder_order"],
+        }  # fmt: skip
+
+
+class InviteForm(forms.Form):
+    username = forms.CharField(max_length=150, help_text="The user sees the league and may enter.")
+
+
+class ChallengeForm(forms.Form):
+    """A challenge seats 1-4 ready bot versions; empty seats at the end are left out."""
+
+    label_suffix = ""
+
+    mode = forms.ChoiceField(choices=(), help_text="The rules of the match.")
+    difficulty = forms.ChoiceField(
+        choices=[("", "—")] + [(k, k.replace("_", " ")) for k in SISTER_RATINGS],
+        required=False, help_text="Solo only: the sister player's strength.",
+    )  # fmt: skip
+    seat_0 = forms.ModelChoiceField(queryset=BotVersion.objects.none(), label="Seat 1")
+    seat_1 = forms.ModelChoiceField(queryset=BotVersion.objects.none(), required=False,
+                                    label="Seat 2")  # fmt: skip
+    seat_2 = forms.ModelChoiceField(queryset=BotVersion.objects.none(), required=False,
+                                    label="Seat 3")  # fmt: skip
+    seat_3 = forms.ModelChoiceField(queryset=BotVersion.objects.none(), required=False,
+                                    label="Seat 4")  # fmt: skip
+    SEATS = ("seat_0", "seat_1", "seat_2", "seat_3")
+
+    def __init__(self, *args: Any, versions: Any = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["mode"].choices = mode_choices()
+        for name in self.SEATS:
+            field = self.fields[name]
+            field.queryset = versions if versions is not None else BotVersion.objects.none()
+            field.label_from_instance = lambda v: f"{v.bot.name} v{v.number}"
+            field.empty_label = "— empty seat —"
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        chosen = [data.get(n) for n in self.SEATS]
+        while chosen and chosen[-1] is None:
+            chosen.pop()
+        if None in chosen:
+            raise forms.ValidationError("Fill the seats in order, without gaps.")
+        data["versions"] = chosen
+        return data
+
+    def service_kwargs(self) -> dict[str, Any]:
+        d = self.cleaned_data
+        options = {"difficulty": d["difficulty"]} if d["mode"] == "solo" else {}
+        return {"mode": d["mode"], "options": options,
+                "bot_version_ids": [v.pk for v in d["versions"]]}  # fmt: skip

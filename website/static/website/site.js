@@ -1,0 +1,132 @@
+// Isle Arena: the site's progressive enhancements (every page works without them).
+// - upload forms [data-upload]: drag and drop, XHR with a progress bar;
+// - the validation panel #version-status: polled while "pending", replaced in place;
+// - a match still queued or running [data-match-poll]: reloaded when it ends;
+// - forms [data-confirm]: ask first.
+"use strict";
+(function () {
+  const POLL_MS = 1500;
+
+  function csrf(form) {
+    const field = form.querySelector("input[name=csrfmiddlewaretoken]");
+    return field ? field.value : "";
+  }
+
+  function setupUpload(form) {
+    const input = form.querySelector("input[type=file]");
+    const zone = form.querySelector("[data-dropzone]");
+    const bar = form.querySelector("[data-progress]");
+    const status = form.querySelector("[data-upload-status]");
+    const button = form.querySelector("button[type=submit]");
+
+    function send() {
+      if (!input.files.length) { status.textContent = "Choose a .py or .zip file first."; return; }
+      const data = new FormData(form);
+      const xhr = new XMLHttpRequest();
+      xhr.open("POST", form.action);
+      xhr.setRequestHeader("Accept", "application/json");
+      xhr.setRequestHeader("X-CSRFToken", csrf(form));
+      bar.hidden = false; bar.value = 0; button.disabled = true;
+      status.textContent = "Uploading " + input.files[0].name + "…";
+      xhr.upload.addEventListener("progress", (e) => {
+        if (e.lengthComputable) bar.value = Math.round(100 * e.loaded / e.total);
+      });
+      xhr.upload.addEventListener("load", () => {
+        bar.value = 100; status.textContent = "Uploaded; queuing its validation match…";
+      });
+      xhr.addEventListener("load", () => {
+        let body = {};
+        try { body = JSON.parse(xhr.responseText); } catch (err) { body = {}; }
+        if (xhr.status === 201 && body.url) { window.location.assign(body.url); return; }
+        button.disabled = false; bar.hidden = true;
+        status.textContent = body.error || ("Upload failed (HTTP " + xhr.status + ").");
+        status.classList.add("errorlist");
+      });
+      xhr.addEventListener("error", () => {
+        button.disabled = false; bar.hidden = true;
+        status.textContent = "The upload did not reach the server; try again.";
+      });
+      xhr.send(data);
+    }
+
+    form.addEventListener("submit", (e) => { e.preventDefault(); send(); });
+    if (!zone) return;
+    ["dragenter", "dragover"].forEach((t) => zone.addEventListener(t, (e) => {
+      e.preventDefault(); zone.classList.add("over");
+    }));
+    ["dragleave", "drop"].forEach((t) => zone.addEventListener(t, (e) => {
+      e.preventDefault(); zone.classList.remove("over");
+    }));
+    zone.addEventListener("drop", (e) => {
+      if (!e.dataTransfer || !e.dataTransfer.files.length) return;
+      input.files = e.dataTransfer.files;
+      send();
+    });
+  }
+
+  function pollVersion(panel) {
+    if (!panel || panel.dataset.status !== "pending") return;
+    window.setTimeout(() => {
+      fetch(panel.dataset.poll, { headers: { Accept: "text/html" }, cache: "no-store" })
+        .then((r) => (r.ok ? r.text() : Promise.reject(r.status)))
+        .then((html) => {
+          const box = document.createElement("div");
+          box.innerHTML = html.trim();
+          const fresh = box.firstElementChild;
+          panel.replaceWith(fresh);
+          pollVersion(fresh);
+        })
+        .catch(() => pollVersion(panel));
+    }, POLL_MS);
+  }
+
+  function pollMatch(el) {
+    window.setTimeout(() => {
+      fetch(el.dataset.matchPoll, { headers: { Accept: "application/json" }, cache: "no-store" })
+        .then((r) => (r.ok ? r.json() : Promise.reject(r.status)))
+        .then((m) => {
+          if (m.status === "queued" || m.status === "running") {
+            const badge = document.querySelector("[data-match-status]");
+            if (badge && badge.textContent !== m.status) {
+              badge.textContent = m.status; badge.className = "badge " + m.status;
+            }
+            pollMatch(el);
+          } else {
+            window.location.reload();
+          }
+        })
+        .catch(() => pollMatch(el));
+    }, POLL_MS);
+  }
+
+  // Fields that only apply to one mode or format are hidden when they do not.
+  function setupDependentFields(form) {
+    const rules = [
+      ["difficulty", () => value("mode") === "solo"],
+      ["rounds", () => value("format") === "swiss"],
+      ["seeds", () => value("format") === "round_robin"],
+    ];
+    function value(name) {
+      const field = form.elements.namedItem(name);
+      return field ? field.value : null;
+    }
+    function apply() {
+      rules.forEach(([name, shown]) => {
+        const box = form.querySelector("#field-" + name);
+        if (box && value("mode") !== null) box.hidden = !shown();
+      });
+    }
+    form.addEventListener("change", apply);
+    apply();
+  }
+
+  document.querySelectorAll("form[data-dependent-fields]").forEach(setupDependentFields);
+  document.querySelectorAll("form[data-upload]").forEach(setupUpload);
+  pollVersion(document.getElementById("version-status"));
+  document.querySelectorAll("[data-match-poll]").forEach(pollMatch);
+  document.querySelectorAll("form[data-confirm]").forEach((form) => {
+    form.addEventListener("submit", (e) => {
+      if (!window.confirm(form.dataset.confirm)) e.preventDefault();
+    });
+  });
+})();

@@ -1,0 +1,47 @@
+"""Template helpers every page uses: a bot's colour and link, and a page link that keeps the
+list's filters."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+from django.urls import reverse
+from django.utils.html import format_html
+
+from ..colours import bot_colour
+
+register = template.Library()
+
+
+@register.filter
+def colour(bot_id: int) -> str:
+    return bot_colour(bot_id)
+
+
+@register.simple_tag
+def bot_link(bot: Any, version: Any = None) -> str:
+    """The bot's name after its colour dot, linked to its page (with " vN" for a version)."""
+    label = f"{bot.name} v{version.number}" if version is not None else bot.name
+    return format_html(
+        '<a class="bot" href="{}"><span class="swatch" style="--c: {}" aria-hidden="true">'
+        "</span>{}</a>",
+        reverse("website:bot", args=[bot.pk]), bot_colour(bot.pk), label,
+    )
+
+
+@register.simple_tag
+def version_link(version: Any) -> str:
+    return bot_link(version.bot, version)
+
+
+@register.simple_tag
+def page_url(query: str, number: int, param: str = "page") -> str:
+    """?<the list's filters>&page=N, so paging keeps the filters."""
+    return f"?{query}&{param}={number}" if query else f"?{param}={number}"
+
+
+@register.filter
+def ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"

@@ -1,0 +1,60 @@
+"""URLs of the site's pages (mounted at the root, before the replays app's endpoints)."""
+
+from django.contrib.auth import views as auth_views
+from django.urls import path, reverse_lazy
+
+from .views import accounts, authors, docs, organisers, public
+
+app_name = "website"
+
+_reset_done = reverse_lazy("website:password_reset_done")
+
+urlpatterns = [
+    path("", public.home, name="home"),
+    path("docs/protocol/", docs.protocol, name="protocol"),
+    # accounts: Django's views with the site's templates
+    path("accounts/signup/", accounts.signup, name="signup"),
+    path("accounts/login/", auth_views.LoginView.as_view(redirect_authenticated_user=True),
+         name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/password/change/", auth_views.PasswordChangeView.as_view(
+        success_url=reverse_lazy("website:password_change_done")), name="password_change"),
+    path("accounts/password/change/done/", auth_views.PasswordChangeDoneView.as_view(),
+         name="password_change_done"),
+    path("accounts/password/reset/", auth_views.PasswordResetView.as_view(
+        success_url=_reset_done), name="password_reset"),
+    path("accounts/password/reset/sent/", auth_views.PasswordResetDoneView.as_view(),
+         name="password_reset_done"),
+    path("accounts/password/reset/<uidb64>/<token>/", auth_views.PasswordResetConfirmView.as_view(
+        success_url=reverse_lazy("website:password_reset_complete")),
+         name="password_reset_confirm"),
+    path("accounts/password/reset/complete/", auth_views.PasswordResetCompleteView.as_view(),
+         name="password_reset_complete"),
+    path("accounts/", accounts.account, name="account"),
+    path("accounts/token/", accounts.token_regenerate, name="token-regenerate"),
+    # authors
+    path("dashboard/", authors.dashboard, name="dashboard"),
+    path("bots/", public.bot_list, name="bots"),
+    path("bots/new/", authors.bot_create, name="bot-new"),
+    path("bots/<int:bot_id>/", public.bot_detail, name="bot"),
+    path("bots/<int:bot_id>/upload/", authors.bot_upload, name="bot-upload"),
+    path("bots/<int:bot_id>/retire/", authors.bot_retire, name="bot-retire"),
+    path("versions/<int:version_id>/", public.version_detail, name="version"),
+    path("versions/<int:version_id>/status/", public.version_status, name="version-status"),
+    path("entries/", authors.league_enter, name="enter"),
+    path("challenge/", authors.challenge, name="challenge"),
+    # leagues
+    path("leagues/", public.league_list, name="leagues"),
+    path("leagues/new/", organisers.league_create, name="league-new"),
+    path("leagues/<int:league_id>/", public.league_detail, name="league"),
+    path("leagues/<int:league_id>/invite/", organisers.league_invite, name="league-invite"),
+    path("leagues/<int:league_id>/order/", organisers.league_order, name="league-order"),
+    *[
+        path(f"leagues/<int:league_id>/{action}/", organisers.league_action, {"action": action},
+             name=f"league-{action}")
+        for action in organisers.ACTIONS
+    ],
+    # matches
+    path("matches/", public.match_list, name="matches"),
+    path("matches/<int:match_id>/", public.match_detail, name="match"),
+]

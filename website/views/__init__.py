@@ -1,0 +1,1 @@
+"""The site's views, one module per audience: public pages, accounts, authors, organisers."""

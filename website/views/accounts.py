@@ -1,0 +1,65 @@
+"""Sign-up and the account page (API token). Log in/out and password change/reset are
+Django's own views, rendered with the site's templates (website/templates/registration)."""
+
+from __future__ import annotations
+
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_POST
+
+from tournament.errors import ArenaError
+from tournament.services import accounts
+from tournament.services.leagues import is_organiser
+
+from ..forms import SignupForm, add_service_error
+
+
+def _next_url(request: HttpRequest) -> str:
+    """Where to go after signing up: the page the user came from, else the dashboard."""
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return target
+    return "website:dashboard"
+
+
+def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("website:dashboard")
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        d = form.cleaned_data
+        try:
+            user = accounts.account_create(
+                username=d["username"], email=d["email"], password=d["password1"]
+            )
+        except ArenaError as exc:
+            add_service_error(form, exc)
+        else:
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            return redirect(_next_url(request))
+    return render(request, "registration/signup.html", {
+        "form": form, "next": request.GET.get("next", ""),
+    })  # fmt: skip
+
+
+@login_required
+def account(request: HttpRequest) -> HttpResponse:
+    return render(request, "website/account.html", {
+        "token": accounts.api_token_get(user=request.user),
+        "is_organiser": is_organiser(request.user),
+    })  # fmt: skip
+
+
+@login_required
+@require_POST
+def token_regenerate(request: HttpRequest) -> HttpResponse:
+    accounts.api_token_regenerate(user=request.user)
+    from django.contrib import messages
+
+    messages.success(request, "A new API token was made; the old one no longer works.")
+    return redirect("website:account")

@@ -1,0 +1,189 @@
+"""Pages anyone may open: home, leagues and their ladders, matches, bots, bot versions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+
+from tournament import selectors, site_selectors
+from tournament.models import Match
+from tournament.services.leagues import is_organiser
+
+from .. import charts
+from ..colours import bot_colour
+from ..forms import EnterForm, InviteForm, UploadForm
+from .common import found, int_param, paginate
+
+LADDER_PAGE = 50
+
+
+def may_see_private(user: Any, owner_id: int) -> bool:
+    """A bot's stderr and fault details are for its owner and staff only."""
+    return bool(user.is_authenticated and (user.is_staff or user.pk == owner_id))
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    user = request.user
+    return render(request, "website/home.html", {
+        "leagues": site_selectors.home_leagues(user=user),
+        "playing": site_selectors.matches_playing(user=user),
+        "finished": site_selectors.matches_finished(user=user),
+    })  # fmt: skip
+
+
+def league_list(request: HttpRequest) -> HttpResponse:
+    leagues = selectors.league_list(user=request.user).order_by("-created_at", "id")
+    return render(request, "website/leagues.html", {
+        "page": paginate(request, leagues), "can_organise": is_organiser(request.user),
+    })  # fmt: skip
+
+
+def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
+    league = found(selectors.league_get(league_id=league_id, user=request.user), "league",
+                   league_id)  # fmt: skip
+    status = request.GET.get("status") or None
+    if status not in Match.Status.values:
+        status = None
+    bot_id, round_number = int_param(request, "bot"), int_param(request, "round")
+    matches = site_selectors.league_matches(
+        league=league, user=request.user, bot_id=bot_id, status=status, round_number=round_number
+    )
+    ladder = site_selectors.league_ladder_rows(league=league)
+    changes = list(selectors.league_rating_history(league=league).order_by("id"))
+    user = request.user
+    organiser = user.is_authenticated and (user.is_superuser or league.organiser_id == user.pk)
+    filters = request.GET.copy()
+    filters.pop("page", None)
+    ladder_page = None
+    if len(ladder) > LADDER_PAGE:
+        ladder_page = paginate(request, ladder, LADDER_PAGE, param="ladder_page")
+    return render(request, "website/league.html", {
+        "league": league,
+        "ladder": ladder_page,
+        "ladder_rows": ladder_page.object_list if ladder_page else ladder,
+        "rows": ladder,
+        "chart": charts.rating_chart(charts.league_series(changes, bot_colour)),
+        "h2h_rows": selectors.league_head_to_head(league=league),
+        "page": paginate(request, matches),
+        "filters": {"bot": bot_id, "status": status, "round": round_number},
+        "filter_query": filters.urlencode(),
+        "statuses": Match.Status.values,
+        "entrant_bots": sorted({r.entry.bot_version.bot for r in ladder}, key=lambda b: b.name),
+        "counts": site_selectors.league_match_counts(league=league),
+        "is_organiser": organiser,
+        "invitations": selectors.league_invitations(league=league, user=user) if organiser
+        else (),
+        "invite_form": InviteForm() if organiser else None,
+        "enter_form": _enter_form(request, league),
+    })  # fmt: skip
+
+
+def _enter_form(request: HttpRequest, league: Any) -> Any:
+    """The "enter one of my bots" form when the user has a bot and the league takes entries."""
+    if not request.user.is_authenticated:
+        return None
+    if not site_selectors.enterable_leagues(user=request.user).filter(pk=league.pk).exists():
+        return None
+    bots = [b for b in site_selectors.author_bots(user=request.user) if not b.retired]
+    return {"league": league, "bots": bots} if bots else None
+
+
+def match_list(request: HttpRequest) -> HttpResponse:
+    status = request.GET.get("status") or None
+    matches = selectors.match_list(user=request.user)
+    if status in Match.Status.values:
+        matches = matches.filter(status=status)
+    kind = request.GET.get("kind") or None
+    if kind in Match.Kind.values:
+        matches = matches.filter(kind=kind)
+    bot_id = int_param(request, "bot")
+    bot = selectors.bot_get(bot_id=bot_id) if bot_id is not None else None
+    if bot is not None:
+        matches = matches.filter(seats__bot_version__bot=bot).distinct()
+    filters = request.GET.copy()
+    filters.pop("page", None)
+    return render(request, "website/matches.html", {
+        "page": paginate(request, matches.order_by("-created_at", "-id")),
+        "statuses": Match.Status.values, "kinds": Match.Kind.values,
+        "filters": {"status": status, "kind": kind}, "filter_query": filters.urlencode(),
+        "bot": bot,
+    })  # fmt: skip
+
+
+def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
+    """Seats, scores, ranks, faults, timing; the replay viewer (its own template) when the
+    match has a replay, else its status, refreshed until it ends."""
+    match = found(selectors.match_get(match_id=match_id, user=request.user), "match", match_id)
+    seats = list(match.seats.all())
+    for seat in seats:
+        seat.private = may_see_private(request.user, seat.bot_version.bot.owner_id)
+    context = {
+        "match": match, "seats": seats,
+        "frames_url": reverse("replays:frames", args=[match.pk]),
+        "replay_url": reverse("replays:replay", args=[match.pk]),
+        "open": match.status in (Match.Status.QUEUED, Match.Status.RUNNING),
+    }  # fmt: skip
+    template = "website/match_replay.html" if match.replay_name else "website/match.html"
+    return render(request, template, context)
+
+
+def bot_list(request: HttpRequest) -> HttpResponse:
+    bots = selectors.bot_list().order_by("retired", "name")
+    return render(request, "website/bots.html", {"page": paginate(request, bots)})
+
+
+def bot_detail(request: HttpRequest, bot_id: int) -> HttpResponse:
+    bot = found(selectors.bot_get(bot_id=bot_id), "bot", bot_id)
+    user = request.user
+    owner = user.is_authenticated and bot.owner_id == user.pk and not bot.is_system
+    ratings = list(selectors.bot_ratings(bot=bot, user=user))
+    series = charts.bot_series_by_league(
+        list(site_selectors.bot_rating_changes(bot=bot, user=user)), bot_colour(bot.pk)
+    )
+    leagues = []
+    for league_id in dict.fromkeys(e.league_id for e in ratings):
+        entries = [e for e in ratings if e.league_id == league_id]
+        chart = charts.rating_chart(series.get(league_id, []),
+                                    x_title="Games played in the league")  # fmt: skip
+        leagues.append({"league": entries[0].league, "entries": entries, "chart": chart,
+                        "chart_id": f"chart-{league_id}"})
+    enter = None
+    if owner and not bot.retired:
+        enter = EnterForm(leagues=site_selectors.enterable_leagues(user=user))
+    return render(request, "website/bot.html", {
+        "bot": bot, "owner": owner,
+        "versions": paginate(request, site_selectors.bot_versions(bot=bot), 10),
+        "leagues": leagues,
+        "matches": selectors.bot_recent_matches(bot=bot, user=user),
+        "fault_rate": site_selectors.bot_fault_rate(bot=bot),
+        "opponents": selectors.bot_head_to_head(bot=bot, user=user),
+        "upload_form": UploadForm() if owner and not bot.retired else None,
+        "enter_form": enter,
+        "challenge_version": next(iter(site_selectors.ready_versions(bot=bot)), None),
+    })  # fmt: skip
+
+
+def version_detail(request: HttpRequest, version_id: int) -> HttpResponse:
+    version = found(selectors.bot_version_get(version_id=version_id), "bot version", version_id)
+    return render(request, "website/version.html", _version_context(request, version))
+
+
+def version_status(request: HttpRequest, version_id: int) -> HttpResponse:
+    """The status panel alone, for the page's poller (it replaces the panel in place)."""
+    version = found(selectors.bot_version_get(version_id=version_id), "bot version", version_id)
+    response = render(request, "website/_version_status.html", _version_context(request, version))
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def _version_context(request: HttpRequest, version: Any) -> dict[str, Any]:
+    validation = site_selectors.validation_match(version=version)
+    seat = validation.seats.filter(bot_version=version).first() if validation else None
+    return {
+        "version": version, "bot": version.bot, "validation": validation,
+        "private": may_see_private(request.user, version.bot.owner_id),
+        "fault_kind": (seat.fault if seat and seat.fault else "validation match failed"),
+    }  # fmt: skip

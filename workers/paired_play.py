@@ -1,0 +1,65 @@
+"""Plays a paired comparison's plan on this machine, through the match runner (built-in bots
+in-process, bot files in the sandbox), for the local CLI and for tests of the statistics on real
+games. The tournament plays the same plan through its workers instead (`services/paired.py`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from . import paired
+from .runner import MatchSpec, SeatSpec, run_match
+
+
+def game_spec(
+    game: paired.PlannedGame,
+    *,
+    mode: str,
+    a: str,
+    b: str,
+    opponents: Sequence[str],
+    options: Mapping[str, Any] | None = None,
+) -> MatchSpec:
+    """The runner's spec of one planned game; the tested seat's built-in bot gets its own seed."""
+    seats = []
+    for who in game.lineup:
+        if who in paired.ARMS:
+            seat = SeatSpec.parse(a if who == "A" else b)
+            seats.append(SeatSpec(**{**seat.to_json(), "bot_seed": game.bot_seed}))
+        else:
+            seats.append(SeatSpec.parse(opponents[int(who)]))
+    return MatchSpec(mode=mode, seats=tuple(seats), seed=game.seed, options=dict(options or {}),
+                     replay=False)  # fmt: skip
+
+
+def result_of(game: paired.PlannedGame, result: Mapping[str, Any]) -> paired.GameResult:
+    """The tested seat's score and whether it finished first (a faulty seat keeps its score)."""
+    seat = game.tested_seat
+    return paired.GameResult(
+        seed_index=game.seed_index, rotation=game.rotation, arm=game.arm,
+        score=float(result["scores"][seat]), won=result["ranks"][seat] == 1,
+    )  # fmt: skip
+
+
+def run_local(
+    *,
+    a: str,
+    b: str,
+    opponents: Sequence[str],
+    mode: str,
+    seats: int,
+    seeds: int,
+    base_seed: int = 0,
+    options: Mapping[str, Any] | None = None,
+    level: float = paired.DEFAULT_LEVEL,
+    on_game: Callable[[int, int], None] | None = None,
+) -> paired.Comparison:
+    """Compare A with B over `seeds` deals here and now; `on_game(done, total)` reports progress."""
+    games = paired.plan(seeds=seeds, seats=seats, opponents=len(opponents), base_seed=base_seed)
+    results = []
+    for done, game in enumerate(games, start=1):
+        spec = game_spec(game, mode=mode, a=a, b=b, opponents=opponents, options=options)
+        results.append(result_of(game, run_match(spec).result))
+        if on_game is not None:
+            on_game(done, len(games))
+    return paired.analyse(results, rotations=seats, level=level)
