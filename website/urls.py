@@ -5,7 +5,7 @@ from django.urls import path, reverse_lazy
 
 from tournament.page_cache import cached_page
 
-from .views import accounts, authors, docs, organisers, public
+from .views import accounts, authors, docs, organisers, paired, public
 
 app_name = "website"
 
@@ -45,6 +45,7 @@ urlpatterns = [
     path("versions/<int:version_id>/status/", public.version_status, name="version-status"),
     path("entries/", authors.league_enter, name="enter"),
     path("challenge/", authors.challenge, name="challenge"),
+    path("paired/new/", paired.paired_new, name="paired-new"),
     # leagues
     path("leagues/", cached_page(public.league_list), name="leagues"),
     path("leagues/new/", organisers.league_create, name="league-new"),
