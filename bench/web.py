@@ -200,6 +200,10 @@ def fill(matches: int, leagues: int) -> None:
                 "score_sum", "wins", "losses",
             ])  # fmt: skip
             print(f"  league {li + 1}/{leagues}", file=sys.stderr)
+    from django.db import connection
+
+    with connection.cursor() as cursor:  # planner statistics, as autovacuum would gather
+        cursor.execute("ANALYZE")
 
 
 def filled() -> bool:

@@ -78,6 +78,12 @@ def match_list(*, user: Any = None) -> QuerySet[Match]:
     )
 
 
+def match_summaries(*, user: Any = None) -> QuerySet[Match]:
+    """`match_list` without the result blob (kilobytes a match) and the error text: what the
+    lists show (the API's summary rows, the match list, league and bot pages)."""
+    return match_list(user=user).defer("result", "error")
+
+
 def match_get(*, match_id: int, user: Any = None) -> Match | None:
     return match_list(user=user).filter(pk=match_id).first()
 
@@ -99,7 +105,7 @@ def challenge_versions() -> QuerySet[BotVersion]:
 
 def bot_recent_matches(*, bot: Bot, user: Any = None, limit: int = RECENT_MATCHES) -> list[Match]:
     return list(
-        match_list(user=user).filter(seats__bot_version__bot=bot).distinct()
+        match_summaries(user=user).filter(seats__bot_version__bot=bot).distinct()
         .order_by("-created_at", "-id")[:limit]
     )  # fmt: skip
 
@@ -135,7 +141,8 @@ def league_ladder(*, league: League, order: str | None = None) -> list[LeagueEnt
 
 
 def league_rating_history(*, league: League) -> QuerySet[RatingChange]:
-    return RatingChange.objects.filter(league=league).select_related("bot_version__bot", "match")
+    # the match itself is not read (its id is on the row): joining it would load every result
+    return RatingChange.objects.filter(league=league).select_related("bot_version__bot")
 
 
 def league_invitations(*, league: League, user: Any = None) -> QuerySet[LeagueInvitation]:

@@ -62,6 +62,35 @@ def league_ladder_rows(*, league: League) -> list[LadderRow]:
     return rows
 
 
+@dataclass(frozen=True)
+class ChartChange:
+    """The fields of a rating change that the rating charts read (website/charts.py)."""
+
+    match_id: int
+    league_id: int
+    bot_version_id: int
+    before: float
+    after: float
+    bot_version: BotVersion
+
+
+def _chart_changes(changes: QuerySet[RatingChange]) -> list[ChartChange]:
+    """Rating changes as plain rows, oldest first: one query for the rows (no model built per
+    row, no join) and one for their bot versions, whatever the number of changes."""
+    rows = list(
+        changes.order_by("id").values_list(
+            "match_id", "league_id", "bot_version_id", "before", "after"
+        )
+    )
+    versions = BotVersion.objects.select_related("bot").in_bulk({r[2] for r in rows})
+    return [ChartChange(m, lg, v, b, a, versions[v]) for m, lg, v, b, a in rows]
+
+
+def league_chart_changes(*, league: League) -> list[ChartChange]:
+    """The league's rating history for its chart."""
+    return _chart_changes(RatingChange.objects.filter(league=league))
+
+
 # --- bots -----------------------------------------------------------------------------------
 
 
@@ -83,14 +112,10 @@ def bot_fault_rate(*, bot: Bot) -> FaultRate:
     return FaultRate(agg["seats"], agg["faults"])
 
 
-def bot_rating_changes(*, bot: Bot, user: Any = None) -> QuerySet[RatingChange]:
+def bot_rating_changes(*, bot: Bot, user: Any = None) -> list[ChartChange]:
     """The bot's rating changes in visible leagues, oldest first, for per-league charts."""
     leagues = selectors.league_list(user=user).values("pk")
-    return (
-        RatingChange.objects.filter(bot_version__bot=bot, league__in=leagues)
-        .select_related("bot_version__bot", "league")
-        .order_by("id")
-    )
+    return _chart_changes(RatingChange.objects.filter(bot_version__bot=bot, league__in=leagues))
 
 
 def bot_versions(*, bot: Bot) -> QuerySet[BotVersion]:
@@ -147,7 +172,7 @@ def league_matches(
     round_number: int | None = None,
 ) -> QuerySet[Match]:
     """The league's matches, newest first, filtered by bot, status and round when given."""
-    matches = selectors.match_list(user=user).filter(league=league)
+    matches = selectors.match_summaries(user=user).filter(league=league)
     if bot_id is not None:
         matches = matches.filter(seats__bot_version__bot_id=bot_id).distinct()
     if status:

@@ -290,7 +290,7 @@ class MatchListApi(FilteredListApi):
 
     @extend_schema(responses=s.MatchSummaryOutput(many=True), parameters=[BEFORE])
     def get(self, request: Request) -> Response:
-        matches = selectors.match_list(user=request.user)
+        matches = selectors.match_summaries(user=request.user)
         return keyset_paginated(request, self, matches, s.MatchSummaryOutput)
 
     @extend_schema(request=s.MatchInput, responses={201: s.MatchOutput})
@@ -320,7 +320,7 @@ class ChallengeListApi(FilteredListApi):
 
     @extend_schema(responses=s.MatchSummaryOutput(many=True), parameters=[BEFORE])
     def get(self, request: Request) -> Response:
-        matches = selectors.challenge_list(user=request.user)
+        matches = selectors.challenge_list(user=request.user).defer("result", "error")
         return keyset_paginated(request, self, matches, s.MatchSummaryOutput)
 
     @extend_schema(

@@ -52,7 +52,7 @@ def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
         league=league, user=request.user, bot_id=bot_id, status=status, round_number=round_number
     )
     ladder = site_selectors.league_ladder_rows(league=league)
-    changes = list(selectors.league_rating_history(league=league).order_by("id"))
+    changes = site_selectors.league_chart_changes(league=league)
     user = request.user
     organiser = user.is_authenticated and (user.is_superuser or league.organiser_id == user.pk)
     filters = request.GET.copy()
@@ -95,7 +95,7 @@ def _enter_form(request: HttpRequest, league: Any) -> Any:
 
 def match_list(request: HttpRequest) -> HttpResponse:
     status = request.GET.get("status") or None
-    matches = selectors.match_list(user=request.user)
+    matches = selectors.match_summaries(user=request.user)
     if status in Match.Status.values:
         matches = matches.filter(status=status)
     kind = request.GET.get("kind") or None
