@@ -24,10 +24,11 @@ from .isolation import Isolation
 from .limits import Limits
 from .protocol import (
     LegalEncoder,
+    ObservationEncoder,
     decide_for,
     dumps_line,
     end_message,
-    parse_ready,
+    parse_ready_reply,
     parse_reply,
     start_message,
 )
@@ -123,6 +124,7 @@ class ProgramAgent:
         self.sandbox: BotSandbox | None = None
         self.process: BotProcess | None = None
         self._encoder: LegalEncoder | None = None
+        self._observations: ObservationEncoder | None = None  # set by the ready answer
         self._launched_at = 0.0
         self._started = False
         self._bundle, self._filename, self._sha256 = bundle, filename, sha256
@@ -164,7 +166,9 @@ class ProgramAgent:
         remaining = self._launched_at + allowed - time.monotonic()
         try:
             line, _ = self.process.exchange(self._pending_start, max(remaining, 0.001))
-            self.bot_name = parse_ready(line)
+            ready = parse_ready_reply(line)
+            self.bot_name = ready.name
+            self._observations = ObservationEncoder(deltas=ready.deltas)
         except BotFault as fault:
             self._record(game, fault)
         self.stats.startup = time.monotonic() - self._launched_at
@@ -180,7 +184,7 @@ class ProgramAgent:
             return legal[0]  # the default policy of a seat whose bot has faulted
         assert self._encoder is not None and self.stats.bank_left is not None
         limit, bank = self.limits.decision_seconds, self.stats.bank_left
-        payload = decide_for(game, seat, legal, self._encoder, limit, bank)
+        payload = decide_for(game, seat, legal, self._encoder, limit, bank, self._observations)
         elapsed, spent = 0.0, False
         try:
             line, elapsed = self.process.exchange(payload, limit + bank)

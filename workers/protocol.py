@@ -177,6 +177,13 @@ def decide_line(
     step: int, seat: int, observation: dict[str, Any], legal_json: str, limit: float, bank: float
 ) -> bytes:
     """The ``decide`` message as bytes; ``legal_json`` comes from ``LegalEncoder``."""
+    return _decide_text(step, seat, "observation", _dumps(observation), legal_json, limit, bank)
+
+
+def _decide_text(
+    step: int, seat: int, key: str, observation_json: str, legal_json: str, limit: float,
+    bank: float,
+) -> bytes:
     head = _dumps(
         {
             "type": "decide",
@@ -186,20 +193,113 @@ def decide_line(
         }
     )
     return (
-        head[:-1] + ',"observation":' + _dumps(observation) + ',"legal":' + legal_json + "}\n"
-    ).encode()
+        f'{head[:-1]},"{key}":{observation_json},"legal":{legal_json}}}\n'
+    ).encode()  # fmt: skip
+
+
+class ObservationEncoder:
+    """One seat's successive observations as JSON text, for the whole match.
+
+    The JSON text of each top-level value is kept with the value; when the next observation
+    has an equal value under that key (most do: a decision changes a field, a boat or the
+    supply, rarely all of them), its text is reused instead of encoded again, so the cost
+    follows what changed. With ``deltas`` (the bot asked for them in its ``ready`` answer)
+    every observation after the first is sent as its difference from the previous one, in
+    the form docs/bot-protocol.md describes: ``{"set": {key: value, ...}, "remove": [key]}``
+    under ``observation_delta``, where ``set`` holds the top-level keys whose value changed
+    or is new and ``remove`` the keys that are gone.
+    """
+
+    def __init__(self, deltas: bool = False) -> None:
+        self.deltas = deltas
+        self._values: dict[str, Any] = {}
+        self._texts: dict[str, str] = {}
+        self._keys: dict[str, str] = {}  # key -> its JSON string
+        self._items: dict[str, dict[Any, tuple[Any, str]]] = {}  # key -> item -> (value, text)
+        self._sent = False
+
+    def _key(self, key: str) -> str:
+        text = self._keys.get(key)
+        if text is None:
+            text = self._keys[key] = _dumps(key)
+        return text
+
+    def _encode_value(self, key: str, value: Any) -> str:
+        """A changed top-level value; in a list or an object (the players, the fields, the
+        supply: lists of tiles and boats), the items equal to the last ones keep their text."""
+        if not isinstance(value, (list, dict)):
+            self._items.pop(key, None)
+            return _dumps(value)
+        items = value.items() if isinstance(value, dict) else enumerate(value)
+        cache = self._items.setdefault(key, {})
+        fresh: dict[Any, tuple[Any, str]] = {}
+        parts = []
+        for sub, item in items:
+            hit = cache.get(sub)
+            if hit is not None and type(hit[0]) is type(item) and hit[0] == item:
+                text = hit[1]
+            else:
+                text = _dumps(item)
+            fresh[sub] = (item, text)
+            parts.append(f"{self._key(sub)}:{text}" if isinstance(value, dict) else text)
+        self._items[key] = fresh
+        if isinstance(value, dict):
+            return "{" + ",".join(parts) + "}"
+        return "[" + ",".join(parts) + "]"
+
+    def encode(self, observation: dict[str, Any]) -> tuple[str, str]:
+        """(message key, JSON text): ``observation`` and the whole, or ``observation_delta``
+        and the difference from the previous call's observation."""
+        values, texts = self._values, self._texts
+        parts, changed = [], []
+        for key, value in observation.items():
+            text = texts.get(key)
+            old = values.get(key, _MISSING)
+            if text is None or old is _MISSING or type(old) is not type(value) or old != value:
+                text = self._encode_value(key, value)
+                changed.append(f"{self._key(key)}:{text}")
+                texts[key] = text
+                values[key] = value
+            parts.append(f"{self._key(key)}:{text}")
+        removed = [k for k in values if k not in observation]
+        for key in removed:
+            del values[key], texts[key]
+            self._items.pop(key, None)
+        if not self.deltas or not self._sent:
+            self._sent = True
+            return "observation", "{" + ",".join(parts) + "}"
+        gone = ",".join(self._key(k) for k in removed)
+        return "observation_delta", '{"set":{' + ",".join(changed) + '},"remove":[' + gone + "]}"
+
+
+_MISSING = object()
+
+
+def apply_observation_delta(previous: dict[str, Any], delta: dict[str, Any]) -> dict[str, Any]:
+    """The observation a delta describes, from the previous one (what a bot does; used by the
+    tests and the example bot's twin in docs/bot-protocol.md)."""
+    current = {**previous, **delta["set"]}
+    for key in delta["remove"]:
+        current.pop(key, None)
+    return current
 
 
 def decide_for(
     game: Game, seat: int, legal: Sequence[Action], encoder: LegalEncoder, limit: float,
-    bank: float,
+    bank: float, observations: ObservationEncoder | None = None,
 ) -> bytes:
     """The ``decide`` line the runner sends ``seat`` now (``legal`` is the seat's legal
-    actions). Everything in it is what the seat may know: its observation, its legal actions
-    and ``step``, the number of decisions it has taken itself (``Game.seat_step``; the number
-    of all actions would count other seats' hidden answers)."""
-    return decide_line(game.seat_step(seat), seat, game.observation(seat),
-                       encoder.encode_list(legal), limit, bank)
+    actions). Everything in it is what the seat may know: its observation (whole, or as a
+    delta through ``observations``), its legal actions and ``step``, the number of decisions
+    it has taken itself (``Game.seat_step``; the number of all actions would count other
+    seats' hidden answers)."""
+    observation = game.observation(seat)
+    if observations is None:
+        key, text = "observation", _dumps(observation)
+    else:
+        key, text = observations.encode(observation)
+    return _decide_text(game.seat_step(seat), seat, key, text, encoder.encode_list(legal),
+                        limit, bank)  # fmt: skip
 
 
 def end_message(seat: int, result: dict[str, Any]) -> dict[str, Any]:
@@ -217,13 +317,30 @@ def _load_object(line: bytes, what: str) -> dict[str, Any]:
     return value
 
 
-def parse_ready(line: bytes) -> str | None:
-    """Check the answer to ``start``; returns the name the bot gives itself, if any."""
+@dataclass(frozen=True)
+class Ready:
+    """A parsed answer to ``start``: the name the bot gives itself, and whether it asked for
+    observation deltas (``"deltas": true``)."""
+
+    name: str | None
+    deltas: bool
+
+
+def parse_ready_reply(line: bytes) -> Ready:
+    """Check the answer to ``start``."""
     obj = _load_object(line, "the answer to start")
     if obj.get("ready") is not True:
         raise BotFault(FaultKind.BAD_OUTPUT, 'the answer to start must be {"ready": true}')
+    deltas = obj.get("deltas", False)
+    if not isinstance(deltas, bool):
+        raise BotFault(FaultKind.BAD_OUTPUT, '"deltas" in the answer to start is true or false')
     name = obj.get("name")
-    return name[:80] if isinstance(name, str) else None
+    return Ready(name[:80] if isinstance(name, str) else None, deltas)
+
+
+def parse_ready(line: bytes) -> str | None:
+    """Check the answer to ``start``; returns the name the bot gives itself, if any."""
+    return parse_ready_reply(line).name
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,122 @@
+"""Observation deltas (issue 16): a bot that answers ``{"ready": true, "deltas": true}`` gets
+each observation after its first as ``observation_delta``; a real sandboxed bot rebuilds the
+full observations from them and they match the engine's. Without the flag nothing changes."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import pytest
+
+from engine import new_game
+from engine.bots.random_bot import RandomBot
+from workers.agents import ProgramAgent
+from workers.faults import BotFault
+from workers.limits import Limits
+from workers.protocol import (
+    ObservationEncoder,
+    _dumps,
+    apply_observation_delta,
+    parse_ready_reply,
+)
+
+# Rebuilds each observation and answers with the sha256 of its canonical JSON (as the debug
+# note), and with how the observation came: "full" or "delta".
+DELTA_BOT = b"""
+import hashlib, json, sys
+out = sys.stdout
+sys.stdin.readline()
+out.write(json.dumps({"ready": True, "deltas": DELTAS}) + "\\n")
+out.flush()
+obs = None
+for line in sys.stdin:
+    msg = json.loads(line)
+    if msg["type"] != "decide":
+        break
+    if "observation" in msg:
+        obs, how = msg["observation"], "full"
+    else:
+        delta, how = msg["observation_delta"], "delta"
+        obs = {**obs, **delta["set"]}
+        for key in delta["remove"]:
+            del obs[key]
+    digest = hashlib.sha256(json.dumps(obs, sort_keys=True).encode()).hexdigest()
+    out.write(json.dumps({"index": 0, "debug": how + " " + digest}) + "\\n")
+    out.flush()
+"""
+
+
+def _digest(observation: dict) -> str:
+    return hashlib.sha256(json.dumps(observation, sort_keys=True).encode()).hexdigest()
+
+
+@pytest.mark.parametrize("deltas", [True, False])
+def test_a_bot_rebuilds_every_observation_from_deltas(deltas: bool) -> None:
+    game = new_game("standard", 2, 5)
+    other = RandomBot(1, 5)
+    source = DELTA_BOT.replace(b"DELTAS", b"True" if deltas else b"False")
+    agent = ProgramAgent(0, source, "delta_bot.py", limits=Limits(end_grace_seconds=0))
+    agent.launch(game)
+    agent.await_ready(game)
+    hows = []
+    try:
+        while not game.is_over():
+            seat = game.pending()[0]
+            if seat == 0:
+                expected = _digest(game.observation(0))
+                action = agent.act(game, 0)
+                assert agent.fault is None, agent.fault
+                how, digest = agent.last_note.split()
+                assert digest == expected, f"decision {len(hows)}: rebuilt observation differs"
+                hows.append(how)
+            else:
+                action = other.act(game, seat)
+            game.apply_unchecked(seat, action)
+    finally:
+        agent.close()
+    assert len(hows) > 20
+    assert hows[0] == "full"
+    assert set(hows[1:]) == ({"delta"} if deltas else {"full"})
+
+
+def test_the_encoder_sends_what_changed_and_the_same_text_in_full() -> None:
+    game = new_game("standard", 4, 2)
+    bots = [RandomBot(s, 2) for s in range(4)]
+    full, delta = ObservationEncoder(), ObservationEncoder(deltas=True)
+    rebuilt, sizes = None, []
+    while not game.is_over():
+        seat = game.pending()[0]
+        if seat == 0:
+            observation = game.observation(0)
+            key, text = full.encode(observation)
+            assert key == "observation" and text == _dumps(observation)
+            key, text = delta.encode(observation)
+            if rebuilt is None:
+                assert key == "observation"
+                rebuilt = json.loads(text)
+            else:
+                assert key == "observation_delta"
+                body = json.loads(text)
+                assert set(body) == {"set", "remove"}
+                rebuilt = apply_observation_delta(rebuilt, body)
+                sizes.append((len(text), len(_dumps(observation))))
+            assert rebuilt == json.loads(_dumps(observation))
+        game.apply_unchecked(seat, bots[seat].act(game, seat))
+    assert sum(d for d, _ in sizes) < 0.75 * sum(f for _, f in sizes)
+
+
+def test_removed_keys_are_listed() -> None:
+    encoder = ObservationEncoder(deltas=True)
+    encoder.encode({"a": 1, "b": [1, 2]})
+    key, text = encoder.encode({"a": 1, "c": {"x": 1}})
+    assert key == "observation_delta"
+    assert json.loads(text) == {"set": {"c": {"x": 1}}, "remove": ["b"]}
+
+
+def test_the_ready_answer_may_ask_for_deltas() -> None:
+    assert parse_ready_reply(b'{"ready": true}').deltas is False
+    ready = parse_ready_reply(b'{"ready": true, "deltas": true, "name": "d"}')
+    assert ready.deltas is True and ready.name == "d"
+    with pytest.raises(BotFault, match="deltas"):
+        parse_ready_reply(b'{"ready": true, "deltas": "yes"}')
