@@ -63,7 +63,7 @@ def _catalogue_entry() -> dict[str, Any]:
 
 def message_defs(mode: str) -> dict[str, Any]:
     """The message schemas of one mode (they refer to the mode's ``$defs``)."""
-    return {
+    defs = {
         "start": _obj({
             "type": ({"const": "start"}, "the message type"),
             "protocol": ({"const": PROTOCOL_VERSION}, "the protocol version"),
@@ -79,7 +79,9 @@ def message_defs(mode: str) -> dict[str, Any]:
         "ready": _obj({
             "ready": ({"const": True}, "always true"),
             "name": ({"type": "string", "maxLength": 80}, "a name shown in match records"),
-        }, optional=("name",), doc="The bot's answer to start.", open_=True),
+            "deltas": ({"type": "boolean"}, "true: send each observation after the first as "
+                       "observation_delta (default false: whole observations)"),
+        }, optional=("name", "deltas"), doc="The bot's answer to start.", open_=True),
         "decide": _obj({
             "type": ({"const": "decide"}, "the message type"),
             "step": ("int", "decisions your seat has taken so far (your own actions only)"),
@@ -88,9 +90,17 @@ def message_defs(mode: str) -> dict[str, Any]:
                            "bank": ("number", "seconds left in your bank")}),
                      "your clock"),
             "observation": ({"$ref": "#/$defs/observation"}, "what your player may know now"),
+            "observation_delta": (_obj({
+                "set": ({"type": "object"}, "top-level observation keys whose value changed "
+                        "or is new, with their new values"),
+                "remove": ({"type": "array", "items": {"type": "string"}},
+                           "top-level keys no longer in the observation"),
+            }), "only when you asked for deltas, after your first decide: the observation "
+                "as its change from the previous one you were sent"),
             "legal": ({"type": "array", "items": {"$ref": "#/$defs/action"}, "minItems": 1},
                       "every legal action, in the engine's order"),
-        }, doc="Sent for each of your decisions. Answer with a reply."),
+        }, optional=("observation", "observation_delta"),
+           doc="Sent for each of your decisions. Answer with a reply."),
         "reply": {
             "description": "The bot's answer to decide: the index of a legal action, or the "
                            "action itself; either may carry a debug note.",
@@ -107,6 +117,10 @@ def message_defs(mode: str) -> dict[str, Any]:
             "result": ({"$ref": "#/$defs/result"}, "the engine's result"),
         }, doc="Sent once the game is over. No answer is expected."),
     }
+    # a decide carries exactly one of the two forms of the observation
+    defs["decide"]["oneOf"] = [{"required": ["observation"]},
+                               {"required": ["observation_delta"]}]  # fmt: skip
+    return defs
 
 
 def protocol_schema(mode: str) -> dict[str, Any]:
