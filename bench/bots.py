@@ -27,6 +27,7 @@ sys.path.insert(0, str(ROOT))
 
 from engine import available_modes, new_game  # noqa: E402
 from engine.bots.random_bot import RandomBot  # noqa: E402
+from workers import runner as runner_module  # noqa: E402
 from workers.agents import ProgramAgent  # noqa: E402
 from workers.isolation import Isolation  # noqa: E402
 from workers.limits import Limits  # noqa: E402
@@ -35,7 +36,9 @@ from workers.sandbox import BotSandbox, detect_isolation  # noqa: E402
 
 TARGET_ROUND_TRIP_US = 200
 TARGET_RATIO = 2.0
+TARGET_RATIO_16 = 5.0
 RANDOM_BOT = str(ROOT / "examples" / "bots" / "random_bot.py")
+DELTA_RANDOM_BOT = str(ROOT / "examples" / "bots" / "delta_random_bot.py")
 INSTANT = b"""
 import sys
 out = sys.stdout
@@ -90,15 +93,28 @@ def round_trip_real(rounds: int) -> dict[str, float]:
     return {"exchange": statistics.median(exchange), "act": statistics.median(whole)}
 
 
+def _one_after_another(calls: Any) -> None:
+    """The runner before issue 16: bots started, and closed, one after another."""
+    for call in calls:
+        call()
+
+
 def game_times(games: int) -> dict[str, Any]:
-    """Median wall seconds of a 4-player standard game: in-process random bots, subprocess
-    random bots in the full sandbox, and subprocess random bots with no isolation layer."""
-    runs: dict[str, list[float]] = {"in_process": [], "subprocess": [], "no_isolation": []}
+    """Median wall seconds of a 4-player standard game, the same seeds side by side:
+    in-process random bots; subprocess random bots in the full sandbox started and closed
+    one after another as before issue 16 (`subprocess_before`), side by side as now
+    (`subprocess`), and side by side with the random bot that asks for observation deltas
+    (`subprocess_deltas`); and subprocess random bots with no isolation layer."""
+    labels = ("in_process", "subprocess_before", "subprocess", "subprocess_deltas",
+              "no_isolation")  # fmt: skip
+    runs: dict[str, list[float]] = {label: [] for label in labels}
     startup, decisions = [], []
     for seed in range(games):
         for label, bots, isolation in (
             ("in_process", ["random"] * 4, None),
+            ("subprocess_before", [RANDOM_BOT] * 4, None),
             ("subprocess", [RANDOM_BOT] * 4, None),
+            ("subprocess_deltas", [DELTA_RANDOM_BOT] * 4, None),
             ("no_isolation", [RANDOM_BOT] * 4, Isolation()),
         ):
             spec = MatchSpec(
@@ -107,8 +123,14 @@ def game_times(games: int) -> dict[str, Any]:
                 seed=seed,
                 replay=False,
             )
+            parallel = runner_module._in_parallel
+            if label == "subprocess_before":
+                runner_module._in_parallel = _one_after_another
             started = time.perf_counter()
-            outcome = run_match(spec, isolation=isolation)
+            try:
+                outcome = run_match(spec, isolation=isolation)
+            finally:
+                runner_module._in_parallel = parallel
             runs[label].append(time.perf_counter() - started)
             assert not outcome.faults, outcome.faults
             if label == "subprocess":
@@ -118,6 +140,8 @@ def game_times(games: int) -> dict[str, Any]:
     out["subprocess_startup"] = statistics.median(startup)
     out["subprocess_decision_round_trips"] = statistics.median(decisions)
     out["ratio"] = out["subprocess"] / out["in_process"]
+    out["ratio_before"] = out["subprocess_before"] / out["in_process"]
+    out["ratio_deltas"] = out["subprocess_deltas"] / out["in_process"]
     out["ratio_no_isolation"] = out["no_isolation"] / out["in_process"]
     return out
 
@@ -141,6 +165,8 @@ def main(argv: list[str] | None = None) -> int:
     # Issue 16's two targets, as keys of their own: the game ratio, and the time our side
     # spends per decision beyond the exchange itself (observation, encoding, parsing, checks)
     figures["subprocess_to_inprocess_ratio"] = figures["game"]["ratio"]
+    figures["subprocess_to_inprocess_ratio_before"] = figures["game"]["ratio_before"]
+    figures["subprocess_deltas_to_inprocess_ratio"] = figures["game"]["ratio_deltas"]
     figures["our_side_us_per_decision"] = (
         figures["round_trip_standard_act_us"] - figures["round_trip_standard_exchange_us"]
     )
@@ -175,8 +201,18 @@ def main(argv: list[str] | None = None) -> int:
         f"{g['no_isolation'] * 1000:8.1f} ms"
     )
     print(
-        f"ratio subprocess / in-process: {g['ratio']:.1f}x  (target < {TARGET_RATIO}x); "
-        f"without isolation {g['ratio_no_isolation']:.1f}x"
+        f"4-player standard game, subprocess random bots started and closed one after "
+        f"another (before issue 16): {g['subprocess_before'] * 1000:8.1f} ms"
+    )
+    print(
+        f"4-player standard game, subprocess random bots asking for observation deltas: "
+        f"{g['subprocess_deltas'] * 1000:8.1f} ms"
+    )
+    print(
+        f"ratio subprocess / in-process: {g['ratio']:.1f}x  (target < {TARGET_RATIO}x; "
+        f"issue 16: <= {TARGET_RATIO_16}x); before issue 16 {g['ratio_before']:.1f}x; "
+        f"with deltas {g['ratio_deltas']:.1f}x; without isolation "
+        f"{g['ratio_no_isolation']:.1f}x"
     )
     return 0
 
