@@ -120,3 +120,17 @@ def test_the_ready_answer_may_ask_for_deltas() -> None:
     assert ready.deltas is True and ready.name == "d"
     with pytest.raises(BotFault, match="deltas"):
         parse_ready_reply(b'{"ready": true, "deltas": "yes"}')
+
+
+def test_the_delta_example_bot_plays_a_whole_match_through_the_runner() -> None:
+    from pathlib import Path
+
+    from workers.runner import MatchSpec, SeatSpec, run_match
+
+    bot = str(Path(__file__).resolve().parents[2] / "examples" / "bots" / "delta_random_bot.py")
+    spec = MatchSpec(mode="standard", seats=(SeatSpec(bundle_path=bot), SeatSpec(bundle_path=bot),
+                     SeatSpec(builtin="random")), seed=4, replay=False)  # fmt: skip
+    outcome = run_match(spec)
+    assert outcome.faults == []
+    assert [p.get("self_name") for p in outcome.players[:2]] == ["random starter (deltas)"] * 2
+    assert len(outcome.actions) > 50
