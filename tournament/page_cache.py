@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import logging
 from collections.abc import Callable
 from typing import Any
 
@@ -24,6 +25,7 @@ from django.db.models.signals import post_delete, post_save
 from django.http import HttpRequest, HttpResponse
 
 GENERATION_KEY = "page-cache:generation"
+log = logging.getLogger(__name__)
 
 
 def generation() -> int:
@@ -36,9 +38,12 @@ def generation() -> int:
 
 def _bump() -> None:
     try:
-        cache.incr(GENERATION_KEY)
-    except ValueError:  # not there yet (or evicted): any new number is a new generation
-        cache.set(GENERATION_KEY, generation() + 1, timeout=None)
+        try:
+            cache.incr(GENERATION_KEY)
+        except ValueError:  # not there yet (or evicted): any new number is a new generation
+            cache.set(GENERATION_KEY, generation() + 1, timeout=None)
+    except Exception:  # the write has committed: a cache outage must not turn it into an error
+        log.warning("page cache: could not bump the generation", exc_info=True)
 
 
 def bump_generation() -> None:
@@ -66,8 +71,12 @@ def cached_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse
         if seconds <= 0 or request.method != "GET" or not _anonymous(request):
             return view(request, *args, **kwargs)
         digest = hashlib.sha256(request.get_full_path().encode()).hexdigest()
-        key = f"page-cache:{generation()}:{digest}"
-        hit = cache.get(key)
+        try:
+            key = f"page-cache:{generation()}:{digest}"
+            hit = cache.get(key)
+        except Exception:  # no cache: the page is still served, fresh
+            log.warning("page cache: unavailable", exc_info=True)
+            return view(request, *args, **kwargs)
         if hit is not None:
             status, content_type, body = hit
             response = HttpResponse(body, status=status, content_type=content_type)
@@ -84,7 +93,10 @@ def cached_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse
             and not request.META.get("CSRF_COOKIE_USED")
         )
         if cacheable:
-            cache.set(key, (200, response["Content-Type"], response.content), seconds)
+            try:
+                cache.set(key, (200, response["Content-Type"], response.content), seconds)
+            except Exception:
+                log.warning("page cache: could not store %s", request.path, exc_info=True)
         return response
 
     return wrapper
