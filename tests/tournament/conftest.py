@@ -55,7 +55,7 @@ class ScriptedRunner:
         self.specs: list[dict[str, Any]] = []
         self.raise_error: Exception | None = None
 
-    def run_match(self, spec: dict[str, Any]) -> dict[str, Any]:
+    def run_match(self, spec: dict[str, Any], on_step: Any = None) -> dict[str, Any]:
         self.specs.append(spec)
         if self.raise_error is not None:
             raise self.raise_error
