@@ -378,6 +378,21 @@ def test_version_log_only_for_its_owner(client, author, make_user) -> None:
     assert "TRACE-XYZ" in html and "crash: boom" in html
 
 
+def test_compile_log_only_for_its_owner(client, author, make_user) -> None:
+    version = builtin_copy(author, "compiled")
+    version.status, version.failure_reason = "failed", "build failed: main.cpp:2:29: error: x"
+    version.build_log = "$ g++ main.cpp\nmain.cpp:2:29: error: x\n  2 | SECRET-SOURCE-LINE"
+    version.save()
+    url = f"/versions/{version.pk}/"
+    assert b"SECRET-SOURCE-LINE" not in client.get(url).content
+    client.force_login(make_user("eve"))
+    assert b"SECRET-SOURCE-LINE" not in client.get(url).content
+    client.force_login(author)
+    html = client.get(url).content.decode()
+    assert "The compile log" in html and "SECRET-SOURCE-LINE" in html
+    assert "build failed: main.cpp:2:29" in html
+
+
 def test_challenge_form_plays_an_unrated_match(
     client, author, django_capture_on_commit_callbacks
 ) -> None:

@@ -149,11 +149,15 @@ def match_play(*, match_id: int) -> Match | None:
     from replays.live import live_publisher
     from workers.runner import run_match
 
-    spec = match_spec(match)
+    try:
+        spec = match_spec(match)  # fetches the bundles: the object store may fail
+    except Exception as exc:
+        log.exception("match %s: cannot prepare", match_id)
+        return match_fail(match_id=match_id, error=f"{type(exc).__name__}: {exc}")
     live = live_publisher(match_id=match_id, spec=spec)  # spectators watch it as it plays
     try:
         try:
-            raw = run_match(spec, on_step=live)
+            raw = run_match(spec, on_step=live) if live is not None else run_match(spec)
             outcome = outcome_from_runner(raw)
         except Exception as exc:  # the runner's own bug, not a bot fault: the match failed
             log.exception("match %s: runner failed", match_id)

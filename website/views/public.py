@@ -139,6 +139,9 @@ def bot_list(request: HttpRequest) -> HttpResponse:
     return render(request, "website/bots.html", {"page": paginate(request, bots)})
 
 
+PAIRED_ON_BOT_PAGE = 10  # the latest paired comparisons shown on a bot's page
+
+
 def bot_detail(request: HttpRequest, bot_id: int) -> HttpResponse:
     bot = found(selectors.bot_get(bot_id=bot_id), "bot", bot_id)
     user = request.user
@@ -164,6 +167,8 @@ def bot_detail(request: HttpRequest, bot_id: int) -> HttpResponse:
         "matches": selectors.bot_recent_matches(bot=bot, user=user),
         "fault_rate": site_selectors.bot_fault_rate(bot=bot),
         "opponents": selectors.bot_head_to_head(bot=bot, user=user),
+        "paired": selectors.paired_list(bot_id=bot.pk)[:PAIRED_ON_BOT_PAGE],
+        "may_compare": is_organiser(user),
         "upload_form": UploadForm() if owner and not bot.retired else None,
         "upload_kinds": bundle_kinds(),
         "enter_form": enter,
