@@ -47,8 +47,10 @@ def _bump() -> None:
 
 
 def bump_generation() -> None:
-    """Invalidate every cached page, once the current transaction (if any) commits."""
-    transaction.on_commit(_bump)
+    """Invalidate every cached page, once the current transaction (if any) commits. Nothing
+    to do when the cache is off (every process of a deployment shares the setting)."""
+    if _seconds() > 0:
+        transaction.on_commit(_bump)
 
 
 def _seconds() -> int:

@@ -78,12 +78,13 @@ def keyset_paginated(
     if not raw.isdigit():
         raise ValidationFailed("before must be the id of a row of this list.",
                                fields={"before": [raw]})  # fmt: skip
+    # the anchor is a row this user may see (filters aside: they may change between pages)
+    anchor = queryset.prefetch_related(None).filter(pk=int(raw))
+    anchor = anchor.values_list("created_at", flat=True).first()
     filterset = view.filterset_class(request.query_params, queryset=queryset, request=request)
     if not filterset.is_valid():
         raise serializers.ValidationError(filterset.errors)
     queryset = filterset.qs
-    anchor = queryset.model.objects.filter(pk=int(raw)).values_list("created_at", flat=True)
-    anchor = anchor.first()
     if anchor is None:
         raise ValidationFailed(f"before={raw}: there is no such row.", fields={"before": [raw]})
     size = api_settings.PAGE_SIZE
