@@ -102,6 +102,7 @@ def fill(matches: int, leagues: int) -> None:
         MatchSeat,
         RatingChange,
     )
+    from tournament.services.ratings import add_placement
 
     User = get_user_model()
     print("playing sample games ...", file=sys.stderr)
@@ -189,6 +190,7 @@ def fill(matches: int, leagues: int) -> None:
                     entry.openskill_mu, entry.openskill_sigma = sk_after[seat]
                     entry.games += 1
                     entry.score_sum += out.score or 0.0
+                    entry.placements = add_placement(entry.placements, out.rank)
                     if out.rank == top:
                         entry.wins += 1
                     else:
@@ -197,7 +199,7 @@ def fill(matches: int, leagues: int) -> None:
             RatingChange.objects.bulk_create(change_rows, batch_size=5000)
             LeagueEntry.objects.bulk_update(entries, [
                 "rating", "openskill_mu", "openskill_sigma", "last_change", "games",
-                "score_sum", "wins", "losses",
+                "score_sum", "wins", "losses", "placements",
             ])  # fmt: skip
             print(f"  league {li + 1}/{leagues}", file=sys.stderr)
     from django.db import connection

@@ -131,6 +131,10 @@ class LeagueEntry(models.Model):
     margin_sum = models.FloatField(default=0.0)
     last_change = models.FloatField(default=0.0)
     byes = models.PositiveIntegerField(default=0, help_text="swiss: rounds sat out")
+    placements = models.JSONField(
+        default=list, blank=True,
+        help_text="times finished 1st, 2nd, ... in rated matches (index 0 is 1st)",
+    )  # fmt: skip
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

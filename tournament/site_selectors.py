@@ -7,7 +7,7 @@ match seats happens in Python on one query's rows. Head-to-head tables are
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,18 +45,13 @@ def league_ladder_rows(*, league: League) -> list[LadderRow]:
     """The ladder in the league's order (Elo or conservative OpenSkill) with placement counts
     and mean rank per entrant."""
     entries = selectors.league_ladder(league=league)
-    counts: dict[int, Counter[int]] = defaultdict(Counter)
-    seats = MatchSeat.objects.filter(
-        match__league=league, match__status=Match.Status.FINISHED, rank__isnull=False
-    ).values_list("bot_version_id", "rank")
-    for version_id, rank in seats:
-        counts[version_id][rank] += 1
     rows = []
     for entry in entries:
-        c = counts.get(entry.bot_version_id, Counter())
-        played = sum(c.values())
-        placements = [c.get(r, 0) for r in range(1, league.seats + 1)]
-        mean = sum(r * n for r, n in c.items()) / played if played else None
+        # counted with each rated result (services.ratings), not from the league's seats
+        counts = list(entry.placements or [])
+        played = sum(counts)
+        placements = (counts + [0] * league.seats)[: league.seats]
+        mean = sum(r * n for r, n in enumerate(counts, start=1)) / played if played else None
         provisional = skill.is_provisional(entry.openskill_sigma)
         rows.append(LadderRow(entry, entry.rank, placements, mean, provisional))
     return rows

@@ -133,3 +133,19 @@ def test_page_cache_serves_anonymous_reads_until_a_write(
     fresh = anon.get(url)
     assert "X-Page-Cache" not in fresh
     assert max(row["elo"] for row in fresh.json()["results"]) == 2000.0
+
+
+def test_placements_are_counted_with_each_result(
+    organiser, ready_version, runner, django_capture_on_commit_callbacks
+):
+    from collections import Counter
+
+    from tournament.models import MatchSeat
+
+    league = _league(organiser, ready_version, "p", 4, django_capture_on_commit_callbacks)
+    for entry in league.entries.all():
+        ranks = Counter(MatchSeat.objects.filter(
+            match__league=league, bot_version=entry.bot_version
+        ).values_list("rank", flat=True))  # fmt: skip
+        expected = [ranks.get(r, 0) for r in range(1, max(ranks) + 1)]
+        assert entry.placements == expected and sum(expected) == entry.games == 9

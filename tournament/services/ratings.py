@@ -41,6 +41,14 @@ def _skill_after(match: Match, ranks: list[int], before: list[skill.Skill]) -> l
     )  # fmt: skip
 
 
+def add_placement(placements: list[int], rank: int) -> list[int]:
+    """The ladder's placement counts (index 0 = times 1st) with one more finish at `rank`."""
+    counts = list(placements or [])
+    counts += [0] * (rank - len(counts))
+    counts[rank - 1] += 1
+    return counts
+
+
 def rating_apply_match(*, match: Match) -> list[RatingChange]:
     """Update every entrant of a finished league match once (RatingChange is unique per
     match and bot version, and an existing change means the match was already applied).
@@ -79,6 +87,7 @@ def rating_apply_match(*, match: Match) -> list[RatingChange]:
             entry.last_change = new - old
             entry.games += 1
             entry.score_sum += seat.score or 0.0
+            entry.placements = add_placement(entry.placements, rank)
             if solo:
                 entry.margin_sum += margin
                 outcome = "win" if margin > 0 else "draw" if margin == 0 else "loss"
@@ -119,6 +128,7 @@ def rating_apply_match(*, match: Match) -> list[RatingChange]:
                 "wins",
                 "draws",
                 "losses",
+                "placements",
             ],
         )
         return RatingChange.objects.bulk_create(changes)
