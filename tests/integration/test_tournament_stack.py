@@ -224,6 +224,9 @@ def test_paired_comparison_through_the_stack(live_stack):
     anon = Api(live_stack.base_url)
     organiser = _login(anon, "organiser2")
     organiser_grant(user=get_user_model().objects.get(username="organiser2"))
+    from tournament.services.bots import builtin_bots_register
+
+    builtin_bots_register()  # as `manage.py register_builtin_bots` does on a new deployment
     system = anon.call("GET", "/api/v1/bots/?is_system=true")["results"]
     builtin = {b["name"]: b["versions"][0]["id"] for b in system}
     made = organiser.call(
