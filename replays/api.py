@@ -78,7 +78,7 @@ def replay_download(request: HttpRequest, match_id: int) -> HttpResponse:
     """The stored file, streamed from the replays storage (a folder or an object store)."""
     from tournament import selectors
 
-    match = selectors.match_get(match_id=match_id, user=request.user)
+    match = selectors.match_replay_fields(match_id=match_id, user=request.user)
     if match is None:
         return error_response(404, "not_found", f"No match {match_id}.")
     if not match.replay_name:

@@ -84,6 +84,14 @@ def match_summaries(*, user: Any = None) -> QuerySet[Match]:
     return match_list(user=user).defer("result", "error")
 
 
+def match_replay_fields(*, match_id: int, user: Any = None) -> Match | None:
+    """A visible match with only what its replay download reads (no seats, no result)."""
+    return (
+        match_list(user=user).prefetch_related(None).select_related(None)
+        .only("id", "replay_name", "replay_sha256").filter(pk=match_id).first()
+    )  # fmt: skip
+
+
 def match_get(*, match_id: int, user: Any = None) -> Match | None:
     return match_list(user=user).filter(pk=match_id).first()
 
