@@ -46,6 +46,7 @@ from .isolation import (
     lease_uid,
     network_isolation_available,
     spawn,
+    sweep_uids,
     uid_processes,
 )
 from .limits import Limits
@@ -59,6 +60,7 @@ __all__ = [
     "detect_isolation",
     "network_isolation_available",
     "sandbox_root",
+    "sweep_leftovers",
 ]
 
 F_SETPIPE_SZ = 1031
@@ -93,17 +95,31 @@ _swept: set[Path] = set()
 
 
 def _sweep_once(root: Path) -> None:
-    """Remove the folders of bots whose worker process died without cleaning up (a folder's
-    name holds the pid of the process that made it). Once per process and sandbox root."""
+    """``sweep_leftovers`` once per process and sandbox root."""
     if root in _swept:
         return
     _swept.add(root)
+    sweep_leftovers(root)
+
+
+def sweep_leftovers(root: Path | None = None) -> dict[str, int]:
+    """Clean up after worker processes that died without cleaning up: kill every process of
+    each bot uid whose lease is free but not marked clean (its holder died), and remove the
+    folders of bots whose worker is gone (a folder's name holds the pid that made it).
+
+    Run when a worker process starts (``workers.celery_app``) and before the first sandbox of
+    a process. Returns how many uids and folders it cleaned."""
+    root = root or sandbox_root()
+    uids = sweep_uids(root) if os.geteuid() == 0 else 0
+    folders = 0
     for entry in root.iterdir():
         parts = entry.name.rsplit("-", 2)
         if len(parts) != 3 or not parts[1].isdigit() or not entry.is_dir():
             continue
         if not Path(f"/proc/{parts[1]}").exists():
             shutil.rmtree(entry, ignore_errors=True)
+            folders += 1
+    return {"uids": uids, "folders": folders}
 
 
 class TailBuffer:
