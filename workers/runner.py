@@ -22,7 +22,7 @@ from engine.bots import BUILTIN_BOTS
 from .agents import BuiltinAgent, ProgramAgent
 from .faults import Fault
 from .isolation import Isolation, detect_isolation
-from .limits import Limits
+from .limits import Limits, seat_wall_budget
 from .protocol import PROTOCOL_VERSION
 
 MAX_STEPS = 100_000
@@ -141,7 +141,8 @@ class MatchOutcome:
     players: list[dict[str, Any]]  # per seat: who played it
     seats: list[dict[str, Any]]  # per seat: score, rank, fault, time used, stderr log
     result: dict[str, Any]
-    actions: list[dict[str, Any]]  # {"step", "seat", "action", "seconds", "note", "default"}
+    # {"step", "seat", "action", "seconds" (wall), "cpu" (charged), "note", "default"}
+    actions: list[dict[str, Any]]
     faults: list[Fault]
     timing: list[dict[str, Any]]
     started_at: str
@@ -180,6 +181,7 @@ def _make_agents(spec: MatchSpec, isolation: Isolation | None) -> list[BuiltinAg
                     isolation=isolation,
                     name=seat_spec.label,
                     sha256=seat_spec.sha256,
+                    wall_budget=seat_wall_budget(spec.mode, spec.limits),
                 )
             )
     return agents
@@ -231,6 +233,7 @@ def run_match(
                 "seat": seat,
                 "action": game.encode_action(action),
                 "seconds": round(seconds, 6),
+                "cpu": round(agent.last_cpu, 6),
             }
             if agent.last_note:
                 record["note"] = agent.last_note

@@ -64,6 +64,8 @@ __all__ = [
 ]
 
 F_SETPIPE_SZ = 1031
+CPU_POLL_SECONDS = 0.05  # while a bot thinks, its CPU time is read this often
+_TICKS = os.sysconf("SC_CLK_TCK")
 RESIDENT_CHECK_SECONDS = 0.05  # a bot over its resident-memory limit is caught within this
 SYSTEM_PATH = "/usr/local/bin:/usr/bin:/bin"
 _WRAPPER_SIGKILL = "unshare: sigprocmask unblock failed"
@@ -169,6 +171,7 @@ class BotProcess:
         self._killed = False
         self.swept = False  # kill() killed every process of the uid
         self.cpu_seconds: float | None = None  # known once the process is reaped
+        self.last_cpu = 0.0  # CPU time of the bot's process tree in the last exchange
         try:
             self.proc = spawn(
                 plan,
@@ -236,16 +239,26 @@ class BotProcess:
                 if self.stderr.total == before:
                     break
 
-    def exchange(self, payload: bytes, timeout: float) -> tuple[bytes, float]:
+    def exchange(
+        self, payload: bytes, timeout: float, *, cpu_limit: float | None = None
+    ) -> tuple[bytes, float]:
         """Send ``payload`` (one or more lines) and wait for one reply line.
 
         Returns the line (without its newline) and the seconds taken, measured
         on the monotonic clock around the write and the read. Raises BotFault.
+
+        With ``cpu_limit`` the bot is charged for the CPU time its whole process tree uses
+        (``tree_cpu_seconds``, read before, while it thinks, and after): more than
+        ``cpu_limit`` is a timeout, and ``timeout`` is only the wall-clock ceiling, a
+        backstop for bots that sleep or block. Time the bot spends stopped or waiting for a
+        core on a busy machine is not charged. ``last_cpu`` holds the CPU time used.
         """
         started = time.monotonic()
         deadline = started + timeout
         if self._out or (self._read_stdout() and self._out):
             self._fail_stale()
+        cpu0 = self.tree_cpu_seconds() if cpu_limit is not None else 0.0
+        self.last_cpu = 0.0
         view = memoryview(payload)
         try:
             sent = os.write(self._in, view)
@@ -264,12 +277,14 @@ class BotProcess:
                     del self._out[: nl + 1]
                     self._scan = 0
                     elapsed = time.monotonic() - started
+                    if cpu_limit is not None:
+                        self.last_cpu = max(0.0, self.tree_cpu_seconds() - cpu0)
                     if len(line) > limit:
                         self._too_long(elapsed)
+                    if cpu_limit is not None and self.last_cpu > cpu_limit:
+                        raise self._over_cpu(cpu_limit, elapsed)
                     if elapsed > timeout:  # seen after the deadline: late, whatever the cause
-                        raise BotFault(
-                            FaultKind.TIMEOUT, f"no reply within {timeout:.3f} s", elapsed
-                        )
+                        raise self._over_wall(timeout, elapsed, cpu_limit is not None)
                     if (
                         self.resident_limit_mb is not None
                         and time.monotonic() - self._resident_checked >= RESIDENT_CHECK_SECONDS
@@ -280,11 +295,19 @@ class BotProcess:
             if len(self._out) > limit:
                 self._too_long(time.monotonic() - started)
             remaining = deadline - time.monotonic()
-            if remaining <= 0:
+            over_cpu = False
+            if cpu_limit is not None:
+                self.last_cpu = max(0.0, self.tree_cpu_seconds() - cpu0)
+                over_cpu = self.last_cpu > cpu_limit
+            if remaining <= 0 or over_cpu:
                 if sent < len(view):
                     self._sel.unregister(self._in)
                 elapsed = time.monotonic() - started
-                raise BotFault(FaultKind.TIMEOUT, f"no reply within {timeout:.3f} s", elapsed)
+                if over_cpu:
+                    raise self._over_cpu(cpu_limit, elapsed)  # type: ignore[arg-type]
+                raise self._over_wall(timeout, elapsed, cpu_limit is not None)
+            if cpu_limit is not None:
+                remaining = min(remaining, CPU_POLL_SECONDS)
             for key, _ in self._sel.select(remaining):
                 fd = key.fd
                 if fd == self._stdout:
@@ -304,6 +327,54 @@ class BotProcess:
                         raise self.exit_fault(time.monotonic() - started) from None
                     if sent >= len(view):
                         self._sel.unregister(self._in)
+
+    def _evidence(self, elapsed: float) -> dict[str, float | list[float]]:
+        """What a timeout is judged on, kept with the fault: CPU, wall clock, machine load."""
+        try:
+            load = [round(x, 2) for x in os.getloadavg()]
+        except OSError:
+            load = []
+        return {"cpu": round(self.last_cpu, 6), "wall": round(elapsed, 6), "load": load}
+
+    def _over_cpu(self, cpu_limit: float, elapsed: float) -> BotFault:
+        message = (
+            f"used {self.last_cpu:.3f} s of CPU time; it had {cpu_limit:.3f} s"
+            f" (the decision limit plus what was left of the bank)"
+        )
+        return BotFault(FaultKind.TIMEOUT, message, elapsed, self._evidence(elapsed))
+
+    def _over_wall(self, timeout: float, elapsed: float, charged_cpu: bool) -> BotFault:
+        if not charged_cpu:
+            message = f"no reply within {timeout:.3f} s"
+        else:
+            message = (
+                f"no reply within the wall-clock ceiling of {timeout:.3f} s"
+                f" (it used {self.last_cpu:.3f} s of CPU time)"
+            )
+        return BotFault(FaultKind.TIMEOUT, message, elapsed, self._evidence(elapsed))
+
+    def tree_cpu_seconds(self) -> float:
+        """CPU time (user + system) used so far by the bot's process tree: the launcher and
+        its descendants, each with the time of the children it reaped (/proc/<pid>/stat).
+        In a pid namespace an orphan is adopted by the namespace's init, so nothing escapes
+        the tree. Per clock tick (10 ms); a few /proc reads per process."""
+        ticks, todo, seen = 0, [self.proc.pid], set()
+        while todo:
+            pid = todo.pop()
+            if pid in seen:
+                continue
+            seen.add(pid)
+            try:
+                with open(f"/proc/{pid}/stat") as f:
+                    stat = f.read()
+                fields = stat[stat.rfind(")") + 2 :].split()
+                ticks += sum(int(x) for x in fields[11:15])  # utime stime cutime cstime
+                for task in os.listdir(f"/proc/{pid}/task"):
+                    with open(f"/proc/{pid}/task/{task}/children") as f:
+                        todo += [int(child) for child in f.read().split()]
+            except (OSError, ValueError, IndexError):
+                continue
+        return ticks / _TICKS
 
     def resident_mb(self) -> float:
         """Resident memory of the bot's process tree (the launcher and its descendants)."""
