@@ -129,11 +129,15 @@ def match_spec(match: Match) -> dict[str, Any]:
             "bundle_kind": v.bundle_kind or None, "sha256": v.built_sha256 or v.sha256 or None,
             "bot_seed": seat.bot_seed,
         })  # fmt: skip
-    return {
+    spec = {
         "match_id": match.pk, "mode": match.mode, "seats": seats, "seed": match.seed,
         "options": match.options, "decision_time_limit": match.decision_time_limit,
         "time_bank": match.time_bank, "memory_limit_mb": settings.BOT_MEMORY_LIMIT_MB,
     }  # fmt: skip
+    if match.kind == Match.Kind.VALIDATION:
+        # A new upload starts on a cold worker; the grace is not part of what the bot is told.
+        spec["limits"] = {"startup_grace_seconds": settings.BOT_VALIDATION_STARTUP_GRACE_SECONDS}
+    return spec
 
 
 def match_play(*, match_id: int) -> Match | None:
