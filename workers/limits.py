@@ -106,9 +106,10 @@ def seat_wall_budget(mode: str, limits: Limits) -> float | None:
 
 def match_worst_case_seconds(mode: str, seats: int, limits: Limits) -> float:
     """The longest a match can take with program bots in every seat: ``seats x (decisions x
-    decision_seconds + bank_seconds)`` plus the startup limit (the seats start together).
+    decision_seconds + bank_seconds)`` plus the startup limit and its grace (the seats start
+    together).
     Unknown modes raise ``KeyError``."""
     budget = seat_wall_budget(mode, limits)
     if budget is None:
         raise KeyError(f"no decisions bound for mode {mode!r} (workers/data/decisions.json)")
-    return seats * budget + limits.startup_seconds
+    return seats * budget + limits.startup_seconds + limits.startup_grace_seconds

@@ -330,6 +330,7 @@ def _seat_summaries(
                 "fault": fault.kind.value if fault else "",
                 "fault_detail": fault.message if fault else "",
                 "fault_step": fault.step if fault else None,
+                "fault_evidence": fault.evidence if fault else None,
                 "time_used": round(agent.stats.total, 6),
                 "log": "\n".join(fault.stderr) if fault else "",
             }
