@@ -299,7 +299,7 @@ SPECTACULAR_SETTINGS = {
 # Failed logins are counted per account and per client address over a window; over either
 # limit, logins of that account / from that address answer 429 with Retry-After.
 
-LOGIN_REDIRECT_URL = "/"
+# (Where a login lands, LOGIN_REDIRECT_URL, is set with the site's URLs above: the dashboard.)
 LOGIN_FAILURES_PER_ACCOUNT = env_int("LOGIN_FAILURES_PER_ACCOUNT", 10)
 LOGIN_FAILURES_PER_ADDRESS = env_int("LOGIN_FAILURES_PER_ADDRESS", 50)
 LOGIN_THROTTLE_WINDOW_SECONDS = env_int("LOGIN_THROTTLE_WINDOW_SECONDS", 900)

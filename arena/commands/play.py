@@ -49,8 +49,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                         help="number of players (default: 2; solo: 1)")
     parser.add_argument("--seed", type=int, default=0, help="the game seed (default 0)")
     parser.add_argument("--bots", default=None,
-                        help="comma-separated bot per seat: built-in names (greedy, random) or "
-                             "bot files (default: random)")
+                        help="comma-separated bot per seat: built-in names (greedy, random) or bot "
+                             "files (.py, .js, .zip of any language); default: random")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                         help="a mode option, e.g. difficulty=hard (repeatable)")
     parser.add_argument("--difficulty", default=None,

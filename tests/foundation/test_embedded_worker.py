@@ -11,10 +11,12 @@ by bench/embedded.py, not asserted here.
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
 import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -31,6 +33,11 @@ def _children(pid: int) -> list[int]:
     return [int(p) for p in found.split()]
 
 
+def _page(arena: EmbeddedArena, path: str) -> str:
+    with urllib.request.urlopen(arena.base_url + path, timeout=60) as response:
+        return response.read().decode()
+
+
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -40,6 +47,7 @@ def _alive(pid: int) -> bool:
     return not (stat.exists() and stat.read_text().split()[2] == "Z")
 
 
+@pytest.mark.timeout(1500)  # real processes on a machine that may be busy
 def test_ladder_league_plays_in_the_background_and_stops_when_paused(
     tmp_path: Path, free_port: int
 ) -> None:
@@ -52,6 +60,7 @@ def test_ladder_league_plays_in_the_background_and_stops_when_paused(
         first = arena.matches(league_id)
         assert len(first) >= 2
         assert any(m["status"] in OPEN for m in first), [m["status"] for m in first]
+        assert re.search(r">\s*(queued|running)\s*<", _page(arena, f"/leagues/{league_id}/"))
 
         seen: dict[int, list[str]] = {}
 
@@ -71,6 +80,7 @@ def test_ladder_league_plays_in_the_background_and_stops_when_paused(
         for states in seen.values():
             assert [order[s] for s in states] == sorted(order[s] for s in states), states
         assert any("running" in s for s in seen.values()), seen
+        assert re.search(r">\s*finished\s*<", _page(arena, f"/leagues/{league_id}/"))
 
         status, league = arena.request("POST", f"/api/v1/leagues/{league_id}/pause/")
         assert status == 200 and league["status"] == "paused"

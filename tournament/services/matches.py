@@ -23,6 +23,7 @@ from ..errors import ValidationFailed
 from ..models import BotVersion, League, Match, MatchSeat
 from .bundle_files import bundle_local_path
 from .outcome import PlayedMatch, SeatOutcome, outcome_from_runner
+from .redact import redact_host_details
 
 log = logging.getLogger(__name__)
 
@@ -240,7 +241,11 @@ def match_play(*, match_id: int) -> Match | None:
     from replays.live import live_publisher
     from workers.runner import run_match
 
-    spec = match_spec(match)
+    try:
+        spec = match_spec(match)  # fetches the bundles: the object store may fail
+    except Exception as exc:
+        log.exception("match %s: cannot prepare", match_id)
+        return match_fail(match_id=match_id, error=f"{type(exc).__name__}: {exc}")
     live = live_publisher(match_id=match_id, spec=spec)  # spectators watch it as it plays
     try:
         try:
@@ -368,7 +373,7 @@ def match_fail(*, match_id: int, error: str) -> Match | None:
         match = Match.objects.select_for_update().get(pk=match_id)
         if match.status not in (Match.Status.QUEUED, Match.Status.RUNNING):
             return None
-        match.error = error[-4000:]
+        match.error = redact_host_details(error)[-4000:]  # users read it: no host paths
         if match.attempts < MAX_ATTEMPTS and match.kind != Match.Kind.VALIDATION:
             match.status = Match.Status.QUEUED
             match.queued_at = timezone.now()

@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from .redact import redact_host_details
+
 
 @dataclass(frozen=True)
 class SeatOutcome:
@@ -52,9 +54,9 @@ def outcome_from_runner(raw: Any) -> PlayedMatch:
                 score=_get(s, "score", scores[i] if i < len(scores) else None),
                 rank=_get(s, "rank", ranks[i] if i < len(ranks) else None),
                 fault=str(fault_kind),
-                fault_detail=str(_get(s, "fault_detail", "") or ""),
+                fault_detail=redact_host_details(str(_get(s, "fault_detail", "") or "")),
                 time_used=_get(s, "time_used"),
-                log=str(_get(s, "log", "") or "")[-8000:],
+                log=redact_host_details(str(_get(s, "log", "") or ""))[-8000:],
                 fault_evidence=_get(s, "fault_evidence"),
             )
         )
