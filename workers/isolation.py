@@ -16,6 +16,11 @@ Four layers, each detected once and reported in every match record:
   it), so killing one process ends every process the bot ever started, even
   ones that called ``setsid``. Bots with a uid run with ``no_new_privs``.
 
+Whatever the layers, a bot dies with the worker thread that started it: the
+parent-death signal (SIGKILL) is set last in the pre-exec step, and again by
+``setpriv --pdeathsig`` inside the pid namespace (a change of uid clears it).
+Start bots from a thread that lives as long as the match (the runner does).
+
 Resource limits (``setrlimit``) are applied whatever the layers. Nothing
 here imports Django.
 """
