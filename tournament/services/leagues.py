@@ -255,7 +255,7 @@ def league_start(*, league: League, user: Any) -> League:
             waiting = league.matches.filter(status=Match.Status.QUEUED)
             waiting.update(queued_at=timezone.now())  # sent again now: not lost
             for match in waiting:
-                match_enqueue(match)
+                match_enqueue(match, league.seats)
             return league
         if league.status != League.Status.DRAFT:
             raise Conflict(Conflict.LEAGUE_NOT_DRAFT)

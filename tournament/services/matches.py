@@ -63,13 +63,14 @@ def match_time_limits(match: Match, seats: int | None = None) -> tuple[int, int]
     return math.ceil(worst + margin / 2), math.ceil(worst + margin)
 
 
-def match_enqueue(match: Match) -> None:
+def match_enqueue(match: Match, seats: int | None = None) -> None:
     """Queue the play task once the surrounding transaction commits (never a phantom id),
-    with time limits from the match's worst-case duration."""
+    with time limits from the match's worst-case duration (``seats``: its number of seats
+    when the caller knows it, else counted)."""
     from workers.tasks import match_play_task
 
     match_id, queue = match.pk, match_queue(match.mode)
-    soft, hard = match_time_limits(match)
+    soft, hard = match_time_limits(match, seats)
     transaction.on_commit(
         lambda: match_play_task.apply_async(
             (match_id,), queue=queue, time_limit=hard, soft_time_limit=soft
@@ -121,7 +122,7 @@ def match_create_internal(
             for i, v in enumerate(bot_versions)
         ]
     )
-    match_enqueue(match)
+    match_enqueue(match, len(bot_versions))
     return match
 
 
