@@ -53,13 +53,13 @@ def _signal_all(pids: list[int], sig: int) -> None:
 
 @pytest.fixture
 def noisy(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[float]]:
-    """Every decision (an exchange charged in CPU time) is paused PAUSE_FOR seconds after
-    PAUSE_AFTER: all the bot's processes are stopped, then continued. Yields the pauses made."""
+    """Every decision (a ``decide`` message) is paused PAUSE_FOR seconds after PAUSE_AFTER:
+    all the bot's processes are stopped, then continued. Yields the pauses made."""
     original = sandbox.BotProcess.exchange
     pauses: list[float] = []
 
     def exchange(self: sandbox.BotProcess, payload: bytes, timeout: float, **kw: Any) -> Any:
-        if kw.get("cpu_limit") is None:
+        if not payload.startswith(b'{"type":"decide"'):
             return original(self, payload, timeout, **kw)  # the start, not a decision
         done = threading.Event()
 
