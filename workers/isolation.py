@@ -209,6 +209,7 @@ class LaunchPlan:
     # (Node's V8); None: limits.memory_mb.
     address_space_mb: int | None = None
     output_dir: str | None = None  # a host folder the process may write (builds), /out in a jail
+    cgroup: str | None = None  # a cgroup v2 folder the process joins first (CPU accounting)
 
     def __post_init__(self) -> None:
         if self.isolation.uid and self.uid is None:
@@ -254,9 +255,13 @@ class LaunchPlan:
         )
         workdir, address_space_mb = self.workdir, self.address_space_mb
         parent = os.getpid()  # the worker: the bot must not outlive it
+        cgroup = self.cgroup
 
         def run() -> None:
             try:
+                if cgroup is not None:  # every process the bot starts is counted there
+                    with open(f"{cgroup}/cgroup.procs", "w") as f:
+                        f.write("0")
                 _set_limits(limits, processes=iso.uid, address_space_mb=address_space_mb)
                 if iso.uid:  # no set-uid program may give the bot privileges back
                     _check(_libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "no_new_privs")
@@ -428,6 +433,59 @@ def sweep_uids(state_dir: Path) -> int:
         finally:
             os.close(fd)
     return swept
+
+
+# --- cgroups (v2): a bot's CPU time, counted for every process it ever started ---------------
+
+CGROUP_ROOTS = ("/sys/fs/cgroup/unified", "/sys/fs/cgroup")  # hybrid mode, then pure v2
+CGROUP_GROUP = "isle-arena"
+
+
+@cache
+def cgroup_base() -> Path | None:
+    """The folder bot cgroups are made in (``<v2 root>/isle-arena``), or None where the
+    machine has no writable cgroup v2 hierarchy: then CPU time is read from /proc."""
+    for root in CGROUP_ROOTS:
+        if not os.path.exists(f"{root}/cgroup.procs") or not os.path.exists(f"{root}/cpu.stat"):
+            continue
+        base = Path(root, CGROUP_GROUP)
+        probe = base / f"probe-{os.getpid()}"
+        try:
+            base.mkdir(exist_ok=True)
+            probe.mkdir()
+            probe.rmdir()
+        except OSError:
+            continue
+        return base
+    return None
+
+
+def cgroup_cpu_seconds(path: str) -> float:
+    """``usage_usec`` of a cgroup's cpu.stat: the CPU time of every process that was in it."""
+    with open(f"{path}/cpu.stat") as f:
+        for line in f:
+            if line.startswith("usage_usec "):
+                return int(line.split()[1]) / 1_000_000
+    raise OSError(f"{path}/cpu.stat has no usage_usec")
+
+
+def cgroup_remove(path: str, timeout: float = 2.0) -> bool:
+    """Kill what is left in a bot's cgroup and remove it (busy until its processes are gone)."""
+    import time
+
+    with contextlib.suppress(OSError), open(f"{path}/cgroup.kill", "w") as f:
+        f.write("1")
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            os.rmdir(path)
+            return True
+        except FileNotFoundError:
+            return True
+        except OSError:
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.01)
 
 
 def kill_uid(uid: int) -> bool:

@@ -155,3 +155,22 @@ def test_a_bot_that_uses_up_the_seats_wall_budget_is_faulted_and_the_match_finis
     assert 1 <= fault.step <= 3  # by its fourth decision (one seat: step = decision)
     assert len(outcome.actions) == 6 and outcome.result["scores"] is not None
     assert all(a.get("default") for a in outcome.actions[fault.step :])
+
+
+def test_cpu_time_comes_from_the_bots_cgroup_where_the_machine_has_cgroup_v2(
+    tmp_path: Path,
+) -> None:
+    from workers.isolation import cgroup_base
+
+    if cgroup_base() is None:
+        pytest.skip("no writable cgroup v2 hierarchy: CPU time is read from /proc")
+    with sandbox.BotSandbox(thinker(tmp_path, think=0.3)) as box:
+        process = box.start()
+        cgroup = process.plan.cgroup
+        assert cgroup is not None and Path(cgroup, "cpu.stat").exists()
+        process.exchange(b'{"type": "start"}\n', 10.0)
+        process.exchange(b'{"type": "decide"}\n', 30.0, cpu_limit=5.0)
+        assert 0.29 <= process.last_cpu < 1.0
+        pids = {int(p) for p in Path(cgroup, "cgroup.procs").read_text().split()}
+        assert process.pid in pids  # the launcher and everything it starts
+    assert not Path(cgroup).exists()  # removed with the sandbox
