@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from tests.workers.starters import cpp_bundle
-from tournament.models import Match, MatchSeat, RatingChange
+from tournament.models import BotVersion, Match, MatchSeat, RatingChange
 from tournament.services.accounts import organiser_grant
 from tournament.services.ratings import ratings_recompute
 
@@ -227,8 +227,8 @@ def test_paired_comparison_through_the_stack(live_stack):
     from tournament.services.bots import builtin_bots_register
 
     builtin_bots_register()  # as `manage.py register_builtin_bots` does on a new deployment
-    system = anon.call("GET", "/api/v1/bots/?is_system=true")["results"]
-    builtin = {b["name"]: b["versions"][0]["id"] for b in system}
+    builtin = {name: BotVersion.objects.get(builtin=name, bot__is_system=True).pk
+               for name in ("random", "greedy")}
     made = organiser.call(
         "POST", "/api/v1/paired/",
         {"bot_version_a": builtin["random"], "bot_version_b": builtin["greedy"],
