@@ -4,6 +4,7 @@ Pure functions over plain numbers, so the arena's table can be checked by hand:
 
 * ``wilson`` — the Wilson score interval of a rate (sane at 0 % and 100 %);
 * ``mean_interval`` — a mean with its normal-approximation 95 % interval;
+* ``clip_interval`` — an interval cut to the quantity's range (mean ranks: [1, seats]);
 * ``elo_from_pairs`` — ratings that best explain pairwise results (every pair of seats of a
   game is one result, won, drawn or lost by rank): the Bradley-Terry maximum-likelihood
   fit (Hunter's MM iteration) on the Elo scale, with one virtual draw per pair of bots so
@@ -48,6 +49,18 @@ def mean_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float
     var = sum((v - mean) ** 2 for v in values) / (n - 1)
     half = z * math.sqrt(var / n)
     return (mean, mean - half, mean + half)
+
+
+def clip_interval(interval: tuple[float, float], low: float, high: float) -> tuple[float, float]:
+    """An interval cut to the values the quantity can take (a mean rank lies in [1, seats]).
+
+    >>> clip_interval((0.62, 1.9), 1, 4)
+    (1, 1.9)
+    """
+    a, b = interval
+    if math.isnan(a) or math.isnan(b):
+        return (a, b)
+    return (min(max(a, low), high), min(max(b, low), high))
 
 
 def pair_results(bots: Sequence[int], ranks: Sequence[int]) -> list[tuple[int, int, float]]:

@@ -12,6 +12,11 @@ with the same seeds for both schedulers.
 
 Printed: τ and ρ after N matches for each scheduler, then the matches each needs to reach
 a given τ (the first batch where the mean τ over the runs gets there), and the ratio.
+
+Then a newcomer: one bot (true rank 6 of 30) joins a ladder that has played ``SETTLE``
+matches without it. For each scheduler: the ladder matches until its first game, its own
+games until it is no longer provisional (σ below ``skill.PROVISIONAL_SIGMA``), and how far
+its ladder rank is from its true rank after 5, 10 and 20 of its games.
 """
 
 from __future__ import annotations
@@ -95,6 +100,60 @@ def simulate(method: str, bots: int, seats: int, matches: int, seed: int) -> lis
     return out
 
 
+SETTLE = 450
+NEWCOMER_CHECKS = (5, 10, 20)
+
+
+def _tables(method: str, ratings: dict, games: dict, history: list, seats: int, count: int,
+            rng: random.Random) -> list[tuple[int, ...]]:  # fmt: skip
+    keys = list(ratings)
+    if method == "random":
+        return scheduling.random_tables(keys, seats, count, rng)
+    window = history[-scheduling.pair_window(len(keys)) :]
+    candidates = [scheduling.Candidate(b, ratings[b].mu, ratings[b].sigma, games[b]) for b in keys]
+    return scheduling.information_tables(
+        candidates, seats, count, rng, recent_meetings=scheduling.meetings(window)
+    )
+
+
+def newcomer(method: str, bots: int, seats: int, seed: int) -> dict[str, Any]:
+    """One bot joins a settled ladder: how soon it plays, settles, and finds its rank."""
+    schedule_rng = random.Random(seed)
+    game_rng = random.Random(seed * 7919 + 1)
+    new = bots - 6  # true rank 6
+    ratings = {b: skill.START for b in range(bots) if b != new}
+    games = dict.fromkeys(ratings, 0)
+    history: list[tuple[int, ...]] = []
+    played = 0
+    out: dict[str, Any] = {"first_game": None, "provisional_games": None, "rank_error": {}}
+    per_batch = max(1, bots // seats)
+    while True:
+        if played == SETTLE:
+            ratings[new], games[new] = skill.START, 0
+            joined = played
+        tables = _tables(method, ratings, games, history, seats, per_batch, schedule_rng)
+        for table in tables:
+            played += 1
+            ranks = play(table, game_rng)
+            for b, after in zip(table, skill.match_update([ratings[b] for b in table], ranks),
+                                strict=True):  # fmt: skip
+                ratings[b] = after
+                games[b] += 1
+            if new in table and played > SETTLE:
+                if out["first_game"] is None:
+                    out["first_game"] = played - joined
+                if out["provisional_games"] is None and not skill.is_provisional(
+                    ratings[new].sigma
+                ):
+                    out["provisional_games"] = games[new]
+                if games[new] in NEWCOMER_CHECKS:
+                    order = sorted(ratings, key=lambda b: -ratings[b].mu)
+                    out["rank_error"][games[new]] = abs(order.index(new) - (bots - 1 - new))
+        history.extend(tables)
+        if new in games and games[new] >= max(NEWCOMER_CHECKS) and out["provisional_games"]:
+            return out
+
+
 def run(bots: int, seats: int, runs: int, matches: int) -> dict[str, Any]:
     curves: dict[str, list[tuple[int, float, float]]] = {}
     for method in ("random", "information"):
@@ -120,8 +179,17 @@ def run(bots: int, seats: int, runs: int, matches: int) -> dict[str, Any]:
         if row["random"] and row["information"]:
             row["ratio"] = round(row["random"] / row["information"], 2)
         reach.append(row)
+    arrival = {}
+    for method in ("random", "information"):
+        sims = [newcomer(method, bots, seats, seed) for seed in range(runs)]
+        arrival[method] = {
+            "first_game": sum(s["first_game"] for s in sims) / runs,
+            "provisional_games": sum(s["provisional_games"] for s in sims) / runs,
+            "rank_error": {k: sum(s["rank_error"][k] for s in sims) / runs
+                           for k in NEWCOMER_CHECKS},
+        }  # fmt: skip
     return {"bots": bots, "seats": seats, "runs": runs, "spacing": SPACING,
-            "table": table, "reach": reach}  # fmt: skip
+            "table": table, "reach": reach, "newcomer": arrival}  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -152,6 +220,16 @@ def main(argv: list[str] | None = None) -> int:
         r = row["random"] or f"> {args.matches}"
         i = row["information"] or f"> {args.matches}"
         print(f"| {row['tau']} | {r} | {i} | {row.get('ratio', '-')} |")
+    print()
+    print(f"A newcomer (true rank 6) joins after {SETTLE} matches:")
+    print()
+    checks = " | ".join(f"rank error after {k} games" for k in NEWCOMER_CHECKS)
+    print(f"| scheduler | matches to its first game | games until not provisional | {checks} |")
+    print("|---|---:|---:|" + "---:|" * len(NEWCOMER_CHECKS))
+    for method, arrival in figures["newcomer"].items():
+        errors = " | ".join(f"{arrival['rank_error'][k]:.1f}" for k in NEWCOMER_CHECKS)
+        print(f"| {method} | {arrival['first_game']:.1f} | {arrival['provisional_games']:.1f} "
+              f"| {errors} |")  # fmt: skip
     return 0
 
 

@@ -30,6 +30,7 @@ import sys
 import threading
 import time
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -126,14 +127,40 @@ def _upload(base: str, token: str, bot_id: int, filename: str, data: bytes) -> d
         return json.loads(response.read())
 
 
-class Counters:
-    """PostgreSQL and Redis counters, read before and after a timed run."""
+class RedisMonitor:
+    """Counts the commands sent to one Redis database (MONITOR, in a thread): the server's own
+    totals would also count other users of a shared Redis."""
 
-    def __init__(self, db_name: str, redis_url: str) -> None:
+    def __init__(self, redis_url: str) -> None:
         import redis
 
+        self.client = redis.Redis.from_url(redis_url, socket_timeout=None)
+        self.db = self.client.connection_pool.connection_kwargs.get("db", 0)
+        self.commands = 0
+        self.bytes = 0
+        threading.Thread(target=self._listen, daemon=True).start()
+
+    def _listen(self) -> None:
+        import redis
+
+        while True:  # a dropped connection is opened again; the counts go on
+            try:
+                with self.client.monitor() as monitor:
+                    for event in monitor.listen():
+                        if event.get("db") == self.db:
+                            self.commands += 1
+                            self.bytes += len(event.get("command", ""))
+            except redis.RedisError:
+                time.sleep(0.1)
+
+
+class Counters:
+    """PostgreSQL, Redis and process CPU counters, read before and after a timed run."""
+
+    def __init__(self, db_name: str, redis_url: str) -> None:
         self.db_name = db_name
-        self.redis = redis.Redis.from_url(redis_url)
+        self.monitor = RedisMonitor(redis_url)
+        self.stack: Any = None  # the running Stack, for its processes' CPU time
 
     def read(self) -> dict[str, float]:
         from django.db import connection
@@ -146,17 +173,37 @@ class Counters:
                 [self.db_name],
             )
             commits, inserted, updated, deleted = cursor.fetchone()
-        stats = self.redis.info("stats")
+        groups = self.stack.status() if self.stack is not None else {}
         return {
             "pg_transactions": commits, "pg_rows_inserted": inserted,
             "pg_rows_updated": updated, "pg_rows_deleted": deleted,
-            "redis_commands": stats["total_commands_processed"],
-            "redis_bytes_in": stats["total_net_input_bytes"],
+            "redis_commands": self.monitor.commands, "redis_command_bytes": self.monitor.bytes,
+            "worker_cpu_seconds": sum(
+                _group_cpu(pid) for name, pid in groups.items() if pid and name.startswith("w")
+            ),
+            "web_cpu_seconds": _group_cpu(groups["web"]) if groups.get("web") else 0.0,
         }  # fmt: skip
 
 
+def _group_cpu(pgid: int) -> float:
+    """CPU seconds of a process group's live members and of the children they reaped (the
+    pool processes reap the bots, so a bot's time counts once it has ended)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == pgid:
+            total += sum(int(v) for v in fields[11:15])  # utime stime cutime cstime
+    return total / tick
+
+
 def _per_match(before: dict[str, float], after: dict[str, float], n: int) -> dict[str, float]:
-    return {key: round((after[key] - before[key]) / n, 1) for key in before}
+    return {key: round((after[key] - before[key]) / n, 3) for key in before}
 
 
 def _throughput(
@@ -171,10 +218,14 @@ def _throughput(
     time.sleep(1.2)
     before = counters.read() if counters else None
     started = time.monotonic()
-    ids = [
-        _post(base, "/api/v1/matches/", ctx["token"], {"mode": mode, "bot_versions": lineup})["id"]
-        for _ in range(count)
-    ]
+    # Requested from 8 threads: one after another, the requests alone would pace the
+    # fastest lineups and hide what more workers add.
+    with ThreadPoolExecutor(8) as pool:
+        ids = list(pool.map(
+            lambda _: _post(base, "/api/v1/matches/", ctx["token"],
+                            {"mode": mode, "bot_versions": lineup})["id"],
+            range(count),
+        ))  # fmt: skip
     submitted = time.monotonic() - started
     polls = 0  # each poll is one transaction of this process: not a cost of the matches
     while True:
@@ -345,6 +396,7 @@ def main(argv: list[str] | None = None) -> int:
             stack = Stack(workers=workers, port=_free_port(), env=env, beat=False,
                           state_dir=REPO / "var" / "bench" / "stack")  # fmt: skip
             with stack:
+                counters.stack = stack
                 base = stack.base_url
                 if ctx is None:
                     ctx = _setup_users(base)
@@ -373,7 +425,8 @@ def main(argv: list[str] | None = None) -> int:
                             f"{league_costs['pg_transactions']} PostgreSQL transactions, "
                             f"{league_costs['pg_rows_inserted']} rows inserted, "
                             f"{league_costs['pg_rows_updated']} updated, "
-                            f"{league_costs['redis_commands']} Redis commands"
+                            f"{league_costs['redis_commands']} Redis commands, "
+                            f"worker CPU {league_costs['worker_cpu_seconds']} s"
                         )
                     results["ladder"] = _ladder_latency(base, league_id, args.seconds, args.threads)
                     if not args.json:
@@ -402,7 +455,7 @@ def _print_row(row: dict[str, Any]) -> None:
         f"{row['finished_with_replay']}/{row['matches']} matches in {row['seconds']:6.2f}s = "
         f"{row['matches_per_minute']:6.1f}/min  x{row['ratio_to_one_worker']:.2f} of 1 worker  "
         f"{row['worker_seconds_per_match']:.2f} worker-s/match  "
-        f"replay {row['replay_bytes_mean']} B"
+        f"replay {row['replay_bytes_mean']} B  (requests sent in {row['submit_seconds']:.1f}s)"
     )
     per = row.get("per_match")
     if per:
@@ -410,7 +463,8 @@ def _print_row(row: dict[str, Any]) -> None:
             "    per match: "
             f"{per['pg_transactions']} PostgreSQL transactions, "
             f"{per['pg_rows_inserted']} rows inserted, {per['pg_rows_updated']} updated, "
-            f"{per['redis_commands']} Redis commands, {per['redis_bytes_in']} B into Redis"
+            f"{per['redis_commands']} Redis commands ({per['redis_command_bytes']} B), "
+            f"worker CPU {per['worker_cpu_seconds']} s, web CPU {per['web_cpu_seconds']} s"
         )
 
 

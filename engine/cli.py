@@ -16,6 +16,7 @@ from .errors import EngineError
 # Only what needs nothing but the engine. Playing bot files and proving replays need the
 # workers' sandbox and replays/: those commands live above them, in ``python -m arena``.
 COMMANDS = ("bench",)
+MOVED = ("play", "arena", "verify")  # to ``python -m arena``; named so old habits get a pointer
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -33,6 +34,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] in MOVED:
+        print(f"error: `python -m engine {argv[0]}` is now `python -m arena {argv[0]}`",
+              file=sys.stderr)  # fmt: skip
+        return 2
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

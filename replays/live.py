@@ -57,13 +57,13 @@ class FileLog(LiveLog):
     def __init__(self, root: Path) -> None:
         self.root = Path(root)
 
-    def path(self, match_id: int) -> Path:
+    def file_of(self, match_id: int) -> Path:
         return self.root / f"match-{int(match_id)}.jsonl"
 
     def append(self, match_id: int, entry: Mapping[str, Any]) -> None:
         self.root.mkdir(parents=True, exist_ok=True)
         line = json.dumps(entry, separators=(",", ":")) + "\n"
-        fd = os.open(self.path(match_id), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+        fd = os.open(self.file_of(match_id), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
         try:
             os.write(fd, line.encode())
         finally:
@@ -71,7 +71,7 @@ class FileLog(LiveLog):
 
     def read(self, match_id: int, start: int = 0) -> list[dict[str, Any]]:
         try:
-            data = self.path(match_id).read_bytes()
+            data = self.file_of(match_id).read_bytes()
         except FileNotFoundError:
             return []
         lines = data.split(b"\n")
@@ -79,7 +79,7 @@ class FileLog(LiveLog):
         return [json.loads(line) for line in complete[start:]]
 
     def clear(self, match_id: int) -> None:
-        self.path(match_id).unlink(missing_ok=True)
+        self.file_of(match_id).unlink(missing_ok=True)
 
 
 class RedisLog(LiveLog):

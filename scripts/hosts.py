@@ -3,15 +3,15 @@ a small TCP gateway. Used by `Stack(hosts=True)` (scripts/stack.py, `stack.sh st
 and the multi-host integration test.
 
 Each host (web, w1, w2, beat) gets its own network namespace (`ip netns add`, as root) holding
-only a loopback interface, and its own DATA_DIR. Nothing in it can reach the machine: no veth,
-no route. The gateway, one process in the machine's namespace, opens listening sockets *inside*
-each host's namespace (a thread enters the namespace with setns(2), creates the socket and
-leaves; a socket stays in the namespace it was made in) on the same 127.0.0.1 ports as
-PostgreSQL, Redis and the S3 server have outside, and forwards each connection to the real
-service. So a host uses the very same DATABASE_URL, CELERY_BROKER_URL and STORAGE_URL as a
-process outside, and reaches exactly those three services and nothing else. The other way
-round, the gateway listens on a free 127.0.0.1 port outside and forwards to the web's
-gunicorn inside its namespace: that is the stack's base URL.
+only a loopback interface, and its own DATA_DIR; its processes run under `nsenter --net=...`.
+Nothing in the namespace can reach the machine: no veth, no route. The gateway, one process in
+the machine's namespace, opens listening sockets *inside* each host's namespace (a thread
+enters the namespace with setns(2), creates the socket and leaves; a socket stays in the
+namespace it was made in) on the same 127.0.0.1 ports as PostgreSQL, Redis and the S3 server
+have outside, and forwards each connection to the real service. So a host uses the very same
+DATABASE_URL, CELERY_BROKER_URL and STORAGE_URL as a process outside, and reaches exactly those
+three services and nothing else. The other way round, the gateway listens on a free 127.0.0.1
+port outside and forwards to the web's gunicorn inside its namespace: the stack's base URL.
 
 Why not veth pairs into the machine's namespace: an address there would expose every service
 of the machine that listens on 0.0.0.0, and this machine has no iptables to fence them off.
@@ -82,7 +82,10 @@ def _ip(*args: str) -> None:
 
 
 def namespaces_possible() -> str | None:
-    """None when network namespaces can be made here, else why not."""
+    """None when network namespaces can be made here, else why not. ISLE_HOSTS_NO_NETNS=1
+    asks for the fallback (separate processes only), to try it as root."""
+    if os.environ.get("ISLE_HOSTS_NO_NETNS") == "1":
+        return "ISLE_HOSTS_NO_NETNS=1"
     if os.geteuid() != 0:
         return "not root"
     if shutil.which("ip") is None:
@@ -109,9 +112,14 @@ class HostNetwork:
         return f"isle-{self.tag}-{name}"
 
     def wrap(self, name: str, argv: list[str]) -> list[str]:
-        """The command that runs `argv` on host `name`."""
+        """The command that runs `argv` on host `name`: in its network namespace only.
+        nsenter changes nothing else; `ip netns exec` would also remount /sys, hiding the
+        cgroup file systems that the bot sandbox reads."""
         if not self.available:
             return argv
+        path = str(NETNS_DIR / self.namespace(name))
+        if shutil.which("nsenter"):
+            return ["nsenter", f"--net={path}", "--", *argv]
         return ["ip", "netns", "exec", self.namespace(name), *argv]
 
     def start(self, python: str = sys.executable, timeout: float = 20.0) -> HostNetwork:

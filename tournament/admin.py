@@ -10,6 +10,7 @@ from .models import (
     LeagueInvitation,
     Match,
     MatchSeat,
+    PairedComparison,
     RatingChange,
 )
 
@@ -40,8 +41,10 @@ class BotVersionAdmin(admin.ModelAdmin):
 class LeagueEntryInline(admin.TabularInline):
     model = LeagueEntry
     extra = 0
-    fields = ["bot_version", "rating", "games", "wins", "draws", "losses"]
-    readonly_fields = ["rating", "games", "wins", "draws", "losses"]
+    fields = ["bot_version", "rating", "openskill_mu", "openskill_sigma", "games", "wins",
+              "draws", "losses"]  # fmt: skip
+    readonly_fields = ["rating", "openskill_mu", "openskill_sigma", "games", "wins", "draws",
+                       "losses"]  # fmt: skip
 
 
 @admin.register(League)
@@ -54,7 +57,8 @@ class LeagueAdmin(admin.ModelAdmin):
 
 @admin.register(LeagueEntry)
 class LeagueEntryAdmin(admin.ModelAdmin):
-    list_display = ["league", "bot_version", "rating", "games", "wins", "draws", "losses"]
+    list_display = ["league", "bot_version", "rating", "openskill_mu", "openskill_sigma", "games",
+                    "wins", "draws", "losses"]  # fmt: skip
     list_filter = ["league"]
 
 
@@ -90,3 +94,11 @@ class MatchSeatAdmin(admin.ModelAdmin):
 class RatingChangeAdmin(admin.ModelAdmin):
     list_display = ["league", "match", "bot_version", "before", "after", "created_at"]
     list_filter = ["league"]
+
+
+@admin.register(PairedComparison)
+class PairedComparisonAdmin(admin.ModelAdmin):
+    list_display = ["id", "version_a", "version_b", "mode", "seats", "seeds", "status",
+                    "created_at"]  # fmt: skip
+    list_filter = ["status", "mode"]
+    readonly_fields = ["result", "base_seed", "error", "finished_at"]

@@ -300,6 +300,7 @@ SPECTACULAR_SETTINGS = {
 # Failed logins are counted per account and per client address over a window; over either
 # limit, logins of that account / from that address answer 429 with Retry-After.
 
+# (Where a login lands, LOGIN_REDIRECT_URL, is set with the site's URLs above: the dashboard.)
 LOGIN_FAILURES_PER_ACCOUNT = env_int("LOGIN_FAILURES_PER_ACCOUNT", 10)
 LOGIN_FAILURES_PER_ADDRESS = env_int("LOGIN_FAILURES_PER_ADDRESS", 50)
 LOGIN_THROTTLE_WINDOW_SECONDS = env_int("LOGIN_THROTTLE_WINDOW_SECONDS", 900)
@@ -372,10 +373,11 @@ REAPER_QUEUED_AGE_SECONDS = env_float("REAPER_QUEUED_AGE_SECONDS", 900.0)
 
 BOT_DECISION_TIME_LIMIT = env_float("BOT_DECISION_TIME_LIMIT", 1.0)  # seconds per decision
 BOT_TIME_BANK = env_float("BOT_TIME_BANK", 30.0)  # seconds of overrun per match
-# A validation match must not fail a sound bot because the machine is busy: it gets a generous
-# multiple of the limits above (which are also the defaults of leagues and challenges).
-BOT_VALIDATION_TIME_LIMIT = env_float("BOT_VALIDATION_TIME_LIMIT", 5 * BOT_DECISION_TIME_LIMIT)
-BOT_VALIDATION_TIME_BANK = env_float("BOT_VALIDATION_TIME_BANK", 5 * BOT_TIME_BANK)
+# A validation match plays under the limits above (also the defaults of leagues and
+# challenges), so that its `start` message reads exactly like a league match's: a bot cannot
+# behave only while validated. A new upload starts on a cold worker, so its startup gets this
+# many extra seconds, which the bot is not told about.
+BOT_VALIDATION_STARTUP_GRACE_SECONDS = env_float("BOT_VALIDATION_STARTUP_GRACE_SECONDS", 20.0)
 BOT_MEMORY_LIMIT_MB = env_int("BOT_MEMORY_LIMIT_MB", 512)
 BOT_UPLOAD_MAX_BYTES = env_int("BOT_UPLOAD_MAX_BYTES", 5 * 1024 * 1024)
 # Compiled languages (C++) are built once, on upload, on a worker, in the sandbox.

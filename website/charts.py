@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 WIDTH, HEIGHT = 720, 260
-LEFT, RIGHT, TOP, BOTTOM = 56, 16, 14, 44  # room for tick labels and axis titles
+LEFT, RIGHT, TOP, BOTTOM = 66, 16, 14, 44  # room for tick labels and axis titles
 
 
 @dataclass(frozen=True)

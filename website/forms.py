@@ -73,12 +73,24 @@ class BotForm(forms.Form):
     )  # fmt: skip
 
 
+def bundle_kinds() -> str:
+    """".py, .js, ... or .zip": what an upload may be (the bots service decides)."""
+    from tournament.services.bots import BUNDLE_KINDS
+
+    return ", ".join(f".{k}" for k in BUNDLE_KINDS)
+
+
 class UploadForm(forms.Form):
     file = forms.FileField(
         label="Bundle",
-        help_text="A single .py file, or a .zip with a bot.json manifest (see the bot protocol).",
-        widget=forms.ClearableFileInput(attrs={"accept": ".py,.zip"}),
+        help_text="A single source file, or a .zip with a bot.json manifest (see the bot "
+        "protocol).",
+        widget=forms.ClearableFileInput(),
     )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["file"].widget.attrs["accept"] = bundle_kinds().replace(" ", "")
 
 
 class EnterForm(forms.Form):
@@ -175,13 +187,13 @@ class ChallengeForm(forms.Form):
         choices=[("", "—")] + [(k, k.replace("_", " ")) for k in SISTER_RATINGS],
         required=False, help_text="Solo only: the sister player's strength.",
     )  # fmt: skip
-    seat_0 = forms.ModelChoiceField(queryset=BotVersion.objects.none(), label="Seat 1")
+    seat_0 = forms.ModelChoiceField(queryset=BotVersion.objects.none(), label="Seat 0")
     seat_1 = forms.ModelChoiceField(queryset=BotVersion.objects.none(), required=False,
-                                    label="Seat 2")  # fmt: skip
+                                    label="Seat 1")  # fmt: skip
     seat_2 = forms.ModelChoiceField(queryset=BotVersion.objects.none(), required=False,
-                                    label="Seat 3")  # fmt: skip
+                                    label="Seat 2")  # fmt: skip
     seat_3 = forms.ModelChoiceField(queryset=BotVersion.objects.none(), required=False,
-                                    label="Seat 4")  # fmt: skip
+                                    label="Seat 3")  # fmt: skip
     SEATS = ("seat_0", "seat_1", "seat_2", "seat_3")
 
     def __init__(self, *args: Any, versions: Any = None, **kwargs: Any) -> None:
@@ -208,3 +220,51 @@ class ChallengeForm(forms.Form):
         options = {"difficulty": d["difficulty"]} if d["mode"] == "solo" else {}
         return {"mode": d["mode"], "options": options,
                 "bot_version_ids": [v.pk for v in d["versions"]]}  # fmt: skip
+
+
+class PairedForm(forms.Form):
+    """Compare version A with version B in the duplicate format (tournament/services/paired.py)."""
+
+    label_suffix = ""
+
+    version_a = forms.ModelChoiceField(
+        queryset=BotVersion.objects.none(), label="Version A",
+        help_text="The reference, usually the version you have now.",
+    )  # fmt: skip
+    version_b = forms.ModelChoiceField(
+        queryset=BotVersion.objects.none(), label="Version B",
+        help_text="The challenger: is it better than A?",
+    )  # fmt: skip
+    mode = forms.ChoiceField(choices=(), help_text="The rules of every game.")
+    difficulty = forms.ChoiceField(
+        choices=[("", "—")] + [(k, k.replace("_", " ")) for k in SISTER_RATINGS],
+        required=False, help_text="Solo only: the sister player's strength.",
+    )  # fmt: skip
+    seats = forms.IntegerField(min_value=1, max_value=4, initial=2,
+                               help_text="Players per game (the Duel 2, solo 1).")  # fmt: skip
+    seeds = forms.IntegerField(
+        min_value=1, max_value=200, initial=20,
+        help_text="Deals. Each is played by A and by B in every seat: seeds x seats x 2 games.",
+    )  # fmt: skip
+    opponent = forms.ModelChoiceField(
+        queryset=BotVersion.objects.none(), required=False,
+        help_text="Who plays the other seats (default: the built-in random bot).",
+    )  # fmt: skip
+
+    def __init__(self, *args: Any, versions: Any = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["mode"].choices = mode_choices()
+        for name in ("version_a", "version_b", "opponent"):
+            field = self.fields[name]
+            field.queryset = versions if versions is not None else BotVersion.objects.none()
+            field.label_from_instance = lambda v: f"{v.bot.name} v{v.number}"
+        self.fields["opponent"].empty_label = "— the built-in random bot —"
+
+    def service_kwargs(self) -> dict[str, Any]:
+        d = self.cleaned_data
+        options = {"difficulty": d["difficulty"]} if d["mode"] == "solo" else {}
+        return {
+            "version_a_id": d["version_a"].pk, "version_b_id": d["version_b"].pk,
+            "mode": d["mode"], "seats": d["seats"], "seeds": d["seeds"], "options": options,
+            "opponent_ids": [d["opponent"].pk] if d["opponent"] else None,
+        }  # fmt: skip

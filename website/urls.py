@@ -3,7 +3,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
-from .views import accounts, authors, docs, organisers, public
+from .views import accounts, authors, docs, organisers, paired, public
 
 app_name = "website"
 
@@ -43,6 +43,7 @@ urlpatterns = [
     path("versions/<int:version_id>/status/", public.version_status, name="version-status"),
     path("entries/", authors.league_enter, name="enter"),
     path("challenge/", authors.challenge, name="challenge"),
+    path("paired/new/", paired.paired_new, name="paired-new"),
     # leagues
     path("leagues/", public.league_list, name="leagues"),
     path("leagues/new/", organisers.league_create, name="league-new"),

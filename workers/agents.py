@@ -11,6 +11,7 @@ follow ``engine.play.Agent`` and keep ``SeatStats``.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -108,6 +109,7 @@ class ProgramAgent:
         isolation: Isolation | None = None,
         name: str | None = None,
         sha256: str | None = None,
+        stderr_sink: Callable[[bytes], None] | None = None,
     ) -> None:
         self.seat = seat
         self.limits = limits or Limits()
@@ -124,6 +126,7 @@ class ProgramAgent:
         self._launched_at = 0.0
         self._started = False
         self._bundle, self._filename, self._sha256 = bundle, filename, sha256
+        self._stderr_sink = stderr_sink  # sees the bot's stderr as it comes (play --verbose)
 
     # --- lifecycle ------------------------------------------------------------------------
     def launch(self, game: Game) -> None:
@@ -147,6 +150,7 @@ class ProgramAgent:
             )
             self._launched_at = time.monotonic()
             self.process = self.sandbox.start()
+            self.process.stderr_sink = self._stderr_sink
         except (BundleError, SandboxError, OSError) as exc:
             self._record(game, BotFault(FaultKind.START_FAILED, str(exc)))
             return
@@ -156,7 +160,8 @@ class ProgramAgent:
         """Wait for the answer to ``start`` within the startup limit."""
         if self.process is None or self.fault is not None:
             return
-        remaining = self._launched_at + self.limits.startup_seconds - time.monotonic()
+        allowed = self.limits.startup_seconds + self.limits.startup_grace_seconds
+        remaining = self._launched_at + allowed - time.monotonic()
         try:
             line, _ = self.process.exchange(self._pending_start, max(remaining, 0.001))
             self.bot_name = parse_ready(line)

@@ -95,21 +95,24 @@ def _sources(root: Path, suffixes: list[str]) -> list[str]:
     )
 
 
-def _shown(arg: str, compiler: str, root: str) -> str:
-    """One argument of the compile command as the author reads it (paths of their zip)."""
-    if arg == compiler:
-        return PurePosixPath(compiler).name
+def _shown(arg: str, compiler: str, root: str, output: str) -> str:
+    """One argument of the compile command as the author reads it (paths of their zip; no
+    folder of this machine)."""
+    if arg in (compiler, output):
+        return PurePosixPath(arg).name
     if arg == root:
         return "."
     return arg[len(root) + 1 :] if arg.startswith(root + "/") else arg
 
 
 def _first_error(log: str) -> str:
-    """The line an author needs first: the compiler's first error, else its last line."""
+    """The line an author needs first: the compiler's (or linker's) first error, else the last
+    line of its output."""
     lines = [line.strip() for line in log.splitlines() if line.strip()]
-    for line in lines:
-        if "error" in line.lower():
-            return line[:500]
+    for marker in ("error:", "error"):
+        for line in lines:
+            if marker in line.lower():
+                return line[:500]
     return lines[-1][:500] if lines else "no output"
 
 
@@ -220,19 +223,20 @@ def build_bundle(
         )
         # LANG=C: plain ASCII quotes in the compiler's messages, whatever the machine's locale
         env = {**box.environment(), "PATH": SYSTEM_PATH, "LANG": "C"}
-        shown = " ".join(_shown(arg, compiler, root) for arg in command)
+        shown = " ".join(_shown(arg, compiler, root, output) for arg in command)
         try:
-            rc, log = _run(plan, env, limits, box.uid)
+            rc, said = _run(plan, env, limits, box.uid)
         except OSError as exc:
             return result(False, "", f"the compiler could not start: {exc}")
-        # paths as in the author's zip: "main.cpp:2:29: error: ..."
-        log = f"$ {shown}\n" + log.replace(f"{root}/", "")
+        # paths as in the zip ("main.cpp:2:29: error: ..."), and no folder of this machine
+        said = said.replace(f"{root}/", "").replace(f"{out}/", "")
+        log = f"$ {shown}\n{said}"
         if rc is None:
             reason = f"the build took longer than {limits.seconds:g} s"
             return result(False, f"{log}\n{reason}", reason)
         if rc != 0:
             status = f"killed by signal {-rc}" if rc < 0 else f"exited with status {rc}"
-            return result(False, f"{log}\nthe compiler {status}", _first_error(log))
+            return result(False, f"{log}\nthe compiler {status}", _first_error(said))
         try:
             executable = (out / OUTPUT_NAME).read_bytes()
             check_static_x86_64(executable)

@@ -17,6 +17,10 @@ class Limits:
     decision_seconds: float = 1.0  # free time per decision
     bank_seconds: float = 30.0  # extra time per match, drawn by late decisions
     startup_seconds: float = 10.0  # from launch to the reply to "start" (not drawn from the bank)
+    # Extra startup time the bot is not told about: a validation match runs on a cold worker
+    # (first unpack, caches), yet its `start` message must read exactly like a league match's,
+    # so that a bot cannot tell the two apart and behave only when it is being validated.
+    startup_grace_seconds: float = 0.0
     memory_mb: int = 512  # address space (RLIMIT_AS) of each process of the bot
     cpu_seconds: int = 300  # CPU time of each process over the match (RLIMIT_CPU)
     processes: int = 32  # processes/threads of the bot's uid (RLIMIT_NPROC)
@@ -35,7 +39,8 @@ class Limits:
                 raise ValueError(f"limit {f.name} must be a number, not {value!r}")
             if f.type == "int" and not isinstance(value, int):
                 raise ValueError(f"limit {f.name} must be an integer, not {value!r}")
-            if value < 0 or (value == 0 and f.name not in ("bank_seconds", "end_grace_seconds")):
+            zero_ok = ("bank_seconds", "end_grace_seconds", "startup_grace_seconds")
+            if value < 0 or (value == 0 and f.name not in zero_ok):
                 raise ValueError(f"limit {f.name} must be positive, not {value!r}")
 
     def to_json(self) -> dict[str, Any]:
@@ -56,7 +61,7 @@ class Limits:
         return replace(self, **{k: v for k, v in changes.items() if v is not None})
 
     def protocol_view(self) -> dict[str, Any]:
-        """What the bot is told in the ``start`` message."""
+        """What the bot is told in the ``start`` message (never the startup grace)."""
         return {
             "decision_seconds": self.decision_seconds,
             "bank_seconds": self.bank_seconds,

@@ -82,7 +82,7 @@ def message_defs(mode: str) -> dict[str, Any]:
         }, optional=("name",), doc="The bot's answer to start.", open_=True),
         "decide": _obj({
             "type": ({"const": "decide"}, "the message type"),
-            "step": ("int", "the game's step counter (public events only)"),
+            "step": ("int", "decisions your seat has taken so far (your own actions only)"),
             "seat": ("int", "your seat"),
             "time": (_obj({"limit": ("number", "free seconds of this decision"),
                            "bank": ("number", "seconds left in your bank")}),

@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 
 from engine import ENGINE_VERSION, Action, ConfigError, Game, new_game
@@ -165,7 +166,12 @@ def _utc_now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
-def _make_agents(spec: MatchSpec, isolation: Isolation | None) -> list[BuiltinAgent | ProgramAgent]:
+StderrSink = Callable[[int, bytes], None]
+
+
+def _make_agents(
+    spec: MatchSpec, isolation: Isolation | None, stderr_sink: StderrSink | None = None
+) -> list[BuiltinAgent | ProgramAgent]:
     agents: list[BuiltinAgent | ProgramAgent] = []
     for seat, seat_spec in enumerate(spec.seats):
         if seat_spec.builtin is not None:
@@ -180,6 +186,7 @@ def _make_agents(spec: MatchSpec, isolation: Isolation | None) -> list[BuiltinAg
                     isolation=isolation,
                     name=seat_spec.label,
                     sha256=seat_spec.sha256,
+                    stderr_sink=None if stderr_sink is None else partial(stderr_sink, seat),
                 )
             )
     return agents
@@ -199,9 +206,11 @@ def run_match(
     *,
     isolation: Isolation | None = None,
     on_step: StepHook | None = None,
+    stderr_sink: StderrSink | None = None,
 ) -> MatchOutcome:
     """Play one match to the end. Bot faults are recorded, never raised; a ``ConfigError``
-    means the spec itself is wrong. ``isolation`` overrides the machine's detected layers."""
+    means the spec itself is wrong. ``isolation`` overrides the machine's detected layers;
+    ``stderr_sink(seat, chunk)`` sees each bot program's stderr as it is read."""
     if not isinstance(spec, MatchSpec):
         spec = MatchSpec.from_json(spec)
     game = new_game(spec.mode, len(spec.seats), spec.seed, spec.options)
@@ -209,7 +218,7 @@ def run_match(
     iso = isolation if isolation is not None else detect_isolation()
     started_at, t0 = _utc_now(), time.monotonic()
     actions: list[dict[str, Any]] = []
-    agents = _make_agents(spec, iso)
+    agents = _make_agents(spec, iso, stderr_sink)
     try:
         launched = [a for a in agents if isinstance(a, ProgramAgent)]
         for agent in launched:

@@ -23,6 +23,7 @@ import subprocess
 import tempfile
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 
 from .bundles import (
@@ -148,6 +149,8 @@ class BotProcess:
         self.resident_limit_mb = resident_limit_mb
         self._resident_checked = float("-inf")
         self.stderr = TailBuffer(self.limits.stderr_lines, self.limits.stderr_bytes)
+        # Also handed every stderr chunk as it is read (``play --verbose`` shows it live).
+        self.stderr_sink: Callable[[bytes], None] | None = None
         self._out = bytearray()
         self._scan = 0  # bytes of _out already searched for a newline
         self._killed = False
@@ -194,6 +197,8 @@ class BotProcess:
             chunk = b""
         if chunk:
             self.stderr.feed(chunk)
+            if self.stderr_sink is not None:
+                self.stderr_sink(chunk)
         elif self._stderr_open:
             self._stderr_open = False
             self._sel.unregister(self._stderr)

@@ -1,7 +1,7 @@
 """``python -m arena arena``: many seeded games between bots, with every seat rotation.
 
     python -m arena arena --mode standard --players 4 --bots mybot.py,greedy,random \\
-        --games 200 [--seed 0] [--jobs N] [--json] [--time-limit S] [--time-bank S]
+        --games 200 [--seed 0] [--jobs N] [--json] [--replays DIR] [--time-limit S]
 
 Bots are built-in names or bot files (``.py``, ``.js`` or ``.zip`` bundles, run in the workers'
 sandbox with the workers' limits, exactly as in a tournament). Seating:
@@ -14,8 +14,16 @@ sandbox with the workers' limits, exactly as in a tournament). Seating:
 One *deal* is one seed played in every rotation; ``--games`` is rounded up to whole deals.
 Games run in parallel worker processes (``--jobs``, default: the CPU count) with a plain
 progress line on stderr. The table gives, per bot: games, wins (rank 1, shared ranks count
-as wins) with a 95 % Wilson interval, mean score and mean rank with 95 % intervals, faults,
-and an Elo estimate fitted to every pair of seats of every game (see ``arena.stats``).
+as wins) with a 95 % Wilson interval, mean score and mean rank with 95 % intervals (a mean
+rank's interval is clipped to [1, seats]), faults, and an Elo estimate fitted to every pair
+of seats of every game (see ``arena.stats``). Solo has no opponents to rate against: each
+bot's score is set against the sister's, with intervals for both, the margin and the rate of
+games won. ``--json`` adds the same figures per seat (does a seat favour its holder?).
+``--replays DIR`` writes every game's replay there.
+
+The command is a pipeline a variant can reuse step by step: ``arena_config`` (the checked
+command line), ``build_jobs``, ``play_all``, then ``report``. ``--paired A,B`` is such a
+variant (``arena.paired``): B against A on the same deals.
 """
 
 from __future__ import annotations
@@ -31,21 +39,16 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.bots import BUILTIN_BOTS
 from engine.errors import ConfigError
 from engine.modes import mode_class
 
 from ..errors import CliError
+from ..options import parse_options
 from ..paired import add_arguments as add_paired_arguments
 from ..paired import run_paired
-from ..stats import elo_from_pairs, mean_interval, pair_results, wilson
-from .play import (
-    BOT_FILE_SUFFIXES,
-    DEFAULT_PLAYERS,
-    _options,
-    add_limit_arguments,
-    limits_from_args,
-)
+from ..seats import seat_spec
+from ..stats import clip_interval, elo_from_pairs, mean_interval, pair_results, wilson
+from .play import DEFAULT_PLAYERS, add_limit_arguments, limits_from_args
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -73,7 +76,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         metavar="KEY=VALUE",
         help="a mode option (repeatable)",
     )
-    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--difficulty", default=None,
+                        help="solo: easy (default), medium, hard, very_hard or expert")
+    parser.add_argument("--json", action="store_true",
+                        help="print the figures (per bot and per seat) as JSON")
+    parser.add_argument("--replays", metavar="DIR",
+                        help="write every game's replay into DIR (created if missing)")
     add_paired_arguments(parser)
     add_limit_arguments(parser)
     parser.set_defaults(func=run)
@@ -104,6 +112,7 @@ class GameJob:
     bots: tuple[str, ...]  # per seat
     lineup: tuple[int, ...]  # bot index per seat
     limits: dict[str, Any]
+    replay_path: str | None = None  # where to write the game's replay, if anywhere
 
 
 @dataclass
@@ -114,6 +123,8 @@ class GameRecord:
     faults: list[tuple[int, str]]  # (seat, kind)
     seconds: float
     warnings: list[str] = field(default_factory=list)
+    sister: float | None = None  # solo: the sister's score
+    won: bool | None = None  # solo: the player beat the sister
 
 
 def play_one(job: GameJob) -> GameRecord:
@@ -127,17 +138,24 @@ def play_one(job: GameJob) -> GameRecord:
         seed=job.seed,
         options=job.options,
         limits=Limits().override(**job.limits),
-        replay=False,
+        replay=job.replay_path is not None,
     )
     started = time.monotonic()
     outcome = run_match(spec)
+    if job.replay_path is not None and outcome.replay is not None:
+        with open(job.replay_path, "wb") as out:
+            out.write(outcome.replay)
+    result = outcome.result
+    sister = result.get("sister")
     return GameRecord(
         lineup=job.lineup,
-        scores=list(outcome.result["scores"]),
-        ranks=list(outcome.result["ranks"]),
+        scores=list(result["scores"]),
+        ranks=list(result["ranks"]),
         faults=[(f.seat, f.kind.value) for f in outcome.faults],
         seconds=time.monotonic() - started,
         warnings=outcome.warnings,
+        sister=float(sister["total"]) if isinstance(sister, dict) else None,
+        won=bool(result["won"]) if "won" in result else None,
     )
 
 
@@ -200,10 +218,34 @@ def play_all(jobs: Sequence[GameJob], workers: int, progress: Progress | None) -
     return results  # type: ignore[return-value]
 
 
-def summarise(bots: Sequence[str], records: Sequence[GameRecord]) -> list[dict[str, Any]]:
-    """Per-bot figures over all seats it held."""
+def _rate_and_means(
+    wins: int, scores: Sequence[float], ranks: Sequence[int], seats: int
+) -> dict[str, Any]:
+    n = len(scores)
+    low, high = wilson(wins, n)
+    mean, s_low, s_high = mean_interval(scores)
+    rank, r_low, r_high = mean_interval(ranks)
+    return {
+        "wins": wins,
+        "win_rate": wins / n if n else math.nan,
+        "win_rate_ci": [low, high],
+        "mean_score": mean,
+        "mean_score_ci": [s_low, s_high],
+        "mean_rank": rank,
+        "mean_rank_ci": list(clip_interval((r_low, r_high), 1, seats)),
+    }
+
+
+def summarise(
+    bots: Sequence[str], records: Sequence[GameRecord], seats: int | None = None
+) -> list[dict[str, Any]]:
+    """Per-bot figures over all seats it held. Solo rows set the bot against the sister
+    (`sister_score`, `margin`; wins are games won) instead of an Elo between bots."""
+    seats = seats or max((len(r.lineup) for r in records), default=1)
+    solo = any(r.sister is not None for r in records)
     scores: list[list[float]] = [[] for _ in bots]
     ranks: list[list[int]] = [[] for _ in bots]
+    sister: list[list[float]] = [[] for _ in bots]
     wins = [0] * len(bots)
     faults: list[dict[str, int]] = [{} for _ in bots]
     pairs = []
@@ -211,67 +253,94 @@ def summarise(bots: Sequence[str], records: Sequence[GameRecord]) -> list[dict[s
         for seat, bot in enumerate(rec.lineup):
             scores[bot].append(rec.scores[seat])
             ranks[bot].append(rec.ranks[seat])
-            wins[bot] += rec.ranks[seat] == 1
+            if rec.sister is not None:
+                sister[bot].append(rec.sister)
+                wins[bot] += bool(rec.won)
+            else:
+                wins[bot] += rec.ranks[seat] == 1
         for seat, kind in rec.faults:
             bot = rec.lineup[seat]
             faults[bot][kind] = faults[bot].get(kind, 0) + 1
         pairs += pair_results(rec.lineup, rec.ranks)
-    elo = elo_from_pairs(len(bots), pairs) if len(bots) > 1 else [1500.0]
+    elo = elo_from_pairs(len(bots), pairs) if not solo else None
     out = []
     for b, name in enumerate(bots):
-        n = len(scores[b])
-        low, high = wilson(wins[b], n)
-        mean, s_low, s_high = mean_interval(scores[b])
-        rank, r_low, r_high = mean_interval(ranks[b])
-        out.append(
-            {
-                "bot": name,
-                "seats_played": n,
-                "wins": wins[b],
-                "win_rate": wins[b] / n if n else math.nan,
-                "win_rate_ci": [low, high],
-                "mean_score": mean,
-                "mean_score_ci": [s_low, s_high],
-                "mean_rank": rank,
-                "mean_rank_ci": [r_low, r_high],
-                "elo": elo[b],
-                "faults": faults[b],
-            }
-        )
+        row: dict[str, Any] = {"bot": name, "seats_played": len(scores[b])}
+        row.update(_rate_and_means(wins[b], scores[b], ranks[b], seats))
+        if solo:
+            mean, low, high = mean_interval(sister[b])
+            margins = [s - t for s, t in zip(scores[b], sister[b], strict=True)]
+            m_mean, m_low, m_high = mean_interval(margins)
+            row.update(sister_score=mean, sister_score_ci=[low, high], margin=m_mean,
+                       margin_ci=[m_low, m_high])  # fmt: skip
+            del row["mean_rank"], row["mean_rank_ci"]  # one player: its rank says nothing
+        if elo is not None:
+            row["elo"] = elo[b]
+        row["faults"] = faults[b]
+        out.append(row)
     return out
 
 
-def _check_bots(bots: Sequence[str]) -> None:
-    for bot in bots:
-        if bot in BUILTIN_BOTS:
-            continue
-        if not (bot.lower().endswith(BOT_FILE_SUFFIXES) and os.path.isfile(bot)):
-            raise ConfigError(
-                f"unknown bot {bot!r}: built-in bots are {', '.join(BUILTIN_BOTS)}, "
-                "or give a bot file (.py, .js, .zip)"
-            )
-        from workers.bundles import BundleError, validate_bundle
+def summarise_seats(records: Sequence[GameRecord], seats: int) -> list[dict[str, Any]]:
+    """Per-seat figures over every game, whoever held the seat: a seat advantage shows here."""
+    solo = any(r.sister is not None for r in records)
+    out = []
+    for seat in range(seats):
+        scores = [r.scores[seat] for r in records]
+        ranks = [r.ranks[seat] for r in records]
+        if solo:
+            wins = sum(bool(r.won) for r in records)
+        else:
+            wins = sum(r.ranks[seat] == 1 for r in records)
+        faults: dict[str, int] = {}
+        for r in records:
+            for s, kind in r.faults:
+                if s == seat:
+                    faults[kind] = faults.get(kind, 0) + 1
+        row: dict[str, Any] = {"seat": seat, "games": len(records)}
+        row.update(_rate_and_means(wins, scores, ranks, seats))
+        if solo:
+            del row["mean_rank"], row["mean_rank_ci"]
+        row["faults"] = faults
+        out.append(row)
+    return out
 
-        try:
-            validate_bundle(bot)
-        except BundleError as exc:
-            raise ConfigError(f"{bot}: {exc.reason}") from None
+
+@dataclass(frozen=True)
+class ArenaConfig:
+    """The checked command line of one arena."""
+
+    mode: str
+    seats: int
+    bots: list[str]
+    games: int
+    first_seed: int
+    options: dict[str, Any]
+    limits: dict[str, Any]
+    jobs: int | None
+    replays: str | None
 
 
-def run(args: argparse.Namespace) -> int:
+def _seats(args: argparse.Namespace) -> int:
     mode = args.mode
     game_type = mode_class(mode).game_type
     seats = args.players if args.players is not None else DEFAULT_PLAYERS.get(mode, 2)
     if not game_type.min_seats <= seats <= game_type.max_seats:
-        raise ConfigError(
-            f"mode {mode!r} is played by {game_type.min_seats}-"
-            f"{game_type.max_seats} seats, not {seats}"
-        )
-    if args.paired:
-        return run_paired(
-            args, seats=seats, options=_options(args.option), check_bots=_check_bots,
-            make_progress=Progress,
-        )  # fmt: skip
+        lo, hi = game_type.min_seats, game_type.max_seats
+        span = f"{lo}" if lo == hi else f"{lo}-{hi}"
+        raise ConfigError(f"mode {mode!r} is played by {span} seats, not {seats}")
+    return seats
+
+
+def _check_bots(bots: Sequence[str]) -> None:
+    for bot in bots:
+        seat_spec(bot)  # no such file, unknown bot, a broken bundle
+
+
+def arena_config(args: argparse.Namespace) -> ArenaConfig:
+    """Every mistake of the command line as one ConfigError, before any game starts."""
+    mode = args.mode
+    seats = _seats(args)
     if not args.bots:
         raise CliError("name the bots (--bots a,b,...) or two bots to compare (--paired A,B)")
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
@@ -280,44 +349,127 @@ def run(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise ConfigError("--games must be at least 1")
     _check_bots(bots)
-    tables = lineups(bots, seats)
-    deals = math.ceil(args.games / len(tables))
-    options = _options(args.option)
+    options = parse_options(args.option)
+    if getattr(args, "difficulty", None) is not None:
+        options["difficulty"] = args.difficulty
+    replay_dir = getattr(args, "replays", None)
+    if replay_dir:
+        try:
+            import replays.format  # noqa: F401 - the runner writes replays with it
+        except ImportError as exc:
+            raise ConfigError(f"--replays needs the replays package ({exc})") from None
+        os.makedirs(replay_dir, exist_ok=True)
     limits = {k: v for k, v in limits_from_args(args).items() if v is not None}
-    jobs = [
-        GameJob(mode, args.seed + d, options, tuple(bots[i] for i in table), tuple(table), limits)
-        for d in range(deals)
-        for table in tables
-    ]
-    workers = max(1, min(args.jobs or os.cpu_count() or 1, len(jobs)))
+    return ArenaConfig(mode, seats, bots, args.games, args.seed, options, limits, args.jobs,
+                       replay_dir)  # fmt: skip
+
+
+def build_jobs(config: ArenaConfig) -> tuple[list[GameJob], int, int]:
+    """The games of whole deals: (jobs, deals, rotations per deal)."""
+    tables = lineups(config.bots, config.seats)
+    deals = math.ceil(config.games / len(tables))
+    jobs = []
+    for d in range(deals):
+        seed = config.first_seed + d
+        for r, table in enumerate(tables):
+            path = None
+            if config.replays:
+                path = os.path.join(config.replays, f"seed{seed}-rotation{r}.replay")
+            jobs.append(GameJob(config.mode, seed, config.options,
+                                tuple(config.bots[i] for i in table), tuple(table),
+                                config.limits, path))  # fmt: skip
+    return jobs, deals, len(tables)
+
+
+def run(args: argparse.Namespace) -> int:
+    if getattr(args, "paired", None):
+        options = parse_options(args.option)
+        if args.difficulty is not None:
+            options["difficulty"] = args.difficulty
+        return run_paired(
+            args, seats=_seats(args), options=options, check_bots=_check_bots,
+            make_progress=Progress,
+        )  # fmt: skip
+    config = arena_config(args)
+    jobs, deals, rotations = build_jobs(config)
+    workers = max(1, min(config.jobs or os.cpu_count() or 1, len(jobs)))
     started = time.monotonic()
     records = play_all(jobs, workers, Progress(len(jobs)))
     elapsed = time.monotonic() - started
-    table = summarise(bots, records)
+    report(config, records, deals=deals, rotations=rotations, workers=workers,
+           seconds=elapsed, as_json=args.json)  # fmt: skip
+    return 0
+
+
+def report(
+    config: ArenaConfig,
+    records: Sequence[GameRecord],
+    *,
+    deals: int,
+    rotations: int,
+    workers: int,
+    seconds: float,
+    as_json: bool,
+) -> None:
+    table = summarise(config.bots, records, config.seats)
     warnings = sorted({w for r in records for w in r.warnings})
-    if args.json:
-        print(
-            json.dumps(
-                {
-                    "mode": mode,
-                    "players": seats,
-                    "games": len(records),
-                    "deals": deals,
-                    "rotations": len(tables),
-                    "first_seed": args.seed,
-                    "jobs": workers,
-                    "seconds": round(elapsed, 3),
-                    "bots": table,
-                    "warnings": warnings,
-                },
-                sort_keys=True,
-            )
-        )
-        return 0
-    print(readable(mode, seats, len(records), deals, len(tables), elapsed, table))
+    if as_json:
+        print(json.dumps({
+            "mode": config.mode, "players": config.seats, "options": config.options,
+            "games": len(records), "deals": deals, "rotations": rotations,
+            "first_seed": config.first_seed, "jobs": workers, "seconds": round(seconds, 3),
+            "bots": table, "seats": summarise_seats(records, config.seats),
+            "replays": config.replays, "warnings": warnings,
+        }, sort_keys=True))  # fmt: skip
+        return
+    if any(r.sister is not None for r in records):
+        print(readable_solo(config, len(records), deals, rotations, seconds, table))
+    else:
+        print(readable(config.mode, config.seats, len(records), deals, rotations, seconds,
+                       table))  # fmt: skip
+    if config.replays:
+        print(f"replays: {len(records)} files in {config.replays}")
     for line in warnings:
         print(f"warning: {line}", file=sys.stderr)
-    return 0
+
+
+def readable_solo(
+    config: ArenaConfig,
+    games: int,
+    deals: int,
+    rotations: int,
+    seconds: float,
+    table: Sequence[dict[str, Any]],
+) -> str:
+    """Solo: each bot's score against the sister's, with 95 % intervals; no Elo."""
+    difficulty = config.options.get("difficulty", "easy")
+    width = max(12, *(len(row["bot"]) for row in table))
+    lines = [
+        f"arena: solo against the sister ({difficulty}), {games} games ({deals} deals x "
+        f"{rotations} bot(s)) in {seconds:.1f} s",
+        "",
+        f"{'bot':<{width}}  {'games':>5}  {'score (95% CI)':<25}  {'sister (95% CI)':<25}  "
+        f"{'margin (95% CI)':<25}  {'won (95% CI)':<20} faults",
+    ]
+    for row in sorted(table, key=lambda r: -r["margin"]):
+        lo, hi = row["win_rate_ci"]
+        faults = ", ".join(f"{k} {v}" for k, v in sorted(row["faults"].items())) or "-"
+        cells = [
+            _mean_cell(row["mean_score"], row["mean_score_ci"]),
+            _mean_cell(row["sister_score"], row["sister_score_ci"]),
+            _mean_cell(row["margin"], row["margin_ci"], signed=True),
+        ]
+        lines.append(
+            f"{row['bot']:<{width}}  {row['seats_played']:>5}  "
+            + "  ".join(f"{c:<25}" for c in cells)
+            + f"  {100 * row['win_rate']:5.1f}% [{100 * lo:4.1f}, {100 * hi:5.1f}]  {faults}"
+        )
+    return "\n".join(lines)
+
+
+def _mean_cell(mean: float, ci: Sequence[float], signed: bool = False) -> str:
+    sign = "+" if signed else ""
+    return f"{mean:{sign}7.2f} [{ci[0]:{sign}.2f}, {ci[1]:{sign}.2f}]"
 
 
 def readable(

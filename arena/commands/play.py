@@ -1,12 +1,16 @@
 """``python -m arena play``: play one game with bots and print the result.
 
     python -m arena play --mode standard --players 4 --seed 7 \\
-        --bots greedy,random,random,random [--json] [--replay FILE]
+        --bots greedy,mybot.py,random,random [--json] [--strict] [--verbose] [--replay FILE]
 
-Prints scores, ranks, the score breakdown and each final boat as ASCII, or with ``--json``
-one JSON object (mode, seed, engine version, scores, breakdown, ranks, winners, tiebreak,
-final boats, state hash). ``--replay FILE`` also writes the replay (needs the ``replays``
-package). Agents are built in one place, ``build_agents``.
+The game runs through the workers' match runner, so bot files (``.py`` or ``.zip`` bundles)
+play in the sandbox under the tournament's limits, exactly as on a server. Prints scores,
+ranks, the score breakdown and each final boat as ASCII, or with ``--json`` one JSON object
+(mode, seed, engine version, scores, breakdown, ranks, winners, tiebreak, final boats, state
+hash, and the bots' faults). A fault is also printed on stderr with the bot's whole kept
+stderr log; ``--verbose`` shows the bots' stderr as they play; ``--strict`` exits 1 when any
+seat faulted. ``--replay FILE`` writes the replay; ``--watch`` then opens it in the replay
+viewer, served from this computer (``arena.watch``).
 """
 
 from __future__ import annotations
@@ -15,22 +19,27 @@ import argparse
 import json
 import os
 import sys
-import time
 from collections.abc import Sequence
 from typing import Any
 
 from engine.actions import Action
 from engine.boat import Boat, Tile, base_layouts, mask_of
-from engine.bots import BUILTIN_BOTS, make_bot
 from engine.errors import ConfigError
 from engine.game import Game
-from engine.modes import mode_class, new_game
-from engine.play import Agent, play_game
+from engine.modes import mode_class
 from engine.version import ENGINE_VERSION
+from workers.faults import Fault
+from workers.limits import Limits
+from workers.runner import MatchOutcome, MatchSpec, run_match
+
+from ..options import options_from_args
+from ..seats import seat_specs
+from ..stderr_echo import StderrEcho
 
 DEFAULT_PLAYERS = {"standard": 2, "family": 2, "solo": 1, "duel": 2}
 # Bot programs: one source file (Python, JavaScript) or a zip bundle of any language.
 BOT_FILE_SUFFIXES = (".py", ".js", ".mjs", ".cjs", ".zip")
+EXIT_FAULTED = 1  # --strict: the game was played, but a seat faulted
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -40,15 +49,24 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                         help="number of players (default: 2; solo: 1)")
     parser.add_argument("--seed", type=int, default=0, help="the game seed (default 0)")
     parser.add_argument("--bots", default=None,
-                        help="comma-separated bot per seat, e.g. greedy,random (default: random)")
+                        help="comma-separated bot per seat: built-in names (greedy, random) or bot "
+                             "files (.py, .js, .zip of any language); default: random")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                         help="a mode option, e.g. difficulty=hard (repeatable)")
     parser.add_argument("--difficulty", default=None,
                         help="solo: easy (default), medium, hard, very_hard or expert")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--strict", action="store_true",
+                        help=f"exit {EXIT_FAULTED} when any seat faulted")
+    parser.add_argument("--verbose", action="store_true",
+                        help="show the bot programs' stderr as they play")
     parser.add_argument("--replay", metavar="FILE", help="also write the replay to FILE")
     parser.add_argument("--narrate", action="store_true",
                         help="print a sentence for every step and event as it is played")
+    parser.add_argument("--watch", action="store_true",
+                        help="then open the game in the replay viewer, served on 127.0.0.1")
+    parser.add_argument("--no-browser", action="store_true",
+                        help="with --watch: print the viewer's address, do not open a browser")
     add_limit_arguments(parser)
     parser.set_defaults(func=run)
 
@@ -68,150 +86,118 @@ def limits_from_args(args: argparse.Namespace) -> dict[str, Any]:
             "memory_mb": args.memory_mb}
 
 
-def build_agents(specs: Sequence[str], mode: str, seats: int, seed: int,
-                 **limits: Any) -> list[Agent]:
-    """One agent per seat from its spec. Built-in names go through ``make_bot``.
-
-    This is the single place where a spec that is a bot file (``examples/bots/x.py``, a .zip
-    bundle) will be turned into a sandboxed agent (``limits``: time and memory per move).
-    """
-    if len(specs) != seats:
-        raise ConfigError(f"{len(specs)} bot(s) given for {seats} player(s): "
-                          f"name one bot per player (--bots a,b,...)")
-    agents: list[Agent] = []
-    for seat, spec in enumerate(specs):
-        name = spec.strip()
-        if name in BUILTIN_BOTS:
-            agents.append(make_bot(name, mode, seat, seed))
-            continue
-        if name.lower().endswith(BOT_FILE_SUFFIXES) and os.path.isfile(name):
-            # a bot program: the workers' sandbox, protocol and limits, as in production
-            from workers.agents import ProgramAgent
-            from workers.limits import Limits
-
-            agents.append(ProgramAgent(seat, name, limits=Limits().override(**limits),
-                                       name=name))
-            continue
-        raise ConfigError(f"unknown bot {name!r} for seat {seat}: built-in bots are "
-                          f"{', '.join(BUILTIN_BOTS)}, or give a bot file (.py, .js, .zip)")
-    return agents
-
-
-def report_programs(agents: Sequence[Agent], result: dict[str, Any] | None) -> list[str]:
-    """Send ``end`` to bot programs and describe their faults and isolation, one line each."""
-    lines: list[str] = []
-    programs = [a for a in agents if hasattr(a, "finish")]
-    for agent in programs:
-        if result is not None:
-            agent.finish(result)  # type: ignore[attr-defined]
-        fault = agent.fault  # type: ignore[attr-defined]
-        if fault is not None:
-            lines.append(f"fault: {fault.describe()} ({fault.seconds:.3f} s)")
-            lines += [f"  | {line}" for line in fault.stderr[-10:]]
-    if programs:
-        from workers.sandbox import detect_isolation
-
-        lines += [f"warning: {w}" for w in detect_isolation().warnings()]
-    return lines
-
-
-def _options(pairs: Sequence[str]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for pair in pairs:
-        key, sep, raw = pair.partition("=")
-        if not sep or not key:
-            raise ConfigError(f"an option is KEY=VALUE, not {pair!r}")
-        try:
-            out[key] = json.loads(raw)
-        except json.JSONDecodeError:
-            out[key] = raw
-    return out
-
-
-def run(args: argparse.Namespace) -> int:
+def match_spec_from_args(args: argparse.Namespace, *, replay: bool) -> tuple[MatchSpec, list[str]]:
+    """The runner's spec for the command line (every mistake a ConfigError), and the bot names."""
     mode = args.mode
     mode_class(mode)  # a readable error for an unknown or unbuilt mode
     players = args.players if args.players is not None else DEFAULT_PLAYERS.get(mode, 2)
-    specs = args.bots.split(",") if args.bots else ["random"] * players
-    write_replay = None
-    if args.replay:
+    names = [b.strip() for b in args.bots.split(",")] if args.bots else ["random"] * players
+    seats = seat_specs(names, players)
+    limits = Limits().override(**limits_from_args(args))
+    spec = MatchSpec(mode=mode, seats=tuple(seats), seed=args.seed,
+                     options=options_from_args(args), limits=limits, replay=replay)
+    return spec, names
+
+
+def run(args: argparse.Namespace) -> int:
+    want_replay = bool(args.replay or args.watch)
+    if want_replay:
         try:
-            from replays.format import write_replay
+            import replays.format  # noqa: F401 - the runner writes the replay with it
         except ImportError as exc:
-            print(f"error: --replay needs the replays package ({exc})", file=sys.stderr)
-            return 2
-    options = _options(args.option)
-    if args.difficulty is not None:  # shorthand for --option difficulty=... (solo)
-        options["difficulty"] = args.difficulty
-    game = new_game(mode, players, args.seed, options)
-    agents = build_agents(specs, mode, players, args.seed, **limits_from_args(args))
-    steps: list[dict[str, Any]] = []
-
-    narrate = _narrator(game, specs) if getattr(args, "narrate", False) else None
-
-    def record(g: Game, seat: int, action: Action, seconds: float) -> None:
-        if write_replay is not None:
-            steps.append({"seat": seat, "action": g.encode_action(action), "seconds": seconds,
-                          "note": getattr(agents[seat], "last_note", None)})
-        if narrate is not None:
-            narrate(g, seat, action)
-
-    started = time.perf_counter()
-    notes: list[str] = []
+            flag = "--replay" if args.replay else "--watch"
+            raise ConfigError(f"{flag} needs the replays package ({exc})") from None
+    spec, names = match_spec_from_args(args, replay=want_replay)
+    echo = StderrEcho(names) if args.verbose else None
+    narrate = _narrator(spec, names) if getattr(args, "narrate", False) else None
     try:
-        play_game(game, agents, on_step=record if write_replay or narrate else None)
-        notes = report_programs(agents, game.result())
+        outcome = run_match(spec, stderr_sink=echo, on_step=narrate)
     finally:
-        for agent in agents:
-            agent.close()
-    elapsed = time.perf_counter() - started
-    for line in notes:
-        print(line, file=sys.stderr)
-    result = game.result()
-    if write_replay is not None:
-        players_header = [{"seat": s, "bot": spec, "version": None, "sha256": None}
-                          for s, spec in enumerate(specs)]
-        write_replay(args.replay, game, steps, {"players": players_header})
+        if echo is not None:
+            echo.flush()
+    if args.replay and outcome.replay is not None:
+        with open(args.replay, "wb") as out:
+            out.write(outcome.replay)
     if args.json:
-        print(json.dumps(summary(result, specs), sort_keys=True))
+        print(json.dumps(summary(outcome.result, names, outcome), sort_keys=True))
     else:
-        print(readable(result, specs, elapsed))
-    return 0
+        print(readable(outcome.result, names, outcome.duration))
+    sys.stdout.flush()  # the result first; then the faults, each on lines of their own
+    for line in fault_lines(outcome.faults, names) + [f"warning: {w}" for w in outcome.warnings]:
+        print(line, file=sys.stderr)
+    sys.stderr.flush()
+    if args.watch and outcome.replay is not None:
+        from ..watch import LocalReplay, watch
+
+        title = f"{spec.mode}, seed {spec.seed}: " + " vs ".join(os.path.basename(n) for n in names)
+        filename = os.path.basename(args.replay) if args.replay else "game.replay"
+        watch(LocalReplay(outcome.replay, title, filename), open_browser=not args.no_browser,
+              out=sys.stderr if args.json else sys.stdout)  # fmt: skip
+    return EXIT_FAULTED if args.strict and outcome.faults else 0
 
 
-def _narrator(game: Game, specs: Sequence[str]) -> Any:
-    """A step hook printing what happened in words (engine.narration), the set-up first."""
+def _narrator(spec: MatchSpec, names: Sequence[str]) -> Any:
+    """A step hook printing what happened in words (engine.narration), the set-up first.
+
+    The runner makes its game itself; the same configuration gives the same set-up, so a
+    twin made here tells the set-up and the view before the first step."""
+    from engine.modes import new_game
     from engine.narration import Narrator
 
-    narrator = Narrator(game, [f"{spec} (seat {s})" for s, spec in enumerate(specs)])
-    state = {"seen": 0, "before": game.spectator_view()}
+    twin = new_game(spec.mode, len(spec.seats), spec.seed, dict(spec.options))
+    narrator = Narrator(twin, [f"{name} (seat {s})" for s, name in enumerate(names)])
+    state: dict[str, Any] = {"seen": len(twin.events), "before": twin.spectator_view()}
 
     def tell(events: Sequence[dict[str, Any]], kind: str | None) -> None:
         for event in events:
             line = narrator.event(event, kind)
             if line:
-                print(f"  {line}")
+                print(f"  {line}", flush=True)
 
-    tell(game.events, None)
-    state["seen"] = len(game.events)
+    tell(twin.events, None)
 
-    def hook(g: Game, seat: int, action: Action) -> None:
+    def hook(g: Game, seat: int, action: Action, _seconds: float) -> None:
         encoded = g.encode_action(action)
         new = g.events[state["seen"]:]
         state["seen"] = len(g.events)
-        print(f"{len(g.history)}. {narrator.step(seat, encoded, new, state['before'])}")
+        print(f"{len(g.history)}. {narrator.step(seat, encoded, new, state['before'])}",
+              flush=True)  # fmt: skip
         tell(new, encoded.get("kind"))
         state["before"] = g.spectator_view() if g.mode == "duel" else {}
 
     return hook
 
 
-def summary(result: dict[str, Any], specs: Sequence[str]) -> dict[str, Any]:
+def fault_json(fault: Fault, names: Sequence[str]) -> dict[str, Any]:
+    """A fault as scripts see it: who, what, when, and the bot's kept stderr log."""
+    return {"seat": fault.seat, "bot": names[fault.seat], "kind": fault.kind.value,
+            "detail": fault.message, "step": fault.step, "seconds": round(fault.seconds, 6),
+            "stderr_tail": list(fault.stderr)}  # fmt: skip
+
+
+def fault_lines(faults: Sequence[Fault], names: Sequence[str]) -> list[str]:
+    """Each fault as one line, then the bot's whole kept stderr log (the sandbox keeps its
+    last 50 lines, at most 8 KiB), indented."""
+    lines: list[str] = []
+    for fault in faults:
+        detail = " ".join(fault.message.split())  # never a line break inside the line
+        lines.append(f"fault: seat {fault.seat} ({names[fault.seat]}): {fault.kind.value} at "
+                     f"step {fault.step}: {detail} ({fault.seconds:.3f} s)")
+        lines += [f"  | {line}" for line in fault.stderr]
+    return lines
+
+
+def summary(
+    result: dict[str, Any], specs: Sequence[str], outcome: MatchOutcome | None = None
+) -> dict[str, Any]:
     keys = ("mode", "seats", "seed", "scores", "breakdown", "ranks", "winners", "tiebreak",
             "sister", "margin", "won", "difficulty", "boats", "state_hash")
     out = {k: result[k] for k in keys if k in result}
     out["engine_version"] = result.get("engine_version", ENGINE_VERSION)
     out["bots"] = list(specs)
+    if outcome is not None:
+        out["faults"] = [fault_json(f, specs) for f in outcome.faults]
+        out["warnings"] = list(outcome.warnings)
     return out
 
 
@@ -233,12 +219,15 @@ def readable(result: dict[str, Any], specs: Sequence[str], seconds: float) -> st
              f"{seconds:.2f} s)", ""]
     tiebreak = result.get("tiebreak") or {}
     tb_name = tiebreak.get("name", "")
-    lines.append(f"{'seat':<5}{'bot':<10}{'score':>6}{'rank':>6}" + (f"{tb_name:>8}"
-                                                                      if tb_name else ""))
+    bot_w = max(10, *(len(s) + 2 for s in specs))
+    tb_w = max(8, len(tb_name) + 2)  # a long tiebreak name never runs into "rank"
+    lines.append(f"{'seat':<5}{'bot':<{bot_w}}{'score':>6}{'rank':>6}"
+                 + (f"{tb_name:>{tb_w}}" if tb_name else ""))
     for seat, spec in enumerate(specs):
-        row = f"{seat:<5}{spec:<10}{result['scores'][seat]:>6}{result['ranks'][seat]:>6}"
+        row = (f"{seat:<5}{spec:<{bot_w}}{result['scores'][seat]:>6}"
+               f"{result['ranks'][seat]:>6}")
         if tb_name:
-            row += f"{tiebreak['values'][seat]:>8}"
+            row += f"{tiebreak['values'][seat]:>{tb_w}}"
         lines.append(row)
     breakdown = result.get("breakdown") or []
     columns: list[str] = []

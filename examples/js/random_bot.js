@@ -5,7 +5,7 @@
 // with {"ready": true}, every "decide" with {"index": i} (a position in its "legal" list),
 // and stop at "end". Print nothing else on stdout: log with console.error (stderr).
 //
-// Try it:  python -m engine play --mode duel --bots examples/js/random_bot.js,random
+// Try it:  python -m arena play --mode duel --bots examples/js/random_bot.js,random
 "use strict";
 
 const readline = require("node:readline");

@@ -82,3 +82,84 @@ def main_raising(argv: list[str]) -> None:
 
     args = build_parser().parse_args(argv)
     args.func(args)
+
+
+def _record(lineup, ranks, scores=None, **kw):  # noqa: ANN001, ANN202
+    from arena.commands.arena import GameRecord
+
+    return GameRecord(tuple(lineup), list(scores or [10 - r for r in ranks]), list(ranks), [],
+                      0.1, **kw)  # fmt: skip
+
+
+def test_mean_rank_intervals_stay_within_one_and_the_seats() -> None:
+    from arena.commands.arena import summarise, summarise_seats
+
+    # bot 0 nearly always first, bot 1 nearly always last: normal intervals would leave [1, 2]
+    records = [_record((0, 1), (1, 2)) for _ in range(9)] + [_record((1, 0), (1, 2))]
+    for row in summarise(["a", "b"], records, 2) + summarise_seats(records, 2):
+        low, high = row["mean_rank_ci"]
+        assert 1 <= low <= row["mean_rank"] <= high <= 2
+    best = summarise(["a", "b"], records, 2)[0]
+    assert best["mean_rank_ci"][0] == 1  # clipped, not 0.8
+
+
+def test_solo_sets_each_bot_against_the_sister_without_elo() -> None:
+    from arena.commands.arena import summarise
+
+    records = [
+        _record((0,), (1,), scores=[60], sister=50.0, won=True),
+        _record((0,), (2,), scores=[40], sister=55.0, won=False),
+        _record((0,), (1,), scores=[70], sister=45.0, won=True),
+    ]
+    [row] = summarise(["mine.py"], records, 1)
+    assert "elo" not in row and "mean_rank" not in row
+    assert (row["wins"], row["seats_played"]) == (2, 3)
+    assert row["sister_score"] == pytest.approx(50.0) and row["margin"] == pytest.approx(20 / 3)
+    low, high = row["margin_ci"]
+    assert low < row["margin"] < high
+
+
+@needs_standard
+@pytest.mark.slow
+def test_solo_arena_prints_score_against_the_sister(capsys: pytest.CaptureFixture) -> None:
+    argv = ["arena", "--mode", "solo", "--bots", "greedy", "--games", "3", "--jobs", "1",
+            "--difficulty", "medium"]  # fmt: skip
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "1 players" not in out and "Elo" not in out
+    assert "solo against the sister (medium), 3 games" in out
+    header, row = out.splitlines()[2:4]
+    assert "sister (95% CI)" in header and "margin (95% CI)" in header
+    assert row.startswith("greedy") and row.count("[") == 4
+
+
+@needs_standard
+@pytest.mark.slow
+def test_arena_json_gives_per_seat_figures_and_writes_replays(
+    tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    pytest.importorskip("replays.format")
+    folder = tmp_path / "games"
+    argv = ["arena", "--mode", "duel", "--bots", "greedy,random", "--games", "4", "--jobs", "2",
+            "--json", "--replays", str(folder)]  # fmt: skip
+    assert main(argv) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [s["seat"] for s in data["seats"]] == [0, 1]
+    for seat in data["seats"]:
+        assert seat["games"] == 4
+        assert seat["win_rate_ci"][0] <= seat["win_rate"] <= seat["win_rate_ci"][1]
+        assert seat["mean_score_ci"][0] <= seat["mean_score"] <= seat["mean_score_ci"][1]
+        assert 1 <= seat["mean_rank_ci"][0] <= seat["mean_rank_ci"][1] <= 2
+    assert {b["bot"] for b in data["bots"]} == {"greedy", "random"}
+    files = sorted(folder.iterdir())
+    assert [f.name for f in files] == [
+        "seed0-rotation0.replay", "seed0-rotation1.replay",
+        "seed1-rotation0.replay", "seed1-rotation1.replay",
+    ]  # fmt: skip
+    assert main(["verify", *map(str, files)]) == 0
+    assert capsys.readouterr().out.count("ok") == 4
+
+
+def test_arena_names_a_missing_bot_file() -> None:
+    with pytest.raises(ConfigError, match="no such file: missing/bot.py"):
+        main_raising(["arena", "--bots", "missing/bot.py,random"])

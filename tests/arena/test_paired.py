@@ -49,7 +49,7 @@ def test_paired_plays_bot_files_and_solo(capsys: pytest.CaptureFixture):
     ("argv", "message"),
     [
         (["--paired", "random"], "--paired takes two bots"),
-        (["--paired", "random,nope.py"], "unknown bot 'nope.py'"),
+        (["--paired", "random,nope.py"], "no such file: nope.py"),
         (["--paired", "random,greedy", "--bots", "random,random"], "at most 1 opponents"),
         (["--paired", "random,greedy", "--seeds", "0"], "--seeds must be"),
         (["--paired", "random,greedy", "--level", "2"], "--level must be"),

@@ -1,5 +1,5 @@
-"""``python -m arena play``: agents built in one place, readable and JSON
-results, replays, and one readable error (exit 2) for every mistake a user can make."""
+"""``python -m arena play``: seats built in one place, readable and JSON results, replays, and
+one readable error (exit 2) for every mistake a user can make."""
 
 from __future__ import annotations
 
@@ -9,21 +9,37 @@ from pathlib import Path
 import pytest
 
 from arena.cli import main
-from arena.commands.play import build_agents
+from arena.seats import seat_specs
 from engine.errors import ConfigError
 
 
-def test_build_agents_maps_builtin_names_per_seat() -> None:
-    agents = build_agents(["greedy", "random", " random"], "standard", 3, 7)
-    assert [a.name for a in agents] == ["greedy", "random", "random"]
-    assert all(a.trusted for a in agents)
+def test_seat_specs_map_builtin_names_per_seat() -> None:
+    seats = seat_specs(["greedy", "random", " random"], 3)
+    assert [s.builtin for s in seats] == ["greedy", "random", "random"]
 
 
-def test_build_agents_refuses_a_wrong_count_and_unknown_bots() -> None:
+def test_seat_specs_refuse_a_wrong_count_unknown_bots_and_missing_files(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="one bot per player"):
-        build_agents(["random"], "standard", 2, 1)
+        seat_specs(["random"], 2)
     with pytest.raises(ConfigError, match="unknown bot 'clever'"):
-        build_agents(["random", "clever"], "standard", 2, 1)
+        seat_specs(["random", "clever"], 2)
+    missing = str(tmp_path / "mybot.py")
+    with pytest.raises(ConfigError, match=f"no such file: {missing}"):
+        seat_specs(["random", missing], 2)
+    with pytest.raises(ConfigError, match="no such file: mybot.py"):
+        seat_specs(["mybot.py", "random"], 2)
+    with pytest.raises(ConfigError, match="not a file"):
+        seat_specs([str(tmp_path), "random"], 2)
+
+
+def test_a_family_score_table_keeps_its_tiebreak_header_apart(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["play", "--mode", "family", "--players", "2", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "rankfilled_rooms" not in out
+    header = next(line for line in out.splitlines() if line.startswith("seat") and "rank" in line)
+    assert header.split() == ["seat", "bot", "score", "rank", "filled_rooms"]
 
 
 def test_play_prints_scores_breakdown_and_boats(capsys: pytest.CaptureFixture[str]) -> None:
@@ -84,6 +100,7 @@ def _run_json(capsys: pytest.CaptureFixture[str], argv: list[str]) -> str:
         (["play", "--players", "3", "--bots", "greedy,random"], "one bot per player"),
         (["play", "--players", "5"], "2-4 seats"),
         (["play", "--mode", "chess"], "unknown mode"),
+        (["play", "--bots", "random,nowhere/mybot.py"], "no such file: nowhere/mybot.py"),
         (["play", "--players", "2", "--option", "speed=fast"], "no option 'speed'"),
     ],
 )
@@ -103,3 +120,14 @@ def test_replay_is_written_and_verifies(tmp_path: Path, capsys: pytest.CaptureFi
     capsys.readouterr()
     assert main(["verify", str(path)]) == 0
     assert "match" in capsys.readouterr().out
+
+
+def test_narrate_tells_the_set_up_then_every_step(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "--mode", "duel", "--seed", "2", "--bots", "greedy,random",
+                 "--narrate"]) == 0  # fmt: skip
+    lines = capsys.readouterr().out.splitlines()
+    steps = [line for line in lines if line[:1].isdigit() and ". " in line]
+    assert lines[0].startswith("  ")  # the set-up, before the first step
+    assert steps[0].startswith("1. ") and "(seat " in steps[0]
+    assert [int(s.split(".")[0]) for s in steps] == list(range(1, len(steps) + 1))
+    assert any(line.startswith("winner(s):") for line in lines)

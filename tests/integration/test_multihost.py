@@ -147,14 +147,14 @@ def _check_isolation(stack: Stack) -> None:
         port = outside.getsockname()[1]
         allowed = sorted({p for _, p in stack.network.services.values()})
         code = (
-            "import json, os, socket\n"
+            "import json, socket\n"
             "def reach(p):\n"
             "    try:\n"
             "        socket.create_connection(('127.0.0.1', p), timeout=2).close()\n"
             "        return True\n"
             "    except OSError:\n"
             "        return False\n"
-            f"print(json.dumps({{'links': sorted(os.listdir('/sys/class/net')),"
+            f"print(json.dumps({{'links': sorted(n for _, n in socket.if_nameindex()),"
             f" 'allowed': [reach(p) for p in {allowed}], 'other': reach({port})}}))"
         )
         for name in stack.host_names:

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from tests.workers.starters import cpp_bundle
-from tournament.models import Match, MatchSeat, RatingChange
+from tournament.models import BotVersion, Match, MatchSeat, RatingChange
 from tournament.services.accounts import organiser_grant
 from tournament.services.ratings import ratings_recompute
 
@@ -224,8 +224,11 @@ def test_paired_comparison_through_the_stack(live_stack):
     anon = Api(live_stack.base_url)
     organiser = _login(anon, "organiser2")
     organiser_grant(user=get_user_model().objects.get(username="organiser2"))
-    system = anon.call("GET", "/api/v1/bots/?is_system=true")["results"]
-    builtin = {b["name"]: b["versions"][0]["id"] for b in system}
+    from tournament.services.bots import builtin_bots_register
+
+    builtin_bots_register()  # as `manage.py register_builtin_bots` does on a new deployment
+    builtin = {name: BotVersion.objects.get(builtin=name, bot__is_system=True).pk
+               for name in ("random", "greedy")}
     made = organiser.call(
         "POST", "/api/v1/paired/",
         {"bot_version_a": builtin["random"], "bot_version_b": builtin["greedy"],

@@ -112,7 +112,7 @@ def test_file_log_reads_only_whole_lines(tmp_path):
     log = FileLog(tmp_path)
     log.append(5, {"a": 1})
     log.append(5, {"a": 2})
-    with open(log.path(5), "ab") as handle:
+    with open(log.file_of(5), "ab") as handle:
         handle.write(b'{"a": 3')  # a write in progress
     assert log.read(5) == [{"a": 1}, {"a": 2}]
     assert log.read(5, 1) == [{"a": 2}]

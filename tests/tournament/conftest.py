@@ -55,7 +55,8 @@ class ScriptedRunner:
         self.specs: list[dict[str, Any]] = []
         self.raise_error: Exception | None = None
 
-    def run_match(self, spec: dict[str, Any], on_step: Any = None) -> dict[str, Any]:
+    def run_match(self, spec: dict[str, Any], **hooks: Any) -> dict[str, Any]:
+        """`hooks` (the live publisher's `on_step`, ...) see no steps: nothing is played."""
         self.specs.append(spec)
         if self.raise_error is not None:
             raise self.raise_error

@@ -144,3 +144,4 @@ def test_challenge_endpoint_in_schema(client):
     body = operations["post"]["requestBody"]["content"]["application/json"]["schema"]["$ref"]
     assert body.endswith("/ChallengeInput")
     assert "seats" in schema["components"]["schemas"]["ChallengeInput"]["properties"]
+    assert "Retry-After" in operations["post"]["responses"]["429"]["headers"]

@@ -135,3 +135,19 @@ def test_private_league_matches_stay_out_of_a_strangers_head_to_head(
     assert len(selectors.bot_head_to_head(bot=strong.bot, user=organiser)) == 2
     response = client_for(author).get(f"/api/v1/leagues/{league.pk}/head-to-head/")
     assert response.status_code == 404
+
+
+@pytest.mark.django_db
+def test_head_to_head_costs_a_fixed_number_of_queries(
+    organiser, ready_version, runner, django_capture_on_commit_callbacks,
+    django_assert_max_num_queries,
+):  # fmt: skip
+    league, (strong, _, _) = _played_league(
+        organiser, ready_version, django_capture_on_commit_callbacks, runner
+    )
+    anon = client_for(None)
+    with django_assert_max_num_queries(4):
+        assert len(anon.get(f"/api/v1/leagues/{league.pk}/head-to-head/").json()["records"]) == 6
+    with django_assert_max_num_queries(4):
+        body = anon.get(f"/api/v1/bots/{strong.bot_id}/head-to-head/").json()
+        assert len(body["opponents"]) == 2

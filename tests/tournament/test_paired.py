@@ -171,3 +171,15 @@ def test_running_comparisons_per_user_are_limited(author, ready_version, setting
     assert refused.status_code == 429 and refused.json()["error"]["code"] == "throttled"
     assert "1 paired comparisons running" in refused.json()["error"]["message"]
     assert refused["Retry-After"]
+
+
+def test_paired_list_costs_a_fixed_number_of_queries(
+    author, ready_version, runner, django_assert_max_num_queries
+):
+    a, b = ready_version(author, "worse"), ready_version(author, "better")
+    for _ in range(2):
+        ps.paired_create(user=author, version_a_id=a.pk, version_b_id=b.pk, mode="duel",
+                         seats=2, seeds=2)  # fmt: skip
+    with django_assert_max_num_queries(3):
+        body = client_for(None).get(f"/api/v1/paired/?bot={b.bot_id}").json()
+    assert body["count"] == 2 and {c["games_total"] for c in body["results"]} == {8}

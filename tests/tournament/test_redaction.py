@@ -39,7 +39,7 @@ def test_a_validation_failure_shows_no_host_path(
     builtin_bots_register()
 
     def start_failed(spec, on_step=None):
-        played = runner.__class__.run_match(runner, spec, on_step)
+        played = runner.__class__.run_match(runner, spec)
         played["seats"][0].update(fault="start_failed", fault_detail=ISSUE_EXAMPLE,
                                   log=f'Traceback: File "{SANDBOX}/bot/main.py"')  # fmt: skip
         return played

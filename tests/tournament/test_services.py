@@ -360,20 +360,36 @@ def test_failed_upload_transaction_leaves_no_bundle_file(author, runner, monkeyp
     assert storage.listdir(str(bot.pk))[1] == [version.bundle_name.split("/")[-1]]
 
 
-def test_validation_match_uses_the_validation_limits(author, runner, settings):
-    from django.conf import settings as live
+def test_validation_match_uses_the_league_limits_and_a_silent_startup_grace(
+    author, organiser, ready_version, settings
+):
+    from workers.limits import Limits
+    from workers.protocol import start_message
+    from workers.runner import MatchSpec
 
-    assert live.BOT_VALIDATION_TIME_LIMIT >= 2 * live.BOT_DECISION_TIME_LIMIT  # generous default
-    assert live.BOT_VALIDATION_TIME_BANK >= 2 * live.BOT_TIME_BANK
     settings.BOT_DECISION_TIME_LIMIT, settings.BOT_TIME_BANK = 1.0, 30.0
-    settings.BOT_VALIDATION_TIME_LIMIT, settings.BOT_VALIDATION_TIME_BANK = 7.5, 200.0
+    settings.BOT_VALIDATION_STARTUP_GRACE_SECONDS = 25.0
     builtin_bots_register()
     bot = bot_create(owner=author, name="slow-thinker")
     version = bot_version_upload(bot=bot, user=author, filename="bot.py", data=b"print(1)\n")
-    match = Match.objects.get(kind=Match.Kind.VALIDATION, seats__bot_version=version)
-    assert (match.decision_time_limit, match.time_bank) == (7.5, 200.0)
-    spec = ms.match_spec(match)
-    assert (spec["decision_time_limit"], spec["time_bank"]) == (7.5, 200.0)
+    validation = Match.objects.get(kind=Match.Kind.VALIDATION, seats__bot_version=version)
+    assert (validation.decision_time_limit, validation.time_bank) == (1.0, 30.0)
+    league = _league(organiser, ready_version, n=2)
+    ls.league_start(league=league, user=organiser)
+    league_match = Match.objects.filter(league=league).first()
+    specs = {m.kind: MatchSpec.from_json(ms.match_spec(m)) for m in (validation, league_match)}
+    assert specs["validation"].limits.startup_grace_seconds == 25.0
+    assert specs["league"].limits.startup_grace_seconds == 0.0
+    assert specs["validation"].limits.startup_seconds == specs["league"].limits.startup_seconds
+
+    # What the bot is told in `start` is byte-for-byte the same in both kinds of match.
+    import engine
+
+    game = engine.new_game("duel", 2, 1, {})
+    told = {
+        kind: start_message(game, 0, spec.limits)["limits"] for kind, spec in specs.items()
+    }
+    assert told["validation"] == told["league"] == Limits().protocol_view()
     # a challenge still gets the ordinary limits
     random_version = builtin_bots_register()["random"]
     challenge = ms.match_create_internal(

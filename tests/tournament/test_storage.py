@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -94,15 +95,18 @@ def test_a_bad_storage_url_stops_django_with_one_line():
 
 
 def test_no_code_asks_a_storage_for_a_local_path():
-    """A storage on another host has no path: nothing may call .path() on one."""
+    """A storage on another host has no path: nothing may call .path() on one
+    (``storage.path(``, ``storages["bots"].path(``, ``self.storage.path(`` ...)."""
+    call = re.compile(r"storages?(\[[^\]]*\])?\.path\(")
     offenders = []
     folders = [p for p in REPO.iterdir() if p.is_dir() and p.name not in {".venv", "var", "tests"}]
     for folder in folders:
         for path in folder.rglob("*.py"):
             for number, line in enumerate(path.read_text().splitlines(), 1):
-                if ".path(" in line and "os.path(" not in line:
+                if call.search(line):
                     offenders.append(f"{path.relative_to(REPO)}:{number}: {line.strip()}")
     assert offenders == []
+    assert call.search('storages["bots"].path(name)') and call.search("self.storage.path(x)")
 
 
 # --- on the S3 server ----------------------------------------------------------------------

@@ -78,6 +78,8 @@ class Audit:
         """axe-core on the page as it is now, then a screenshot at desktop and phone width."""
         page.wait_for_load_state("load")
         name = name or slug(page.url)
+        # Colours are judged at rest: a pulsing badge is measured as drawn, not mid-fade.
+        page.emulate_media(reduced_motion="reduce")
         page.add_script_tag(path=str(self.axe))
         result = page.evaluate(
             """async () => {
@@ -111,3 +113,4 @@ class Audit:
             )
         page.screenshot(path=str(SCREENSHOTS / f"{name}-phone.png"), full_page=True)
         page.set_viewport_size(size)
+        page.emulate_media(reduced_motion="no-preference")

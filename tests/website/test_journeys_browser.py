@@ -19,6 +19,8 @@ from typing import Any
 
 import pytest
 
+from tournament.errors import BundleRejected
+
 from .browser import ARGS, DESKTOP, REPO, Audit, axe_script
 from .conftest import PASSWORD, builtin_copy
 
@@ -118,8 +120,8 @@ def test_every_role_in_the_browser(live_server, chromium_executable, axe, make_u
             }""")
             author.dispatch_event("[data-dropzone]", "drop", {"dataTransfer": drop})
             author.wait_for_function(
-                "() => document.querySelector('[data-upload-status]').textContent"
-                ".includes('.py file or a .zip')"
+                "m => document.querySelector('[data-upload-status]').textContent === m",
+                arg=BundleRejected.BAD_EXTENSION,
             )
             author.set_input_files("#id_file", str(STARTER))
             author.click("form[data-upload] button[type=submit]")

@@ -152,9 +152,10 @@ def test_match_page_embeds_the_viewer_and_download(played_league, client) -> Non
     league = played_league(seats=3, entrants=3)
     match = league.matches.first()
     html = client.get(f"/matches/{match.pk}/").content.decode()
-    assert f'data-frames-url="/api/v1/matches/{match.pk}/frames"' in html
+    assert f'data-frames-url="/api/v1/matches/{match.pk}/frames' in html
     assert f"/api/v1/matches/{match.pk}/replay" in html and "Time used" in html
-    assert "replays/viewer.js" in html and "1st" in html
+    assert 'id="viewer"' in html and "replays/viewer.css" in html and "1st" in html
+    assert "data-match-poll" not in html  # finished: nothing to follow
 
 
 def test_queued_match_page_follows_until_it_ends(author, client) -> None:
@@ -164,6 +165,7 @@ def test_queued_match_page_follows_until_it_ends(author, client) -> None:
     MatchSeat.objects.create(match=match, seat=1, bot_version=b)
     html = client.get(f"/matches/{match.pk}/").content.decode()
     assert f'data-match-poll="/api/v1/matches/{match.pk}/"' in html and "queued" in html
+    assert 'id="viewer"' in html and "is-live" in html  # the viewer follows it live
 
 
 def test_old_addresses_still_work(played_league, client) -> None:
@@ -342,7 +344,7 @@ def test_author_creates_uploads_sees_status_and_retires(client, author, settings
     created = client.post("/bots/new/", {"name": "whiskers", "description": "mine"})
     bot_url = created["Location"]
     assert re.fullmatch(r"/bots/\d+/", bot_url)
-    assert b"Drop a .py or .zip" in client.get(bot_url).content
+    assert b"Drop your bot here" in client.get(bot_url).content
     upload = bot_url + "upload/"
     bad = client.post(upload, {"file": SimpleUploadedFile("bot.txt", b"x")},
                       HTTP_ACCEPT="application/json")  # fmt: skip
@@ -376,6 +378,21 @@ def test_version_log_only_for_its_owner(client, author, make_user) -> None:
     assert "TRACE-XYZ" in html and "crash: boom" in html
 
 
+def test_compile_log_only_for_its_owner(client, author, make_user) -> None:
+    version = builtin_copy(author, "compiled")
+    version.status, version.failure_reason = "failed", "build failed: main.cpp:2:29: error: x"
+    version.build_log = "$ g++ main.cpp\nmain.cpp:2:29: error: x\n  2 | SECRET-SOURCE-LINE"
+    version.save()
+    url = f"/versions/{version.pk}/"
+    assert b"SECRET-SOURCE-LINE" not in client.get(url).content
+    client.force_login(make_user("eve"))
+    assert b"SECRET-SOURCE-LINE" not in client.get(url).content
+    client.force_login(author)
+    html = client.get(url).content.decode()
+    assert "The compile log" in html and "SECRET-SOURCE-LINE" in html
+    assert "build failed: main.cpp:2:29" in html
+
+
 def test_challenge_form_plays_an_unrated_match(
     client, author, django_capture_on_commit_callbacks
 ) -> None:
@@ -384,7 +401,7 @@ def test_challenge_form_plays_an_unrated_match(
     versions = builtin_bots_register()
     client.force_login(author)
     form = client.get(f"/challenge/?bot_version={versions['greedy'].pk}")
-    assert form.status_code == 200 and b"Seat 1" in form.content
+    assert form.status_code == 200 and b"Seat 0" in form.content
     gap = client.post("/challenge/", {"mode": "standard", "seat_0": versions["greedy"].pk,
                                       "seat_2": versions["random"].pk})  # fmt: skip
     assert gap.status_code == 200 and b"without gaps" in gap.content

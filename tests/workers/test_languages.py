@@ -160,7 +160,7 @@ def test_cpp_build_makes_a_binary_bundle_with_a_log(tmp_path: Path) -> None:
     )  # fmt: skip
     result = build_bundle(data, "rnd.zip")
     assert result.ok and result.reason == "", result.log
-    assert result.log.startswith("$ g++ -std=gnu++17 -O2 -pipe -static -I . -o /out/bot")
+    assert result.log.startswith("$ g++ -std=gnu++17 -O2 -pipe -static -I . -o bot random_bot.cpp")
     assert "built " in result.log
     assert result.bundle is not None and result.filename == f"{result.sha256[:16]}.zip"
     built = validate_bundle(result.bundle, result.filename)
@@ -283,8 +283,8 @@ def test_every_language_plays_with_fewer_isolation_layers(tmp_path: Path, layers
     )  # fmt: skip
     built = build_bundle(source, "rnd.zip", isolation=iso)
     assert built.ok, built.log
-    assert built.log.startswith("$ g++ -std=gnu++17 -O2 -pipe -static -I . -o ")
-    assert built.log.splitlines()[0].endswith(" random_bot.cpp")  # as in the zip
+    first = built.log.splitlines()[0]  # the command, with the zip's paths and no host folder
+    assert first == "$ g++ -std=gnu++17 -O2 -pipe -static -I . -o bot random_bot.cpp"
     binary = tmp_path / "built.zip"
     binary.write_bytes(built.bundle or b"")
     js_bot = tmp_path / "bot.js"
@@ -294,3 +294,15 @@ def test_every_language_plays_with_fewer_isolation_layers(tmp_path: Path, layers
                          seed=3, options={"rounds": 2}, limits=FAST, replay=False)  # fmt: skip
         outcome = run_match(spec, isolation=iso)
         assert outcome.faults == [], [f.describe() for f in outcome.faults]
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("worker_guard", "tiny_mode")
+def test_a_cpp_bundle_that_does_not_compile_cannot_start(tmp_path: Path) -> None:
+    bundle = tmp_path / "bad.zip"
+    bundle.write_bytes(cpp_zip(tmp_path, SYNTAX_ERROR))
+    spec = MatchSpec(mode="tiny", seats=(SeatSpec.parse(str(bundle)), SeatSpec.parse("random")),
+                     seed=3, options={"rounds": 2}, limits=FAST, replay=False)  # fmt: skip
+    outcome = run_match(spec)
+    assert [(f.seat, f.kind) for f in outcome.faults] == [(0, FaultKind.START_FAILED)]
+    assert "main.cpp:2:29: error: expected ';'" in outcome.faults[0].message

@@ -169,3 +169,53 @@ def test_limits_reach_the_bot_in_the_start_message(tmp_path: Path) -> None:
     outcome = run_match(MatchSpec(mode="tiny", seats=(SeatSpec.parse(str(path)),), seed=1,
                                   options={"rounds": 2}, limits=limits))  # fmt: skip
     assert [a["note"] for a in outcome.actions] == ["0.75 2.5", "0.75 2.5"]
+
+
+SLOW_START = (
+    "import json, sys, time\n"
+    "time.sleep(1.0)\n"
+    "for line in sys.stdin:\n"
+    "    message = json.loads(line)\n"
+    "    if message['type'] == 'start':\n"
+    "        print(json.dumps({'ready': True, 'told': message['limits']}), flush=True)\n"
+    "    elif message['type'] == 'decide':\n"
+    "        print(json.dumps({'index': 0}), flush=True)\n"
+)
+
+
+def test_startup_grace_lets_a_slow_starter_in_without_telling_it(tmp_path: Path) -> None:
+    bot = tmp_path / "slow_start.py"
+    bot.write_text(SLOW_START)
+    tight = FAST.override(startup_seconds=0.3)
+
+    def play(limits: Limits) -> object:
+        seats = (SeatSpec.parse(str(bot)), SeatSpec.parse("random"))
+        return run_match(MatchSpec("tiny", seats, 9, {"rounds": 5}, limits, replay=False))
+
+    late = play(tight)
+    assert [f.kind for f in late.faults] == [FaultKind.TIMEOUT] and late.faults[0].step == 0
+    assert play(tight.override(startup_grace_seconds=5.0)).faults == []
+    assert "startup_grace_seconds" not in tight.override(startup_grace_seconds=5.0).protocol_view()
+
+
+def test_stderr_sink_sees_each_seat_as_it_plays(tmp_path: Path) -> None:
+    bot = tmp_path / "chatty.py"
+    bot.write_text(
+        "import json, sys\n"
+        "for line in sys.stdin:\n"
+        "    message = json.loads(line)\n"
+        "    if message['type'] == 'start':\n"
+        "        print('hello from the bot', file=sys.stderr, flush=True)\n"
+        "        print(json.dumps({'ready': True}), flush=True)\n"
+        "    elif message['type'] == 'decide':\n"
+        "        print('step', message['step'], file=sys.stderr, flush=True)\n"
+        "        print(json.dumps({'index': 0}), flush=True)\n"
+    )
+    seen: list[tuple[int, bytes]] = []
+    outcome = run_match(
+        spec("random", str(bot), replay=False), stderr_sink=lambda s, c: seen.append((s, c))
+    )
+    assert outcome.faults == []
+    text = b"".join(chunk for _, chunk in seen).decode()
+    assert {seat for seat, _ in seen} == {1}
+    assert text.startswith("hello from the bot\n") and "step " in text

@@ -94,6 +94,10 @@ def complete_schema(result: dict[str, Any], generator: Any, request: Any, public
     result.setdefault("components", {}).setdefault("schemas", {})["Error"] = ERROR_SCHEMA
     for operations in paths.values():
         for operation in operations.values():
-            operation.setdefault("responses", {}).setdefault("4XX", ERROR_RESPONSE)
+            responses = operation.setdefault("responses", {})
+            responses.setdefault("4XX", ERROR_RESPONSE)
+            for code, response in responses.items():
+                if code.startswith("4") and "content" not in response:
+                    response["content"] = ERROR_RESPONSE["content"]  # e.g. a 429's Retry-After
     result["paths"] = dict(sorted(paths.items()))
     return result

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions, status
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
@@ -317,7 +317,17 @@ class ChallengeListApi(FilteredListApi):
         matches = selectors.challenge_list(user=request.user)
         return paginated(request, self, matches, s.MatchOutput)
 
-    @extend_schema(request=s.ChallengeInput, responses={201: s.MatchOutput})
+    @extend_schema(
+        request=s.ChallengeInput,
+        responses={
+            201: s.MatchOutput,
+            429: OpenApiResponse(description="Over the user's challenge limits."),
+        },
+        parameters=[OpenApiParameter(
+            "Retry-After", int, OpenApiParameter.HEADER, response=[429],
+            description="429: seconds until the user may request a challenge again",
+        )],
+    )  # fmt: skip
     def post(self, request: Request) -> Response:
         return _challenge_create(request, s.ChallengeInput)
 

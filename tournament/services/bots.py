@@ -205,14 +205,15 @@ def _jsonable(value: Any) -> Any:
 
 
 def _queue_validation(version: BotVersion) -> Match:
+    """The validation match plays under the limits of league matches (the bot is told the same
+    numbers in `start`); only its startup gets a grace the bot is not told about (`match_spec`)."""
     from . import matches
 
     random_version = builtin_version("random")
     return matches.match_create_internal(
         kind=Match.Kind.VALIDATION, mode=validation_mode(), options={},
         bot_versions=[version, random_version], league=None, requested_by=None,
-        decision_time_limit=settings.BOT_VALIDATION_TIME_LIMIT,
-        time_bank=settings.BOT_VALIDATION_TIME_BANK,
+        decision_time_limit=settings.BOT_DECISION_TIME_LIMIT, time_bank=settings.BOT_TIME_BANK,
     )  # fmt: skip
 
 

@@ -130,11 +130,15 @@ def match_spec(match: Match) -> dict[str, Any]:
             "bundle_kind": v.bundle_kind or None, "sha256": v.built_sha256 or v.sha256 or None,
             "bot_seed": seat.bot_seed,
         })  # fmt: skip
-    return {
+    spec = {
         "match_id": match.pk, "mode": match.mode, "seats": seats, "seed": match.seed,
         "options": match.options, "decision_time_limit": match.decision_time_limit,
         "time_bank": match.time_bank, "memory_limit_mb": settings.BOT_MEMORY_LIMIT_MB,
     }  # fmt: skip
+    if match.kind == Match.Kind.VALIDATION:
+        # A new upload starts on a cold worker; the grace is not part of what the bot is told.
+        spec["limits"] = {"startup_grace_seconds": settings.BOT_VALIDATION_STARTUP_GRACE_SECONDS}
+    return spec
 
 
 def match_play(*, match_id: int) -> Match | None:
@@ -145,11 +149,15 @@ def match_play(*, match_id: int) -> Match | None:
     from replays.live import live_publisher
     from workers.runner import run_match
 
-    spec = match_spec(match)
+    try:
+        spec = match_spec(match)  # fetches the bundles: the object store may fail
+    except Exception as exc:
+        log.exception("match %s: cannot prepare", match_id)
+        return match_fail(match_id=match_id, error=f"{type(exc).__name__}: {exc}")
     live = live_publisher(match_id=match_id, spec=spec)  # spectators watch it as it plays
     try:
         try:
-            raw = run_match(spec, on_step=live)
+            raw = run_match(spec, on_step=live) if live is not None else run_match(spec)
             outcome = outcome_from_runner(raw)
         except Exception as exc:  # the runner's own bug, not a bot fault: the match failed
             log.exception("match %s: runner failed", match_id)

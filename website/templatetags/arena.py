@@ -24,7 +24,7 @@ def bot_link(bot: Any, version: Any = None) -> str:
     """The bot's name after its colour dot, linked to its page (with " vN" for a version)."""
     label = f"{bot.name} v{version.number}" if version is not None else bot.name
     return format_html(
-        '<a class="bot" href="{}"><span class="swatch" style="--c: {}" aria-hidden="true">'
+        '<a class="bot" href="{}"><span class="dot" style="--c: {}" aria-hidden="true">'
         "</span>{}</a>",
         reverse("website:bot", args=[bot.pk]), bot_colour(bot.pk), label,
     )

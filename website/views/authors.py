@@ -73,7 +73,7 @@ def bot_upload(request: HttpRequest, bot_id: int) -> HttpResponse:
             error = exc.message
             status = exc.status
     else:
-        error, status = "Choose a .py or .zip file to upload.", 400
+        error, status = "Choose a file to upload.", 400
     if error:
         if _wants_json(request):
             return JsonResponse({"error": error}, status=status)

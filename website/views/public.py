@@ -14,7 +14,7 @@ from tournament.services.leagues import is_organiser
 
 from .. import charts
 from ..colours import bot_colour
-from ..forms import EnterForm, InviteForm, UploadForm
+from ..forms import EnterForm, InviteForm, UploadForm, bundle_kinds
 from .common import found, int_param, paginate
 
 LADDER_PAGE = 50
@@ -65,6 +65,8 @@ def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
         "ladder": ladder_page,
         "ladder_rows": ladder_page.object_list if ladder_page else ladder,
         "rows": ladder,
+        # #, entrant, Elo, games, W/D/L or one per place + mean rank, interval, conservative, last
+        "ladder_columns": 7 + (league.seats + 1 if league.seats >= 3 else 3),
         "chart": charts.rating_chart(charts.league_series(changes, bot_colour)),
         "h2h_rows": selectors.league_head_to_head(league=league),
         "page": paginate(request, matches),
@@ -114,25 +116,30 @@ def match_list(request: HttpRequest) -> HttpResponse:
 
 
 def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
-    """Seats, scores, ranks, faults, timing; the replay viewer (its own template) when the
-    match has a replay, else its status, refreshed until it ends."""
+    """Seats, scores, ranks, faults, timing, the download, and the replay viewer of `replays/`
+    (its embeddable template and context): the replay, or the match live while it plays."""
+    from replays.views import viewer_context
+
     match = found(selectors.match_get(match_id=match_id, user=request.user), "match", match_id)
+    open_ = match.status in (Match.Status.QUEUED, Match.Status.RUNNING)
+    context = {"match": match, "open": open_, "viewer": bool(match.replay_name or open_)}
+    if context["viewer"]:
+        context.update(viewer_context(match), embedded=True)
     seats = list(match.seats.all())
     for seat in seats:
         seat.private = may_see_private(request.user, seat.bot_version.bot.owner_id)
-    context = {
-        "match": match, "seats": seats,
-        "frames_url": reverse("replays:frames", args=[match.pk]),
-        "replay_url": reverse("replays:replay", args=[match.pk]),
-        "open": match.status in (Match.Status.QUEUED, Match.Status.RUNNING),
-    }  # fmt: skip
-    template = "website/match_replay.html" if match.replay_name else "website/match.html"
-    return render(request, template, context)
+    context["seats"] = seats
+    if match.replay_name:
+        context["replay_url"] = reverse("replays:replay", args=[match.pk])
+    return render(request, "website/match.html", context)
 
 
 def bot_list(request: HttpRequest) -> HttpResponse:
     bots = selectors.bot_list().order_by("retired", "name")
     return render(request, "website/bots.html", {"page": paginate(request, bots)})
+
+
+PAIRED_ON_BOT_PAGE = 10  # the latest paired comparisons shown on a bot's page
 
 
 def bot_detail(request: HttpRequest, bot_id: int) -> HttpResponse:
@@ -160,7 +167,10 @@ def bot_detail(request: HttpRequest, bot_id: int) -> HttpResponse:
         "matches": selectors.bot_recent_matches(bot=bot, user=user),
         "fault_rate": site_selectors.bot_fault_rate(bot=bot),
         "opponents": selectors.bot_head_to_head(bot=bot, user=user),
+        "paired": selectors.paired_list(bot_id=bot.pk)[:PAIRED_ON_BOT_PAGE],
+        "may_compare": is_organiser(user),
         "upload_form": UploadForm() if owner and not bot.retired else None,
+        "upload_kinds": bundle_kinds(),
         "enter_form": enter,
         "challenge_version": next(iter(site_selectors.ready_versions(bot=bot)), None),
     })  # fmt: skip

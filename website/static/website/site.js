@@ -1,7 +1,9 @@
 // Isle Arena: the site's progressive enhancements (every page works without them).
 // - upload forms [data-upload]: drag and drop, XHR with a progress bar;
 // - the validation panel #version-status: polled while "pending", replaced in place;
-// - a match still queued or running [data-match-poll]: reloaded when it ends;
+// - a match still queued or running [data-match-poll]: its status kept current; when it ends
+//   the seats panel is refreshed in place (the live viewer turns into the replay by itself),
+//   or the page is reloaded when it has no viewer;
 // - forms [data-confirm]: ask first.
 "use strict";
 (function () {
@@ -20,7 +22,7 @@
     const button = form.querySelector("button[type=submit]");
 
     function send() {
-      if (!input.files.length) { status.textContent = "Choose a .py or .zip file first."; return; }
+      if (!input.files.length) { status.textContent = "Choose a file first."; return; }
       const data = new FormData(form);
       const xhr = new XMLHttpRequest();
       xhr.open("POST", form.action);
@@ -91,6 +93,8 @@
               badge.textContent = m.status; badge.className = "badge " + m.status;
             }
             pollMatch(el);
+          } else if (el.hasAttribute("data-follow-live")) {
+            refreshInfo();
           } else {
             window.location.reload();
           }
@@ -121,6 +125,18 @@
   }
 
   document.querySelectorAll("form[data-dependent-fields]").forEach(setupDependentFields);
+  // Swap in the seats panel (scores, ranks, faults, timing) of the page as it is now.
+  function refreshInfo() {
+    fetch(window.location.href, { headers: { Accept: "text/html" }, cache: "no-store" })
+      .then((r) => (r.ok ? r.text() : Promise.reject(r.status)))
+      .then((html) => {
+        const fresh = new DOMParser().parseFromString(html, "text/html").getElementById("match-info");
+        const old = document.getElementById("match-info");
+        if (fresh && old) old.replaceWith(fresh);
+      })
+      .catch(() => undefined);
+  }
+
   document.querySelectorAll("form[data-upload]").forEach(setupUpload);
   pollVersion(document.getElementById("version-status"));
   document.querySelectorAll("[data-match-poll]").forEach(pollMatch);

@@ -134,12 +134,39 @@ function statsHTML(p) {
   return bits.join("");
 }
 
+// Boats off screen are drawn when the browser is idle or when they scroll into view, so a
+// seek pays only for what the spectator can see.
+const boatSeen = "IntersectionObserver" in window ? new IntersectionObserver((entries) => {
+  for (const entry of entries) {
+    entry.target._visible = entry.isIntersecting;
+    if (entry.isIntersecting && entry.target._dirty) drawBoat(entry.target);
+  }
+}, { rootMargin: "200px" }) : null;
+
+function drawBoat(fig) {
+  fig._dirty = false;
+  const view = state.views[state.step];
+  const s = Number(fig.dataset.seat);
+  const p = playersOf(view)[s];
+  if (!p) return;
+  const boat = boatOf(p);
+  setHTML(fig.querySelector("g.tiles"), cached(boat.tiles, "tiles", () => boat.tiles.map((t) => boatTile(t, CELL)).join("")));
+  const own = view.you && typeof view.you === "object" && view.you.seat === s ? view.you : p;
+  setHTML(fig.querySelector(".hands"), cached(own, "hands", () => handsHTML(handGroups(view, s))));
+}
+
+function drawDirtyBoats() {
+  state.idle = null;
+  for (const fig of $("#boats")._figs || []) if (fig._dirty) drawBoat(fig);
+}
+
 function renderBoats(view, scores) {
   const players = playersOf(view);
   const el = $("#boats");
   const shape = players.map((p) => boatOf(p).name).join("|") + "#" + state.seat;
   if (el._shape !== shape) {
     el._shape = shape;
+    if (boatSeen) boatSeen.disconnect();
     el.innerHTML = players.map((p, s) => {
       const layout = boatLayout(state.payload.layouts[boatOf(p).name], CELL);
       return `<figure class="boat" data-seat="${s}" style="--seat:${SEAT_COLOURS[s % 4]}"><figcaption><span class="who"><i></i>${esc(fullName(s))}</span><span class="stats"></span><span class="score"></span></figcaption>
@@ -147,9 +174,11 @@ function renderBoats(view, scores) {
         <div class="hands"></div></figure>`;
     }).join("") || '<p class="nil">No boats in this view.</p>';
     el._figs = Array.from(el.querySelectorAll("figure.boat"));
+    if (boatSeen) for (const fig of el._figs) boatSeen.observe(fig);
   }
   const me = state.seat === "spectator" ? null : Number(state.seat);
   const step = state.payload.steps[state.step - 1];
+  let deferred = false;
   players.forEach((p, s) => {
     const fig = el._figs[s];
     const boat = boatOf(p);
@@ -159,10 +188,11 @@ function renderBoats(view, scores) {
     setHTML(fig.querySelector(".stats"), statsHTML((view.you && view.you.seat === s) ? view.you : p) + `<span title="tiles on the boat">${icon("tiles", "tiles")} ${boat.tiles.length}</span>`);
     const score = scores && scores[s] !== null && scores[s] !== undefined ? `${scores[s]} <small>pts</small>` : "";
     setHTML(fig.querySelector(".score"), score);
-    setHTML(fig.querySelector("g.tiles"), cached(boat.tiles, "tiles", () => boat.tiles.map((t) => boatTile(t, CELL)).join("")));
-    const own = view.you && typeof view.you === "object" && view.you.seat === s ? view.you : p;
-    setHTML(fig.querySelector(".hands"), cached(own, "hands", () => handsHTML(handGroups(view, s))));
+    if (fig._visible === false) { fig._dirty = true; deferred = true; } else drawBoat(fig);
   });
+  if (deferred && !state.idle) {
+    state.idle = (window.requestIdleCallback || ((f) => setTimeout(f, 50)))(drawDirtyBoats);
+  }
 }
 
 // ---- the table ------------------------------------------------------------------------------
@@ -480,7 +510,13 @@ async function poll() {
     return;
   }
   if (body.waiting) { schedulePoll(); return; }
-  if (!state.payload) { adopt(body, Number.MAX_SAFE_INTEGER); schedulePoll(); return; }
+  if (body.views) {
+    // A whole payload (the first steps, or a poll from step 0): take it, still following.
+    const following = !state.payload || state.step === state.views.length - 1;
+    adopt(body, following ? Number.MAX_SAFE_INTEGER : state.step);
+    schedulePoll();
+    return;
+  }
   if (body.steps && body.steps.length && body.from === state.cursor) {
     const following = state.step === state.views.length - 1;
     const p = state.payload;
