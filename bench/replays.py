@@ -86,6 +86,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-viewer", action="store_true",
                         help="skip the viewer's first-view and seek figures")
     parser.add_argument("--viewer-games", type=int, default=5)
+    parser.add_argument("--before-root", metavar="DIR",
+                        help="measure 'before' now, on this checkout of the old code "
+                             "(git archive 646f005 | tar -x -C DIR), instead of BEFORE")
     args = parser.parse_args(argv)
     modes = [m for m in args.modes.split(",") if m] or available_modes()
     header = ("mode", "seats", "games", "steps", "bytes", "bytes_max", "msgpack_bytes",
@@ -101,32 +104,44 @@ def main(argv: list[str] | None = None) -> int:
             print(" ".join(f"{row[h]!s:>17}" if i else f"{row[h]:<9}"
                            for i, h in enumerate(header)))
     if not args.no_viewer:
-        viewer(args.viewer_games, args.json)
+        viewer(args.viewer_games, args.json, args.before_root)
     return 0
 
 
-def viewer(games: int, as_json: bool) -> None:
-    """The viewer's first view and seek, now and before."""
+def viewer(games: int, as_json: bool, before_root: str | None = None) -> None:
+    """The viewer's first view and seek, now and before (recorded, or measured now on an old
+    checkout in a subprocess, so both face the same machine load)."""
     import importlib.util
     import os
+    import subprocess
 
     # bench/ is not a package (and bench/engine.py would shadow the engine): load by path.
     spec = importlib.util.spec_from_file_location(
         "replays_viewer", Path(__file__).resolve().parent / "replays_viewer.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
+    before = BEFORE
+    column = "before"
+    if before_root:
+        done = subprocess.run(
+            [sys.executable, str(Path(__file__).resolve().parent / "replays_viewer.py"),
+             "--root", before_root, "--games", str(games)],
+            capture_output=True, text=True, check=True)
+        before = json.loads(done.stdout.strip().splitlines()[-1])
+        column = "before*"
     now = module.run(games)
     load = round(os.getloadavg()[0], 1)
     if as_json:
-        print(json.dumps({"viewer": now, "before": BEFORE, "load_average": load}))
+        print(json.dumps({"viewer": now, "before": before, "load_average": load}))
         return
-    print(f"\nviewer: {games} greedy 4-player standard games; load average now {load}")
-    print(f"{'':<34}{'before':>10}{'now':>10}")
+    print(f"\nviewer: {games} greedy 4-player standard games; load average now {load}"
+          + ("; before* measured now on " + before_root if before_root else ""))
+    print(f"{'':<34}{column:>10}{'now':>10}")
     for key, label in (("first_view_ms_median", "first view, server ms (median)"),
                        ("first_view_ms_max", "first view, server ms (max)"),
                        ("seek_ms_median", "seek in Chromium, ms (median)"),
                        ("seek_ms_p95", "seek in Chromium, ms (p95)")):
-        print(f"{label:<34}{BEFORE[key]!s:>10}{now[key]!s:>10}")
+        print(f"{label:<34}{before[key]!s:>10}{now[key]!s:>10}")
 
 
 if __name__ == "__main__":

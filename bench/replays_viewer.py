@@ -6,6 +6,10 @@
 * **seek**: headless Chromium (Debian's /usr/bin/chromium) opens the viewer page, then seeks
   to random steps; each seek is timed from the call until style and layout are done.
 
+``--root DIR`` measures another checkout of the project (e.g. ``git archive 646f005 | tar -x``,
+the code before issue 13) with this same procedure, so "before" and "now" can be measured
+side by side under the same machine load.
+
 Runs against a throw-away SQLite database and storage under a temporary DATA_DIR; the page's
 requests are answered in process by the test client (Playwright's request routing), so no
 server or port is needed. Matches are recorded through the same service call the match runner
@@ -51,7 +55,13 @@ def _stored_match(mode: str, seats: int, seed: int, bots: str) -> Any:
     from replays.format import document_from_game, encode
     from replays.recording import header_for_bots, play_recorded
     from tournament.models import Bot, BotVersion, Match, MatchSeat
-    from tournament.services.replay_upload import replay_upload
+    try:
+        from tournament.services.replay_upload import replay_upload
+    except ImportError:  # an older checkout: the match service stored replays itself
+        from tournament.services.matches import _replay_store
+
+        def replay_upload(*, match_id: int, data: bytes) -> dict[str, Any]:
+            return _replay_store(match_id, data)
 
     owner, _ = get_user_model().objects.get_or_create(username="bench-owner")
     bot, _ = Bot.objects.get_or_create(name=bots, owner=owner, defaults={"is_system": True})
@@ -121,6 +131,7 @@ def seek_ms(match_id: int, seeks: int = 300) -> list[float]:
             page.goto(f"{base}/replays/{match_id}/")
             page.wait_for_function("window.viewer && window.viewer.views.length > 1",
                                    timeout=60_000)
+            page.wait_for_timeout(500)  # the page settles, as before a spectator's first seek
             n = page.evaluate("window.viewer.views.length") - 1
             order = [random.Random(seed).randint(0, n) for seed in range(seeks)]
             return page.evaluate("""(order) => {
@@ -159,4 +170,14 @@ def run(games: int = 5, bots: str = "greedy") -> dict[str, Any]:
 
 
 if __name__ == "__main__":
-    print(run())
+    import argparse
+    import json
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--root", help="the checkout to measure (default: this one)")
+    parser.add_argument("--games", type=int, default=5)
+    args = parser.parse_args()
+    if args.root:
+        ROOT = Path(args.root).resolve()
+        os.chdir(ROOT)
+    print(json.dumps(run(args.games)))

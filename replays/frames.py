@@ -220,6 +220,28 @@ def public_view(game: Game) -> dict[str, Any]:
     return view
 
 
+# Keys of a view whose change can change a score (see FrameBuilder.after_step).
+SCORE_KEYS = frozenset({"tiles", "boat", "boats", "lessons", "public_lessons",
+                        "private_lessons", "fish", "sister", "colour"})
+
+
+def _touches(patch: Any, keys: frozenset[str]) -> bool:
+    """Whether a patch (see ``diff``) changes anything under one of ``keys``; a replaced
+    container counts as touching everything in it."""
+    if patch is None:
+        return False
+    op = patch[0]
+    if op == "=":
+        return isinstance(patch[1], (dict, list))
+    if op == "d":
+        if any(k in keys for k in patch[2]):
+            return True
+        return any(k in keys or _touches(sub, keys) for k, sub in patch[1].items())
+    if op == "l":
+        return any(_touches(sub, keys) for sub in patch[2].values())
+    return True
+
+
 class FrameBuilder:
     """Frames of one game, built step by step: for a whole replay (``build_frames``) or as a
     live match is played (``replays.live``).
@@ -248,6 +270,7 @@ class FrameBuilder:
         self.base = self.previous
         self.events_seen = 0
         self.steps = 0
+        self._scores: list[int | None] | None = None
         self.first_events = self._take_events(None)
 
     def view(self) -> dict[str, Any]:
@@ -316,13 +339,21 @@ class FrameBuilder:
         say = self.narrator.step(seat, action_json, raw_events, self.previous)
         events = self._take_events(kind)
         current = self.view()
+        patch = diff(self.previous, current)
+        # Scoring is the dearest part of a frame: a step that changed nothing a score is
+        # made of (boats, lessons, fish) keeps the scores of the step before.
+        if self.steps and self._scores is not None and not _touches(patch, SCORE_KEYS):
+            scores = self._scores
+        else:
+            scores = self.scores()
+        self._scores = scores
         entry = {
             "step": {"seat": seat, "action": dict(action_json),
                      "text": self.game.codec.text(action), "say": say,
                      "seconds": None if micros is None else micros / 1_000_000, "note": note},
-            "patch": diff(self.previous, current),
+            "patch": patch,
             "events": events,
-            "scores": self.scores(),
+            "scores": scores,
             "day": current.get("day"),
         }
         self.previous = current

@@ -96,6 +96,7 @@ MIDDLEWARE = [
     "tournament.api.exceptions.ApiErrorBodyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "tournament.login_throttle.LoginThrottleMiddleware",  # 429 to password guessing
+    "tournament.api.uploads.RequestBodyLimitMiddleware",  # 413 before an oversize body is read
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",

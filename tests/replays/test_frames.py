@@ -99,3 +99,16 @@ def test_chart_marks_days_and_faults_and_every_step_is_told(record):
     assert days == list(range(2, len(days) + 2))  # every day after the first starts once
     assert all(step["say"] and step["say"] != step["text"] for step in payload["steps"])
     assert payload["names"] == ["random (seat 0)", "random (seat 1)"]
+
+
+def test_scores_kept_from_the_step_before_equal_scores_computed_again(any_mode, record,
+                                                                       monkeypatch):
+    """Frames skip scoring a step that changed no boat, lesson or fish; that never changes
+    what the chart shows."""
+    from replays import frames
+
+    _game, _steps, data = record(any_mode, seed=6)
+    doc = decode(data)
+    fast = build_frames(doc)["scores"]
+    monkeypatch.setattr(frames, "_touches", lambda patch, keys: True)
+    assert build_frames(doc)["scores"] == fast
