@@ -92,7 +92,7 @@ def document_from_game(
 ) -> dict[str, Any]:
     """The replay document of a played game.
 
-    ``steps`` are ``{"seat", "action" (JSON form), "seconds", "note"}`` in play order (the
+    ``steps`` are ``{"seat", "action" (JSON form), "seconds", "note", "cpu"}`` in play order (the
     runner's action log). ``header_extra`` adds or overrides header keys: ``players``
     (``[{"seat", "bot", "version", "sha256"}]``), ``time_limits``, ``started_at``,
     ``ended_at``, ``match_id``... ``result`` overrides ``game.result()`` when the match
@@ -120,9 +120,11 @@ def document_from_game(
         seconds = step.get("seconds")
         micros = None if seconds is None else round(float(seconds) * 1_000_000)
         row = [int(step["seat"]), compact_action(step["action"], catalogue), micros]
-        note = step.get("note")
-        if note:
-            row.append(str(note))
+        note, cpu = step.get("note"), step.get("cpu")
+        if note or cpu is not None:
+            row.append(str(note) if note else None)
+        if cpu is not None:  # the CPU time charged: a fifth element, so v1 readers still read
+            row.append(round(float(cpu) * 1_000_000))
         log.append(row)
     if result is None and game.is_over():
         result = game.result()
@@ -138,17 +140,20 @@ def document_from_game(
 
 
 def steps_of(doc: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The log as ``{"seat", "action" (JSON form), "seconds", "note"}`` dicts."""
+    """The log as ``{"seat", "action" (JSON form), "seconds", "note", "cpu"}`` dicts."""
     catalogue = doc["header"]["actions"]
     out = []
     for row in doc["steps"]:
         micros = row[2]
-        out.append({
+        step = {
             "seat": row[0],
             "action": expand_action(row[1], catalogue),
             "seconds": None if micros is None else micros / 1_000_000,
             "note": row[3] if len(row) > 3 else None,
-        })
+        }
+        if len(row) > 4 and row[4] is not None:
+            step["cpu"] = row[4] / 1_000_000
+        out.append(step)
     return out
 
 

@@ -219,6 +219,9 @@ class Match(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     deadline = models.DateTimeField(null=True, blank=True)
+    heartbeat_at = models.DateTimeField(
+        null=True, blank=True, help_text="last sign of life of the worker playing it"
+    )
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -248,6 +251,8 @@ class MatchSeat(models.Model):
     rank = models.PositiveSmallIntegerField(null=True, blank=True)
     fault = models.CharField(max_length=32, blank=True)
     fault_detail = models.TextField(blank=True)
+    # a timeout's evidence {"cpu", "wall", "load"}: shown to the bot's owner only, like log
+    fault_evidence = models.JSONField(null=True, blank=True)
     bot_seed = models.BigIntegerField(
         null=True, blank=True, help_text="a built-in bot's own seed when not the match seed"
     )

@@ -96,6 +96,7 @@ MIDDLEWARE = [
     "tournament.api.exceptions.ApiErrorBodyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "tournament.login_throttle.LoginThrottleMiddleware",  # 429 to password guessing
+    "tournament.api.uploads.RequestBodyLimitMiddleware",  # 413 before an oversize body is read
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -373,11 +374,23 @@ CELERY_BEAT_SCHEDULE: dict = {
 # The reaper re-sends a match queued this long (its broker message may be lost); a duplicate
 # delivery is harmless, so this only trades broker traffic against recovery time.
 REAPER_QUEUED_AGE_SECONDS = env_float("REAPER_QUEUED_AGE_SECONDS", 900.0)
+# The worker playing a match stamps its heartbeat this often; the reaper re-queues a running
+# match whose heartbeat is older than MATCH_HEARTBEAT_STALE_SECONDS (its worker died), so
+# with the reaper every 60 s such a match is queued again within 2 minutes.
+MATCH_HEARTBEAT_SECONDS = env_float("MATCH_HEARTBEAT_SECONDS", 15.0)
+MATCH_HEARTBEAT_STALE_SECONDS = env_float("MATCH_HEARTBEAT_STALE_SECONDS", 60.0)
+# A match's play task gets Celery time limits of its worst-case duration (seats x (decisions x
+# limit + bank) + startup, see workers/limits.py) plus this margin (half of it: the soft limit).
+MATCH_TIME_MARGIN_SECONDS = env_float("MATCH_TIME_MARGIN_SECONDS", 300.0)
+# League creation refuses limits whose worst-case match duration exceeds this.
+MATCH_WORST_CASE_CEILING_SECONDS = env_float("MATCH_WORST_CASE_CEILING_SECONDS", 3600.0)
 
 # --- Bot sandbox ------------------------------------------------------------------------------
 
 BOT_DECISION_TIME_LIMIT = env_float("BOT_DECISION_TIME_LIMIT", 1.0)  # seconds per decision
 BOT_TIME_BANK = env_float("BOT_TIME_BANK", 30.0)  # seconds of overrun per match
+# Bots are charged CPU time; a decision's wall-clock ceiling is this x the limit + the bank.
+BOT_WALL_FACTOR = env_float("BOT_WALL_FACTOR", 3.0)
 # A validation match plays under the limits above (also the defaults of leagues and
 # challenges), so that its `start` message reads exactly like a league match's: a bot cannot
 # behave only while validated. A new upload starts on a cold worker, so its startup gets this

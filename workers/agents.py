@@ -37,7 +37,8 @@ from .sandbox import BotProcess, BotSandbox, SandboxError
 
 @dataclass
 class SeatStats:
-    """Decision times of one seat (seconds, monotonic clock)."""
+    """Decision times of one seat: ``total``/``longest`` are the CPU time charged (what the
+    limits count), ``wall``/``wall_longest`` the monotonic clock around the exchanges."""
 
     decisions: int = 0
     total: float = 0.0
@@ -45,11 +46,16 @@ class SeatStats:
     late: int = 0  # decisions that drew on the bank
     bank_left: float | None = None  # None for built-in bots
     startup: float | None = None  # launch to "ready", for programs
+    wall: float = 0.0
+    wall_longest: float = 0.0
 
-    def add(self, seconds: float) -> None:
+    def add(self, cpu: float, wall: float | None = None) -> None:
+        wall = cpu if wall is None else wall
         self.decisions += 1
-        self.total += seconds
-        self.longest = max(self.longest, seconds)
+        self.total += cpu
+        self.longest = max(self.longest, cpu)
+        self.wall += wall
+        self.wall_longest = max(self.wall_longest, wall)
 
     def to_json(self) -> dict[str, Any]:
         mean = self.total / self.decisions if self.decisions else 0.0
@@ -59,6 +65,8 @@ class SeatStats:
             "mean": round(mean, 6),
             "longest": round(self.longest, 6),
             "late": self.late,
+            "wall": round(self.wall, 6),
+            "wall_longest": round(self.wall_longest, 6),
         }
         if self.bank_left is not None:
             out["bank_left"] = round(self.bank_left, 6)
@@ -68,7 +76,8 @@ class SeatStats:
 
 
 class BuiltinAgent:
-    """An in-process built-in bot (``random``, ``greedy``), timed like a program."""
+    """An in-process built-in bot (``random``, ``greedy``), timed like a program (CPU time
+    of this thread, and the wall clock)."""
 
     trusted = True
 
@@ -79,12 +88,14 @@ class BuiltinAgent:
         self.fault: Fault | None = None
         self.last_note: str | None = None
         self.last_seconds = 0.0
+        self.last_cpu = 0.0
 
     def act(self, game: Game, seat: int) -> Action:
-        started = time.monotonic()
+        started, cpu0 = time.monotonic(), time.thread_time()
         choice = self.bot.act(game, seat)
         self.last_seconds = time.monotonic() - started
-        self.stats.add(self.last_seconds)
+        self.last_cpu = time.thread_time() - cpu0
+        self.stats.add(self.last_cpu, self.last_seconds)
         self.last_note = getattr(self.bot, "last_note", None)
         if not isinstance(choice, Action):
             legal = game.legal_actions(seat)
@@ -110,8 +121,12 @@ class ProgramAgent:
         isolation: Isolation | None = None,
         name: str | None = None,
         sha256: str | None = None,
+        wall_budget: float | None = None,
         stderr_sink: Callable[[bytes], None] | None = None,
     ) -> None:
+        """``wall_budget``: wall-clock seconds all of this seat's decisions may take in the
+        match (``workers.limits.seat_wall_budget``); None: no budget beyond each decision's
+        ceiling."""
         self.seat = seat
         self.limits = limits or Limits()
         self.isolation = isolation
@@ -120,6 +135,8 @@ class ProgramAgent:
         self.fault: Fault | None = None
         self.last_note: str | None = None
         self.last_seconds = 0.0  # the last decision's round trip (0 on the default policy)
+        self.last_cpu = 0.0  # the CPU time charged for it
+        self.wall_left = wall_budget
         self.bot_name: str | None = None  # the name the bot gives itself in its ready answer
         self.sandbox: BotSandbox | None = None
         self.process: BotProcess | None = None
@@ -179,16 +196,24 @@ class ProgramAgent:
             self.await_ready(game)
         legal = game.legal_actions(seat)
         self.last_note = None
-        self.last_seconds = 0.0
+        self.last_seconds = self.last_cpu = 0.0
         if self.process is None or self.fault is not None:
             return legal[0]  # the default policy of a seat whose bot has faulted
         assert self._encoder is not None and self.stats.bank_left is not None
         limit, bank = self.limits.decision_seconds, self.stats.bank_left
         payload = decide_for(game, seat, legal, self._encoder, limit, bank, self._observations)
+        # Charged: CPU time, up to the limit plus the bank. The wall clock is a backstop,
+        # and the seat's wall budget for the match caps it (see workers.limits).
+        ceiling = self.limits.wall_factor * limit + bank
+        budgeted = self.wall_left is not None and self.wall_left < ceiling
+        if budgeted:
+            ceiling = max(self.wall_left or 0.0, 0.0)
         elapsed, spent = 0.0, False
         try:
-            line, elapsed = self.process.exchange(payload, limit + bank)
-            self._spend(elapsed)
+            if ceiling <= 0:
+                raise BotFault(FaultKind.TIMEOUT, "used its wall-clock budget for the match")
+            line, elapsed = self.process.exchange(payload, ceiling, cpu_limit=limit + bank)
+            self._spend(self.process.last_cpu, elapsed)
             spent = True
             reply = parse_reply(line, game.codec, self.limits.debug_chars)
             if reply.index is not None:
@@ -209,17 +234,24 @@ class ProgramAgent:
         except BotFault as fault:
             if spent:
                 fault.seconds = elapsed
-            else:
-                self._spend(fault.seconds)  # a timeout or a death: the time was still used
+            else:  # a timeout or a death: the time was still used
+                self._spend(self.process.last_cpu, fault.seconds)
+                if budgeted and fault.kind == FaultKind.TIMEOUT and fault.seconds >= ceiling:
+                    fault.message = (
+                        f"used its wall-clock budget for the match ({ceiling:.3f} s left at"
+                        f" this decision; it used {self.process.last_cpu:.3f} s of CPU time)"
+                    )
             self._record(game, fault)
             return legal[0]
         self.last_note = reply.debug
         return action
 
-    def _spend(self, elapsed: float) -> None:
-        self.last_seconds = elapsed
-        self.stats.add(elapsed)
-        over = elapsed - self.limits.decision_seconds
+    def _spend(self, cpu: float, elapsed: float) -> None:
+        self.last_seconds, self.last_cpu = elapsed, cpu
+        self.stats.add(cpu, elapsed)
+        if self.wall_left is not None:
+            self.wall_left -= elapsed
+        over = cpu - self.limits.decision_seconds
         if over > 0:
             self.stats.late += 1
             self.stats.bank_left = max(0.0, (self.stats.bank_left or 0.0) - over)
@@ -254,4 +286,5 @@ class ProgramAgent:
             message=fault.message,
             seconds=fault.seconds,
             stderr=stderr,
+            evidence=fault.evidence,
         )

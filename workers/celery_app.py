@@ -8,6 +8,7 @@ runs its worker) and a real one.
 import os
 
 from celery import Celery
+from celery.signals import worker_process_init
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
 
@@ -16,3 +17,13 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 # tasks.py of every installed app, plus workers/tasks.py (workers is not a Django app).
 app.autodiscover_tasks()
 app.autodiscover_tasks(["workers"])
+
+
+@worker_process_init.connect
+def _sweep_dead_predecessors(**_: object) -> None:
+    """A pool process that starts cleans up what a killed predecessor left: its bots' uids
+    (their processes) and folders. Bots die with their worker (workers.isolation); this
+    catches what a machine without those layers, or a crash mid-start, leaves behind."""
+    from .sandbox import sweep_leftovers
+
+    sweep_leftovers()

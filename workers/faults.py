@@ -37,9 +37,11 @@ class Fault:
     message: str
     seconds: float = 0.0  # time the failing decision had used
     stderr: list[str] = field(default_factory=list)  # the seat's last stderr lines
+    # a timeout's evidence: {"cpu": s, "wall": s, "load": [1, 5, 15 min]} (see BotProcess)
+    evidence: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out = {
             "seat": self.seat,
             "kind": self.kind.value,
             "step": self.step,
@@ -47,6 +49,9 @@ class Fault:
             "seconds": round(self.seconds, 6),
             "stderr": list(self.stderr),
         }
+        if self.evidence is not None:
+            out["evidence"] = dict(self.evidence)
+        return out
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Fault:
@@ -57,6 +62,7 @@ class Fault:
             message=data["message"],
             seconds=data.get("seconds", 0.0),
             stderr=list(data.get("stderr", [])),
+            evidence=data.get("evidence"),
         )
 
     def describe(self) -> str:
@@ -67,8 +73,15 @@ class Fault:
 class BotFault(Exception):
     """Raised inside the sandbox layers when a bot faults; the runner turns it into a Fault."""
 
-    def __init__(self, kind: FaultKind, message: str, seconds: float = 0.0) -> None:
+    def __init__(
+        self,
+        kind: FaultKind,
+        message: str,
+        seconds: float = 0.0,
+        evidence: dict[str, Any] | None = None,
+    ) -> None:
         super().__init__(f"{kind.value}: {message}")
         self.kind = kind
         self.message = message
         self.seconds = seconds
+        self.evidence = evidence

@@ -16,6 +16,11 @@ Four layers, each detected once and reported in every match record:
   it), so killing one process ends every process the bot ever started, even
   ones that called ``setsid``. Bots with a uid run with ``no_new_privs``.
 
+Whatever the layers, a bot dies with the worker thread that started it: the
+parent-death signal (SIGKILL) is set last in the pre-exec step, and again by
+``setpriv --pdeathsig`` inside the pid namespace (a change of uid clears it).
+Start bots from a thread that lives as long as the match (the runner does).
+
 Resource limits (``setrlimit``) are applied whatever the layers. Nothing
 here imports Django.
 """
@@ -44,6 +49,7 @@ CLONE_NEWUSER = 0x10000000
 CLONE_NEWNET = 0x40000000
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_REMOUNT = 1, 2, 4, 32
 MS_BIND, MS_REC, MS_PRIVATE = 4096, 16384, 1 << 18
+PR_SET_PDEATHSIG = 1
 PR_SET_NO_NEW_PRIVS = 38
 
 JAIL_WORKDIR = "/bot"  # where the bot's folder appears inside the jail
@@ -203,6 +209,7 @@ class LaunchPlan:
     # (Node's V8); None: limits.memory_mb.
     address_space_mb: int | None = None
     output_dir: str | None = None  # a host folder the process may write (builds), /out in a jail
+    cgroup: str | None = None  # a cgroup v2 folder the process joins first (CPU accounting)
 
     def __post_init__(self) -> None:
         if self.isolation.uid and self.uid is None:
@@ -214,16 +221,26 @@ class LaunchPlan:
         """The argv to exec: the bot's command, wrapped for the pid namespace if used."""
         if not self.isolation.pid:
             return list(self.command)
+        # The namespace's init (the bot itself) gets SIGKILL when unshare dies: unshare's
+        # --kill-child sets that before dropping to the uid, and a change of uid clears it,
+        # so ``setpriv --pdeathsig KILL`` sets it again as the last step before the bot runs.
+        # unshare itself dies with the worker (PR_SET_PDEATHSIG in preexec), and the death
+        # of a pid namespace's init kills every process in it.
         wrapper = [_tool("unshare"), "--pid", "--fork", "--kill-child", "--mount-proc"]
+        tie = [_tool("setpriv"), "--pdeathsig", "KILL"] if _setpriv_pdeathsig() else []
         if not self.isolation.uid:
             return [*wrapper, "--", *self.command]
         if _unshare_sets_ids():
             # unshare drops to the uid itself (groups cleared, then gid, then uid) after
-            # mounting /proc; no_new_privs is set in preexec and inherited. One exec less
-            # than setpriv (about 1.3 ms per bot), the same credentials.
-            return [*wrapper, f"--setgid={self.uid}", f"--setuid={self.uid}", "--", *self.command]
+            # mounting /proc; no_new_privs is set in preexec and inherited.
+            ids = [f"--setgid={self.uid}", f"--setuid={self.uid}"]
+            return [*wrapper, *ids, "--", *(tie and [*tie, "--"]), *self.command]
         setpriv = [_tool("setpriv"), f"--reuid={self.uid}", f"--regid={self.uid}"]
-        return [*wrapper, "--", *setpriv, "--clear-groups", "--no-new-privs", "--", *self.command]
+        tied = tie[1:] if tie else []
+        return [
+            *wrapper, "--", *setpriv, "--clear-groups", "--no-new-privs", *tied, "--",
+            *self.command,
+        ]  # fmt: skip
 
     def preexec(self, error_fd: int) -> Callable[[], None]:
         """The function run in the child between fork and exec. Errors are written to
@@ -237,9 +254,14 @@ class LaunchPlan:
             self.output_dir,
         )
         workdir, address_space_mb = self.workdir, self.address_space_mb
+        parent = os.getpid()  # the worker: the bot must not outlive it
+        cgroup = self.cgroup
 
         def run() -> None:
             try:
+                if cgroup is not None:  # every process the bot starts is counted there
+                    with open(f"{cgroup}/cgroup.procs", "w") as f:
+                        f.write("0")
                 _set_limits(limits, processes=iso.uid, address_space_mb=address_space_mb)
                 if iso.uid:  # no set-uid program may give the bot privileges back
                     _check(_libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "no_new_privs")
@@ -258,6 +280,11 @@ class LaunchPlan:
                     os.setgroups([])
                     os.setgid(uid)  # type: ignore[arg-type]
                     os.setuid(uid)  # type: ignore[arg-type]
+                # Last, since a change of uid clears it: SIGKILL when the worker thread that
+                # started us dies (kept across exec). A worker already gone: do not start.
+                _check(_libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "pdeathsig")
+                if os.getppid() != parent:
+                    raise OSError("the worker died while the bot was starting")
             except BaseException as exc:
                 with contextlib.suppress(OSError):
                     os.write(error_fd, f"{type(exc).__name__}: {exc}".encode()[:2000])
@@ -276,6 +303,18 @@ def _unshare_sets_ids() -> bool:
     except (OSError, subprocess.SubprocessError):
         return False
     return "--setuid" in out and "--setgid" in out
+
+
+@cache
+def _setpriv_pdeathsig() -> bool:
+    """Whether util-linux ``setpriv`` can set the parent-death signal (2.33 and later)."""
+    try:
+        out = subprocess.run(
+            [_tool("setpriv"), "--help"], capture_output=True, text=True, timeout=10
+        ).stdout
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return "--pdeathsig" in out
 
 
 @cache
@@ -366,6 +405,87 @@ def lease_uid(state_dir: Path, start: int | None = None) -> UidLease:
             raise
         return UidLease(uid, fd)
     raise OSError(f"all {UID_SLOTS} bot uids are in use")
+
+
+def sweep_uids(state_dir: Path) -> int:
+    """Kill what dead workers left running: every uid whose lock file is free (no live
+    holder) but not marked clean gets its processes killed, and is marked clean. Returns
+    how many uids were swept."""
+    locks = state_dir / "uids"
+    if not locks.is_dir():
+        return 0
+    swept = 0
+    for entry in os.scandir(locks):
+        if not entry.name.isdigit():
+            continue
+        try:
+            fd = os.open(entry.path, os.O_RDWR | os.O_CLOEXEC)
+        except OSError:
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            if os.pread(fd, 64, 0) != _CLEAN and kill_uid(int(entry.name)):
+                os.ftruncate(fd, 0)
+                os.pwrite(fd, _CLEAN, 0)
+                swept += 1
+        except OSError:  # held by a live bot (BlockingIOError), or unreadable: leave it
+            pass
+        finally:
+            os.close(fd)
+    return swept
+
+
+# --- cgroups (v2): a bot's CPU time, counted for every process it ever started ---------------
+
+CGROUP_ROOTS = ("/sys/fs/cgroup/unified", "/sys/fs/cgroup")  # hybrid mode, then pure v2
+CGROUP_GROUP = "isle-arena"
+
+
+@cache
+def cgroup_base() -> Path | None:
+    """The folder bot cgroups are made in (``<v2 root>/isle-arena``), or None where the
+    machine has no writable cgroup v2 hierarchy: then CPU time is read from /proc."""
+    for root in CGROUP_ROOTS:
+        if not os.path.exists(f"{root}/cgroup.procs") or not os.path.exists(f"{root}/cpu.stat"):
+            continue
+        base = Path(root, CGROUP_GROUP)
+        probe = base / f"probe-{os.getpid()}"
+        try:
+            base.mkdir(exist_ok=True)
+            probe.mkdir()
+            probe.rmdir()
+        except OSError:
+            continue
+        return base
+    return None
+
+
+def cgroup_cpu_seconds(path: str) -> float:
+    """``usage_usec`` of a cgroup's cpu.stat: the CPU time of every process that was in it."""
+    with open(f"{path}/cpu.stat") as f:
+        for line in f:
+            if line.startswith("usage_usec "):
+                return int(line.split()[1]) / 1_000_000
+    raise OSError(f"{path}/cpu.stat has no usage_usec")
+
+
+def cgroup_remove(path: str, timeout: float = 2.0) -> bool:
+    """Kill what is left in a bot's cgroup and remove it (busy until its processes are gone)."""
+    import time
+
+    with contextlib.suppress(OSError), open(f"{path}/cgroup.kill", "w") as f:
+        f.write("1")
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            os.rmdir(path)
+            return True
+        except FileNotFoundError:
+            return True
+        except OSError:
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.01)
 
 
 def kill_uid(uid: int) -> bool:

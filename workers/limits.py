@@ -2,13 +2,20 @@
 
 One value object shared by the workers, the local runner (``python -m arena
 play``) and the arena, so a bot meets the same limits everywhere. Time: each
-decision may take ``decision_seconds``; a late decision draws the excess from
-the match's ``bank_seconds``; the bot times out when the bank is spent.
+decision may use ``decision_seconds`` of CPU time (of the bot's whole process
+tree); a decision over it draws the excess from the match's ``bank_seconds``;
+the bot times out when the bank is spent. The wall clock is only a backstop:
+a decision may last ``wall_factor x decision_seconds + bank left`` seconds, and
+a seat's decisions together at most its share of the match's worst case
+(``seat_wall_budget``), so a match always ends within ``match_worst_case_seconds``.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import asdict, dataclass, fields, replace
+from functools import cache
+from importlib import resources
 from typing import Any
 
 
@@ -31,6 +38,7 @@ class Limits:
     stderr_lines: int = 50  # stderr lines kept for fault records
     stderr_bytes: int = 8192  # ... and at most this many bytes of them
     end_grace_seconds: float = 0.5  # time to exit after the "end" message
+    wall_factor: float = 3.0  # wall-clock ceiling of a decision: this x decision_seconds + bank
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -71,3 +79,37 @@ class Limits:
             "reply_bytes": self.reply_bytes,
             "debug_chars": self.debug_chars,
         }
+
+
+@cache
+def _decisions() -> dict[str, int]:
+    data = json.loads(resources.files("workers.data").joinpath("decisions.json").read_text())
+    return {mode: int(n) for mode, n in data["decisions"].items()}
+
+
+def decisions_bound(mode: str) -> int | None:
+    """Upper bound of one seat's decisions in a match of ``mode`` (measured in random games
+    with a safety factor: workers/data/decisions.json, bench/decisions.py); None for a mode
+    without a measurement (test modes)."""
+    return _decisions().get(mode)
+
+
+def seat_wall_budget(mode: str, limits: Limits) -> float | None:
+    """The wall-clock seconds one seat's decisions may take in a whole match:
+    ``decisions x decision_seconds + bank_seconds``. A bot that uses it up is faulted
+    ``timeout`` (the runner's own budget, so the task's time limit is never reached)."""
+    decisions = decisions_bound(mode)
+    if decisions is None:
+        return None
+    return decisions * limits.decision_seconds + limits.bank_seconds
+
+
+def match_worst_case_seconds(mode: str, seats: int, limits: Limits) -> float:
+    """The longest a match can take with program bots in every seat: ``seats x (decisions x
+    decision_seconds + bank_seconds)`` plus the startup limit and its grace (the seats start
+    together).
+    Unknown modes raise ``KeyError``."""
+    budget = seat_wall_budget(mode, limits)
+    if budget is None:
+        raise KeyError(f"no decisions bound for mode {mode!r} (workers/data/decisions.json)")
+    return seats * budget + limits.startup_seconds + limits.startup_grace_seconds

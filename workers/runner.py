@@ -25,7 +25,7 @@ from engine.bots import BUILTIN_BOTS
 from .agents import BuiltinAgent, ProgramAgent
 from .faults import Fault
 from .isolation import Isolation, detect_isolation
-from .limits import Limits
+from .limits import Limits, seat_wall_budget
 from .protocol import PROTOCOL_VERSION
 
 MAX_STEPS = 100_000
@@ -144,7 +144,8 @@ class MatchOutcome:
     players: list[dict[str, Any]]  # per seat: who played it
     seats: list[dict[str, Any]]  # per seat: score, rank, fault, time used, stderr log
     result: dict[str, Any]
-    actions: list[dict[str, Any]]  # {"step", "seat", "action", "seconds", "note", "default"}
+    # {"step", "seat", "action", "seconds" (wall), "cpu" (charged), "note", "default"}
+    actions: list[dict[str, Any]]
     faults: list[Fault]
     timing: list[dict[str, Any]]
     started_at: str
@@ -188,6 +189,7 @@ def _make_agents(
                     isolation=isolation,
                     name=seat_spec.label,
                     sha256=seat_spec.sha256,
+                    wall_budget=seat_wall_budget(spec.mode, spec.limits),
                     stderr_sink=None if stderr_sink is None else partial(stderr_sink, seat),
                 )
             )
@@ -258,6 +260,7 @@ def run_match(
                 "seat": seat,
                 "action": game.encode_action(action),
                 "seconds": round(seconds, 6),
+                "cpu": round(agent.last_cpu, 6),
             }
             if agent.last_note:
                 record["note"] = agent.last_note
@@ -345,6 +348,7 @@ def _seat_summaries(
                 "fault": fault.kind.value if fault else "",
                 "fault_detail": fault.message if fault else "",
                 "fault_step": fault.step if fault else None,
+                "fault_evidence": fault.evidence if fault else None,
                 "time_used": round(agent.stats.total, 6),
                 "log": "\n".join(fault.stderr) if fault else "",
             }

@@ -42,11 +42,15 @@ from .isolation import (
     Isolation,
     LaunchPlan,
     UidLease,
+    cgroup_base,
+    cgroup_cpu_seconds,
+    cgroup_remove,
     detect_isolation,
     kill_uid,
     lease_uid,
     network_isolation_available,
     spawn,
+    sweep_uids,
     uid_processes,
 )
 from .limits import Limits
@@ -60,9 +64,12 @@ __all__ = [
     "detect_isolation",
     "network_isolation_available",
     "sandbox_root",
+    "sweep_leftovers",
 ]
 
 F_SETPIPE_SZ = 1031
+CPU_POLL_SECONDS = 0.05  # while a bot thinks, its CPU time is read this often
+_TICKS = os.sysconf("SC_CLK_TCK")
 RESIDENT_CHECK_SECONDS = 0.05  # a bot over its resident-memory limit is caught within this
 SYSTEM_PATH = "/usr/local/bin:/usr/bin:/bin"
 _WRAPPER_SIGKILL = "unshare: sigprocmask unblock failed"
@@ -94,17 +101,37 @@ _swept: set[Path] = set()
 
 
 def _sweep_once(root: Path) -> None:
-    """Remove the folders of bots whose worker process died without cleaning up (a folder's
-    name holds the pid of the process that made it). Once per process and sandbox root."""
+    """``sweep_leftovers`` once per process and sandbox root."""
     if root in _swept:
         return
     _swept.add(root)
+    sweep_leftovers(root)
+
+
+def sweep_leftovers(root: Path | None = None) -> dict[str, int]:
+    """Clean up after worker processes that died without cleaning up: kill every process of
+    each bot uid whose lease is free but not marked clean (its holder died), and remove the
+    folders of bots whose worker is gone (a folder's name holds the pid that made it).
+
+    Run when a worker process starts (``workers.celery_app``) and before the first sandbox of
+    a process. Returns how many uids and folders it cleaned."""
+    root = root or sandbox_root()
+    uids = sweep_uids(root) if os.geteuid() == 0 else 0
+    folders = 0
     for entry in root.iterdir():
         parts = entry.name.rsplit("-", 2)
         if len(parts) != 3 or not parts[1].isdigit() or not entry.is_dir():
             continue
         if not Path(f"/proc/{parts[1]}").exists():
             shutil.rmtree(entry, ignore_errors=True)
+            folders += 1
+    base = cgroup_base() if os.geteuid() == 0 else None
+    if base is not None:
+        for entry in base.iterdir():
+            parts = entry.name.rsplit("-", 2)
+            if len(parts) == 3 and parts[1].isdigit() and not Path(f"/proc/{parts[1]}").exists():
+                cgroup_remove(str(entry), timeout=0.5)
+    return {"uids": uids, "folders": folders}
 
 
 class TailBuffer:
@@ -156,6 +183,7 @@ class BotProcess:
         self._killed = False
         self.swept = False  # kill() killed every process of the uid
         self.cpu_seconds: float | None = None  # known once the process is reaped
+        self.last_cpu = 0.0  # CPU time of the bot's process tree in the last exchange
         try:
             self.proc = spawn(
                 plan,
@@ -225,16 +253,26 @@ class BotProcess:
                 if self.stderr.total == before:
                     break
 
-    def exchange(self, payload: bytes, timeout: float) -> tuple[bytes, float]:
+    def exchange(
+        self, payload: bytes, timeout: float, *, cpu_limit: float | None = None
+    ) -> tuple[bytes, float]:
         """Send ``payload`` (one or more lines) and wait for one reply line.
 
         Returns the line (without its newline) and the seconds taken, measured
         on the monotonic clock around the write and the read. Raises BotFault.
+
+        With ``cpu_limit`` the bot is charged for the CPU time its whole process tree uses
+        (``tree_cpu_seconds``, read before, while it thinks, and after): more than
+        ``cpu_limit`` is a timeout, and ``timeout`` is only the wall-clock ceiling, a
+        backstop for bots that sleep or block. Time the bot spends stopped or waiting for a
+        core on a busy machine is not charged. ``last_cpu`` holds the CPU time used.
         """
         started = time.monotonic()
         deadline = started + timeout
         if self._out or (self._read_stdout() and self._out):
             self._fail_stale()
+        cpu0 = self.tree_cpu_seconds() if cpu_limit is not None else 0.0
+        self.last_cpu = 0.0
         view = memoryview(payload)
         try:
             sent = os.write(self._in, view)
@@ -253,12 +291,14 @@ class BotProcess:
                     del self._out[: nl + 1]
                     self._scan = 0
                     elapsed = time.monotonic() - started
+                    if cpu_limit is not None:
+                        self.last_cpu = max(0.0, self.tree_cpu_seconds() - cpu0)
                     if len(line) > limit:
                         self._too_long(elapsed)
+                    if cpu_limit is not None and self.last_cpu > cpu_limit:
+                        raise self._over_cpu(cpu_limit, elapsed)
                     if elapsed > timeout:  # seen after the deadline: late, whatever the cause
-                        raise BotFault(
-                            FaultKind.TIMEOUT, f"no reply within {timeout:.3f} s", elapsed
-                        )
+                        raise self._over_wall(timeout, elapsed, cpu_limit is not None)
                     if (
                         self.resident_limit_mb is not None
                         and time.monotonic() - self._resident_checked >= RESIDENT_CHECK_SECONDS
@@ -269,11 +309,19 @@ class BotProcess:
             if len(self._out) > limit:
                 self._too_long(time.monotonic() - started)
             remaining = deadline - time.monotonic()
-            if remaining <= 0:
+            over_cpu = False
+            if cpu_limit is not None:
+                self.last_cpu = max(0.0, self.tree_cpu_seconds() - cpu0)
+                over_cpu = self.last_cpu > cpu_limit
+            if remaining <= 0 or over_cpu:
                 if sent < len(view):
                     self._sel.unregister(self._in)
                 elapsed = time.monotonic() - started
-                raise BotFault(FaultKind.TIMEOUT, f"no reply within {timeout:.3f} s", elapsed)
+                if over_cpu:
+                    raise self._over_cpu(cpu_limit, elapsed)  # type: ignore[arg-type]
+                raise self._over_wall(timeout, elapsed, cpu_limit is not None)
+            if cpu_limit is not None:
+                remaining = min(remaining, CPU_POLL_SECONDS)
             for key, _ in self._sel.select(remaining):
                 fd = key.fd
                 if fd == self._stdout:
@@ -293,6 +341,65 @@ class BotProcess:
                         raise self.exit_fault(time.monotonic() - started) from None
                     if sent >= len(view):
                         self._sel.unregister(self._in)
+
+    def _evidence(self, elapsed: float) -> dict[str, float | list[float]]:
+        """What a timeout is judged on, kept with the fault: CPU, wall clock, machine load."""
+        try:
+            load = [round(x, 2) for x in os.getloadavg()]
+        except OSError:
+            load = []
+        return {"cpu": round(self.last_cpu, 6), "wall": round(elapsed, 6), "load": load}
+
+    def _over_cpu(self, cpu_limit: float, elapsed: float) -> BotFault:
+        message = (
+            f"used {self.last_cpu:.3f} s of CPU time; it had {cpu_limit:.3f} s"
+            f" (the decision limit plus what was left of the bank)"
+        )
+        return BotFault(FaultKind.TIMEOUT, message, elapsed, self._evidence(elapsed))
+
+    def _over_wall(self, timeout: float, elapsed: float, charged_cpu: bool) -> BotFault:
+        if not charged_cpu:
+            message = f"no reply within {timeout:.3f} s"
+        else:
+            message = (
+                f"no reply within the wall-clock ceiling of {timeout:.3f} s"
+                f" (it used {self.last_cpu:.3f} s of CPU time)"
+            )
+        return BotFault(FaultKind.TIMEOUT, message, elapsed, self._evidence(elapsed))
+
+    def tree_cpu_seconds(self) -> float:
+        """CPU time (user + system) used so far by the bot's processes: from its cgroup where
+        the machine has cgroup v2 (every process it ever started, to the microsecond), else
+        from /proc (``proc_tree_cpu_seconds``)."""
+        if self.plan.cgroup is not None:
+            try:
+                return cgroup_cpu_seconds(self.plan.cgroup)
+            except (OSError, ValueError):
+                pass
+        return self.proc_tree_cpu_seconds()
+
+    def proc_tree_cpu_seconds(self) -> float:
+        """CPU time (user + system) used so far by the bot's process tree: the launcher and
+        its descendants, each with the time of the children it reaped (/proc/<pid>/stat).
+        In a pid namespace an orphan is adopted by the namespace's init, so nothing escapes
+        the tree. Per clock tick (10 ms); a few /proc reads per process."""
+        ticks, todo, seen = 0, [self.proc.pid], set()
+        while todo:
+            pid = todo.pop()
+            if pid in seen:
+                continue
+            seen.add(pid)
+            try:
+                with open(f"/proc/{pid}/stat") as f:
+                    stat = f.read()
+                fields = stat[stat.rfind(")") + 2 :].split()
+                ticks += sum(int(x) for x in fields[11:15])  # utime stime cutime cstime
+                for task in os.listdir(f"/proc/{pid}/task"):
+                    with open(f"/proc/{pid}/task/{task}/children") as f:
+                        todo += [int(child) for child in f.read().split()]
+            except (OSError, ValueError, IndexError):
+                continue
+        return ticks / _TICKS
 
     def resident_mb(self) -> float:
         """Resident memory of the bot's process tree (the launcher and its descendants)."""
@@ -454,6 +561,7 @@ class BotSandbox:
         self.label = label
         self.process: BotProcess | None = None
         self._lease: UidLease | None = None
+        self._cgroup_path: str | None = None
         root = sandbox_root()
         _sweep_once(root)
         self.dir = root / f"{label}-{os.getpid()}-{uuid.uuid4().hex[:12]}"
@@ -526,8 +634,23 @@ class BotSandbox:
             uid=self.uid,
             jail_root=str(self.dir / "jail") if iso.filesystem else None,
             readonly_dirs=readonly,
+            cgroup=self._cgroup(),
             address_space_mb=address_space_mb(self.info.language, self.limits.memory_mb),
         )
+
+    def _cgroup(self) -> str | None:
+        """The bot's own cgroup (made once, named like its folder), None without cgroup v2."""
+        if self._cgroup_path is None:
+            base = cgroup_base()
+            if base is None:
+                return None
+            path = base / self.dir.name
+            try:
+                path.mkdir(exist_ok=True)
+            except OSError:
+                return None
+            self._cgroup_path = str(path)
+        return self._cgroup_path
 
     def environment(self) -> dict[str, str]:
         """A minimal environment: nothing of ours leaks to the bot."""
@@ -563,6 +686,9 @@ class BotSandbox:
         if self._lease is not None:
             self._lease.release(clean=swept)  # swept: the next holder need not sweep again
             self._lease = None
+        if self._cgroup_path is not None:
+            cgroup_remove(self._cgroup_path)
+            self._cgroup_path = None
         shutil.rmtree(self.dir, ignore_errors=True)
 
     def __enter__(self) -> BotSandbox:

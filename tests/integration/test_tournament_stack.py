@@ -26,20 +26,33 @@ from tournament.services.ratings import ratings_recompute
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
 REPO = Path(__file__).resolve().parents[2]
-SLOW_BOT = b"""import json, sys, time
-for line in sys.stdin:
-    message = json.loads(line)
-    if message["type"] == "start":
-        reply = {"ready": True}
-    elif message["type"] == "decide":
-        time.sleep(0.08)
-        reply = {"index": 0}
-    elif message["type"] == "end":
-        break
-    else:
-        continue
-    sys.stdout.write(json.dumps(reply) + "\\n")
-    sys.stdout.flush()
+SLOW_BOT = b"""import json, signal, subprocess, sys, time
+# Stubborn: ignores SIGTERM and SIGHUP, leaves a child of its own session, and outlives the end
+# of its input and a broken pipe, so only dying with its worker can end it.
+for sig in (signal.SIGTERM, signal.SIGHUP):
+    signal.signal(sig, signal.SIG_IGN)
+LEAF = ("import signal, time\\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\\n"
+        "signal.signal(signal.SIGHUP, signal.SIG_IGN)\\nwhile True: time.sleep(1)\\n")
+try:
+    for line in sys.stdin:
+        message = json.loads(line)
+        if message["type"] == "start":
+            subprocess.Popen([sys.executable, "-c", LEAF, "slowpoke-marker"],
+                             start_new_session=True)
+            reply = {"ready": True}
+        elif message["type"] == "decide":
+            time.sleep(0.08)
+            reply = {"index": 0}
+        elif message["type"] == "end":
+            break
+        else:
+            continue
+        sys.stdout.write(json.dumps(reply) + "\\n")
+        sys.stdout.flush()
+except OSError:
+    pass
+while True:
+    time.sleep(1)
 """
 
 
@@ -187,6 +200,21 @@ def _pool_children(pid: int) -> list[int]:
     return out
 
 
+def _marked(marker: str) -> list[int]:
+    """Live (non-zombie) processes with ``marker`` in their argv."""
+    out = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                cmdline = (entry / "cmdline").read_bytes()
+                state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+            except (OSError, IndexError):
+                continue
+            if marker.encode() in cmdline and state not in ("Z", "X"):
+                out.append(int(entry.name))
+    return out
+
+
 def test_worker_killed_mid_match_finishes_it_once(live_stack):
     anon = Api(live_stack.base_url)
     author = _login(anon, "author2")
@@ -203,8 +231,17 @@ def test_worker_killed_mid_match_finishes_it_once(live_stack):
     worker = live_stack.status()["w1"]
     children = _pool_children(worker)
     assert children, "the worker has no pool process"
+    stubborn = _marked("slowpoke-marker")  # the playing bot's child, alive before the kill
+    assert stubborn, "the bot's child is not running"
     for child in children:
         os.kill(child, signal.SIGKILL)
+    # Bots die with their worker: within 5 s no process of the killed match's bot is left
+    deadline = time.monotonic() + 5.0
+    while (left := [p for p in stubborn if p in _marked("slowpoke-marker")]) and (
+        time.monotonic() < deadline
+    ):
+        time.sleep(0.05)
+    assert left == [], "bot processes outlived their worker's pool process"
     done = _wait(
         lambda: (m := Match.objects.get(pk=match["id"])).status in ("finished", "failed") and m,
         120, "the match to be re-delivered and finished",

@@ -108,3 +108,16 @@ def test_a_zip_with_a_bad_crc_is_refused_at_upload(author, bot):
     error = response.json()["error"]
     assert error["code"] == "bundle_rejected" and "damaged" in error["message"]
     assert not bot.versions.exists()
+
+
+def test_the_site_upload_form_refuses_a_50_mib_body_before_reading_it(author, bot):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(author)
+    body = CountingBody(FIFTY_MIB)
+    response = client.generic(
+        "POST", f"/bots/{bot.pk}/upload/", b"",
+        content_type=f"multipart/form-data; boundary={BOUNDARY}",
+        **{"wsgi.input": body, "CONTENT_LENGTH": str(FIFTY_MIB)},
+    )  # fmt: skip
+    assert response.status_code == 413
+    assert body.read_bytes == 0

@@ -44,8 +44,11 @@ class CapturedProcess:
 
     def __init__(self) -> None:
         self.lines: list[bytes] = []
+        self.last_cpu = 0.0
 
-    def exchange(self, payload: bytes, timeout: float) -> tuple[bytes, float]:
+    def exchange(
+        self, payload: bytes, timeout: float, *, cpu_limit: float | None = None
+    ) -> tuple[bytes, float]:
         self.lines.append(payload)
         return b'{"index": 0}\n', 0.0
 

@@ -169,11 +169,23 @@ class EntryRatingOutput(_SkillFields, serializers.ModelSerializer):
 class MatchSeatOutput(serializers.ModelSerializer):
     bot = serializers.CharField(source="bot_version.bot.name")
     version = serializers.IntegerField(source="bot_version.number")
+    fault_evidence = serializers.SerializerMethodField()
 
     class Meta:
         model = MatchSeat
         fields = ["seat", "bot_version", "bot", "version", "bot_sha256", "score", "rank",
-                  "fault", "fault_detail", "time_used"]  # fmt: skip
+                  "fault", "fault_detail", "time_used", "fault_evidence"]  # fmt: skip
+
+    def get_fault_evidence(self, seat: MatchSeat) -> dict | None:
+        """A timeout's CPU time, wall clock and machine load: the bot's owner and staff only
+        (null for everyone else), like its stderr."""
+        request = self.context.get("request")
+        user = getattr(request, "user", None)
+        if user is None or not user.is_authenticated:
+            return None
+        if user.is_staff or seat.bot_version.bot.owner_id == user.pk:
+            return seat.fault_evidence
+        return None
 
 
 class MatchOutput(serializers.ModelSerializer):

@@ -31,3 +31,28 @@ def bundle_upload_guard(request: Any) -> None:
         raise BundleRejected(
             BundleRejected.TOO_LARGE.format(limit=limit), fields={"file": ["too large"]}
         )
+
+
+class RequestBodyLimitMiddleware:
+    """Pages (the site's upload form, the admin) get the same brake as the API: a declared body
+    larger than any bundle upload is answered 413 before anything reads it; the CSRF check
+    would otherwise parse it in full first. API paths have their own, per-endpoint guards."""
+
+    def __init__(self, get_response: Any) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: Any) -> Any:
+        from django.http import HttpResponse
+
+        from .exceptions import API_PREFIX
+
+        if not request.path.startswith(API_PREFIX):
+            try:
+                declared = int(request.META.get("CONTENT_LENGTH") or 0)
+            except ValueError:
+                declared = 0
+            limit = settings.BOT_UPLOAD_MAX_BYTES + MULTIPART_OVERHEAD_BYTES
+            if declared > limit:
+                message = BundleRejected.TOO_LARGE.format(limit=settings.BOT_UPLOAD_MAX_BYTES)
+                return HttpResponse(message, status=413, content_type="text/plain; charset=utf-8")
+        return self.get_response(request)

@@ -8,6 +8,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.db.models import F
@@ -110,6 +111,8 @@ def _league_config_check(
         )  # fmt: skip
     if not 0 <= time_bank <= 600:
         fault("time_bank", "time_bank must be in [0, 600] seconds.", "out of range [0, 600]")
+    elif 0 < decision_time_limit <= 60 and game_error is None:
+        _check_worst_case(mode, seats, decision_time_limit, time_bank, fault)
     if ladder_order not in League.LadderOrder.values:
         choices = ", ".join(League.LadderOrder.values)
         fault("ladder_order", f"ladder_order must be one of {choices}.", f"one of {choices}")
@@ -126,6 +129,30 @@ def _league_config_check(
     if messages:
         raise ValidationFailed(" ".join(messages), fields=fields)
     return cleaned
+
+
+def _check_worst_case(
+    mode: str, seats: int, decision_time_limit: float, time_bank: float, fault: Any
+) -> None:
+    """Refuse limits whose worst-case match (seats x (decisions x limit + bank) + startup,
+    workers/limits.py) would outlast MATCH_WORST_CASE_CEILING_SECONDS."""
+    from workers.limits import Limits, decisions_bound, match_worst_case_seconds
+
+    limits = Limits(decision_seconds=decision_time_limit, bank_seconds=time_bank)
+    try:
+        worst = match_worst_case_seconds(mode, seats, limits)
+    except KeyError:
+        return
+    ceiling = settings.MATCH_WORST_CASE_CEILING_SECONDS
+    if worst > ceiling:
+        fault(
+            "decision_time_limit",
+            f"With these limits a {mode} match of {seats} seats could last {worst:.0f} s"
+            f" ({seats} x ({decisions_bound(mode)} decisions x {decision_time_limit:g} s"
+            f" + {time_bank:g} s bank) + startup), over the {ceiling:.0f} s this server"
+            " allows: lower decision_time_limit or time_bank.",
+            f"worst case {worst:.0f} s > {ceiling:.0f} s",
+        )
 
 
 def _check_ladder_order(ladder_order: str) -> None:
@@ -228,7 +255,7 @@ def league_start(*, league: League, user: Any) -> League:
             waiting = league.matches.filter(status=Match.Status.QUEUED)
             waiting.update(queued_at=timezone.now())  # sent again now: not lost
             for match in waiting:
-                match_enqueue(match)
+                match_enqueue(match, league.seats)
             return league
         if league.status != League.Status.DRAFT:
             raise Conflict(Conflict.LEAGUE_NOT_DRAFT)

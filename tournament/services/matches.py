@@ -6,13 +6,17 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import math
 import secrets
+import threading
+import time
 from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from ..errors import ValidationFailed
@@ -33,12 +37,45 @@ def derive_seed(*parts: object) -> int:
     return int.from_bytes(digest[:8], "big") & SEED_MASK
 
 
-def match_enqueue(match: Match) -> None:
-    """Queue the play task once the surrounding transaction commits (never a phantom id)."""
+def match_worst_case(match: Match, seats: int | None = None) -> float | None:
+    """The longest the match can take (``workers.limits.match_worst_case_seconds``: seats x
+    (decisions x limit + bank) plus startup), or None for a mode without a decisions bound."""
+    from workers.limits import Limits, match_worst_case_seconds
+
+    seats = match.seats.count() if seats is None else seats
+    limits = Limits(decision_seconds=match.decision_time_limit, bank_seconds=match.time_bank)
+    try:
+        return match_worst_case_seconds(match.mode, seats, limits)
+    except KeyError:
+        return None
+
+
+def match_time_limits(match: Match, seats: int | None = None) -> tuple[int, int]:
+    """(soft, hard) Celery time limits of the match's play task: its worst case plus
+    MATCH_TIME_MARGIN_SECONDS (half of it for the soft limit) for the engine, built-in bots
+    and the replay upload. The runner's own per-seat wall budget ends a match before them, so
+    they are only reached by a runner bug, never because of a bot."""
+    worst = match_worst_case(match, seats)
+    if worst is None:
+        hard = settings.CELERY_TASK_TIME_LIMIT
+        return settings.CELERY_TASK_SOFT_TIME_LIMIT, hard
+    margin = settings.MATCH_TIME_MARGIN_SECONDS
+    return math.ceil(worst + margin / 2), math.ceil(worst + margin)
+
+
+def match_enqueue(match: Match, seats: int | None = None) -> None:
+    """Queue the play task once the surrounding transaction commits (never a phantom id),
+    with time limits from the match's worst-case duration (``seats``: its number of seats
+    when the caller knows it, else counted)."""
     from workers.tasks import match_play_task
 
     match_id, queue = match.pk, match_queue(match.mode)
-    transaction.on_commit(lambda: match_play_task.apply_async((match_id,), queue=queue))
+    soft, hard = match_time_limits(match, seats)
+    transaction.on_commit(
+        lambda: match_play_task.apply_async(
+            (match_id,), queue=queue, time_limit=hard, soft_time_limit=soft
+        )
+    )
 
 
 def match_queue(mode: str) -> str | None:
@@ -85,14 +122,68 @@ def match_create_internal(
             for i, v in enumerate(bot_versions)
         ]
     )
-    match_enqueue(match)
+    match_enqueue(match, len(bot_versions))
     return match
 
 
 def _deadline(match: Match, seats: int) -> Any:
-    """How long a running match may take before the reaper re-queues it."""
-    budget = settings.CELERY_TASK_TIME_LIMIT + 60
-    return timezone.now() + timedelta(seconds=budget + seats * match.time_bank)
+    """How long a running match may take before the reaper re-queues it: its task's hard
+    time limit and a minute. A worker that died is noticed sooner, by its stale heartbeat."""
+    _, hard = match_time_limits(match, seats)
+    return timezone.now() + timedelta(seconds=hard + 60)
+
+
+def match_heartbeat(*, match_id: int) -> bool:
+    """The worker playing a match is alive: stamp ``heartbeat_at`` (False if not running)."""
+    return bool(
+        Match.objects.filter(pk=match_id, status=Match.Status.RUNNING).update(
+            heartbeat_at=timezone.now()
+        )
+    )
+
+
+class _Heartbeat:
+    """Stamps a running match's heartbeat every MATCH_HEARTBEAT_SECONDS from a thread of its
+    own (a bot may think for minutes between two steps), and from the step hook, throttled.
+    A database error is logged, never raised: the match goes on."""
+
+    def __init__(self, match_id: int) -> None:
+        self.match_id = match_id
+        self.every = settings.MATCH_HEARTBEAT_SECONDS
+        self._last = time.monotonic()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name=f"heartbeat-{match_id}")
+        self._thread.daemon = True
+
+    def __enter__(self) -> _Heartbeat:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def _beat(self) -> None:
+        self._last = time.monotonic()
+        try:
+            match_heartbeat(match_id=self.match_id)
+        except Exception:  # noqa: BLE001 - a lost beat only makes the reaper act sooner
+            log.warning("match %s: heartbeat failed", self.match_id, exc_info=True)
+
+    def _run(self) -> None:
+        from django.db import connection
+
+        try:
+            while not self._stop.wait(self.every):
+                if time.monotonic() - self._last >= self.every:
+                    self._beat()
+        finally:
+            connection.close()
+
+    def step(self, *_: object) -> None:
+        """The runner's step hook: beat when the last beat is MATCH_HEARTBEAT_SECONDS old."""
+        if time.monotonic() - self._last >= self.every:
+            self._beat()
 
 
 def match_start(*, match_id: int) -> Match | None:
@@ -110,8 +201,9 @@ def match_start(*, match_id: int) -> Match | None:
         match.status = Match.Status.RUNNING
         match.started_at = timezone.now()
         match.deadline = _deadline(match, seats)
+        match.heartbeat_at = match.started_at
         match.attempts += 1
-        match.save(update_fields=["status", "started_at", "deadline", "attempts"])
+        match.save(update_fields=["status", "started_at", "deadline", "heartbeat_at", "attempts"])
         return match
 
 
@@ -134,10 +226,11 @@ def match_spec(match: Match) -> dict[str, Any]:
         "match_id": match.pk, "mode": match.mode, "seats": seats, "seed": match.seed,
         "options": match.options, "decision_time_limit": match.decision_time_limit,
         "time_bank": match.time_bank, "memory_limit_mb": settings.BOT_MEMORY_LIMIT_MB,
+        "limits": {"wall_factor": settings.BOT_WALL_FACTOR},
     }  # fmt: skip
     if match.kind == Match.Kind.VALIDATION:
         # A new upload starts on a cold worker; the grace is not part of what the bot is told.
-        spec["limits"] = {"startup_grace_seconds": settings.BOT_VALIDATION_STARTUP_GRACE_SECONDS}
+        spec["limits"]["startup_grace_seconds"] = settings.BOT_VALIDATION_STARTUP_GRACE_SECONDS
     return spec
 
 
@@ -157,7 +250,14 @@ def match_play(*, match_id: int) -> Match | None:
     live = live_publisher(match_id=match_id, spec=spec)  # spectators watch it as it plays
     try:
         try:
-            raw = run_match(spec, on_step=live) if live is not None else run_match(spec)
+            with _Heartbeat(match_id) as heartbeat:
+
+                def on_step(*args: Any) -> None:
+                    heartbeat.step()
+                    if live is not None:
+                        live(*args)
+
+                raw = run_match(spec, on_step=on_step)
             outcome = outcome_from_runner(raw)
         except Exception as exc:  # the runner's own bug, not a bot fault: the match failed
             log.exception("match %s: runner failed", match_id)
@@ -242,8 +342,10 @@ def match_record_result(
             row = rows[out.seat]
             row.score, row.rank, row.time_used = out.score, out.rank, out.time_used
             row.fault, row.fault_detail, row.log = out.fault, out.fault_detail, out.log
+            row.fault_evidence = out.fault_evidence
         MatchSeat.objects.bulk_update(
-            rows.values(), ["score", "rank", "time_used", "fault", "fault_detail", "log"]
+            rows.values(),
+            ["score", "rank", "time_used", "fault", "fault_detail", "log", "fault_evidence"],
         )
         match.status = Match.Status.FINISHED
         match.finished_at = timezone.now()
@@ -302,22 +404,31 @@ def match_cancel_queued(*, league: League) -> int:
 
 
 def matches_reap_stale(*, now: Any = None) -> list[int]:
-    """The reaper beat job: re-queue running matches past their deadline (their worker died
-    without a redelivery) and re-send queued matches whose broker message seems lost.
-    Returns the ids of both kinds."""
+    """The reaper beat job: re-queue running matches whose worker died (a heartbeat older
+    than MATCH_HEARTBEAT_STALE_SECONDS, or past their deadline) and re-send queued matches
+    whose broker message seems lost. Returns the ids of both kinds."""
     now = now or timezone.now()
-    return _requeue_running_past_deadline(now) + _redispatch_long_queued(now)
+    return _requeue_running_stale(now) + _redispatch_long_queued(now)
 
 
-def _requeue_running_past_deadline(now: Any) -> list[int]:
+def _stale(match: Match, now: Any, beat_cutoff: Any) -> bool:
+    if match.deadline is not None and match.deadline < now:
+        return True
+    return match.heartbeat_at is not None and match.heartbeat_at < beat_cutoff
+
+
+def _requeue_running_stale(now: Any) -> list[int]:
+    """Running matches whose worker stopped beating (died: re-queued within a reaper period
+    of MATCH_HEARTBEAT_STALE_SECONDS) or that outlived their deadline."""
     requeued = []
-    stale = Match.objects.filter(status=Match.Status.RUNNING, deadline__lt=now).values_list(
-        "pk", flat=True
-    )
+    beat_cutoff = now - timedelta(seconds=settings.MATCH_HEARTBEAT_STALE_SECONDS)
+    stale = Match.objects.filter(
+        Q(deadline__lt=now) | Q(heartbeat_at__lt=beat_cutoff), status=Match.Status.RUNNING
+    ).values_list("pk", flat=True)
     for match_id in list(stale):
         with transaction.atomic():
             match = Match.objects.select_for_update().get(pk=match_id)
-            if match.status != Match.Status.RUNNING or match.deadline >= now:
+            if match.status != Match.Status.RUNNING or not _stale(match, now, beat_cutoff):
                 continue
             if match.attempts >= MAX_ATTEMPTS:
                 match.status = Match.Status.FAILED

@@ -20,6 +20,7 @@ class SeatOutcome:
     fault_detail: str = ""
     time_used: float | None = None
     log: str = ""
+    fault_evidence: dict[str, Any] | None = None  # a timeout's {"cpu", "wall", "load"}
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,7 @@ def outcome_from_runner(raw: Any) -> PlayedMatch:
                 fault_detail=redact_host_details(str(_get(s, "fault_detail", "") or "")),
                 time_used=_get(s, "time_used"),
                 log=redact_host_details(str(_get(s, "log", "") or ""))[-8000:],
+                fault_evidence=_get(s, "fault_evidence"),
             )
         )
     return PlayedMatch(seats=seats, result=_jsonable(result), replay=_get(raw, "replay"))
