@@ -93,7 +93,7 @@ def round_trip_real(rounds: int) -> dict[str, float]:
     return {"exchange": statistics.median(exchange), "act": statistics.median(whole)}
 
 
-def _one_after_another(calls: Any) -> None:
+def _one_after_another(calls: Any, threads: Any = None) -> None:
     """The runner before issue 16: bots started, and closed, one after another."""
     for call in calls:
         call()

@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import time
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import partial
@@ -196,21 +196,27 @@ def _make_agents(
     return agents
 
 
-def _in_parallel(calls: Sequence[Callable[[], None]]) -> None:
-    """Run the calls at once, one thread each (they wait on processes, not on the CPU), and
+def _in_parallel(calls: Sequence[Callable[[], None]], threads: ThreadPoolExecutor) -> None:
+    """Run the calls at once on `threads` (they wait on processes, not on the CPU), and
     re-raise the first exception after all have ended. Starting and closing four bots one
-    after another cost a match about 190 ms; side by side it costs the slowest one."""
+    after another cost a match about 190 ms; side by side it costs the slowest one.
+
+    The threads must outlive the bots they start: a bot is tied to the *thread* that forked
+    it (PR_SET_PDEATHSIG fires when that thread ends), so `run_match` keeps its pool until
+    every bot is closed."""
     if len(calls) <= 1:
         for call in calls:
             call()
         return
-    with ThreadPoolExecutor(max_workers=len(calls), thread_name_prefix="bot") as pool:
-        futures = [pool.submit(call) for call in calls]
+    futures = [threads.submit(call) for call in calls]
+    wait(futures)
     for future in futures:
         future.result()
 
 
-def _close_all(agents: Sequence[BuiltinAgent | ProgramAgent], grace: float) -> None:
+def _close_all(
+    agents: Sequence[BuiltinAgent | ProgramAgent], grace: float, threads: ThreadPoolExecutor
+) -> None:
     """Close every seat's bot side by side, each with the same end grace."""
     deadline = time.monotonic() + grace
 
@@ -219,7 +225,7 @@ def _close_all(agents: Sequence[BuiltinAgent | ProgramAgent], grace: float) -> N
             return lambda: agent.close(grace=max(0.0, deadline - time.monotonic()))
         return agent.close
 
-    _in_parallel([closer(a) for a in agents])
+    _in_parallel([closer(a) for a in agents], threads)
 
 
 def run_match(
@@ -240,9 +246,10 @@ def run_match(
     started_at, t0 = _utc_now(), time.monotonic()
     actions: list[dict[str, Any]] = []
     agents = _make_agents(spec, iso, stderr_sink)
+    threads = ThreadPoolExecutor(max_workers=max(1, len(agents)), thread_name_prefix="bot")
     try:
         launched = [a for a in agents if isinstance(a, ProgramAgent)]
-        _in_parallel([functools.partial(a.launch, game) for a in launched])
+        _in_parallel([functools.partial(a.launch, game) for a in launched], threads)
         for agent in launched:
             agent.await_ready(game)
         faulted = [a.fault is not None for a in agents]
@@ -279,7 +286,10 @@ def run_match(
             if isinstance(agent, ProgramAgent):
                 agent.finish(result)
     finally:
-        _close_all(agents, spec.limits.end_grace_seconds)
+        try:
+            _close_all(agents, spec.limits.end_grace_seconds, threads)
+        finally:
+            threads.shutdown(wait=True)
     ended_at = _utc_now()
     faults = [a.fault for a in agents if a.fault is not None]
     outcome = MatchOutcome(

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournament', '0008_paired_comparisons'),
+        ('tournament', '0009_match_heartbeat_fault_evidence'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

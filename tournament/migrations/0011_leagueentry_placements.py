@@ -25,7 +25,7 @@ def count_placements(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournament', '0009_list_indexes'),
+        ('tournament', '0010_list_indexes'),
     ]
 
     operations = [
