@@ -152,7 +152,9 @@ def test_league_of_four_bots_through_the_stack(live_stack, tmp_path):
     league = organiser.call(
         "POST", "/api/v1/leagues/",
         {"name": "stack cup", "mode": "standard", "seats": 4, "format": "round_robin",
-         "seeds": 1, "decision_time_limit": 5.0, "time_bank": 120.0},
+         # generous for a busy machine (bots are charged CPU time), and under the server's
+         # worst-case ceiling: 4 x (260 x 2 s + 120 s) + startup < 3600 s
+         "seeds": 1, "decision_time_limit": 2.0, "time_bank": 120.0},
     )  # fmt: skip
     for version in uploaded:
         author.call("POST", f"/api/v1/leagues/{league['id']}/entries/",
