@@ -42,6 +42,22 @@ def final_rewards(result: dict[str, Any], reward: str) -> list[float]:
     return [1.0 - 2.0 * (rank - 1) / (seats - 1) for rank in ranks]
 
 
+def observation_space(size: int) -> spaces.Dict:
+    """The observation space of both environments: the flat vector and the action mask."""
+    return spaces.Dict({
+        "observation": spaces.Box(0.0, OBS_HIGH, (size,), np.float32),
+        "action_mask": spaces.Box(0, 1, (MAX_ACTIONS,), np.int8),
+    })
+
+
+def encode_observation(vector: list[float], legal_count: int) -> dict[str, np.ndarray]:
+    """What both environments return: the encoded observation and the mask of its first
+    ``legal_count`` actions (0 when the seat is not asked)."""
+    mask = np.zeros(MAX_ACTIONS, np.int8)
+    mask[:legal_count] = 1
+    return {"observation": np.asarray(vector, np.float32), "action_mask": mask}
+
+
 class IsleOfCatsEnv(AECEnv):
     """See the module docstring. Build it with ``engine.env.aec_env``."""
 
@@ -63,10 +79,7 @@ class IsleOfCatsEnv(AECEnv):
         new_game(mode, seats=seats, seed=0, options=options)  # fails early on a bad config
         self._encoder = encoder(mode)
         self.possible_agents = [f"seat_{s}" for s in range(seats)]
-        obs_space = spaces.Dict({
-            "observation": spaces.Box(0.0, OBS_HIGH, (self._encoder.size,), np.float32),
-            "action_mask": spaces.Box(0, 1, (MAX_ACTIONS,), np.int8),
-        })
+        obs_space = observation_space(self._encoder.size)
         act_space = spaces.Discrete(MAX_ACTIONS)
         self._obs_spaces = dict.fromkeys(self.possible_agents, obs_space)
         self._act_spaces = dict.fromkeys(self.possible_agents, act_space)
@@ -110,25 +123,26 @@ class IsleOfCatsEnv(AECEnv):
         self.game.apply_unchecked(seat, legal[index])
         self.rewards = dict.fromkeys(self.agents, 0.0)
         if self.game.is_over():
-            for a, r in zip(self.agents, final_rewards(self.game.result(), self.reward_kind),
-                            strict=True):
+            result = self.game.result()
+            for a, r in zip(self.agents, final_rewards(result, self.reward_kind), strict=True):
                 self.rewards[a] = r
                 self.terminations[a] = True
             self._accumulate_rewards()
-            self.infos = {a: {"result": self.game.result()} for a in self.agents}
+            self.infos = {a: {"result": result} for a in self.agents}
             self.agent_selection = self.agents[0]
             return
         self._accumulate_rewards()
         self._select_next()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        assert self.game is not None
+        game = self.game
+        assert game is not None
         seat = self._seat(agent)
-        vector = np.asarray(self._encoder.encode(self.game.observation(seat)), np.float32)
-        mask = np.zeros(MAX_ACTIONS, np.int8)
-        if not self.game.is_over() and seat in self.game.pending():
-            mask[: len(self.game.legal_actions(seat))] = 1
-        return {"observation": vector, "action_mask": mask}
+        # the acting seat's observation is already in its info (built once per step)
+        observation = self.infos.get(agent, {}).get("observation") or game.observation(seat)
+        asked = not game.is_over() and seat in game.pending()
+        return encode_observation(self._encoder.encode(observation),
+                                  len(game.legal_actions(seat)) if asked else 0)
 
     def render(self) -> str | None:
         if self.render_mode != "ansi" or self.game is None:

@@ -25,7 +25,13 @@ from ..actions import Action
 from ..bots import BUILTIN_BOTS, make_bot
 from ..errors import ConfigError
 from ..modes import mode_class, new_game
-from .aec import MAX_ACTIONS, OBS_HIGH, REWARDS, final_rewards
+from .aec import (
+    MAX_ACTIONS,
+    REWARDS,
+    encode_observation,
+    final_rewards,
+    observation_space,
+)
 from .encoding import encoder
 
 ILLEGAL = ("default", "raise")
@@ -66,10 +72,7 @@ class SingleAgentEnv(gym.Env):
         self.illegal = illegal
         self.render_mode = render_mode
         self._encoder = encoder(mode)
-        self.observation_space = gym.spaces.Dict({
-            "observation": gym.spaces.Box(0.0, OBS_HIGH, (self._encoder.size,), np.float32),
-            "action_mask": gym.spaces.Box(0, 1, (MAX_ACTIONS,), np.int8),
-        })
+        self.observation_space = observation_space(self._encoder.size)
         self.action_space = gym.spaces.Discrete(MAX_ACTIONS)
         self.game = None
         self.seat = 0
@@ -88,7 +91,7 @@ class SingleAgentEnv(gym.Env):
             self._agents[s] = (make_bot(spec, self.mode, s, game_seed) if isinstance(spec, str)
                                else spec(self.mode, s, game_seed))
         self._play_opponents()
-        return self._observe(), self._info()
+        return self._observe_with_info()
 
     def step(self, action: int):
         assert self.game is not None, "call reset() first"
@@ -105,9 +108,10 @@ class SingleAgentEnv(gym.Env):
         if self.game.is_over():
             result = self.game.result()
             reward = final_rewards(result, self.reward_kind)[self.seat]
-            return self._observe(), reward, True, False, {"result": result,
-                                                          "illegal": was_illegal}
-        return self._observe(), 0.0, False, False, {**self._info(), "illegal": was_illegal}
+            final = encode_observation(self._encoder.encode(self.game.observation(self.seat)), 0)
+            return final, reward, True, False, {"result": result, "illegal": was_illegal}
+        observed, info = self._observe_with_info()
+        return observed, 0.0, False, False, {**info, "illegal": was_illegal}
 
     def render(self) -> str | None:
         if self.render_mode != "ansi" or self.game is None:
@@ -136,18 +140,15 @@ class SingleAgentEnv(gym.Env):
             else:
                 game.apply(seat, choice)
 
-    def _observe(self) -> dict[str, np.ndarray]:
+    def _observe_with_info(self) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        """Your turn (or the end): the encoded observation and its mask, and the info holding
+        the same observation as a dict; the observation is built once for both."""
         game = self.game
         assert game is not None
-        vector = np.asarray(self._encoder.encode(game.observation(self.seat)), np.float32)
-        mask = np.zeros(MAX_ACTIONS, np.int8)
-        if not game.is_over():
-            mask[: len(game.legal_actions(self.seat))] = 1
-        return {"observation": vector, "action_mask": mask}
-
-    def _info(self) -> dict[str, Any]:
-        assert self.game is not None
-        return {"observation": self.game.observation(self.seat)}
+        observation = game.observation(self.seat)
+        legal = 0 if game.is_over() else len(game.legal_actions(self.seat))
+        return encode_observation(self._encoder.encode(observation), legal), {
+            "observation": observation}
 
     def _close_agents(self) -> None:
         for agent in self._agents.values():
