@@ -10,6 +10,7 @@ follow ``engine.play.Agent`` and keep ``SeatStats``.
 
 from __future__ import annotations
 
+import hashlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -18,7 +19,7 @@ from typing import Any
 from engine import Action, Game
 from engine.bots import make_bot
 
-from .bundles import BundleError, Source, validate_bundle
+from .bundles import BundleError, Source, read_bundle
 from .faults import BotFault, Fault, FaultKind
 from .isolation import Isolation
 from .limits import Limits
@@ -154,15 +155,15 @@ class ProgramAgent:
         self._started = True
         self._encoder = LegalEncoder(game.codec)
         try:
-            if self._sha256 is not None:
-                info = validate_bundle(self._bundle, self._filename)
-                if info.sha256 != self._sha256:
-                    raise BundleError(
-                        f"the bundle's sha256 is {info.sha256}, expected {self._sha256}"
-                    )
+            bundle, filename = self._bundle, self._filename
+            if self._sha256 is not None:  # checked before anything of it is unpacked or built
+                bundle, filename = read_bundle(bundle, filename)
+                digest = hashlib.sha256(bundle).hexdigest()
+                if digest != self._sha256:
+                    raise BundleError(f"the bundle's sha256 is {digest}, expected {self._sha256}")
             self.sandbox = BotSandbox(
-                self._bundle,
-                self._filename,
+                bundle,
+                filename,
                 limits=self.limits,
                 isolation=self.isolation,
                 label=f"seat{self.seat}",

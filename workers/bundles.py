@@ -100,6 +100,13 @@ def _read_source(source: Source, filename: str | None, max_bytes: int) -> tuple[
     return data, filename
 
 
+def read_bundle(
+    source: Source, filename: str | None = None, *, max_bytes: int = MAX_BUNDLE_BYTES
+) -> tuple[bytes, str]:
+    """A bundle's bytes and file name, read once (a path, or bytes with their name)."""
+    return _read_source(source, filename, max_bytes)
+
+
 def language_spec(language: str) -> dict[str, Any]:
     """One language's row of the table; ``BundleError`` for a language we do not know."""
     spec = languages().get(language)
@@ -148,7 +155,9 @@ class _ZipPlan:
     unpacked_size: int
 
 
-def _plan_zip(data: bytes) -> _ZipPlan:
+def _plan_zip(data: bytes, *, check_intact: bool = True) -> _ZipPlan:
+    """What a zip bundle holds, checked. ``check_intact`` decompresses every member to check
+    its CRC (uploads); unpacking leaves it out, since extracting checks the same CRCs."""
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
     except zipfile.BadZipFile:
@@ -193,7 +202,7 @@ def _plan_zip(data: bytes) -> _ZipPlan:
             for i, p in files
             if root == PurePosixPath(".") or p.is_relative_to(root)
         ]
-        for info, _ in files:
+        for info, _ in files if check_intact else ():
             _check_member_intact(archive, info)
         manifest_info = next(i for i, p in members if p == PurePosixPath(MANIFEST))
         if manifest_info.file_size > MAX_MANIFEST_BYTES:
@@ -250,11 +259,13 @@ def _check_manifest(manifest: Any, paths: set[PurePosixPath]) -> tuple[str, str]
     return language, str(entry)
 
 
-def _inspect(data: bytes, filename: str) -> tuple[BundleInfo, _ZipPlan | None]:
+def _inspect(
+    data: bytes, filename: str, *, check_intact: bool = True
+) -> tuple[BundleInfo, _ZipPlan | None]:
     digest = hashlib.sha256(data).hexdigest()
     base = PurePosixPath(filename.replace("\\", "/")).name
     if base.lower().endswith(".zip"):
-        plan = _plan_zip(data)
+        plan = _plan_zip(data, check_intact=check_intact)
         paths = {p for _, p in plan.members}
         language, entrypoint = _check_manifest(plan.manifest, paths)
         if languages()[language].get("executable") == "elf-static-x86-64":
@@ -328,7 +339,7 @@ def unpack_bundle(
 ) -> BundleInfo:
     """Validate a bundle and write its files into ``dest`` (created; must be empty)."""
     data, filename = _read_source(source, filename, max_bytes)
-    info, plan = _inspect(data, filename)
+    info, plan = _inspect(data, filename, check_intact=False)  # extraction checks the CRCs
     target = Path(dest)
     target.mkdir(parents=True, exist_ok=True)
     if any(target.iterdir()):
@@ -341,12 +352,17 @@ def unpack_bundle(
             out = target.joinpath(*rel.parts)
             out.parent.mkdir(parents=True, exist_ok=True)
             written = 0
-            with archive.open(zinfo) as src, open(out, "wb") as dst:
-                while chunk := src.read(1 << 16):
-                    written += len(chunk)
-                    if written > zinfo.file_size:
-                        raise BundleError(f"zip entry {zinfo.filename!r} is larger than declared")
-                    dst.write(chunk)
+            try:
+                with archive.open(zinfo) as src, open(out, "wb") as dst:
+                    while chunk := src.read(1 << 16):
+                        written += len(chunk)
+                        if written > zinfo.file_size:
+                            raise BundleError(
+                                f"zip entry {zinfo.filename!r} is larger than declared"
+                            )
+                        dst.write(chunk)
+            except (zipfile.BadZipFile, zlib.error, EOFError) as exc:
+                raise BundleError(f"zip entry {zinfo.filename!r} is damaged: {exc}") from None
     return info
 
 

@@ -213,3 +213,13 @@ def test_a_deflated_member_that_is_corrupt_is_refused() -> None:
         data[offset] ^= 0xFF
     with pytest.raises(BundleError, match="'big.txt' is damaged"):
         validate_bundle(bytes(data), "cats.zip")
+
+
+def test_unpacking_a_damaged_zip_fails_with_a_bundle_error(tmp_path: Path) -> None:
+    """Unpacking skips validation's separate CRC pass (issue 16: a zip bundle was decompressed
+    twice per match); the extraction's own CRC check must still refuse a damaged member."""
+    data = bytearray(_stored_zip({"bot.json": MANIFEST, "main.py": SOURCE}))
+    at = bytes(data).index(SOURCE)
+    data[at] ^= 0x01
+    with pytest.raises(BundleError, match="'main.py' is damaged"):
+        unpack_bundle(bytes(data), "cats.zip", tmp_path / "out")

@@ -174,3 +174,61 @@ def test_cpu_time_comes_from_the_bots_cgroup_where_the_machine_has_cgroup_v2(
         pids = {int(p) for p in Path(cgroup, "cgroup.procs").read_text().split()}
         assert process.pid in pids  # the launcher and everything it starts
     assert not Path(cgroup).exists()  # removed with the sandbox
+
+
+def test_the_cgroup_hierarchy_favours_dynamic_moves_when_the_worker_may_set_it() -> None:
+    """Each bot start moves a process into a cgroup; without ``favordynmods`` every move waits
+    for an RCU grace period (10-20 ms a bot, issue 16). As root the sandbox sets it, unless
+    ``ISLE_CGROUP_FAVORDYNMODS=0``."""
+    from workers.isolation import _mount_options, cgroup_base, favor_dynamic_moves
+
+    base = cgroup_base()
+    if base is None or os.geteuid() != 0:
+        pytest.skip("no writable cgroup v2 hierarchy as root")
+    root = str(base.parent)
+    if favor_dynamic_moves(root):
+        options = _mount_options(root)
+        assert options is not None and options[0] == "cgroup2" and "favordynmods" in options[1]
+    else:  # an older kernel refuses the option: the hierarchy is left as it was
+        options = _mount_options(root)
+        assert options is not None and "favordynmods" not in options[1]
+
+
+def test_the_opt_out_leaves_the_cgroup_mount_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    from workers import isolation
+
+    calls: list[tuple] = []
+    monkeypatch.setattr(isolation, "_mount", lambda *a: calls.append(a))
+    monkeypatch.setenv("ISLE_CGROUP_FAVORDYNMODS", "0")
+    assert isolation.favor_dynamic_moves("/sys/fs/cgroup") is False
+    assert calls == []
+
+
+DETACHING = b"""
+import os, signal, sys, time
+if os.fork() == 0:  # a grandchild in a session of its own, deaf to every signal it can ignore
+    os.setsid()
+    for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+        signal.signal(sig, signal.SIG_IGN)
+    time.sleep(600)
+    os._exit(0)
+sys.stdin.readline()
+print('{"ready": true}', flush=True)
+time.sleep(600)
+"""
+
+
+def test_closing_a_sandbox_leaves_no_process_and_releases_its_uid_clean(tmp_path: Path) -> None:
+    """Close kills the bot through its cgroup (no fork of the worker to sweep the uid) when
+    the machine has one, else by its uid: either way nothing of the bot survives, and the
+    uid's lock file says clean so its next holder need not sweep it."""
+    from workers.isolation import uid_processes
+
+    with sandbox.BotSandbox(DETACHING, "detach.py") as box:
+        process = box.start()
+        process.exchange(b'{"type": "start"}\n', 10.0)
+        uid, root = box.uid, sandbox.sandbox_root()
+    if uid is None:
+        pytest.skip("bots run as our own uid here")
+    assert uid_processes(uid) == []
+    assert (root / "uids" / str(uid)).read_bytes().strip() == b"clean"

@@ -101,7 +101,7 @@ def test_a_starting_worker_sweeps_what_a_dead_predecessor_left() -> None:
         assert swept["uids"] >= 1 and swept["folders"] >= 1
         assert left.wait(5) == -signal.SIGKILL
         assert not folder.exists()
-        assert (root / "uids" / str(uid)).read_bytes() == b"clean"
+        assert (root / "uids" / str(uid)).read_bytes().strip() == b"clean"
     finally:
         if left.poll() is None:
             left.kill()

@@ -35,7 +35,7 @@ def test_a_clean_release_spares_the_next_sweep(
     swept = _count_sweeps(monkeypatch)
     lease = lease_uid(tmp_path, start=SLOT)
     assert swept == [lease.uid]  # a new lock file: swept
-    assert (tmp_path / "uids" / str(lease.uid)).read_text() == str(os.getpid())
+    assert (tmp_path / "uids" / str(lease.uid)).read_text().strip() == str(os.getpid())
     lease.release(clean=True)
     again = lease_uid(tmp_path, start=SLOT)
     assert again.uid == lease.uid and swept == [lease.uid]  # clean: no sweep
