@@ -9,7 +9,10 @@
 2. The wall time of a 4-player standard game with four sandboxed subprocess random bots
    (examples/bots/random_bot.py) against four in-process random bots, both through the
    same runner (``workers.runner.run_match``), and the ratio. The subprocess time is split
-   into starting the bots, the decisions, and the end of the match.
+   into the runner's phases (``MatchOutcome.phases``: starting the bots, their ready
+   answers, the decisions, the end and closing). The same game is also played by the C
+   random starter (examples/binary/random_bot.c, built here with gcc -static): what the
+   sandbox and the protocol cost when the bot itself costs almost nothing.
 """
 
 from __future__ import annotations
@@ -17,8 +20,11 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -93,30 +99,52 @@ def round_trip_real(rounds: int) -> dict[str, float]:
     return {"exchange": statistics.median(exchange), "act": statistics.median(whole)}
 
 
+def compiled_random_bot(folder: Path) -> str | None:
+    """The C random starter as a binary bundle (a zip with bot.json), or None without gcc and
+    a static C library."""
+    source = ROOT / "examples" / "binary" / "random_bot.c"
+    binary = folder / "random_bot"
+    build = ["gcc", "-std=c99", "-O2", "-static", "-o", str(binary), str(source)]
+    try:
+        subprocess.run(build, check=True, capture_output=True, timeout=120)
+    except (OSError, subprocess.SubprocessError) as exc:
+        print(f"bench/bots.py: no compiled bot ({exc})", file=sys.stderr)
+        return None
+    bundle = folder / "random_bot.zip"
+    with zipfile.ZipFile(bundle, "w", zipfile.ZIP_DEFLATED) as archive:
+        manifest = {"entrypoint": "random_bot", "language": "binary", "name": "random (C)"}
+        archive.writestr("bot.json", json.dumps(manifest))
+        archive.write(binary, "random_bot")
+    return str(bundle)
+
+
 def _one_after_another(calls: Any, threads: Any = None) -> None:
     """The runner before issue 16: bots started, and closed, one after another."""
     for call in calls:
         call()
 
 
-def game_times(games: int) -> dict[str, Any]:
+def game_times(games: int, compiled: str | None = None) -> dict[str, Any]:
     """Median wall seconds of a 4-player standard game, the same seeds side by side:
     in-process random bots; subprocess random bots in the full sandbox started and closed
     one after another as before issue 16 (`subprocess_before`), side by side as now
     (`subprocess`), and side by side with the random bot that asks for observation deltas
-    (`subprocess_deltas`); and subprocess random bots with no isolation layer."""
-    labels = ("in_process", "subprocess_before", "subprocess", "subprocess_deltas",
-              "no_isolation")  # fmt: skip
-    runs: dict[str, list[float]] = {label: [] for label in labels}
+    (`subprocess_deltas`); subprocess random bots with no isolation layer; and, given
+    `compiled`, the C random starter in the full sandbox (`subprocess_compiled`)."""
+    plays = [
+        ("in_process", ["random"] * 4, None),
+        ("subprocess_before", [RANDOM_BOT] * 4, None),
+        ("subprocess", [RANDOM_BOT] * 4, None),
+        ("subprocess_deltas", [DELTA_RANDOM_BOT] * 4, None),
+        ("no_isolation", [RANDOM_BOT] * 4, Isolation()),
+    ]
+    if compiled is not None:
+        plays.append(("subprocess_compiled", [compiled] * 4, None))
+    runs: dict[str, list[float]] = {label: [] for label, _, _ in plays}
+    phases: dict[str, list[dict[str, float]]] = {label: [] for label, _, _ in plays}
     startup, decisions = [], []
     for seed in range(games):
-        for label, bots, isolation in (
-            ("in_process", ["random"] * 4, None),
-            ("subprocess_before", [RANDOM_BOT] * 4, None),
-            ("subprocess", [RANDOM_BOT] * 4, None),
-            ("subprocess_deltas", [DELTA_RANDOM_BOT] * 4, None),
-            ("no_isolation", [RANDOM_BOT] * 4, Isolation()),
-        ):
+        for label, bots, isolation in plays:
             spec = MatchSpec(
                 mode="standard",
                 seats=tuple(SeatSpec.parse(b) for b in bots),
@@ -132,6 +160,7 @@ def game_times(games: int) -> dict[str, Any]:
             finally:
                 runner_module._in_parallel = parallel
             runs[label].append(time.perf_counter() - started)
+            phases[label].append(outcome.phases)
             assert not outcome.faults, outcome.faults
             if label == "subprocess":
                 startup.append(max(t["startup"] for t in outcome.timing))
@@ -143,6 +172,13 @@ def game_times(games: int) -> dict[str, Any]:
     out["ratio_before"] = out["subprocess_before"] / out["in_process"]
     out["ratio_deltas"] = out["subprocess_deltas"] / out["in_process"]
     out["ratio_no_isolation"] = out["no_isolation"] / out["in_process"]
+    if compiled is not None:
+        out["ratio_compiled"] = out["subprocess_compiled"] / out["in_process"]
+    out["phases"] = {
+        label: {name: statistics.median(p[name] for p in rows) for name in rows[0]}
+        for label, rows in phases.items()
+        if rows and rows[0] and label != "in_process"
+    }
     return out
 
 
@@ -161,12 +197,15 @@ def main(argv: list[str] | None = None) -> int:
     real = round_trip_real(min(args.rounds, 1000))
     figures["round_trip_standard_exchange_us"] = real["exchange"] * 1e6
     figures["round_trip_standard_act_us"] = real["act"] * 1e6
-    figures["game"] = game_times(args.games)
+    with tempfile.TemporaryDirectory(prefix="bench-bots-") as folder:
+        figures["game"] = game_times(args.games, compiled_random_bot(Path(folder)))
     # Issue 16's two targets, as keys of their own: the game ratio, and the time our side
     # spends per decision beyond the exchange itself (observation, encoding, parsing, checks)
     figures["subprocess_to_inprocess_ratio"] = figures["game"]["ratio"]
     figures["subprocess_to_inprocess_ratio_before"] = figures["game"]["ratio_before"]
     figures["subprocess_deltas_to_inprocess_ratio"] = figures["game"]["ratio_deltas"]
+    if "ratio_compiled" in figures["game"]:
+        figures["subprocess_compiled_to_inprocess_ratio"] = figures["game"]["ratio_compiled"]
     figures["our_side_us_per_decision"] = (
         figures["round_trip_standard_act_us"] - figures["round_trip_standard_exchange_us"]
     )
@@ -208,6 +247,14 @@ def main(argv: list[str] | None = None) -> int:
         f"4-player standard game, subprocess random bots asking for observation deltas: "
         f"{g['subprocess_deltas'] * 1000:8.1f} ms"
     )
+    if "subprocess_compiled" in g:
+        print(
+            f"4-player standard game, subprocess C random bots (compiled starter): "
+            f"{g['subprocess_compiled'] * 1000:8.1f} ms ({g['ratio_compiled']:.1f}x)"
+        )
+    for label, parts in g["phases"].items():
+        split = ", ".join(f"{name} {seconds * 1000:.1f}" for name, seconds in parts.items())
+        print(f"  phases of {label} (ms): {split}")
     print(
         f"ratio subprocess / in-process: {g['ratio']:.1f}x  (target < {TARGET_RATIO}x; "
         f"issue 16: <= {TARGET_RATIO_16}x); before issue 16 {g['ratio_before']:.1f}x; "

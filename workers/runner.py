@@ -155,6 +155,9 @@ class MatchOutcome:
     isolation: dict[str, Any]
     warnings: list[str]
     limits: dict[str, Any]
+    # wall seconds of the match's parts: starting the bots ("launch"), their ready answers
+    # ("ready"), the decisions ("decisions"), the end message and closing ("close")
+    phases: dict[str, float] = field(default_factory=dict)
     replay: bytes | None = field(default=None, repr=False)
 
     def to_json(self) -> dict[str, Any]:
@@ -250,8 +253,10 @@ def run_match(
     try:
         launched = [a for a in agents if isinstance(a, ProgramAgent)]
         _in_parallel([functools.partial(a.launch, game) for a in launched], threads)
+        marks = {"launch": time.monotonic()}
         for agent in launched:
             agent.await_ready(game)
+        marks["ready"] = time.monotonic()
         faulted = [a.fault is not None for a in agents]
         while not game.is_over():
             pending = game.pending()
@@ -282,6 +287,7 @@ def run_match(
             if len(actions) > MAX_STEPS:
                 raise RuntimeError(f"the game did not end within {MAX_STEPS} steps")
         result = game.result()
+        marks["decisions"] = time.monotonic()
         for agent in agents:
             if isinstance(agent, ProgramAgent):
                 agent.finish(result)
@@ -291,6 +297,10 @@ def run_match(
         finally:
             threads.shutdown(wait=True)
     ended_at = _utc_now()
+    marks["close"] = time.monotonic()
+    phases, before = {}, t0
+    for name, at in marks.items():
+        phases[name], before = round(at - before, 6), at
     faults = [a.fault for a in agents if a.fault is not None]
     outcome = MatchOutcome(
         match_id=spec.match_id,
@@ -313,6 +323,7 @@ def run_match(
         isolation=iso.to_json(),
         warnings=iso.warnings() if programs else [],
         limits=spec.limits.to_json(),
+        phases=phases,
     )
     if spec.replay:
         outcome.replay = _replay_bytes(game, outcome)
