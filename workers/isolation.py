@@ -37,7 +37,7 @@ import shutil
 import signal
 import subprocess
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -216,6 +216,27 @@ class LaunchPlan:
             raise ValueError("uid isolation needs a uid")
         if self.isolation.filesystem and not self.jail_root:
             raise ValueError("filesystem isolation needs a jail root")
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain data (for the fork server, ``workers.forkserver``)."""
+        out = {f.name: getattr(self, f.name) for f in fields(self)}
+        out["limits"] = self.limits.to_json()
+        out["isolation"] = self.isolation.to_json()
+        return out
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> LaunchPlan:
+        iso = dict(data["isolation"])
+        iso["notes"] = tuple(iso.get("notes", ()))
+        return cls(
+            **{
+                **data,
+                "command": tuple(data["command"]),
+                "readonly_dirs": tuple(data["readonly_dirs"]),
+                "limits": Limits.from_json(data["limits"]),
+                "isolation": Isolation(**iso),
+            }
+        )
 
     def argv(self) -> list[str]:
         """The argv to exec: the bot's command, wrapped for the pid namespace if used."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import logging
 import os
 import selectors
 import shutil
@@ -26,6 +27,7 @@ import uuid
 from collections.abc import Callable
 from pathlib import Path
 
+from . import forkserver
 from .bundles import (
     BundleError,
     BundleInfo,
@@ -37,6 +39,7 @@ from .bundles import (
     unpack_bundle,
 )
 from .faults import BotFault, FaultKind
+from .forkserver import ForkedProcess
 from .isolation import (
     JAIL_WORKDIR,
     Isolation,
@@ -67,6 +70,8 @@ __all__ = [
     "sandbox_root",
     "sweep_leftovers",
 ]
+
+log = logging.getLogger(__name__)
 
 F_SETPIPE_SZ = 1031
 CPU_POLL_SECONDS = 0.05  # while a bot thinks, its CPU time is read this often
@@ -185,15 +190,25 @@ class BotProcess:
         self.swept = False  # kill() killed every process of the uid
         self.cpu_seconds: float | None = None  # known once the process is reaped
         self.last_cpu = 0.0  # CPU time of the bot's process tree in the last exchange
+        self.proc: subprocess.Popen[bytes] | ForkedProcess
         try:
-            self.proc = spawn(
-                plan,
-                env,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                bufsize=0,
-            )
+            forked = None
+            if forkserver.eligible(plan, env):  # a Python bot: forked from a warm interpreter
+                try:
+                    forked = forkserver.spawn(plan, env)
+                except forkserver.ForkServerGone as exc:
+                    log.warning("starting the bot by exec: %s", exc)
+            if forked is not None:
+                self.proc = forked
+            else:
+                self.proc = spawn(
+                    plan,
+                    env,
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                    bufsize=0,
+                )
         except OSError as exc:
             raise SandboxError(str(exc)) from None
         assert self.proc.stdin and self.proc.stdout and self.proc.stderr
@@ -465,14 +480,19 @@ class BotProcess:
         """
         deadline = time.monotonic() + timeout
         while self.proc.returncode is None:
-            try:
-                pid, status, usage = os.wait4(self.proc.pid, os.WNOHANG)
-            except ChildProcessError:
-                return self.proc.poll()
-            if pid:
-                self.proc.returncode = os.waitstatus_to_exitcode(status)
-                self.cpu_seconds = usage.ru_utime + usage.ru_stime
-                break
+            if isinstance(self.proc, ForkedProcess):  # its server reaps it and tells us
+                if self.proc.reap() is not None:
+                    self.cpu_seconds = self.proc.cpu_seconds
+                    break
+            else:
+                try:
+                    pid, status, usage = os.wait4(self.proc.pid, os.WNOHANG)
+                except ChildProcessError:
+                    return self.proc.poll()
+                if pid:
+                    self.proc.returncode = os.waitstatus_to_exitcode(status)
+                    self.cpu_seconds = usage.ru_utime + usage.ru_stime
+                    break
             if time.monotonic() >= deadline:
                 return None
             self.drain_stderr()

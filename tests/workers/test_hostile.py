@@ -25,6 +25,14 @@ ROUNDS = 8
 REPO = Path(__file__).resolve().parents[2]
 
 
+@pytest.fixture(autouse=True, params=["forkserver", "exec"])
+def python_launcher(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Every hostile Python bot both ways: forked by the Python fork server (the default) and
+    exec'd as a fresh interpreter (ISLE_PYTHON_FORKSERVER=0, and every other language)."""
+    monkeypatch.setenv("ISLE_PYTHON_FORKSERVER", "1" if request.param == "forkserver" else "0")
+    return request.param
+
+
 def play(bundle: str, limits: Limits = FAST, isolation: Isolation | None = None,
          second: str = "random") -> MatchOutcome:  # fmt: skip
     spec = MatchSpec(
