@@ -23,7 +23,12 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
-from types import TracebackType
+
+REPO = Path(__file__).resolve().parent.parent
+if str(REPO) not in sys.path:  # run as `python scripts/s3server.py`
+    sys.path.insert(0, str(REPO))
+
+from scripts.lifecycle import Lifecycle  # noqa: E402 - needs REPO on sys.path
 
 ACCESS_KEY = "arena-test"
 SECRET_KEY = "arena-test-secret"
@@ -40,7 +45,7 @@ def free_port(host: str = "127.0.0.1") -> int:
         return sock.getsockname()[1]
 
 
-class S3Server:
+class S3Server(Lifecycle):
     """One moto server process; ``endpoint`` is its URL."""
 
     def __init__(
@@ -123,17 +128,6 @@ class S3Server:
                 os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait()
         self.process = None
-
-    def __enter__(self) -> S3Server:
-        return self.start()
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.stop()
 
 
 def _answers(endpoint: str) -> bool:

@@ -28,7 +28,6 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
-from types import TracebackType
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -39,12 +38,14 @@ if str(REPO) not in sys.path:  # run as `python scripts/stack.py`
     sys.path.insert(0, str(REPO))
 DEFAULT_STATE_DIR = REPO / "var" / "stack"
 
+from scripts.lifecycle import Lifecycle  # noqa: E402 - needs REPO on sys.path
+
 
 class StackError(RuntimeError):
     """The stack could not start, or a process died while it was starting."""
 
 
-class Stack:
+class Stack(Lifecycle):
     """One web server, `workers` Celery workers (one slot each) and optionally beat."""
 
     def __init__(
@@ -274,17 +275,6 @@ class Stack:
         except PermissionError:
             return True
         return _group_has_live_members(pgid)
-
-    def __enter__(self) -> Stack:
-        return self.start()
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.stop()
 
 
 def _pid_alive(pid: int) -> bool:

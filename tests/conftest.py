@@ -25,6 +25,8 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
+# Users in each role and a test's file storages, for the tests of the site and the API.
+pytest_plugins = ["tests.accounts"]
 
 
 def chromium_path() -> str | None:
@@ -78,31 +80,35 @@ def chromium_executable() -> str:
 @pytest.fixture
 def free_port() -> int:
     """A TCP port on 127.0.0.1 that was free a moment ago, for servers a test starts."""
-    return _free_port()
+    from scripts.s3server import free_port
+
+    return free_port()
 
 
 @pytest.fixture
-def live_stack(transactional_db: None, tmp_path: Path) -> Iterator[object]:
-    """A running web + one Celery worker + beat on the test database and TEST_REDIS_URL.
-
-    The stack's processes see what the test commits (transactional_db), so a test can create
-    rows, enqueue work through the API and watch a worker finish it. Integration tests only.
-    """
+def stack_env(transactional_db: None) -> dict[str, str]:
+    """The environment of stack processes (scripts/stack.py) on the test database and
+    TEST_REDIS_URL. They see what the test commits (transactional_db), so a test can create
+    rows, enqueue work through the API and watch a worker finish it. Integration tests only."""
     from django.db import connection
-
-    from scripts.stack import Stack
 
     db = connection.settings_dict
     auth = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
     host = f"{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}"
-    database_url = f"postgres://{auth}@{host}/{db['NAME']}"
-    env = {
-        "DATABASE_URL": database_url,
+    return {
+        "DATABASE_URL": f"postgres://{auth}@{host}/{db['NAME']}",
         "CELERY_BROKER_URL": os.environ["TEST_REDIS_URL"],
-        "DATA_DIR": str(tmp_path / "data"),
-        "DEBUG": "1",
     }
-    with Stack(workers=1, port=_free_port(), env=env, state_dir=tmp_path / "stack") as stack:
+
+
+@pytest.fixture
+def live_stack(stack_env: dict[str, str], tmp_path: Path) -> Iterator[object]:
+    """A running web + one Celery worker + beat on the test database and TEST_REDIS_URL."""
+    from scripts.s3server import free_port
+    from scripts.stack import Stack
+
+    env = {**stack_env, "DATA_DIR": str(tmp_path / "data"), "DEBUG": "1"}
+    with Stack(workers=1, port=free_port(), env=env, state_dir=tmp_path / "stack") as stack:
         yield stack
 
 
@@ -139,11 +145,3 @@ def s3_storages(settings: object, s3_server: object, s3_bucket: str) -> str:
         **file_storages(storage_url=url, aws_bucket="", roots={"bots": Path(), "replays": Path()}),
     }
     return s3_bucket
-
-
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]

@@ -57,6 +57,14 @@ class BotVersion(models.Model):
         max_length=255, blank=True, help_text="built bundle in storage 'bots', or ''"
     )
     built_sha256 = models.CharField(max_length=64, blank=True)
+    # A build task lost by the broker is sent again (`bot_builds_resend_lost`); a worker claims
+    # the build when it starts, so a duplicate delivery does not compile it a second time.
+    build_queued_at = models.DateTimeField(
+        null=True, blank=True, help_text="when its build task was last sent; null: no build"
+    )
+    build_started_at = models.DateTimeField(
+        null=True, blank=True, help_text="when a worker last began compiling it"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

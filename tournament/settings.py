@@ -360,7 +360,7 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
 # Periodic jobs of the tournament: top up ladder leagues, re-queue matches whose worker died
-# or whose queued message was lost.
+# or whose queued message was lost, send again builds whose message or worker was lost.
 CELERY_BEAT_SCHEDULE: dict = {
     "ladders-schedule": {
         "task": "arena.ladders_schedule",
@@ -368,6 +368,10 @@ CELERY_BEAT_SCHEDULE: dict = {
     },
     "matches-reap-stale": {
         "task": "arena.matches_reap_stale",
+        "schedule": env_float("REAPER_SECONDS", 60.0),
+    },
+    "bot-builds-resend-lost": {
+        "task": "arena.bot_builds_resend_lost",
         "schedule": env_float("REAPER_SECONDS", 60.0),
     },
 }
@@ -401,6 +405,10 @@ BOT_UPLOAD_MAX_BYTES = env_int("BOT_UPLOAD_MAX_BYTES", 5 * 1024 * 1024)
 # Compiled languages (C++) are built once, on upload, on a worker, in the sandbox.
 BOT_BUILD_TIME_LIMIT = env_float("BOT_BUILD_TIME_LIMIT", 120.0)  # seconds (wall clock)
 BOT_BUILD_MEMORY_MB = env_int("BOT_BUILD_MEMORY_MB", 1024)  # per compiler process
+# A version still waiting for its build this long after the task was sent (and after any
+# worker began it) gets the task again: the broker lost it, or its worker died. Never less
+# than BOT_BUILD_TIME_LIMIT + 60 s (a build still compiling is not taken over).
+BOT_BUILD_RESEND_AGE_SECONDS = env_float("BOT_BUILD_RESEND_AGE_SECONDS", 300.0)
 
 # --- Tournament -------------------------------------------------------------------------------
 

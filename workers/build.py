@@ -11,7 +11,12 @@ matches run it without compiling again. The compiler's output (the build log) is
 head first, because the first error is the one an author needs.
 
 ``cached_build`` is the same with a cache on this machine keyed by the sources' sha256
-(used when a source bundle is played directly, e.g. by ``play``). No Django here.
+(used when a source bundle is played directly, e.g. by ``play``), under
+``<sandbox root>/builds``. Like the bundle cache it is bounded: past
+``$ISLE_BUILD_CACHE_MAX_BYTES`` the least recently used builds are deleted, except those used
+in the last ``BUILD_CACHE_KEEP_RECENT`` seconds (another process may be about to read one).
+Several processes may share the folder: entries appear by atomic rename and are read whole
+in one go, so an entry deleted under a reader costs at most a compile again. No Django here.
 """
 
 from __future__ import annotations
@@ -24,12 +29,14 @@ import os
 import selectors
 import signal
 import subprocess
+import tempfile
 import time
 import zipfile
 from dataclasses import asdict, dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from .bundle_cache import evict_lru, lru_entries, touch
 from .bundles import MANIFEST, BundleError, Source, language_spec, resolve_tool
 from .elf import ElfError, check_static_x86_64
 from .isolation import JAIL_OUTDIR, JAIL_WORKDIR, Isolation, LaunchPlan, kill_uid, spawn
@@ -38,6 +45,11 @@ from .sandbox import SYSTEM_PATH, BotSandbox, SandboxError, sandbox_root
 
 OUTPUT_NAME = "bot"  # the executable inside the built bundle
 _ZIP_TIME = (1980, 1, 1, 0, 0, 0)  # fixed entry times: the same executable, the same bytes
+BUILD_CACHE_ENV = "ISLE_BUILD_CACHE_MAX_BYTES"
+BUILD_CACHE_MAX_BYTES = 256 * 1024 * 1024  # about a hundred static C++ bots
+BUILD_CACHE_KEEP_RECENT = 120.0  # seconds: builds used this recently are never deleted
+_INCOMING = ".incoming-"  # a build being written; renamed into place when complete
+_INCOMING_STALE = 3600.0  # seconds: a partial file this old is of a process that died
 
 
 @dataclass(frozen=True)
@@ -271,15 +283,56 @@ def cached_build(
     from .bundles import validate_bundle
 
     info = validate_bundle(source, filename)
+    max_bytes = build_cache_max_bytes()
     cache = sandbox_root() / "builds"
     cache.mkdir(mode=0o700, exist_ok=True)
     path = cache / f"{info.sha256}-{_recipe_key(info.language)}.zip"
     with contextlib.suppress(OSError):
-        return path.read_bytes(), path.name
+        data = path.read_bytes()
+        touch(path)
+        return data, path.name
     result = build_bundle(source, filename, limits=limits, isolation=isolation)
     if not result.ok or result.bundle is None:
         raise BuildFailed(result)
-    tmp = path.with_suffix(f".{os.getpid()}.tmp")
-    tmp.write_bytes(result.bundle)
-    os.replace(tmp, path)
+    fd, tmp = tempfile.mkstemp(dir=cache, prefix=_INCOMING)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(result.bundle)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+    prune_build_cache(cache, max_bytes=max_bytes, protect=path)
     return result.bundle, path.name
+
+
+def build_cache_max_bytes() -> int:
+    """The size limit of the build cache: ``$ISLE_BUILD_CACHE_MAX_BYTES``, else 256 MiB."""
+    raw = os.environ.get(BUILD_CACHE_ENV, "").strip()
+    if not raw:
+        return BUILD_CACHE_MAX_BYTES
+    try:
+        value = int(raw)
+    except ValueError:
+        value = 0
+    if value <= 0:
+        raise SandboxError(f"{BUILD_CACHE_ENV} must be a positive number of bytes, not {raw!r}")
+    return value
+
+
+def prune_build_cache(cache: Path, *, max_bytes: int, protect: Path | None = None) -> list[Path]:
+    """Delete the least recently used builds until the cache fits in ``max_bytes`` (never
+    ``protect``, the build just made, nor any used in the last BUILD_CACHE_KEEP_RECENT
+    seconds), and partial files left by processes that died; returns what went."""
+    stale = time.time() - _INCOMING_STALE
+    removed = []
+    for written, _, partial in lru_entries(cache.glob(f"{_INCOMING}*")):
+        if written < stale:
+            with contextlib.suppress(FileNotFoundError):
+                partial.unlink()
+                removed.append(partial)
+    entries = lru_entries(cache.glob("*.zip"))
+    return removed + evict_lru(
+        entries, max_bytes=max_bytes, keep_recent=BUILD_CACHE_KEEP_RECENT, protect=protect
+    )

@@ -6,7 +6,8 @@ it is there, else copied from ``opener()`` (a readable binary stream, e.g. a sto
 ``open``) while hashing, refused unless the bytes have the expected sha256 and fit the size
 limit, and renamed into place only when complete. Past ``max_bytes`` the least recently used
 files are deleted, except those used in the last ``keep_recent`` seconds: another worker
-process on the same host may be about to start one of them.
+process on the same host may be about to start one of them. That eviction (``lru_entries``,
+``evict_lru``) also bounds the cache of built C++ bundles (``workers.build``).
 
 Several worker processes on one host may share the folder: files appear by atomic rename and
 are only ever replaced by identical bytes, so no lock is needed to read them.
@@ -20,7 +21,7 @@ import os
 import re
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
@@ -69,7 +70,7 @@ class BundleCache:
         """The local file of this bundle, copied from ``opener()`` on a miss."""
         path = self.path_of(sha256, kind)
         if path.is_file():
-            _touch(path)
+            touch(path)
             return path
         path.parent.mkdir(parents=True, exist_ok=True)
         self._copy_in(path, sha256, opener)
@@ -107,15 +108,7 @@ class BundleCache:
 
     def entries(self) -> list[tuple[float, int, Path]]:
         """(last use, size, path) of every cached file, least recently used first."""
-        out = []
-        for path in self.root.glob("??/*.*"):
-            if path.name.startswith("."):
-                continue
-            with contextlib.suppress(FileNotFoundError):
-                st = path.stat()
-                out.append((st.st_mtime, st.st_size, path))
-        out.sort(key=lambda e: e[0])
-        return out
+        return lru_entries(p for p in self.root.glob("??/*.*") if not p.name.startswith("."))
 
     def stats(self) -> CacheStats:
         entries = self.entries()
@@ -123,23 +116,51 @@ class BundleCache:
 
     def evict(self, protect: Path | None = None) -> list[Path]:
         """Delete least recently used files until the cache fits; returns what went."""
-        entries = self.entries()
-        total = sum(size for _, size, _ in entries)
-        recent = time.time() - self.keep_recent
-        removed = []
-        for used, size, path in entries:
-            if total <= self.max_bytes:
-                break
-            if path == protect or used > recent:
-                continue
-            with contextlib.suppress(FileNotFoundError):
-                path.unlink()
-                removed.append(path)
-            total -= size
-        return removed
+        return evict_lru(
+            self.entries(), max_bytes=self.max_bytes, keep_recent=self.keep_recent,
+            protect=protect,
+        )  # fmt: skip
 
 
-def _touch(path: Path) -> None:
+def lru_entries(paths: Iterable[Path]) -> list[tuple[float, int, Path]]:
+    """(last use, size, path) of these files, least recently used first; a file deleted
+    meanwhile (by another process's eviction) is left out."""
+    out = []
+    for path in paths:
+        with contextlib.suppress(FileNotFoundError):
+            st = path.stat()
+            out.append((st.st_mtime, st.st_size, path))
+    out.sort(key=lambda e: e[0])
+    return out
+
+
+def evict_lru(
+    entries: list[tuple[float, int, Path]],
+    *,
+    max_bytes: int,
+    keep_recent: float,
+    protect: Path | None = None,
+) -> list[Path]:
+    """Delete the least recently used of ``entries`` (as ``lru_entries`` lists them) until
+    they fit in ``max_bytes``; returns what went. Files used in the last ``keep_recent``
+    seconds stay even past the limit: another process on the host may be about to read one.
+    Several processes may evict at once: a file already gone is simply skipped."""
+    total = sum(size for _, size, _ in entries)
+    recent = time.time() - keep_recent
+    removed = []
+    for used, size, path in entries:
+        if total <= max_bytes:
+            break
+        if path == protect or used > recent:
+            continue
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()
+            removed.append(path)
+        total -= size
+    return removed
+
+
+def touch(path: Path) -> None:
     """Mark a file used now (its mtime is the LRU clock; atime is often not kept)."""
     with contextlib.suppress(FileNotFoundError):
         os.utime(path)

@@ -36,6 +36,13 @@ def bot_build_task(version_id: int) -> str:
     return bot_version_build(version_id=version_id).status
 
 
+@shared_task(name="arena.bot_builds_resend_lost", acks_late=True, time_limit=120)
+def bot_builds_resend_lost_task() -> list[int]:
+    from tournament.services.bots import bot_builds_resend_lost
+
+    return bot_builds_resend_lost()
+
+
 @shared_task(
     name="arena.match_record",
     bind=True,

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from arena.cli import main
+from tests.accounts import use_tmp_storages
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "bots"
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -19,14 +20,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 @pytest.fixture
 def server(live_server, settings, tmp_path, monkeypatch):  # noqa: ANN001, ANN201
-    settings.STORAGES = {
-        **settings.STORAGES,
-        "replays": {"BACKEND": "django.core.files.storage.FileSystemStorage",
-                    "OPTIONS": {"location": str(tmp_path / "replays")}},
-        "bots": {"BACKEND": "django.core.files.storage.FileSystemStorage",
-                 "OPTIONS": {"location": str(tmp_path / "bots")}},
-    }  # fmt: skip
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    use_tmp_storages(settings, tmp_path)
     from django.contrib.auth import get_user_model
     from django.core.cache import cache
 

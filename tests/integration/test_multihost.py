@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import socket
 import subprocess
 from pathlib import Path
@@ -26,10 +25,9 @@ from scripts.hosts import namespaces_possible
 from scripts.s3server import free_port
 from scripts.stack import Stack
 from tournament.models import BotVersion, Match
-from tournament.services.accounts import organiser_grant
 from tournament.services.demo import STARTER_BOTS
 
-from .test_tournament_stack import Api, _login, _upload_ready, _wait
+from .stack_api import Api, builtin_versions, league_played, login, login_organiser, upload_ready
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
@@ -38,15 +36,9 @@ SEEDS = 2  # 4 bots: 6 pairs x 2 seat orders x 2 seeds = 24 matches
 
 
 @pytest.fixture
-def hosts_stack(transactional_db, tmp_path, s3_server, s3_bucket):
-    from django.db import connection
-
-    db = connection.settings_dict
-    auth = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
+def hosts_stack(stack_env, tmp_path, s3_server, s3_bucket):
     env = {
-        "DATABASE_URL": f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}"
-        f"/{db['NAME']}",
-        "CELERY_BROKER_URL": os.environ["TEST_REDIS_URL"],
+        **stack_env,
         "STORAGE_URL": s3_server.storage_url(s3_bucket),
         "DEBUG": "1",
         "LOG_LEVEL": "INFO",
@@ -69,40 +61,23 @@ def _run_in(stack: Stack, name: str, code: str) -> str:
 
 
 def test_a_league_across_hosts_that_share_no_disk(hosts_stack, s3_server, s3_bucket):
-    from django.contrib.auth import get_user_model
-
     stack = hosts_stack
     if namespaces_possible() is None:  # root: the namespaces must really be there
         assert stack.network.available, stack.network.reason
         _check_isolation(stack)
 
     anon = Api(stack.base_url)
-    author = _login(anon, "far-author")
-    organiser = _login(anon, "far-organiser")
-    organiser_grant(user=get_user_model().objects.get(username="far-organiser"))
+    author = login(anon, "far-author")
+    organiser = login_organiser(anon, "far-organiser")
     uploaded = [
-        _upload_ready(author, name, filename, (REPO / "examples/bots" / filename).read_bytes())
+        upload_ready(author, name, filename, (REPO / "examples/bots" / filename).read_bytes())
         for name, filename in STARTER_BOTS.items()
     ]
-    builtin = {
-        b["name"]: b["versions"][0]["id"]
-        for b in anon.call("GET", "/api/v1/bots/?is_system=true")["results"]
-    }
-    league = organiser.call(
-        "POST", "/api/v1/leagues/",
+    league = league_played(
+        organiser, author,
         {"name": "far cup", "mode": "duel", "seats": 2, "format": "round_robin",
          "seeds": SEEDS, "decision_time_limit": 5.0, "time_bank": 60.0},
-    )  # fmt: skip
-    for version in uploaded:
-        author.call("POST", f"/api/v1/leagues/{league['id']}/entries/",
-                    {"bot_version": version["id"]})  # fmt: skip
-    for version_id in builtin.values():
-        organiser.call("POST", f"/api/v1/leagues/{league['id']}/entries/",
-                       {"bot_version": version_id})  # fmt: skip
-    organiser.call("POST", f"/api/v1/leagues/{league['id']}/start/")
-    _wait(
-        lambda: anon.call("GET", f"/api/v1/leagues/{league['id']}/")["status"] == "closed",
-        600, "the league to finish",
+        uploaded, builtin_versions(anon).values(), timeout=600,
     )  # fmt: skip
 
     matches = list(Match.objects.filter(league_id=league["id"]).order_by("pk"))

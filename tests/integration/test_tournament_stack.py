@@ -6,22 +6,26 @@ end over the API; a worker process killed by SIGKILL mid-match leads to one fini
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import time
-import urllib.error
-import urllib.request
-import uuid
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from tests.workers.starters import cpp_bundle
 from tournament.models import BotVersion, Match, MatchSeat, RatingChange
-from tournament.services.accounts import organiser_grant
 from tournament.services.ratings import ratings_recompute
+
+from .stack_api import (
+    Api,
+    builtin_versions,
+    league_played,
+    login,
+    login_organiser,
+    upload_ready,
+    wait_for,
+)
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
@@ -56,117 +60,29 @@ while True:
 """
 
 
-class Api:
-    """A tiny JSON client for the stack's web server (urllib only)."""
-
-    def __init__(self, base_url: str, token: str | None = None) -> None:
-        self.base_url, self.token = base_url, token
-
-    def call(self, method: str, path: str, data: Any = None, files: dict | None = None) -> Any:
-        headers = {"Accept": "application/json"}
-        if self.token:
-            headers["Authorization"] = f"Token {self.token}"
-        body = None
-        if files:
-            boundary = uuid.uuid4().hex
-            parts = []
-            for field, (name, content) in files.items():
-                parts.append(
-                    f'--{boundary}\r\nContent-Disposition: form-data; name="{field}"; '
-                    f'filename="{name}"\r\nContent-Type: application/octet-stream\r\n\r\n'.encode()
-                    + content
-                    + b"\r\n"
-                )
-            body = b"".join(parts) + f"--{boundary}--\r\n".encode()
-            headers["Content-Type"] = f"multipart/form-data; boundary={boundary}"
-        elif data is not None:
-            body = json.dumps(data).encode()
-            headers["Content-Type"] = "application/json"
-        request = urllib.request.Request(
-            self.base_url + path, data=body, headers=headers, method=method
-        )
-        try:
-            with urllib.request.urlopen(request, timeout=30) as response:
-                raw = response.read()
-                kind = response.headers.get("Content-Type", "")
-                return json.loads(raw) if "json" in kind else raw
-        except urllib.error.HTTPError as exc:
-            raise AssertionError(f"{method} {path}: {exc.code} {exc.read()[:500]!r}") from None
-
-
-def _wait(predicate: Any, timeout: float, what: str) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.25)
-    raise AssertionError(f"timed out after {timeout}s waiting for {what}")
-
-
-def _login(api: Api, username: str) -> Api:
-    password = "kitten-boat-" + username
-    api.call(
-        "POST",
-        "/api/v1/accounts/",
-        {"username": username, "password": password, "email": f"{username}@example.com"},
-    )
-    token = api.call("POST", "/api/v1/auth/token/", {"username": username, "password": password})
-    return Api(api.base_url, token["token"])
-
-
-def _upload_ready(author: Api, name: str, filename: str, content: bytes) -> dict[str, Any]:
-    bot = author.call("POST", "/api/v1/bots/", {"name": name})
-    version = author.call(
-        "POST", f"/api/v1/bots/{bot['id']}/versions/", files={"file": (filename, content)}
-    )
-    done = _wait(
-        lambda: (v := author.call("GET", f"/api/v1/bot-versions/{version['id']}/"))["status"]
-        != "pending" and v,
-        120, f"validation of {name}",
-    )  # fmt: skip
-    assert done["status"] == "ready", done
-    return done
-
-
 def test_league_of_four_bots_through_the_stack(live_stack, tmp_path):
-    from django.contrib.auth import get_user_model
-
     anon = Api(live_stack.base_url)
-    author = _login(anon, "author1")
-    organiser = _login(anon, "organiser1")
-    organiser_grant(user=get_user_model().objects.get(username="organiser1"))
+    author = login(anon, "author1")
+    organiser = login_organiser(anon, "organiser1")
 
     uploaded = [
-        _upload_ready(author, "starter", "random_bot.py",
+        upload_ready(author, "starter", "random_bot.py",
                       (REPO / "examples/bots/random_bot.py").read_bytes()),
-        _upload_ready(author, "heuristic", "heuristic_cpp.zip",
+        upload_ready(author, "heuristic", "heuristic_cpp.zip",
                       cpp_bundle("heuristic", tmp_path).read_bytes()),
     ]  # fmt: skip
     assert uploaded[1]["language"] == "cpp" and len(uploaded[1]["built_sha256"]) == 64
     assert uploaded[1]["build_log"].startswith("$ g++")  # the owner sees the compile log
-    system = anon.call("GET", "/api/v1/bots/?is_system=true")["results"]
-    builtin = {b["name"]: b["versions"][0]["id"] for b in system}
+    builtin = builtin_versions(anon)
     assert set(builtin) == {"random", "greedy"}
 
-    league = organiser.call(
-        "POST", "/api/v1/leagues/",
+    league = league_played(
+        organiser, author,
         {"name": "stack cup", "mode": "standard", "seats": 4, "format": "round_robin",
          # generous for a busy machine (bots are charged CPU time), and under the server's
          # worst-case ceiling: 4 x (260 x 2 s + 120 s) + startup < 3600 s
          "seeds": 1, "decision_time_limit": 2.0, "time_bank": 120.0},
-    )  # fmt: skip
-    for version in uploaded:
-        author.call("POST", f"/api/v1/leagues/{league['id']}/entries/",
-                    {"bot_version": version["id"]})  # fmt: skip
-    for version_id in builtin.values():
-        organiser.call("POST", f"/api/v1/leagues/{league['id']}/entries/",
-                       {"bot_version": version_id})  # fmt: skip
-    organiser.call("POST", f"/api/v1/leagues/{league['id']}/start/")
-
-    _wait(
-        lambda: anon.call("GET", f"/api/v1/leagues/{league['id']}/")["status"] == "closed",
-        240, "the league to finish",
+        uploaded, builtin.values(), timeout=240,
     )  # fmt: skip
     matches = anon.call("GET", f"/api/v1/matches/?league={league['id']}")["results"]
     assert len(matches) == 4  # one table of four, each of its four seat rotations
@@ -219,16 +135,13 @@ def _marked(marker: str) -> list[int]:
 
 def test_worker_killed_mid_match_finishes_it_once(live_stack):
     anon = Api(live_stack.base_url)
-    author = _login(anon, "author2")
-    slow = _upload_ready(author, "slowpoke", "slow.py", SLOW_BOT)
-    random_id = {
-        b["name"]: b["versions"][0]["id"]
-        for b in anon.call("GET", "/api/v1/bots/?is_system=true")["results"]
-    }["random"]
+    author = login(anon, "author2")
+    slow = upload_ready(author, "slowpoke", "slow.py", SLOW_BOT)
+    random_id = builtin_versions(anon)["random"]
     match = author.call(
         "POST", "/api/v1/matches/", {"mode": "duel", "bot_versions": [slow["id"], random_id]}
     )
-    _wait(lambda: Match.objects.get(pk=match["id"]).status == "running", 60, "the match to run")
+    wait_for(lambda: Match.objects.get(pk=match["id"]).status == "running", 60, "the match to run")
     time.sleep(1.0)  # well inside a game of about 50 decisions x 0.08 s
     worker = live_stack.status()["w1"]
     children = _pool_children(worker)
@@ -244,7 +157,7 @@ def test_worker_killed_mid_match_finishes_it_once(live_stack):
     ):
         time.sleep(0.05)
     assert left == [], "bot processes outlived their worker's pool process"
-    done = _wait(
+    done = wait_for(
         lambda: (m := Match.objects.get(pk=match["id"])).status in ("finished", "failed") and m,
         120, "the match to be re-delivered and finished",
     )  # fmt: skip
@@ -260,11 +173,8 @@ def test_worker_killed_mid_match_finishes_it_once(live_stack):
 def test_paired_comparison_through_the_stack(live_stack):
     """A paired comparison is played by the real worker like any unrated match: built-in
     random (A) against greedy (B) in the Duel, six deals in both seats."""
-    from django.contrib.auth import get_user_model
-
     anon = Api(live_stack.base_url)
-    organiser = _login(anon, "organiser2")
-    organiser_grant(user=get_user_model().objects.get(username="organiser2"))
+    organiser = login_organiser(anon, "organiser2")
     from tournament.services.bots import builtin_bots_register
 
     builtin_bots_register()  # as `manage.py register_builtin_bots` does on a new deployment
@@ -276,7 +186,7 @@ def test_paired_comparison_through_the_stack(live_stack):
          "mode": "duel", "seats": 2, "seeds": 6},
     )  # fmt: skip
     assert made["status"] == "running" and made["games_total"] == 24
-    done = _wait(
+    done = wait_for(
         lambda: (c := anon.call("GET", f"/api/v1/paired/{made['id']}/"))["status"] != "running"
         and c,
         240, "the paired comparison",

@@ -1,6 +1,7 @@
-"""Fixtures of the tournament tests: users and roles, API clients, storages (and the workers'
-bundle cache) under tmp_path and a scripted runner standing in for workers/runner.py (tests of
-the real runner live with it)."""
+"""Fixtures of the tournament tests: API clients, storages (and the workers' bundle cache) under
+tmp_path and a scripted runner standing in for workers/runner.py (tests of the real runner live
+with it). Users and roles (`make_user`, `author`, `other_author`, `organiser`) come from
+tests/accounts.py."""
 
 from __future__ import annotations
 
@@ -16,27 +17,15 @@ from django.core.files.storage import storages
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from tests.accounts import use_tmp_storages
 from tournament.models import Bot, BotVersion
-from tournament.services.accounts import organiser_grant
 
 
 @pytest.fixture(autouse=True)
 def _tmp_storages(settings: Any, tmp_path: Any) -> None:
-    settings.STORAGES = {
-        **settings.STORAGES,
-        "replays": {
-            "BACKEND": "django.core.files.storage.FileSystemStorage",
-            "OPTIONS": {"location": str(tmp_path / "replays")},
-        },
-        "bots": {
-            "BACKEND": "django.core.files.storage.FileSystemStorage",
-            "OPTIONS": {"location": str(tmp_path / "bots")},
-        },
-    }
+    use_tmp_storages(settings, tmp_path)
     settings.BUNDLE_CACHE_DIR = tmp_path / "bundle-cache"
     settings.ELO_K = 32.0
-    # Tests create many users; the production hasher costs about a second each on this machine.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture(autouse=True)
@@ -86,36 +75,6 @@ def runner(monkeypatch: pytest.MonkeyPatch) -> ScriptedRunner:
     module.run_match = scripted.run_match  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "workers.runner", module)
     return scripted
-
-
-@pytest.fixture
-def make_user(db: None) -> Callable[..., Any]:
-    from django.contrib.auth import get_user_model
-
-    def _make(username: str, organiser: bool = False) -> Any:
-        user = get_user_model().objects.create_user(
-            username, f"{username}@example.com", "pw-12345!"
-        )
-        if organiser:
-            organiser_grant(user=user)
-        return user
-
-    return _make
-
-
-@pytest.fixture
-def author(make_user: Callable[..., Any]) -> Any:
-    return make_user("alice")
-
-
-@pytest.fixture
-def other_author(make_user: Callable[..., Any]) -> Any:
-    return make_user("bob")
-
-
-@pytest.fixture
-def organiser(make_user: Callable[..., Any]) -> Any:
-    return make_user("olga", organiser=True)
 
 
 def client_for(user: Any | None) -> APIClient:

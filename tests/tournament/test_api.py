@@ -8,6 +8,7 @@ import zipfile
 import pytest
 from django.test import override_settings
 
+from tests.accounts import PASSWORD
 from tournament.models import BotVersion, League, Match
 from tournament.services.bots import builtin_bots_register
 
@@ -67,7 +68,7 @@ def test_register_bad_input(author):
 def test_session_login_page(client, author):
     page = client.get("/accounts/login/")
     assert page.status_code == 200 and b"csrfmiddlewaretoken" in page.content
-    done = client.post("/accounts/login/", {"username": "alice", "password": "pw-12345!"})
+    done = client.post("/accounts/login/", {"username": "alice", "password": PASSWORD})
     assert done.status_code == 302
     assert client.get("/api/v1/accounts/me/").json()["username"] == "alice"
 

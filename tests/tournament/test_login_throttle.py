@@ -8,11 +8,12 @@ import json
 import pytest
 from django.test import Client
 
+from tests.accounts import PASSWORD
+
 pytestmark = pytest.mark.django_db
 
 TOKEN = "/api/v1/auth/token/"
 LOGIN = "/accounts/login/"
-PASSWORD = "pw-12345!"  # make_user's
 
 
 def _token(client: Client, username: str, password: str, address: str = "10.0.0.1"):

@@ -1,5 +1,6 @@
-"""Fixtures of the website tests: users in each role, storages under tmp_path, and leagues of
-built-in bots played for real by the engine (eager Celery, in-process built-in bots)."""
+"""Fixtures of the website tests: storages under tmp_path, and leagues of built-in bots played
+for real by the engine (eager Celery, in-process built-in bots). Users in each role come from
+tests/accounts.py."""
 
 from __future__ import annotations
 
@@ -8,52 +9,18 @@ from typing import Any
 
 import pytest
 
+from tests.accounts import use_tmp_storages
 from tournament.models import Bot, BotVersion, League
 from tournament.services import bots as bot_services
 from tournament.services import leagues as league_services
-from tournament.services.accounts import organiser_grant
-
-PASSWORD = "pw-12345!x"
 
 
 @pytest.fixture(autouse=True)
 def _site_settings(settings: Any, tmp_path: Any) -> None:
-    settings.STORAGES = {
-        **settings.STORAGES,
-        "replays": {"BACKEND": "django.core.files.storage.FileSystemStorage",
-                    "OPTIONS": {"location": str(tmp_path / "replays")}},
-        "bots": {"BACKEND": "django.core.files.storage.FileSystemStorage",
-                 "OPTIONS": {"location": str(tmp_path / "bots")}},
-    }  # fmt: skip
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    use_tmp_storages(settings, tmp_path)
     from django.core.cache import cache
 
     cache.clear()
-
-
-@pytest.fixture
-def make_user(db: None) -> Callable[..., Any]:
-    from django.contrib.auth import get_user_model
-
-    def _make(username: str, organiser: bool = False, **extra: Any) -> Any:
-        user = get_user_model().objects.create_user(
-            username, f"{username}@example.com", PASSWORD, **extra
-        )
-        if organiser:
-            organiser_grant(user=user)
-        return user
-
-    return _make
-
-
-@pytest.fixture
-def author(make_user: Callable[..., Any]) -> Any:
-    return make_user("alice")
-
-
-@pytest.fixture
-def organiser(make_user: Callable[..., Any]) -> Any:
-    return make_user("olga", organiser=True)
 
 
 def builtin_copy(owner: Any, name: str, builtin: str = "random") -> BotVersion:

@@ -19,10 +19,11 @@ from typing import Any
 
 import pytest
 
+from tests.accounts import PASSWORD
 from tournament.errors import BundleRejected
 
 from .browser import ARGS, DESKTOP, REPO, Audit, axe_script
-from .conftest import PASSWORD, builtin_copy
+from .conftest import builtin_copy
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

@@ -7,11 +7,12 @@ import re
 
 import pytest
 
+from tests.accounts import PASSWORD
 from tournament import site_selectors
 from tournament.models import League, Match, MatchSeat
 from website.colours import bot_colour
 
-from .conftest import PASSWORD, builtin_copy
+from .conftest import builtin_copy
 
 pytestmark = pytest.mark.django_db
 

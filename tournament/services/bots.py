@@ -5,6 +5,7 @@ built-in bots."""
 from __future__ import annotations
 
 import hashlib
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
@@ -12,7 +13,8 @@ from django.contrib.auth import get_user_model
 from django.core.files.base import ContentFile
 from django.core.files.storage import storages
 from django.db import IntegrityError, transaction
-from django.db.models import Max
+from django.db.models import Max, Q
+from django.utils import timezone
 
 from ..errors import BundleRejected, Conflict, PermissionDenied, ValidationFailed
 from ..models import Bot, BotVersion, Match
@@ -24,6 +26,9 @@ VALIDATION_MODES = ("standard", "duel", "family")
 # What an upload may be: one source file of a language that runs from one file, or a zip.
 BUNDLE_KINDS = ("py", "js", "mjs", "cjs", "zip")
 BUILT_PREFIX = "built/"  # built bundles in storage "bots", named by their sha256
+# A build is only given up as lost this long after its time limit (fetching the sources and
+# storing the result take time too), whatever BOT_BUILD_RESEND_AGE_SECONDS says.
+BUILD_MARGIN_SECONDS = 60.0
 
 
 def system_user() -> Any:
@@ -120,11 +125,13 @@ def bot_version_upload(*, bot: Bot, user: Any, filename: str, data: bytes) -> Bo
             locked = Bot.objects.select_for_update().get(pk=bot.pk)
             number = _next_number(locked)
             stored = storage.save(f"{bot.pk}/{number}-{sha256[:12]}.{kind}", ContentFile(data))
+            needs_build = _needs_build(manifest)
             version = BotVersion.objects.create(
                 bot=locked, number=number, bundle_name=stored, bundle_kind=kind, sha256=sha256,
                 size=len(data), manifest=_jsonable(manifest),
+                build_queued_at=timezone.now() if needs_build else None,
             )  # fmt: skip
-            if _needs_build(manifest):
+            if needs_build:
                 _queue_build(version)
             else:
                 _queue_validation(version)
@@ -143,11 +150,75 @@ def _needs_build(manifest: dict[str, Any]) -> bool:
 
 
 def _queue_build(version: BotVersion) -> None:
-    """Queue the compile on a worker once the upload's transaction commits."""
+    """Queue the compile on a worker once the transaction commits (the caller has stamped
+    ``build_queued_at``, which lets `bot_builds_resend_lost` notice a lost message)."""
     from workers.tasks import bot_build_task
 
     version_id = version.pk
     transaction.on_commit(lambda: bot_build_task.delay(version_id))
+
+
+def build_stale_seconds() -> float:
+    """How long a build may go without a result (since its task was sent, or since a worker
+    began it) before it counts as lost: BOT_BUILD_RESEND_AGE_SECONDS, but never less than the
+    build's own time limit and a margin, so a build still compiling is not taken over."""
+    return max(
+        settings.BOT_BUILD_RESEND_AGE_SECONDS,
+        settings.BOT_BUILD_TIME_LIMIT + BUILD_MARGIN_SECONDS,
+    )
+
+
+def _unbuilt(cutoff: Any) -> Q:
+    """Pending versions without a built bundle that no worker began compiling since ``cutoff``."""
+    return Q(status=BotVersion.Status.PENDING, built_sha256="") & (
+        Q(build_started_at__isnull=True) | Q(build_started_at__lt=cutoff)
+    )
+
+
+def _build_claim(version_id: int) -> bool:
+    """Claim a version's build for this worker: one conditional update, so of two deliveries
+    of its task (a slow message and its re-send) only one compiles. A claim older than
+    `build_stale_seconds` belongs to a worker that died and may be taken over."""
+    now = timezone.now()
+    cutoff = now - timedelta(seconds=build_stale_seconds())
+    claimed = BotVersion.objects.filter(_unbuilt(cutoff), pk=version_id).update(
+        build_started_at=now
+    )
+    return claimed == 1
+
+
+def bot_builds_resend_lost(*, now: Any = None) -> list[int]:
+    """The beat job for builds: send the build task again for versions still waiting for a
+    build `build_stale_seconds` after it was queued and after any worker began it (the broker
+    lost the message, or the worker died). Returns the ids re-sent.
+
+    Each re-send happens under the version's row lock after checking again, and stamps
+    ``build_queued_at``, so two beat runs racing send it once, and a build that finished
+    meanwhile is not sent at all. A message that was only slow is harmless: the delivery that
+    comes second finds the build claimed or done and compiles nothing (`bot_version_build`).
+    """
+    now = now or timezone.now()
+    cutoff = now - timedelta(seconds=build_stale_seconds())
+    lost = (
+        BotVersion.objects.filter(_unbuilt(cutoff), build_queued_at__lt=cutoff)
+        .order_by("build_queued_at", "pk")  # the longest waiting first
+        .values_list("pk", flat=True)
+    )
+    resent = []
+    for version_id in list(lost):
+        with transaction.atomic():
+            version = (
+                BotVersion.objects.select_for_update()
+                .filter(_unbuilt(cutoff), pk=version_id, build_queued_at__lt=cutoff)
+                .first()
+            )
+            if version is None:  # built, failed, claimed or re-sent since the first read
+                continue
+            version.build_queued_at = now
+            version.save(update_fields=["build_queued_at"])
+            _queue_build(version)
+            resent.append(version_id)
+    return resent
 
 
 def bot_version_build(*, version_id: int) -> BotVersion:
@@ -157,13 +228,15 @@ def bot_version_build(*, version_id: int) -> BotVersion:
     the same build is never stored twice, and matches run it without compiling), the log is
     kept for the author and the validation match is queued. A compile error fails the version
     with the compiler's first error as its reason. Idempotent: a version that is no longer
-    pending, or already built, is left as it is (a task delivered twice).
+    pending, already built, or being built by another worker (`_build_claim`) is left as it is
+    (a task delivered twice, or sent again by `bot_builds_resend_lost`); and the result is
+    written under the row lock only if no other build's result got there first.
     """
     from workers.build import BuildLimits, build_bundle
 
+    if not _build_claim(version_id):
+        return BotVersion.objects.get(pk=version_id)
     version = BotVersion.objects.get(pk=version_id)
-    if version.status != BotVersion.Status.PENDING or version.built_sha256:
-        return version
     storage = storages["bots"]
     with storage.open(version.bundle_name, "rb") as f:
         data = f.read()
@@ -181,7 +254,9 @@ def bot_version_build(*, version_id: int) -> BotVersion:
     if built is not None and built.bundle is not None and built.sha256:
         name = f"{BUILT_PREFIX}{built.sha256}.zip"
         if not storage.exists(name):
-            name = storage.save(name, ContentFile(built.bundle))
+            saved = storage.save(name, ContentFile(built.bundle))
+            if saved != name:  # another worker stored the same bytes meanwhile: keep one copy
+                storage.delete(saved)
     with transaction.atomic():
         version = BotVersion.objects.select_for_update().get(pk=version_id)
         if version.status != BotVersion.Status.PENDING or version.built_sha256:
