@@ -259,9 +259,16 @@ class ProgramAgent:
 
     def idle(self) -> None:
         """Between this seat's decisions: empty its stderr so a bot that logs while others
-        think is never blocked on a full pipe (one non-blocking read when there is nothing)."""
+        think is never blocked on a full pipe (the runner calls it when the pipe has data)."""
         if self.process is not None and self.fault is None:
             self.process.drain_stderr()
+
+    @property
+    def stderr_fd(self) -> int | None:
+        """The stderr pipe of a live bot, for the runner's one poll of every bot's."""
+        if self.process is None or self.fault is not None:
+            return None
+        return self.process.stderr_fd
 
     def finish(self, result: dict[str, Any]) -> None:
         """Send ``end`` (best effort) so the bot can log and exit."""

@@ -11,6 +11,7 @@ bot process is gone when ``run_match`` returns.
 from __future__ import annotations
 
 import functools
+import select
 import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor, wait
@@ -217,6 +218,18 @@ def _in_parallel(calls: Sequence[Callable[[], None]], threads: ThreadPoolExecuto
         future.result()
 
 
+def _drain_idle(programs: Sequence[ProgramAgent]) -> None:
+    """Empty the stderr of every bot that wrote some, so none blocks on a full pipe while
+    the others play: one poll of all their pipes per step, a read only where there is data."""
+    pipes = {fd: p for p in programs if (fd := p.stderr_fd) is not None}
+    if pipes:
+        poll = select.poll()
+        for fd in pipes:
+            poll.register(fd, select.POLLIN)
+        for fd, _ in poll.poll(0):
+            pipes[fd].idle()
+
+
 def _close_all(
     agents: Sequence[BuiltinAgent | ProgramAgent], grace: float, threads: ThreadPoolExecutor
 ) -> None:
@@ -280,8 +293,7 @@ def run_match(
                 record["default"] = True
             game.apply_unchecked(seat, action)
             actions.append(record)
-            for program in launched:
-                program.idle()
+            _drain_idle(launched)
             if on_step is not None:
                 on_step(game, seat, action, seconds)
             if len(actions) > MAX_STEPS:

@@ -266,6 +266,11 @@ class BotProcess:
         self._out += chunk
         return True
 
+    @property
+    def stderr_fd(self) -> int | None:
+        """The bot's stderr pipe while it is open (the runner polls every bot's at once)."""
+        return self._stderr if self._stderr_open and not self._killed else None
+
     def drain_stderr(self) -> None:
         """Read whatever stderr holds now (before reporting a fault, or between decisions)."""
         if self._stderr_open:
