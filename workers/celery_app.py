@@ -24,6 +24,8 @@ def _sweep_dead_predecessors(**_: object) -> None:
     """A pool process that starts cleans up what a killed predecessor left: its bots' uids
     (their processes) and folders. Bots die with their worker (workers.isolation); this
     catches what a machine without those layers, or a crash mid-start, leaves behind."""
+    from .forkserver import prestart
     from .sandbox import sweep_leftovers
 
     sweep_leftovers()
+    prestart()  # the Python bots' fork server, ready before the first match

@@ -20,6 +20,7 @@ import array
 import contextlib
 import io
 import json
+import logging
 import os
 import signal
 import socket
@@ -30,6 +31,8 @@ from pathlib import Path
 from typing import Any
 
 from .isolation import LaunchPlan
+
+log = logging.getLogger(__name__)
 
 PROJECT = Path(__file__).resolve().parents[1]
 SERVER = Path(__file__).with_name("forkserver_main.py")
@@ -177,6 +180,20 @@ def server_for(interpreter: str) -> ForkServer:
             server = ForkServer(interpreter)
             _servers[interpreter] = server
         return server
+
+
+def prestart() -> None:
+    """Start this process's fork server for the Python bots' interpreter now (a worker pool
+    process calls it as it starts), so that the first match does not wait for it. Never
+    raises: a server that cannot start leaves bots to be exec'd."""
+    if not enabled():
+        return
+    from .bundles import BundleError, resolve_interpreter
+
+    try:
+        server_for(resolve_interpreter("python3"))
+    except (BundleError, OSError, subprocess.SubprocessError) as exc:
+        log.warning("no Python fork server: %s", exc)
 
 
 class ForkedProcess:

@@ -169,3 +169,23 @@ def test_a_failing_fork_server_falls_back_to_exec(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(forkserver, "spawn", gone)
     kind, view = _view(monkeypatch, "forkserver")
     assert kind is subprocess.Popen and view["name"] == "__main__"
+
+
+def test_a_worker_process_starts_its_fork_server_before_its_first_match(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from workers import forkserver
+    from workers.bundles import resolve_interpreter
+
+    monkeypatch.setenv("ISLE_PYTHON_FORKSERVER", "1")
+    monkeypatch.setattr(forkserver, "_servers", {})
+    forkserver.prestart()
+    server = forkserver._servers[resolve_interpreter("python3")]
+    assert server.alive and server.owner == os.getpid()
+    kind, _ = _view(monkeypatch, "forkserver")
+    assert kind is ForkedProcess and forkserver._servers[server.interpreter] is server
+    server.close()
+    monkeypatch.setenv("ISLE_PYTHON_FORKSERVER", "0")
+    monkeypatch.setattr(forkserver, "_servers", {})
+    forkserver.prestart()
+    assert forkserver._servers == {}
