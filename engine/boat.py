@@ -14,9 +14,11 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from importlib import resources
 from typing import Any
+
+from .jsontext import compact
 
 STRIDE = 23
 WIDTH = 22
@@ -184,9 +186,14 @@ def base_layouts() -> dict[str, BoatLayout]:
     }
 
 
-@dataclass
+@dataclass(frozen=True)
 class Tile:
-    """A tile lying on a boat. ``colour`` is None for treasures."""
+    """A tile lying on a boat. ``colour`` is None for treasures.
+
+    Frozen: a placed tile never changes (cards that take tiles off a boat remove the whole
+    tile), so its cells and its JSON text are worked out once, on first use, and kept.
+    Copies of a game share its tiles (``__deepcopy__``), as they share any immutable value.
+    """
 
     kind: str
     colour: str | None
@@ -194,9 +201,26 @@ class Tile:
     mask: int
     tile_id: int = -1
 
+    @cached_property
+    def xy(self) -> tuple[tuple[int, int], ...]:
+        """The ``(x, y)`` of each cell, in index order."""
+        return tuple((x, y) for x, y in cells_of(self.mask))
+
+    @cached_property
+    def json_text(self) -> str:
+        """``compact(self.to_json())``, kept: observations send every tile of every boat."""
+        return compact(self.to_json())
+
     def to_json(self) -> dict[str, Any]:
+        """A fresh dict each time (callers may change it); the cells come from ``xy``."""
         return {"kind": self.kind, "colour": self.colour, "shape": self.shape,
-                "cells": cells_of(self.mask), "id": self.tile_id}
+                "cells": [[x, y] for x, y in self.xy], "id": self.tile_id}
+
+    def __copy__(self) -> Tile:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Tile:
+        return self
 
 
 @dataclass
@@ -207,6 +231,24 @@ class Boat:
     tiles: list[Tile] = field(default_factory=list)
     occupied: int = 0
     colour_masks: dict[str, int] = field(default_factory=lambda: dict.fromkeys(COLOURS, 0))
+    # (the tiles it was made for, the text): not a field, so neither compared nor printed
+    _tiles_text = None
+
+    def tiles_json(self) -> list[dict[str, Any]]:
+        """The tiles as JSON values, fresh (callers may change them)."""
+        return [t.to_json() for t in self.tiles]
+
+    def tiles_text(self) -> str:
+        """``compact(self.tiles_json())``, kept until the tiles change. The check compares
+        the tile list with the one the text was made for, item by item: the same tiles are
+        the same objects, so it costs a pointer comparison per tile, and it also sees tiles
+        put on or taken off the list by hand."""
+        kept = self._tiles_text
+        if kept is not None and kept[0] == self.tiles:
+            return kept[1]
+        text = "[" + ",".join([t.json_text for t in self.tiles]) + "]"
+        self._tiles_text = (list(self.tiles), text)
+        return text
 
     @property
     def free_mask(self) -> int:

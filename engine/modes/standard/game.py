@@ -152,6 +152,11 @@ class StandardGame(Game):
 
         return observation(self, seat)
 
+    def protocol_observation(self, seat: int) -> dict[str, Any]:
+        from .observation import observation
+
+        return observation(self, seat, texts=True)
+
     def spectator_view(self) -> dict[str, Any]:
         from .observation import spectator_view
 
