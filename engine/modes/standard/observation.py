@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...jsontext import JSONText, compact
+from ...jsontext import JSONText
 
 if TYPE_CHECKING:
     from .game import StandardGame

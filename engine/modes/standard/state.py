@@ -12,8 +12,8 @@ from functools import cached_property
 from typing import Any
 
 from ...boat import Boat
-from ...jsontext import compact
 from ...cards import Card, base_cards
+from ...jsontext import compact
 from .fields import Fields
 
 ANYTIME_IDS = frozenset(range(67, 98))
