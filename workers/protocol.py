@@ -13,6 +13,7 @@ per action for the whole match and joined into the message as text.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -185,17 +186,13 @@ def _decide_text(
     step: int, seat: int, key: str, observation_json: str, legal_json: str, limit: float,
     bank: float,
 ) -> bytes:
-    head = _dumps(
-        {
-            "type": "decide",
-            "step": step,
-            "seat": seat,
-            "time": {"limit": round(limit, 6), "bank": round(max(bank, 0.0), 6)},
-        }
-    )
+    """The line in one formatting pass: its few numbers encoded one by one (no dict to walk),
+    the big texts copied once."""
+    time_text = f'{{"limit":{_dumps(round(limit, 6))},"bank":{_dumps(round(max(bank, 0.0), 6))}}}'
     return (
-        f'{head[:-1]},"{key}":{observation_json},"legal":{legal_json}}}\n'
-    ).encode()  # fmt: skip
+        f'{{"type":"decide","step":{_dumps(step)},"seat":{_dumps(seat)},"time":{time_text},'
+        f'"{key}":{observation_json},"legal":{legal_json}}}\n'
+    ).encode()
 
 
 class ObservationEncoder:
@@ -355,9 +352,19 @@ class Reply:
     debug: str | None
 
 
+# The most common reply, ``{"index": i}`` alone, in any JSON spacing: read without the JSON
+# decoder (a third of the time). Anything else (a sign, leading zeros, a long number, other
+# keys) goes the general way, which gives the same Reply for what this accepts.
+_INDEX_ONLY = re.compile(rb'[ \t\n\r]*\{[ \t\n\r]*"index"[ \t\n\r]*:[ \t\n\r]*'
+                         rb'(0|[1-9][0-9]{0,17})[ \t\n\r]*\}[ \t\n\r]*')
+
+
 def parse_reply(line: bytes, codec: ActionCodec, debug_chars: int) -> Reply:
     """Parse a reply: ``{"index": i}`` or an action object, either with an optional
     ``debug`` string. A malformed reply is ``bad_output``; legality is checked by the caller."""
+    index_only = _INDEX_ONLY.fullmatch(line)
+    if index_only is not None:
+        return Reply(int(index_only[1]), None, None)
     obj = _load_object(line, "the reply")
     debug = obj.pop("debug", None)
     if debug is not None and not isinstance(debug, str):

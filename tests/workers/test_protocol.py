@@ -4,11 +4,14 @@ kind of reply is parsed or rejected with the right fault kind."""
 from __future__ import annotations
 
 import json
+import re
+from unittest import mock
 
 import pytest
 
 from engine import available_modes, new_game
 from engine.bots import make_bot
+from workers import protocol
 from workers.faults import BotFault, FaultKind
 from workers.limits import Limits
 from workers.protocol import (
@@ -52,6 +55,7 @@ def test_decide_line_is_one_json_line() -> None:
     assert message["time"] == {"limit": 1.0, "bank": 0.0}  # an overdrawn bank shows as 0
     assert message["legal"] == [CODEC.encode(a) for a in legal]
     assert message["observation"] == game.observation(0)
+    assert line == dumps_line(message)  # the compact form, keys in this order
 
 
 def test_end_message() -> None:
@@ -111,6 +115,27 @@ def test_valid_replies(line: bytes, index: int | None, action: tuple | None,
     reply = parse_reply(line, CODEC, 200)
     assert reply.index == index and reply.debug == debug
     assert (tuple(reply.action) if reply.action else None) == action
+
+
+@pytest.mark.parametrize("line", [
+    b'{"index": 0}', b'{"index":12}', b' {\t"index" :\r\n 3 } ', b'{"index": -1}',
+    b'{"index": 01}', b'{"index": 1.0}', b'{"index": 1e2}', b'\xef\xbb\xbf{"index": 1}',
+    b'{"index": 1234567890123456789012}', b'{"index": ' + b"9" * 5000 + b"}",
+    b'{"index": 4}x', b'{"index": 4,}', b'{"index": 4, "index": 5}', b'{"index ": 4}',
+    b'{"index": 4\f}',
+])
+def test_index_replies_read_fast_are_read_as_by_the_json_decoder(line: bytes) -> None:
+    """``{"index": i}`` alone skips the JSON decoder; the reply (or the fault) is the one the
+    decoder's way gives."""
+    def outcome() -> object:
+        try:
+            return parse_reply(line, CODEC, 200)
+        except BotFault as fault:
+            return fault.kind, fault.message
+
+    fast = outcome()
+    with mock.patch.object(protocol, "_INDEX_ONLY", re.compile(b"(?!)")):  # never matches
+        assert outcome() == fast
 
 
 def test_debug_notes_are_cut_to_the_limit() -> None:
