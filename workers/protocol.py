@@ -195,6 +195,9 @@ def _decide_text(
     ).encode()
 
 
+_ITEMWISE_CHARS = 200  # a list or object whose last text was shorter is encoded whole
+
+
 class ObservationEncoder:
     """One seat's successive observations as JSON text, for the whole match.
 
@@ -223,13 +226,15 @@ class ObservationEncoder:
             text = self._keys[key] = _dumps(key)
         return text
 
-    def _encode_value(self, key: str, value: Any) -> str:
-        """A changed top-level value; in a list or an object (the players, the fields, the
-        supply: lists of tiles and boats), the items equal to the last ones keep their text."""
+    def _encode_value(self, key: str, value: Any, last: str | None) -> str:
+        """A changed top-level value; in a big list or object (boats, the island: ``last``,
+        the ``"key":text`` it was last sent as, was long), the items equal to the last ones
+        keep their text. A small one is encoded whole, which costs half of reusing its items'
+        texts."""
         if type(value) is JSONText:
             self._items.pop(key, None)
             return value.text
-        if not isinstance(value, (list, dict)):
+        if not isinstance(value, (list, dict)) or last is None or len(last) < _ITEMWISE_CHARS:
             self._items.pop(key, None)
             return _dumps(value)
         items = value.items() if isinstance(value, dict) else enumerate(value)
@@ -261,7 +266,7 @@ class ObservationEncoder:
             if old is not None and type(old[0]) is type(value) and old[0] == value:
                 part = old[1]
             else:
-                part = f"{self._key(key)}:{self._encode_value(key, value)}"
+                part = f"{self._key(key)}:{self._encode_value(key, value, old and old[1])}"
                 kept[key] = (value, part)
                 changed.append(part)
             parts.append(part)
