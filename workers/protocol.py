@@ -7,7 +7,9 @@ message is one JSON object on one line. docs/bot-protocol.md is the reference;
 this module builds our messages and parses the bot's, and nothing else.
 
 Legal actions can be thousands of placements, so their JSON form is cached
-per action for the whole match and joined into the message as text.
+(per action for the whole match; placements for the process) and joined into
+the message as text. Observations are encoded from texts the engine keeps
+(``Game.protocol_observation``) and from the last decision's texts.
 """
 
 from __future__ import annotations
@@ -50,6 +52,8 @@ def _cell_texts() -> list[str]:
 _CELL_TEXT = _cell_texts()
 
 
+_PLACEMENT_TEXTS: dict[str, dict[int, str]] = {}  # kind -> placement mask -> action text
+_PLACEMENT_TEXTS_LIMIT = 100_000  # per kind; the base game's boats have about 15,000
 _OFFSETS: dict[int, list[int]] = {}  # a mask shifted to bit 0 -> its set bits' indices
 _OFFSETS_LIMIT = 4096  # distinct shapes kept (a game has a few hundred orientations)
 
@@ -139,10 +143,22 @@ class LegalEncoder:
         return self._encode_actions(legal)
 
     def _encode_placements(self, legal: PlacementActions) -> str:
-        """Placements straight from their masks: no Action objects, no cache (a placement
-        seldom recurs), the same text."""
+        """Placements straight from their masks: no Action objects, the same text. A seat
+        seldom sees a placement twice in a match, but every boat of a mode has the same
+        outline, so all matches of a process draw from one table of a few ten thousand
+        placements: their texts are kept for the process (``_PLACEMENT_TEXTS``), and after
+        a few matches nearly every placement is found there."""
         head = self._cell_heads[legal.kind]
-        parts = [head + _cells_text(mask) + "}" for mask in legal.masks()]
+        texts = _PLACEMENT_TEXTS.setdefault(legal.kind, {})
+        if len(texts) + len(legal) > _PLACEMENT_TEXTS_LIMIT:
+            texts.clear()
+        parts = []
+        append = parts.append
+        for mask in legal.masks():
+            text = texts.get(mask)
+            if text is None:
+                text = texts[mask] = head + _cells_text(mask) + "}"
+            append(text)
         before, after = self._encode_actions(legal.before), self._encode_actions(legal.after)
         return "[" + ",".join(x for x in (before[1:-1], ",".join(parts), after[1:-1]) if x) + "]"
 

@@ -10,6 +10,7 @@ from unittest import mock
 import pytest
 
 from engine import available_modes, new_game
+from engine.actions import PlacementActions
 from engine.bots import make_bot
 from workers import protocol
 from workers.faults import BotFault, FaultKind
@@ -75,6 +76,32 @@ def test_legal_encoder_matches_the_codec_on_real_games(mode: str) -> None:
         expected = [game.codec.encode(a) for a in legal]
         assert json.loads(encoder.encode_list(legal)) == expected
         game.apply_unchecked(seat, bots[seat].act(game, seat))
+
+
+@pytest.mark.parametrize("limit", [100_000, 150])
+def test_placement_texts_kept_for_the_process_are_the_codec_s(
+    limit: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Placement texts found in the process-wide table (from an earlier match, or after the
+    table was emptied for being full) are byte for byte the codec's JSON."""
+    monkeypatch.setattr(protocol, "_PLACEMENT_TEXTS", {})
+    monkeypatch.setattr(protocol, "_PLACEMENT_TEXTS_LIMIT", limit)
+    placements = biggest = 0
+    for _match in range(2):
+        game = new_game("standard", 3, 8)
+        encoder = LegalEncoder(game.codec)
+        bots = [make_bot("random", "standard", s, 8) for s in range(3)]
+        while not game.is_over():
+            seat = game.pending()[0]
+            legal = game.legal_actions(seat)
+            if isinstance(legal, PlacementActions):
+                placements += len(legal)
+                biggest = max(biggest, len(legal))
+                assert encoder.encode_list(legal) == protocol._dumps(
+                    [game.codec.encode(a) for a in legal])
+            game.apply_unchecked(seat, bots[seat].act(game, seat))
+    assert placements > 1000
+    assert 0 < len(protocol._PLACEMENT_TEXTS["place"]) <= max(limit, biggest)
 
 
 def test_placement_lists_with_extras_only_or_nothing_encode_like_the_codec() -> None:
