@@ -123,14 +123,17 @@ class StandardGame(Game):
             frame.state_edited()
 
     def illegal_reason(self, seat: int, action: Action) -> str | None:
+        """Membership in the (cached) legal actions first: it is what decides, and cheaper
+        than the frame's precise reason (a placement's is a full legality check), which only
+        an illegal action needs."""
         top = self.frames[-1]
+        legal = self.legal_actions(seat)
+        if action in legal:
+            return None
         if action.kind in self.codec.specs:
             reason = top.reason(self, seat, action)
             if reason is not None:
                 return reason
-        legal = self.legal_actions(seat)
-        if action in legal:
-            return None
         if isinstance(legal, PlacementActions):
             kinds = sorted({"place", *(a.kind for a in legal.extra)})
         else:
