@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache, cached_property
+from functools import cache
 from importlib import resources
 from typing import Any
 
@@ -79,6 +79,19 @@ def cells_of(mask: int) -> list[list[int]]:
         append([x, y])
         mask ^= low
     return out
+
+
+def cells_xy(mask: int) -> tuple[tuple[int, int], ...]:
+    """``((x, y), ...)`` of a mask, in index order: the table's own pairs, nothing built."""
+    out = []
+    append = out.append
+    table, rows_end = _XY, len(_XY)
+    while mask:
+        low = mask & -mask
+        i = low.bit_length() - 1
+        append(table[i] if i < rows_end else cell_xy(i))
+        mask ^= low
+    return tuple(out)
 
 
 def neighbours(mask: int) -> int:
@@ -201,15 +214,25 @@ class Tile:
     mask: int
     tile_id: int = -1
 
-    @cached_property
-    def xy(self) -> tuple[tuple[int, int], ...]:
-        """The ``(x, y)`` of each cell, in index order."""
-        return tuple((x, y) for x, y in cells_of(self.mask))
+    # The kept values live in the instance dict (as functools.cached_property keeps them,
+    # without its lock, which costs more than working the cells out): a frozen dataclass
+    # refuses attribute assignment, not its own dict.
 
-    @cached_property
+    @property
+    def xy(self) -> tuple[tuple[int, int], ...]:
+        """The ``(x, y)`` of each cell, in index order; worked out on first use and kept."""
+        kept = self.__dict__.get("_xy")
+        if kept is None:
+            kept = self.__dict__["_xy"] = cells_xy(self.mask)
+        return kept
+
+    @property
     def json_text(self) -> str:
         """``compact(self.to_json())``, kept: observations send every tile of every boat."""
-        return compact(self.to_json())
+        kept = self.__dict__.get("_json_text")
+        if kept is None:
+            kept = self.__dict__["_json_text"] = compact(self.to_json())
+        return kept
 
     def to_json(self) -> dict[str, Any]:
         """A fresh dict each time (callers may change it); the cells come from ``xy``."""
