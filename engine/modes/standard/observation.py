@@ -9,6 +9,10 @@ the step began (``public_snapshot``), so no choice shows before everybody has ch
 the seats asked are exactly those holding something hidden (buying, choosing rescue cards,
 anytime rounds: ``Frame.public_waiting``), ``pending`` names only the observing seat, if it
 is asked.
+
+The bot protocol asks for the same observation with ``texts``: the players, ``you``, the
+fields and the supply then come as ``JSONText`` built from the texts those objects keep
+(boats, players, fields, supply), byte for byte the JSON of the plain form.
 """
 
 from __future__ import annotations
