@@ -18,6 +18,8 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from .jsontext import compact
+
 STRIDE = 23
 WIDTH = 22
 HEIGHT = 9
@@ -77,6 +79,19 @@ def cells_of(mask: int) -> list[list[int]]:
         append([x, y])
         mask ^= low
     return out
+
+
+def cells_xy(mask: int) -> tuple[tuple[int, int], ...]:
+    """``((x, y), ...)`` of a mask, in index order: the table's own pairs, nothing built."""
+    out = []
+    append = out.append
+    table, rows_end = _XY, len(_XY)
+    while mask:
+        low = mask & -mask
+        i = low.bit_length() - 1
+        append(table[i] if i < rows_end else cell_xy(i))
+        mask ^= low
+    return tuple(out)
 
 
 def neighbours(mask: int) -> int:
@@ -184,9 +199,14 @@ def base_layouts() -> dict[str, BoatLayout]:
     }
 
 
-@dataclass
+@dataclass(frozen=True)
 class Tile:
-    """A tile lying on a boat. ``colour`` is None for treasures."""
+    """A tile lying on a boat. ``colour`` is None for treasures.
+
+    Frozen: a placed tile never changes (cards that take tiles off a boat remove the whole
+    tile), so its cells and its JSON text are worked out once, on first use, and kept.
+    Copies of a game share its tiles (``__deepcopy__``), as they share any immutable value.
+    """
 
     kind: str
     colour: str | None
@@ -194,9 +214,36 @@ class Tile:
     mask: int
     tile_id: int = -1
 
+    # The kept values live in the instance dict (as functools.cached_property keeps them,
+    # without its lock, which costs more than working the cells out): a frozen dataclass
+    # refuses attribute assignment, not its own dict.
+
+    @property
+    def xy(self) -> tuple[tuple[int, int], ...]:
+        """The ``(x, y)`` of each cell, in index order; worked out on first use and kept."""
+        kept = self.__dict__.get("_xy")
+        if kept is None:
+            kept = self.__dict__["_xy"] = cells_xy(self.mask)
+        return kept
+
+    @property
+    def json_text(self) -> str:
+        """``compact(self.to_json())``, kept: observations send every tile of every boat."""
+        kept = self.__dict__.get("_json_text")
+        if kept is None:
+            kept = self.__dict__["_json_text"] = compact(self.to_json())
+        return kept
+
     def to_json(self) -> dict[str, Any]:
+        """A fresh dict each time (callers may change it); the cells come from ``xy``."""
         return {"kind": self.kind, "colour": self.colour, "shape": self.shape,
-                "cells": cells_of(self.mask), "id": self.tile_id}
+                "cells": [[x, y] for x, y in self.xy], "id": self.tile_id}
+
+    def __copy__(self) -> Tile:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Tile:
+        return self
 
 
 @dataclass
@@ -207,6 +254,24 @@ class Boat:
     tiles: list[Tile] = field(default_factory=list)
     occupied: int = 0
     colour_masks: dict[str, int] = field(default_factory=lambda: dict.fromkeys(COLOURS, 0))
+    # (the tiles it was made for, the text): not a field, so neither compared nor printed
+    _tiles_text = None
+
+    def tiles_json(self) -> list[dict[str, Any]]:
+        """The tiles as JSON values, fresh (callers may change them)."""
+        return [t.to_json() for t in self.tiles]
+
+    def tiles_text(self) -> str:
+        """``compact(self.tiles_json())``, kept until the tiles change. The check compares
+        the tile list with the one the text was made for, item by item: the same tiles are
+        the same objects, so it costs a pointer comparison per tile, and it also sees tiles
+        put on or taken off the list by hand."""
+        kept = self._tiles_text
+        if kept is not None and kept[0] == self.tiles:
+            return kept[1]
+        text = "[" + ",".join([t.json_text for t in self.tiles]) + "]"
+        self._tiles_text = (list(self.tiles), text)
+        return text
 
     @property
     def free_mask(self) -> int:

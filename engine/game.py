@@ -92,6 +92,14 @@ class Game(ABC):
     def observation(self, seat: int) -> dict[str, Any]:
         """JSON-serialisable; only what the player in ``seat`` may know."""
 
+    def protocol_observation(self, seat: int) -> dict[str, Any]:
+        """``observation(seat)`` as the bot protocol encodes it: the same keys in the same
+        order, where a value may be an ``engine.jsontext.JSONText``, its compact JSON text
+        built ahead (``workers.protocol.ObservationEncoder`` sends the text as it is). Modes
+        whose observation holds big parts that seldom change (boats) override this to build
+        those texts from what they keep; the default is the observation itself."""
+        return self.observation(seat)
+
     @abstractmethod
     def spectator_view(self) -> dict[str, Any]:
         """JSON-serialisable; everything, for replays and the viewer."""

@@ -7,12 +7,15 @@ message is one JSON object on one line. docs/bot-protocol.md is the reference;
 this module builds our messages and parses the bot's, and nothing else.
 
 Legal actions can be thousands of placements, so their JSON form is cached
-per action for the whole match and joined into the message as text.
+(per action for the whole match; placements for the process) and joined into
+the message as text. Observations are encoded from texts the engine keeps
+(``Game.protocol_observation``) and from the last decision's texts.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -20,15 +23,16 @@ from typing import Any
 from engine import ENGINE_VERSION, Action, ActionCodec, Game, MalformedAction
 from engine.actions import PlacementActions
 from engine.boat import STRIDE, iter_bits
+from engine.jsontext import JSONText, compact
 
 from .faults import BotFault, FaultKind
 from .limits import Limits
 
 PROTOCOL_VERSION = 1
 
-# the engine builds messages from plain trees (no cycles), so the encoder skips its cycle
-# check: 15% faster on an observation.
-_dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, check_circular=False).encode
+# compact JSON without the cycle check (messages are plain trees): the engine's form, so the
+# texts it builds ahead (``JSONText``) are exactly what encoding their values would give.
+_dumps = compact
 _CACHE_LIMIT = 500_000  # encoded actions kept per match before the cache is reset
 
 
@@ -48,6 +52,8 @@ def _cell_texts() -> list[str]:
 _CELL_TEXT = _cell_texts()
 
 
+_PLACEMENT_TEXTS: dict[str, dict[int, str]] = {}  # kind -> placement mask -> action text
+_PLACEMENT_TEXTS_LIMIT = 100_000  # per kind; the base game's boats have about 15,000
 _OFFSETS: dict[int, list[int]] = {}  # a mask shifted to bit 0 -> its set bits' indices
 _OFFSETS_LIMIT = 4096  # distinct shapes kept (a game has a few hundred orientations)
 
@@ -137,10 +143,22 @@ class LegalEncoder:
         return self._encode_actions(legal)
 
     def _encode_placements(self, legal: PlacementActions) -> str:
-        """Placements straight from their masks: no Action objects, no cache (a placement
-        seldom recurs), the same text."""
+        """Placements straight from their masks: no Action objects, the same text. A seat
+        seldom sees a placement twice in a match, but every boat of a mode has the same
+        outline, so all matches of a process draw from one table of a few ten thousand
+        placements: their texts are kept for the process (``_PLACEMENT_TEXTS``), and after
+        a few matches nearly every placement is found there."""
         head = self._cell_heads[legal.kind]
-        parts = [head + _cells_text(mask) + "}" for mask in legal.masks()]
+        texts = _PLACEMENT_TEXTS.setdefault(legal.kind, {})
+        if len(texts) + len(legal) > _PLACEMENT_TEXTS_LIMIT:
+            texts.clear()
+        parts = []
+        append = parts.append
+        for mask in legal.masks():
+            text = texts.get(mask)
+            if text is None:
+                text = texts[mask] = head + _cells_text(mask) + "}"
+            append(text)
         before, after = self._encode_actions(legal.before), self._encode_actions(legal.after)
         return "[" + ",".join(x for x in (before[1:-1], ",".join(parts), after[1:-1]) if x) + "]"
 
@@ -184,17 +202,16 @@ def _decide_text(
     step: int, seat: int, key: str, observation_json: str, legal_json: str, limit: float,
     bank: float,
 ) -> bytes:
-    head = _dumps(
-        {
-            "type": "decide",
-            "step": step,
-            "seat": seat,
-            "time": {"limit": round(limit, 6), "bank": round(max(bank, 0.0), 6)},
-        }
-    )
+    """The line in one formatting pass: its few numbers encoded one by one (no dict to walk),
+    the big texts copied once."""
+    time_text = f'{{"limit":{_dumps(round(limit, 6))},"bank":{_dumps(round(max(bank, 0.0), 6))}}}'
     return (
-        f'{head[:-1]},"{key}":{observation_json},"legal":{legal_json}}}\n'
-    ).encode()  # fmt: skip
+        f'{{"type":"decide","step":{_dumps(step)},"seat":{_dumps(seat)},"time":{time_text},'
+        f'"{key}":{observation_json},"legal":{legal_json}}}\n'
+    ).encode()
+
+
+_ITEMWISE_CHARS = 200  # a list or object whose last text was shorter is encoded whole
 
 
 class ObservationEncoder:
@@ -203,17 +220,18 @@ class ObservationEncoder:
     The JSON text of each top-level value is kept with the value; when the next observation
     has an equal value under that key (most do: a decision changes a field, a boat or the
     supply, rarely all of them), its text is reused instead of encoded again, so the cost
-    follows what changed. With ``deltas`` (the bot asked for them in its ``ready`` answer)
-    every observation after the first is sent as its difference from the previous one, in
-    the form docs/bot-protocol.md describes: ``{"set": {key: value, ...}, "remove": [key]}``
-    under ``observation_delta``, where ``set`` holds the top-level keys whose value changed
-    or is new and ``remove`` the keys that are gone.
+    follows what changed. Values given as ``JSONText`` (``Game.protocol_observation``: the
+    boats, the fields, the supply) are compared and sent as text. With ``deltas`` (the bot
+    asked for them in its ``ready`` answer) every observation after the first is sent as its
+    difference from the previous one, in the form docs/bot-protocol.md describes:
+    ``{"set": {key: value, ...}, "remove": [key]}`` under ``observation_delta``, where ``set``
+    holds the top-level keys whose value changed or is new and ``remove`` the keys that are
+    gone.
     """
 
     def __init__(self, deltas: bool = False) -> None:
         self.deltas = deltas
-        self._values: dict[str, Any] = {}
-        self._texts: dict[str, str] = {}
+        self._kept: dict[str, tuple[Any, str]] = {}  # key -> (value, '"key":text')
         self._keys: dict[str, str] = {}  # key -> its JSON string
         self._items: dict[str, dict[Any, tuple[Any, str]]] = {}  # key -> item -> (value, text)
         self._sent = False
@@ -224,10 +242,15 @@ class ObservationEncoder:
             text = self._keys[key] = _dumps(key)
         return text
 
-    def _encode_value(self, key: str, value: Any) -> str:
-        """A changed top-level value; in a list or an object (the players, the fields, the
-        supply: lists of tiles and boats), the items equal to the last ones keep their text."""
-        if not isinstance(value, (list, dict)):
+    def _encode_value(self, key: str, value: Any, last: str | None) -> str:
+        """A changed top-level value; in a big list or object (boats, the island: ``last``,
+        the ``"key":text`` it was last sent as, was long), the items equal to the last ones
+        keep their text. A small one is encoded whole, which costs half of reusing its items'
+        texts."""
+        if type(value) is JSONText:
+            self._items.pop(key, None)
+            return value.text
+        if not isinstance(value, (list, dict)) or last is None or len(last) < _ITEMWISE_CHARS:
             self._items.pop(key, None)
             return _dumps(value)
         items = value.items() if isinstance(value, dict) else enumerate(value)
@@ -249,30 +272,29 @@ class ObservationEncoder:
 
     def encode(self, observation: dict[str, Any]) -> tuple[str, str]:
         """(message key, JSON text): ``observation`` and the whole, or ``observation_delta``
-        and the difference from the previous call's observation."""
-        values, texts = self._values, self._texts
+        and the difference from the previous call's observation. A value is unchanged when
+        it has the type and the value it had (``JSONText``: the same text, a string
+        comparison instead of a walk through the value)."""
+        kept = self._kept
         parts, changed = [], []
         for key, value in observation.items():
-            text = texts.get(key)
-            old = values.get(key, _MISSING)
-            if text is None or old is _MISSING or type(old) is not type(value) or old != value:
-                text = self._encode_value(key, value)
-                changed.append(f"{self._key(key)}:{text}")
-                texts[key] = text
-                values[key] = value
-            parts.append(f"{self._key(key)}:{text}")
-        removed = [k for k in values if k not in observation]
+            old = kept.get(key)
+            if old is not None and type(old[0]) is type(value) and old[0] == value:
+                part = old[1]
+            else:
+                part = f"{self._key(key)}:{self._encode_value(key, value, old and old[1])}"
+                kept[key] = (value, part)
+                changed.append(part)
+            parts.append(part)
+        removed = [k for k in kept if k not in observation] if len(kept) > len(parts) else []
         for key in removed:
-            del values[key], texts[key]
+            del kept[key]
             self._items.pop(key, None)
         if not self.deltas or not self._sent:
             self._sent = True
             return "observation", "{" + ",".join(parts) + "}"
         gone = ",".join(self._key(k) for k in removed)
         return "observation_delta", '{"set":{' + ",".join(changed) + '},"remove":[' + gone + "]}"
-
-
-_MISSING = object()
 
 
 def apply_observation_delta(previous: dict[str, Any], delta: dict[str, Any]) -> dict[str, Any]:
@@ -293,11 +315,10 @@ def decide_for(
     delta through ``observations``), its legal actions and ``step``, the number of decisions
     it has taken itself (``Game.seat_step``; the number of all actions would count other
     seats' hidden answers)."""
-    observation = game.observation(seat)
     if observations is None:
-        key, text = "observation", _dumps(observation)
+        key, text = "observation", _dumps(game.observation(seat))
     else:
-        key, text = observations.encode(observation)
+        key, text = observations.encode(game.protocol_observation(seat))
     return _decide_text(game.seat_step(seat), seat, key, text, encoder.encode_list(legal),
                         limit, bank)  # fmt: skip
 
@@ -352,9 +373,19 @@ class Reply:
     debug: str | None
 
 
+# The most common reply, ``{"index": i}`` alone, in any JSON spacing: read without the JSON
+# decoder (a third of the time). Anything else (a sign, leading zeros, a long number, other
+# keys) goes the general way, which gives the same Reply for what this accepts.
+_INDEX_ONLY = re.compile(rb'[ \t\n\r]*\{[ \t\n\r]*"index"[ \t\n\r]*:[ \t\n\r]*'
+                         rb'(0|[1-9][0-9]{0,17})[ \t\n\r]*\}[ \t\n\r]*')
+
+
 def parse_reply(line: bytes, codec: ActionCodec, debug_chars: int) -> Reply:
     """Parse a reply: ``{"index": i}`` or an action object, either with an optional
     ``debug`` string. A malformed reply is ``bad_output``; legality is checked by the caller."""
+    index_only = _INDEX_ONLY.fullmatch(line)
+    if index_only is not None:
+        return Reply(int(index_only[1]), None, None)
     obj = _load_object(line, "the reply")
     debug = obj.pop("debug", None)
     if debug is not None and not isinstance(debug, str):

@@ -11,6 +11,7 @@ import pytest
 
 from engine import new_game
 from engine.bots.random_bot import RandomBot
+from engine.jsontext import JSONText
 from workers.agents import ProgramAgent
 from workers.faults import BotFault
 from workers.limits import Limits
@@ -104,6 +105,44 @@ def test_the_encoder_sends_what_changed_and_the_same_text_in_full() -> None:
             assert rebuilt == json.loads(_dumps(observation))
         game.apply_unchecked(seat, bots[seat].act(game, seat))
     assert sum(d for d, _ in sizes) < 0.75 * sum(f for _, f in sizes)
+
+
+@pytest.mark.parametrize(("mode", "seats"), [("standard", 4), ("family", 3), ("solo", 1),
+                                             ("duel", 2)])
+def test_protocol_observations_encode_to_the_observation_every_seat_every_step(
+    mode: str, seats: int
+) -> None:
+    """What ``decide_for`` encodes (``protocol_observation``, with texts built ahead) is the
+    observation byte for byte, whole or rebuilt from deltas."""
+    game = new_game(mode, seats, 6)
+    bots = [RandomBot(s, 6) for s in range(seats)]
+    full = [ObservationEncoder() for _ in range(seats)]
+    delta = [ObservationEncoder(deltas=True) for _ in range(seats)]
+    rebuilt: list[dict | None] = [None] * seats
+    while not game.is_over():
+        for seat in range(seats):
+            expected = _dumps(game.observation(seat))
+            assert full[seat].encode(game.protocol_observation(seat)) == ("observation", expected)
+            key, text = delta[seat].encode(game.protocol_observation(seat))
+            body = json.loads(text)
+            rebuilt[seat] = body if key == "observation" else apply_observation_delta(
+                rebuilt[seat], body)  # type: ignore[arg-type]
+            assert _dumps(rebuilt[seat]) == expected
+        seat = game.pending()[0]
+        game.apply_unchecked(seat, bots[seat].act(game, seat))
+
+
+def test_text_values_are_sent_when_their_text_changes() -> None:
+    encoder = ObservationEncoder(deltas=True)
+    encoder.encode({"a": JSONText('[1,{"b":2}]'), "c": 1})
+    assert encoder.encode({"a": JSONText('[1,{"b":2}]'), "c": 2}) == (
+        "observation_delta", '{"set":{"c":2},"remove":[]}')
+    key, text = encoder.encode({"a": JSONText("[1]"), "c": 2})
+    assert json.loads(text) == {"set": {"a": [1]}, "remove": []}
+    key, text = encoder.encode({"a": [1], "c": 2})  # the same JSON as a value: sent again
+    assert json.loads(text) == {"set": {"a": [1]}, "remove": []}
+    with pytest.raises(TypeError):
+        _dumps({"a": JSONText("[1]")})  # a consumer that does not know texts fails loudly
 
 
 def test_removed_keys_are_listed() -> None:

@@ -4,11 +4,15 @@ kind of reply is parsed or rejected with the right fault kind."""
 from __future__ import annotations
 
 import json
+import re
+from unittest import mock
 
 import pytest
 
 from engine import available_modes, new_game
+from engine.actions import PlacementActions
 from engine.bots import make_bot
+from workers import protocol
 from workers.faults import BotFault, FaultKind
 from workers.limits import Limits
 from workers.protocol import (
@@ -52,6 +56,7 @@ def test_decide_line_is_one_json_line() -> None:
     assert message["time"] == {"limit": 1.0, "bank": 0.0}  # an overdrawn bank shows as 0
     assert message["legal"] == [CODEC.encode(a) for a in legal]
     assert message["observation"] == game.observation(0)
+    assert line == dumps_line(message)  # the compact form, keys in this order
 
 
 def test_end_message() -> None:
@@ -71,6 +76,32 @@ def test_legal_encoder_matches_the_codec_on_real_games(mode: str) -> None:
         expected = [game.codec.encode(a) for a in legal]
         assert json.loads(encoder.encode_list(legal)) == expected
         game.apply_unchecked(seat, bots[seat].act(game, seat))
+
+
+@pytest.mark.parametrize("limit", [100_000, 150])
+def test_placement_texts_kept_for_the_process_are_the_codec_s(
+    limit: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Placement texts found in the process-wide table (from an earlier match, or after the
+    table was emptied for being full) are byte for byte the codec's JSON."""
+    monkeypatch.setattr(protocol, "_PLACEMENT_TEXTS", {})
+    monkeypatch.setattr(protocol, "_PLACEMENT_TEXTS_LIMIT", limit)
+    placements = biggest = 0
+    for _match in range(2):
+        game = new_game("standard", 3, 8)
+        encoder = LegalEncoder(game.codec)
+        bots = [make_bot("random", "standard", s, 8) for s in range(3)]
+        while not game.is_over():
+            seat = game.pending()[0]
+            legal = game.legal_actions(seat)
+            if isinstance(legal, PlacementActions):
+                placements += len(legal)
+                biggest = max(biggest, len(legal))
+                assert encoder.encode_list(legal) == protocol._dumps(
+                    [game.codec.encode(a) for a in legal])
+            game.apply_unchecked(seat, bots[seat].act(game, seat))
+    assert placements > 1000
+    assert 0 < len(protocol._PLACEMENT_TEXTS["place"]) <= max(limit, biggest)
 
 
 def test_placement_lists_with_extras_only_or_nothing_encode_like_the_codec() -> None:
@@ -111,6 +142,27 @@ def test_valid_replies(line: bytes, index: int | None, action: tuple | None,
     reply = parse_reply(line, CODEC, 200)
     assert reply.index == index and reply.debug == debug
     assert (tuple(reply.action) if reply.action else None) == action
+
+
+@pytest.mark.parametrize("line", [
+    b'{"index": 0}', b'{"index":12}', b' {\t"index" :\r\n 3 } ', b'{"index": -1}',
+    b'{"index": 01}', b'{"index": 1.0}', b'{"index": 1e2}', b'\xef\xbb\xbf{"index": 1}',
+    b'{"index": 1234567890123456789012}', b'{"index": ' + b"9" * 5000 + b"}",
+    b'{"index": 4}x', b'{"index": 4,}', b'{"index": 4, "index": 5}', b'{"index ": 4}',
+    b'{"index": 4\f}',
+])
+def test_index_replies_read_fast_are_read_as_by_the_json_decoder(line: bytes) -> None:
+    """``{"index": i}`` alone skips the JSON decoder; the reply (or the fault) is the one the
+    decoder's way gives."""
+    def outcome() -> object:
+        try:
+            return parse_reply(line, CODEC, 200)
+        except BotFault as fault:
+            return fault.kind, fault.message
+
+    fast = outcome()
+    with mock.patch.object(protocol, "_INDEX_ONLY", re.compile(b"(?!)")):  # never matches
+        assert outcome() == fast
 
 
 def test_debug_notes_are_cut_to_the_limit() -> None:

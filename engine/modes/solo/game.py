@@ -134,6 +134,12 @@ class SoloGame(StandardGame):
         view["difficulty"] = self.difficulty
         return view
 
+    def protocol_observation(self, seat: int) -> dict[str, Any]:
+        view = super().protocol_observation(seat)
+        view["sister"] = self.sister.to_json(full=False)
+        view["difficulty"] = self.difficulty
+        return view
+
     def spectator_view(self) -> dict[str, Any]:
         view = super().spectator_view()
         view["sister"] = self.sister.to_json(full=True)

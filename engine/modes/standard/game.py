@@ -123,14 +123,17 @@ class StandardGame(Game):
             frame.state_edited()
 
     def illegal_reason(self, seat: int, action: Action) -> str | None:
+        """Membership in the (cached) legal actions first: it is what decides, and cheaper
+        than the frame's precise reason (a placement's is a full legality check), which only
+        an illegal action needs."""
         top = self.frames[-1]
+        legal = self.legal_actions(seat)
+        if action in legal:
+            return None
         if action.kind in self.codec.specs:
             reason = top.reason(self, seat, action)
             if reason is not None:
                 return reason
-        legal = self.legal_actions(seat)
-        if action in legal:
-            return None
         if isinstance(legal, PlacementActions):
             kinds = sorted({"place", *(a.kind for a in legal.extra)})
         else:
@@ -151,6 +154,11 @@ class StandardGame(Game):
         from .observation import observation
 
         return observation(self, seat)
+
+    def protocol_observation(self, seat: int) -> dict[str, Any]:
+        from .observation import observation
+
+        return observation(self, seat, texts=True)
 
     def spectator_view(self) -> dict[str, Any]:
         from .observation import spectator_view

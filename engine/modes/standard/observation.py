@@ -9,14 +9,21 @@ the step began (``public_snapshot``), so no choice shows before everybody has ch
 the seats asked are exactly those holding something hidden (buying, choosing rescue cards,
 anytime rounds: ``Frame.public_waiting``), ``pending`` names only the observing seat, if it
 is asked.
+
+The bot protocol asks for the same observation with ``texts``: the players, ``you``, the
+fields and the supply then come as ``JSONText`` built from the texts those objects keep
+(boats, players, fields, supply), byte for byte the JSON of the plain form.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ...jsontext import JSONText
+
 if TYPE_CHECKING:
     from .game import StandardGame
+    from .state import State
 
 
 def public_snapshot(game: StandardGame) -> dict[str, Any]:
@@ -29,18 +36,45 @@ def public_snapshot(game: StandardGame) -> dict[str, Any]:
     }
 
 
-def _public(game: StandardGame, *, live: bool) -> dict[str, Any]:
+def _players(state: State, overlays: list[dict[str, Any] | None], texts: bool) -> Any:
+    if texts:
+        return JSONText("[" + ",".join([
+            p.json_text(private=False, overlay=overlay)
+            for p, overlay in zip(state.players, overlays, strict=True)]) + "]")
+    players = []
+    for p, overlay in zip(state.players, overlays, strict=True):
+        view = p.to_json(private=False)
+        if overlay is not None:
+            view.update(overlay)
+        players.append(view)
+    return players
+
+
+def _fields(state: State, texts: bool) -> Any:
+    tiles = state.tiles
+    if texts:
+        return JSONText(state.fields.to_text(lambda t: tiles[t].json_text))
+    return state.fields.to_json(lambda t: tiles[t].to_json())
+
+
+def _supply(state: State, texts: bool) -> Any:
+    if texts:
+        return JSONText(state.supply.to_text(state.tiles))
+    return state.supply.to_json(state.tiles)
+
+
+def _public(
+    game: StandardGame, *, live: bool, seat: int | None = None, texts: bool = False,
+    players: bool = True,
+) -> dict[str, Any]:
+    """The table as everybody sees it. In a simultaneous step the players are shown as the
+    snapshot froze them, except ``seat`` (the observer, who knows its own). ``texts``: the
+    players, fields and supply as ``JSONText`` (``protocol_observation``). Without
+    ``players`` the players are left out (the spectator view puts its own last)."""
     state = game.state
     top = game.frames[-1] if game.frames else None
     snap = None if live else getattr(top, "snapshot", None)
-    players = []
-    for p in state.players:
-        view = p.to_json(private=False)
-        if snap is not None:
-            view.update(snap["players"][p.seat])
-        players.append(view)
-    tiles = state.tiles
-    return {
+    out = {
         "mode": game.mode,
         "seats": game.seats,
         "day": state.day,
@@ -49,12 +83,8 @@ def _public(game: StandardGame, *, live: bool) -> dict[str, Any]:
         "turn_order": list(state.turn_order),
         "draft_direction": game.rules.draft_direction(state.day),
         "pending": list(game.pending()) if live or top is None or top.public_waiting else [],
-        "fields": state.fields.to_json(lambda t: tiles[t].to_json()),
-        "supply": {
-            "oshax": [tiles[t].shape for t in state.supply.oshax],
-            "rare": [tiles[t].to_json() for t in state.supply.rare],
-            "common": {k: len(v) for k, v in state.supply.common.items()},
-        },
+        "fields": _fields(state, texts),
+        "supply": _supply(state, texts),
         "public_lessons": [{"card": c, "colour": col} for c, col in state.public_lessons],
         "public_lessons_awaiting_colour": list(state.public_lessons_pending),
         "played": list(snap["played"]) if snap is not None else list(state.played),
@@ -62,18 +92,23 @@ def _public(game: StandardGame, *, live: bool) -> dict[str, Any]:
         "deck_count": len(state.deck),
         "discard_count": len(state.discard),
         "removed_count": len(state.removed),
-        "players": players,
     }
+    if players:
+        overlays = [None if snap is None or p.seat == seat else snap["players"][p.seat]
+                    for p in state.players]
+        out["players"] = _players(state, overlays, texts)
+    return out
 
 
-def observation(game: StandardGame, seat: int) -> dict[str, Any]:
+def observation(game: StandardGame, seat: int, *, texts: bool = False) -> dict[str, Any]:
+    """What ``seat`` may know. ``texts``: the form ``Game.protocol_observation`` gives, with
+    the players, the fields, the supply and ``you`` as ``JSONText``."""
     if not 0 <= seat < game.seats:
         raise ValueError(f"no seat {seat} in a game of {game.seats}")
-    view = _public(game, live=False)
+    view = _public(game, live=False, seat=seat, texts=texts)
     me = game.state.players[seat]
     view["seat"] = seat
-    view["players"][seat] = me.to_json(private=False)
-    view["you"] = me.to_json(private=True)
+    view["you"] = JSONText(me.json_text(private=True)) if texts else me.to_json(private=True)
     pending = game.pending()
     if not view["pending"] and seat in pending:
         view["pending"] = [seat]  # who else is asked is not public (``Frame.public_waiting``)
@@ -82,7 +117,7 @@ def observation(game: StandardGame, seat: int) -> dict[str, Any]:
 
 
 def spectator_view(game: StandardGame) -> dict[str, Any]:
-    view = _public(game, live=True)
+    view = _public(game, live=True, players=False)
     view["players"] = [p.to_json(private=True) for p in game.state.players]
     top = game.frames[-1] if game.frames else None
     view["decisions"] = {str(s): top.describe(game, s) for s in game.pending()} if top else {}

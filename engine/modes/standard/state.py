@@ -8,10 +8,12 @@ the state hash. Family and solo reuse these classes unchanged.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from ...boat import Boat
 from ...cards import Card, base_cards
+from ...jsontext import compact
 from .fields import Fields
 
 ANYTIME_IDS = frozenset(range(67, 98))
@@ -29,6 +31,17 @@ class TileInfo:
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "kind": self.kind, "colour": self.colour, "shape": self.shape}
+
+    @cached_property
+    def json_text(self) -> str:
+        """``compact(self.to_json())``, kept (the fields and the supply show these tiles)."""
+        return compact(self.to_json())
+
+    def __copy__(self) -> TileInfo:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> TileInfo:
+        return self  # frozen: a copied game shares its catalogue
 
 
 @dataclass
@@ -67,10 +80,37 @@ class PlayerState:
 
     def to_json(self, *, private: bool) -> dict[str, Any]:
         """The public face of the player; ``private`` adds the hidden parts."""
+        return {"seat": self.seat, "boat": self.boat.layout.name,
+                "tiles": self.boat.tiles_json(), **self._after_tiles(private)}
+
+    # (private, overlaid) -> (values after the tiles, tiles text, text): the last texts built,
+    # reused while both parts are unchanged. Not annotated, so not a dataclass field: it is
+    # neither compared, printed nor a constructor argument.
+    _texts = None
+
+    def json_text(self, *, private: bool, overlay: dict[str, Any] | None = None) -> str:
+        """``compact`` of ``to_json(private=private)`` updated with ``overlay`` (values of
+        keys after ``tiles``: a simultaneous step's snapshot), from the boat's kept text.
+        Comparing the small values after the tiles costs a tenth of encoding them."""
+        rest = self._after_tiles(private)
+        if overlay:
+            rest.update(overlay)
+        tiles = self.boat.tiles_text()
+        texts = self._texts
+        if texts is None:
+            texts = self._texts = {}
+        slot = (private, bool(overlay))
+        kept = texts.get(slot)
+        if kept is not None and kept[1] is tiles and kept[0] == rest:
+            return kept[2]
+        text = (f'{{"seat":{self.seat},"boat":{compact(self.boat.layout.name)},'
+                f'"tiles":{tiles},{compact(rest)[1:]}')
+        texts[slot] = (rest, tiles, text)
+        return text
+
+    def _after_tiles(self, private: bool) -> dict[str, Any]:
+        """The player's JSON after its boat, in order: everything that changes often."""
         out: dict[str, Any] = {
-            "seat": self.seat,
-            "boat": self.boat.layout.name,
-            "tiles": [t.to_json() for t in self.boat.tiles],
             "fish": self.fish,
             "hand_count": len(self.hand),
             "private_lesson_count": len(self.private_lessons),
@@ -101,6 +141,28 @@ class Supply:
     oshax: list[int] = field(default_factory=list)  # tile ids, in their fixed order
     rare: list[int] = field(default_factory=list)  # tile ids, in the order drawn
     common: dict[str, list[int]] = field(default_factory=dict)  # shape -> tile ids
+    # (what the text shows, text) of the last ``to_text``; not annotated, so not a dataclass
+    # field (neither compared nor printed)
+    _text = None
+
+    def to_json(self, tiles: list[TileInfo]) -> dict[str, Any]:
+        """What the table sees: the Oshax shapes, the rare tiles, the common tiles' counts."""
+        return {"oshax": [tiles[t].shape for t in self.oshax],
+                "rare": [tiles[t].to_json() for t in self.rare],
+                "common": {k: len(v) for k, v in self.common.items()}}
+
+    def to_text(self, tiles: list[TileInfo]) -> str:
+        """The compact JSON text of ``to_json``, kept while the supply shows the same."""
+        shown = (list(self.oshax), list(self.rare), {k: len(v) for k, v in self.common.items()})
+        kept = self._text
+        if kept is not None and kept[0] == shown:
+            return kept[1]
+        oshax, rare, common = shown
+        text = (f'{{"oshax":{compact([tiles[t].shape for t in oshax])},'
+                f'"rare":[{",".join([tiles[t].json_text for t in rare])}],'
+                f'"common":{compact(common)}}}')
+        self._text = (shown, text)
+        return text
 
 
 @dataclass

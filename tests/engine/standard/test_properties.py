@@ -51,3 +51,28 @@ def test_greedy_and_random_games_keep_the_invariants(seats: int) -> None:
             g.apply(seat, bots[seat].act(g, seat))
             check_invariants(g)
         assert g.result()["winners"]
+
+
+@pytest.mark.parametrize(("mode", "seats"), [("standard", 2), ("standard", 4), ("family", 3),
+                                             ("solo", 1)])
+def test_a_frame_s_precise_reason_never_refuses_a_legal_action(mode: str, seats: int) -> None:
+    """``illegal_reason`` accepts what ``legal_actions`` lists without asking the frame (its
+    reason only explains a refusal), so the frame must agree: none of its reasons may name
+    a legal action illegal."""
+    from engine import new_game
+
+    checked = 0
+    for seed in range(4):
+        g = new_game(mode, seats, 300 + seed)
+        rng = Rng(seed, "reasons")
+        while not g.is_over():
+            pending = g.pending()
+            seat = pending[rng.randbelow(len(pending))]
+            legal = g.legal_actions(seat)
+            sample = [legal[rng.randbelow(len(legal))] for _ in range(4)]
+            for action in sample:
+                assert g.frames[-1].reason(g, seat, action) is None, (action, g.frames[-1].name)
+                assert g.illegal_reason(seat, action) is None
+                checked += 1
+            g.apply_unchecked(seat, sample[0])
+    assert checked > 500
