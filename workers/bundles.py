@@ -33,6 +33,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from .elf import ElfError, check_static_x86_64
+from .forklock import FILES_AND_FORKS
 
 MAX_BUNDLE_BYTES = 5 * 1024 * 1024  # the uploaded file
 MAX_ENTRIES = 500  # files and folders in a zip
@@ -344,9 +345,15 @@ def unpack_bundle(
     target.mkdir(parents=True, exist_ok=True)
     if any(target.iterdir()):
         raise BundleError(f"cannot unpack into {target}: the folder is not empty")
+    with FILES_AND_FORKS:  # no fork of this process holds these files open for writing
+        _write_members(data, info, plan, target)
+    return info
+
+
+def _write_members(data: bytes, info: BundleInfo, plan: _ZipPlan | None, target: Path) -> None:
     if plan is None:
         (target / info.entrypoint).write_bytes(data)
-        return info
+        return
     with zipfile.ZipFile(io.BytesIO(data)) as archive:
         for zinfo, rel in plan.members:
             out = target.joinpath(*rel.parts)
@@ -363,7 +370,6 @@ def unpack_bundle(
                         dst.write(chunk)
             except (zipfile.BadZipFile, zlib.error, EOFError) as exc:
                 raise BundleError(f"zip entry {zinfo.filename!r} is damaged: {exc}") from None
-    return info
 
 
 def resolve_interpreter(language: str) -> str:

@@ -42,6 +42,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from .forklock import FILES_AND_FORKS
 from .limits import Limits
 
 CLONE_NEWNS = 0x00020000
@@ -351,14 +352,15 @@ def spawn(plan: LaunchPlan, env: dict[str, str], **popen: Any) -> subprocess.Pop
     read_fd, write_fd = os.pipe()
     try:
         try:
-            return subprocess.Popen(
-                plan.argv(),
-                env=env,
-                start_new_session=True,
-                close_fds=True,
-                preexec_fn=plan.preexec(write_fd),
-                **popen,
-            )
+            with FILES_AND_FORKS:  # from fork to exec (Popen returns once the child exec'd)
+                return subprocess.Popen(
+                    plan.argv(),
+                    env=env,
+                    start_new_session=True,
+                    close_fds=True,
+                    preexec_fn=plan.preexec(write_fd),
+                    **popen,
+                )
         except subprocess.SubprocessError:
             os.close(write_fd)
             write_fd = -1
@@ -572,7 +574,8 @@ def kill_uid(uid: int) -> bool:
     signals them all under one lock that ``fork`` also needs, so none can slip away by forking.
     True when the child got to send the signal (the uid then has no process left to run).
     """
-    pid = os.fork()
+    with FILES_AND_FORKS:
+        pid = os.fork()
     if pid == 0:  # pragma: no cover - the child only drops to the uid and signals
         status = 1
         try:

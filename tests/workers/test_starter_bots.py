@@ -45,3 +45,18 @@ def test_starter_bot_plays_a_full_game(
     notes = [a.get("note") for a in outcome.actions if a["seat"] == 0]
     assert any(notes) == (starter == "heuristic")  # the heuristic explains its choices
     assert verify_document(decode(outcome.replay or b"")).ok
+
+
+@pytest.mark.parametrize("kit", ["binary", "cpp"])
+def test_four_native_bots_start_side_by_side_every_time(
+    kit: str, bundles: dict[tuple[str, str], Path]
+) -> None:
+    """A match's bots are unpacked and started side by side; a fork of the worker between
+    one seat writing its executable and another seat exec'ing it failed the exec with
+    "Text file busy" now and then (workers/forklock.py). Every start must work."""
+    bot = str(bundles[kit, "random"])
+    for seed in range(6):
+        spec = MatchSpec(mode="standard", seats=tuple(SeatSpec.parse(bot) for _ in range(4)),
+                         seed=seed, limits=Limits(end_grace_seconds=0.2), replay=False)  # fmt: skip
+        outcome = run_match(spec)
+        assert outcome.faults == [], [f.describe() for f in outcome.faults]
