@@ -1,7 +1,8 @@
 """Celery tasks: thin wrappers that call tournament services (no logic here).
 
-`match_play_task` is acks_late with reject_on_worker_lost, so a match whose worker dies is
-delivered again; the services make a second delivery harmless (a finished match is skipped).
+`match_play_task` is acks_late with reject_on_worker_lost, so a match whose pool process dies
+is delivered again; one whose whole worker dies is re-queued by the reaper when its heartbeat
+goes stale. The services make a second delivery harmless (a finished match is skipped).
 """
 
 from __future__ import annotations
