@@ -278,9 +278,17 @@ def match_play(*, match_id: int) -> Match | None:
 
 def match_finish(*, match_id: int, played: PlayedMatch) -> Match | None:
     """Store the replay, then record the result. When the store keeps failing, the result is
-    handed to the retrying record task rather than lost (see services/replay_upload.py)."""
+    handed to the retrying record task rather than lost (see services/replay_upload.py).
+
+    A play of a match already decided by another play of it (re-queued while this one still
+    ran) stores nothing: its replay, stored under the same name, would replace the one of the
+    recorded result, whose sha256 it does not match (step times differ between plays)."""
     from .replay_upload import ReplayUploadFailed, record_later, replay_upload
 
+    open_statuses = (Match.Status.QUEUED, Match.Status.RUNNING)
+    if not Match.objects.filter(pk=match_id, status__in=open_statuses).exists():
+        log.warning("match %s: decided by another play meanwhile; this one is dropped", match_id)
+        return None
     try:
         replay = replay_upload(match_id=match_id, data=played.replay)
     except ReplayUploadFailed as exc:
