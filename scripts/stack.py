@@ -205,17 +205,18 @@ class Stack(Lifecycle):
         self._children[proc.pid] = proc
         self._pidfile(name).write_text(f"{proc.pid}\n")
 
-    def wait_ready(self, timeout: float = 90.0) -> None:
-        """Wait for /healthz to answer 200 and every worker to log that it is ready."""
+    def wait_ready(self, timeout: float = 90.0, names: list[str] | None = None) -> None:
+        """Wait for /healthz to answer 200 and every worker to log that it is ready (only
+        for ``names``, when given: "web" and worker names)."""
         deadline = time.monotonic() + timeout
-        pending = {"web", *self.worker_names()}
+        pending = set(names) if names is not None else {"web", *self.worker_names()}
         while pending:
             for name, pid in self.status().items():
                 if pid is None:
                     raise StackError(f"{name} exited while starting:\n{_tail(self._log(name))}")
             if "web" in pending and _http_ok(self.base_url + "/healthz"):
                 pending.discard("web")
-            for name in self.worker_names():
+            for name in pending & set(self.worker_names()):
                 text = _read(self._log(name))
                 if f"{name}@" in text and " ready." in text:  # celery logs "w1@host ready."
                     pending.discard(name)
@@ -225,6 +226,33 @@ class Stack(Lifecycle):
                 logs = "\n".join(f"--- {n}\n{_tail(self._log(n))}" for n in sorted(pending))
                 raise StackError(f"not ready after {timeout:.0f}s: {sorted(pending)}\n{logs}")
             time.sleep(0.2)
+
+    def kill(self, name: str) -> None:
+        """SIGKILL the whole process group of ``name`` at once (a Celery worker: its main
+        process and its pool), as a crash of its host would end it: no warm shutdown, no
+        message handed back to the broker, no clean-up of its own. Returns once the group is
+        gone; its pidfile goes too, so `status` and `stop` forget it."""
+        pid = self.status().get(name)
+        if pid is None:
+            raise StackError(f"{name} is not running")
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(pid, signal.SIGKILL)
+        while self._group_alive(pid):
+            time.sleep(0.05)
+        self._children.pop(pid, None)
+        self._pidfile(name).unlink(missing_ok=True)
+
+    def add_worker(self, timeout: float = 90.0) -> str:
+        """Start one more Celery worker, ``w<n+1>`` (a new name, so its log and its
+        readiness are its own, e.g. to replace a killed one), and wait until it is ready.
+        Returns its name."""
+        if self.hosts:
+            raise StackError("a stack of hosts adds no worker: its namespaces are made at start")
+        self.workers += 1
+        name = self.worker_names()[-1]
+        self._spawn(name, self._commands()[name])
+        self.wait_ready(timeout, names=[name])
+        return name
 
     def status(self) -> dict[str, int | None]:
         """Map each process name that has a pidfile to its pid, or None if it is gone."""

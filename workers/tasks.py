@@ -1,13 +1,20 @@
 """Celery tasks: thin wrappers that call tournament services (no logic here).
 
-`match_play_task` is acks_late with reject_on_worker_lost, so a match whose worker dies is
-delivered again; the services make a second delivery harmless (a finished match is skipped).
+`match_play_task` is acks_late with reject_on_worker_lost, so a match whose pool process dies
+is delivered again; one whose whole worker dies is re-queued by the reaper when its heartbeat
+goes stale. The services make a second delivery harmless (a finished match is skipped).
 """
 
 from __future__ import annotations
 
 from celery import shared_task
 from django.conf import settings
+
+# Every task states both of its time limits. A task given only a hard one would inherit the
+# global soft limit (CELERY_TASK_SOFT_TIME_LIMIT, 1700 s by default), and Celery refuses to
+# send a task whose soft limit is above its hard one: beat could not send the job at all.
+JOB_LIMITS = {"time_limit": 120, "soft_time_limit": 110}  # the periodic jobs
+RECORD_LIMITS = {"time_limit": 300, "soft_time_limit": 280}  # a replay upload and a record
 
 
 @shared_task(
@@ -29,6 +36,7 @@ def match_play_task(match_id: int) -> str:
     acks_late=True,
     reject_on_worker_lost=True,
     time_limit=settings.CELERY_TASK_TIME_LIMIT,
+    soft_time_limit=settings.CELERY_TASK_SOFT_TIME_LIMIT,
 )
 def bot_build_task(version_id: int) -> str:
     from tournament.services.bots import bot_version_build
@@ -36,7 +44,7 @@ def bot_build_task(version_id: int) -> str:
     return bot_version_build(version_id=version_id).status
 
 
-@shared_task(name="arena.bot_builds_resend_lost", acks_late=True, time_limit=120)
+@shared_task(name="arena.bot_builds_resend_lost", acks_late=True, **JOB_LIMITS)
 def bot_builds_resend_lost_task() -> list[int]:
     from tournament.services.bots import bot_builds_resend_lost
 
@@ -48,7 +56,7 @@ def bot_builds_resend_lost_task() -> list[int]:
     bind=True,
     acks_late=True,
     max_retries=settings.REPLAY_RECORD_RETRIES,
-    time_limit=300,
+    **RECORD_LIMITS,
 )
 def match_record_task(self, match_id: int, played: dict) -> str:
     """A played match whose replay could not be stored at once: store it, then record.
@@ -65,14 +73,14 @@ def match_record_task(self, match_id: int, played: dict) -> str:
     return match.status if match is not None else "skipped"
 
 
-@shared_task(name="arena.ladders_schedule", acks_late=True, time_limit=120)
+@shared_task(name="arena.ladders_schedule", acks_late=True, **JOB_LIMITS)
 def ladders_schedule_task() -> int:
     from tournament.services.leagues import ladders_schedule
 
     return ladders_schedule()
 
 
-@shared_task(name="arena.matches_reap_stale", acks_late=True, time_limit=120)
+@shared_task(name="arena.matches_reap_stale", acks_late=True, **JOB_LIMITS)
 def matches_reap_stale_task() -> list[int]:
     from tournament.services.matches import matches_reap_stale
 

@@ -108,17 +108,16 @@ def builtin_versions(api: Api) -> dict[str, int]:
     }
 
 
-def league_played(
+def league_started(
     organiser: Api,
     author: Api,
     league: dict[str, Any],
     uploaded: Iterable[dict[str, Any]],
     builtin: Iterable[int],
-    timeout: float,
 ) -> dict[str, Any]:
     """Create the league described by ``league``, enter the author's uploaded versions and the
-    built-in versions ``builtin`` (by the organiser), start it and wait until it is closed.
-    Returns the league as created."""
+    built-in versions ``builtin`` (by the organiser) and start it. Returns the league as
+    created."""
     made = organiser.call("POST", "/api/v1/leagues/", league)
     for version in uploaded:
         author.call("POST", f"/api/v1/leagues/{made['id']}/entries/",
@@ -127,9 +126,26 @@ def league_played(
         organiser.call("POST", f"/api/v1/leagues/{made['id']}/entries/",
                        {"bot_version": version_id})  # fmt: skip
     organiser.call("POST", f"/api/v1/leagues/{made['id']}/start/")
-    anon = Api(organiser.base_url)
+    return made
+
+
+def league_closed(api: Api, league_id: int, timeout: float) -> None:
+    """Wait until the league has played all its matches (closed)."""
     wait_for(
-        lambda: anon.call("GET", f"/api/v1/leagues/{made['id']}/")["status"] == "closed",
+        lambda: api.call("GET", f"/api/v1/leagues/{league_id}/")["status"] == "closed",
         timeout, "the league to finish",
     )  # fmt: skip
+
+
+def league_played(
+    organiser: Api,
+    author: Api,
+    league: dict[str, Any],
+    uploaded: Iterable[dict[str, Any]],
+    builtin: Iterable[int],
+    timeout: float,
+) -> dict[str, Any]:
+    """`league_started`, then wait until it is closed. Returns the league as created."""
+    made = league_started(organiser, author, league, uploaded, builtin)
+    league_closed(Api(organiser.base_url), made["id"], timeout)
     return made

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import signal
 import time
+import uuid
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ from tests.workers.starters import cpp_bundle
 from tournament.models import BotVersion, Match, MatchSeat, RatingChange
 from tournament.services.ratings import ratings_recompute
 
+from .processes import children, marked, stubborn_bot
 from .stack_api import (
     Api,
     builtin_versions,
@@ -30,34 +32,6 @@ from .stack_api import (
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
 REPO = Path(__file__).resolve().parents[2]
-SLOW_BOT = b"""import json, signal, subprocess, sys, time
-# Stubborn: ignores SIGTERM and SIGHUP, leaves a child of its own session, and outlives the end
-# of its input and a broken pipe, so only dying with its worker can end it.
-for sig in (signal.SIGTERM, signal.SIGHUP):
-    signal.signal(sig, signal.SIG_IGN)
-LEAF = ("import signal, time\\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\\n"
-        "signal.signal(signal.SIGHUP, signal.SIG_IGN)\\nwhile True: time.sleep(1)\\n")
-try:
-    for line in sys.stdin:
-        message = json.loads(line)
-        if message["type"] == "start":
-            subprocess.Popen([sys.executable, "-c", LEAF, "slowpoke-marker"],
-                             start_new_session=True)
-            reply = {"ready": True}
-        elif message["type"] == "decide":
-            time.sleep(0.08)
-            reply = {"index": 0}
-        elif message["type"] == "end":
-            break
-        else:
-            continue
-        sys.stdout.write(json.dumps(reply) + "\\n")
-        sys.stdout.flush()
-except OSError:
-    pass
-while True:
-    time.sleep(1)
-"""
 
 
 def test_league_of_four_bots_through_the_stack(live_stack, tmp_path):
@@ -105,38 +79,11 @@ def test_league_of_four_bots_through_the_stack(live_stack, tmp_path):
     assert ratings_recompute(league_id=league["id"]) == []
 
 
-def _pool_children(pid: int) -> list[int]:
-    out = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[1]) == pid:
-                out.append(int(entry.name))
-    return out
-
-
-def _marked(marker: str) -> list[int]:
-    """Live (non-zombie) processes with ``marker`` in their argv."""
-    out = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                cmdline = (entry / "cmdline").read_bytes()
-                state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
-            except (OSError, IndexError):
-                continue
-            if marker.encode() in cmdline and state not in ("Z", "X"):
-                out.append(int(entry.name))
-    return out
-
-
 def test_worker_killed_mid_match_finishes_it_once(live_stack):
     anon = Api(live_stack.base_url)
     author = login(anon, "author2")
-    slow = upload_ready(author, "slowpoke", "slow.py", SLOW_BOT)
+    marker = f"slowpoke-marker-{uuid.uuid4().hex}"  # this test's bots only, whatever else runs
+    slow = upload_ready(author, "slowpoke", "slow.py", stubborn_bot(marker, 0.08))
     random_id = builtin_versions(anon)["random"]
     match = author.call(
         "POST", "/api/v1/matches/", {"mode": "duel", "bot_versions": [slow["id"], random_id]}
@@ -144,15 +91,15 @@ def test_worker_killed_mid_match_finishes_it_once(live_stack):
     wait_for(lambda: Match.objects.get(pk=match["id"]).status == "running", 60, "the match to run")
     time.sleep(1.0)  # well inside a game of about 50 decisions x 0.08 s
     worker = live_stack.status()["w1"]
-    children = _pool_children(worker)
-    assert children, "the worker has no pool process"
-    stubborn = _marked("slowpoke-marker")  # the playing bot's child, alive before the kill
+    pool = children(worker)
+    assert pool, "the worker has no pool process"
+    stubborn = marked(marker)  # the playing bot's child, alive before the kill
     assert stubborn, "the bot's child is not running"
-    for child in children:
+    for child in pool:
         os.kill(child, signal.SIGKILL)
     # Bots die with their worker: within 5 s no process of the killed match's bot is left
     deadline = time.monotonic() + 5.0
-    while (left := [p for p in stubborn if p in _marked("slowpoke-marker")]) and (
+    while (left := [p for p in stubborn if p in marked(marker)]) and (
         time.monotonic() < deadline
     ):
         time.sleep(0.05)

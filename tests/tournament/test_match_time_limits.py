@@ -6,9 +6,11 @@ before its deadline."""
 from __future__ import annotations
 
 import sys
+import time
 from datetime import timedelta
 
 import pytest
+from django.db import connection
 from django.test import Client
 from django.utils import timezone
 
@@ -122,6 +124,41 @@ def test_the_step_hook_stamps_the_heartbeat_throttled(organiser, ready_version, 
         beat.every = 0.0
         beat.step()
     assert Match.objects.get(pk=match.pk).heartbeat_at > old
+
+
+@pytest.mark.django_db(transaction=True)  # the beating thread sees what the test commits
+def test_a_heartbeat_after_a_dropped_connection_connects_again(
+    organiser, ready_version, settings, monkeypatch
+):
+    """The server drops the beating thread's connection between two beats: that beat is
+    lost, the next ones stamp again (a dead connection kept would fail them all, and the
+    reaper would re-queue a match that is still being played)."""
+    if connection.vendor == "sqlite" and connection.is_in_memory_db():
+        pytest.skip("Django never closes an in-memory SQLite database: run on PostgreSQL")
+    monkeypatch.setattr(ms, "match_enqueue", lambda *a, **kw: None)  # no worker plays it
+    match = _match(organiser, ready_version)
+    ms.match_start(match_id=match.pk)
+    beats: list[bool] = []
+    stamp = ms.match_heartbeat
+
+    def dropped_once(*, match_id: int) -> bool:
+        if len(beats) == 1:
+            connection.connection.close()  # this thread's connection, under Django's feet
+        try:
+            beats.append(stamp(match_id=match_id))
+        except Exception:
+            beats.append(False)
+            raise
+        return beats[-1]
+
+    monkeypatch.setattr(ms, "match_heartbeat", dropped_once)
+    settings.MATCH_HEARTBEAT_SECONDS = 0.02
+    with ms._Heartbeat(match.pk):
+        deadline = time.monotonic() + 30  # generous: beats come every 0.02 s
+        while len(beats) < 4 and time.monotonic() < deadline:
+            time.sleep(0.01)
+    assert beats[:2] == [True, False]  # the beat on the dropped connection failed ...
+    assert len(beats) >= 4 and all(beats[2:]), beats  # ... the ones after it stamp again
 
 
 def test_timeout_evidence_is_recorded_and_shown_to_the_owner_only(

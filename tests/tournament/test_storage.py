@@ -20,6 +20,7 @@ from tournament.services import matches as ms
 from tournament.services.bots import bot_create, bot_version_upload, builtin_bots_register
 from tournament.services.bundle_files import BundleFetchError
 from tournament.services.challenges import challenge_create
+from tournament.services.outcome import PlayedMatch, SeatOutcome
 from tournament.services.replay_upload import played_from_json, played_to_json
 from tournament.storage_config import (
     DISK_BACKEND,
@@ -207,6 +208,25 @@ def test_an_upload_that_fails_twice_is_retried_and_recorded(
     assert flaky_replays.attempts == 3
     assert match.status == Match.Status.FINISHED and match.error == ""
     assert storages["replays"].open(match.replay_name).read() == b"replay-of-%d" % match.pk
+
+
+def test_a_play_that_finishes_after_another_recorded_the_match_stores_nothing(
+    author, ready_version, runner, django_capture_on_commit_callbacks
+):
+    """Two plays of one match (it was re-queued while its first worker still played it): the
+    one that finishes second must not replace the replay of the result that was recorded."""
+    with django_capture_on_commit_callbacks(execute=True):
+        match = _challenge(author, ready_version)  # played and recorded
+    match.refresh_from_db()
+    recorded = storages["replays"].open(match.replay_name).read()
+    assert hashlib.sha256(recorded).hexdigest() == match.replay_sha256
+    late = PlayedMatch(
+        seats=[SeatOutcome(seat=0, score=1.0, rank=2), SeatOutcome(seat=1, score=2.0, rank=1)],
+        result={"scores": [1.0, 2.0], "ranks": [2, 1]}, replay=b"the other play's replay",
+    )  # fmt: skip
+    assert ms.match_finish(match_id=match.pk, played=late) is None
+    assert storages["replays"].open(match.replay_name).read() == recorded
+    assert Match.objects.get(pk=match.pk).result == match.result
 
 
 def test_a_store_that_keeps_failing_hands_the_result_to_the_broker(

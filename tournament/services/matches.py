@@ -4,6 +4,7 @@ whose queued message was lost. Challenges are checked and limited in `challenges
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 import math
@@ -145,7 +146,10 @@ def match_heartbeat(*, match_id: int) -> bool:
 class _Heartbeat:
     """Stamps a running match's heartbeat every MATCH_HEARTBEAT_SECONDS from a thread of its
     own (a bot may think for minutes between two steps), and from the step hook, throttled.
-    A database error is logged, never raised: the match goes on."""
+    A database error is logged, never raised: the match goes on. The failing thread's
+    connection is closed, so the next beat opens a new one: a connection the server dropped
+    (a restart, a failover) would otherwise fail every later beat, and the reaper would take
+    the live match for dead and have it played a second time."""
 
     def __init__(self, match_id: int) -> None:
         self.match_id = match_id
@@ -169,6 +173,10 @@ class _Heartbeat:
             match_heartbeat(match_id=self.match_id)
         except Exception:  # noqa: BLE001 - a lost beat only makes the reaper act sooner
             log.warning("match %s: heartbeat failed", self.match_id, exc_info=True)
+            from django.db import connection
+
+            with contextlib.suppress(Exception):
+                connection.close()  # this thread's: the next beat connects again
 
     def _run(self) -> None:
         from django.db import connection
@@ -270,9 +278,17 @@ def match_play(*, match_id: int) -> Match | None:
 
 def match_finish(*, match_id: int, played: PlayedMatch) -> Match | None:
     """Store the replay, then record the result. When the store keeps failing, the result is
-    handed to the retrying record task rather than lost (see services/replay_upload.py)."""
+    handed to the retrying record task rather than lost (see services/replay_upload.py).
+
+    A play of a match already decided by another play of it (re-queued while this one still
+    ran) stores nothing: its replay, stored under the same name, would replace the one of the
+    recorded result, whose sha256 it does not match (step times differ between plays)."""
     from .replay_upload import ReplayUploadFailed, record_later, replay_upload
 
+    open_statuses = (Match.Status.QUEUED, Match.Status.RUNNING)
+    if not Match.objects.filter(pk=match_id, status__in=open_statuses).exists():
+        log.warning("match %s: decided by another play meanwhile; this one is dropped", match_id)
+        return None
     try:
         replay = replay_upload(match_id=match_id, data=played.replay)
     except ReplayUploadFailed as exc:
