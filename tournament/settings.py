@@ -353,6 +353,11 @@ CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 1800)
 CELERY_TASK_SOFT_TIME_LIMIT = env_int(
     "CELERY_TASK_SOFT_TIME_LIMIT", max(1, CELERY_TASK_TIME_LIMIT - 100)
 )
+if CELERY_TASK_SOFT_TIME_LIMIT >= CELERY_TASK_TIME_LIMIT:  # Celery would refuse every task
+    raise ImproperlyConfigured(
+        f"CELERY_TASK_SOFT_TIME_LIMIT={CELERY_TASK_SOFT_TIME_LIMIT} must be below "
+        f"CELERY_TASK_TIME_LIMIT={CELERY_TASK_TIME_LIMIT} (the soft limit warns the task first)."
+    )
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]  # never pickle: messages may come from anyone on the broker

@@ -69,6 +69,17 @@ def test_production_without_secret_key_fails_clearly(tmp_path: Path) -> None:
         assert "SECRET_KEY must be set when DEBUG is off" in done.stderr
 
 
+def test_a_soft_time_limit_not_below_the_hard_one_fails_clearly(tmp_path: Path) -> None:
+    """Celery refuses to send a task whose soft limit is not below its hard one: every match
+    and every scheduled job would fail to be sent, so the settings refuse it first."""
+    env = clean_env(tmp_path, CELERY_TASK_TIME_LIMIT="600", CELERY_TASK_SOFT_TIME_LIMIT="900")
+    done = run(["manage.py", "check"], env)
+    assert done.returncode != 0
+    assert "CELERY_TASK_SOFT_TIME_LIMIT=900 must be below CELERY_TASK_TIME_LIMIT=600" in (
+        done.stderr
+    )
+
+
 def test_defaults_are_embedded_sqlite_under_data_dir(tmp_path: Path) -> None:
     env = clean_env(tmp_path)
     got = read_settings(
