@@ -1,6 +1,7 @@
 """Speed of the pages people wait for, on a database of realistic size.
 
     python bench/web.py [--matches 20000] [--leagues 20] [--seconds 5] [--json] [--refill]
+    python bench/web.py --misses [--repeat 20] [--json]
 
 1. Fills a PostgreSQL database (DATABASE_URL, default
    postgres://postgres@127.0.0.1:5432/h_perf_bench, created when missing) with finished
@@ -17,6 +18,11 @@
    of the same run (measured first and last; the larger is used).
 
 `--json` prints {"pages": {NAME: {"p50_ms", "p99_ms", "p99_ratio_to_healthz"}}, ...}.
+
+`--misses` measures instead what each page costs when the page cache cannot answer it (the
+first read after a write): in this process, with Django's test client and the cache off, the
+best of `--repeat` requests and the number of SQL queries, beside /healthz. `--json` prints
+{"misses": {NAME: {"ms", "queries", "bytes"}}}.
 """
 
 from __future__ import annotations
@@ -292,6 +298,38 @@ def measure(paths: dict[str, str], env: dict[str, str], seconds: float) -> dict[
             "seconds": seconds, "target_ratio": TARGET_RATIO}  # fmt: skip
 
 
+def misses(paths: dict[str, str], repeat: int) -> dict[str, Any]:
+    """Each page's cost with the page cache off, in this process: best of `repeat`."""
+    import time
+
+    from django.db import connection, reset_queries
+    from django.test import Client, override_settings
+    from django.test.utils import CaptureQueriesContext
+
+    out: dict[str, Any] = {}
+    with override_settings(PAGE_CACHE_SECONDS=0, ALLOWED_HOSTS=["testserver"]):
+        client = Client()
+        for name, path in paths.items():
+            reset_queries()
+            with CaptureQueriesContext(connection) as queries:
+                body = _get(client, path)
+            count = len(queries.captured_queries)
+            best = float("inf")
+            for _ in range(repeat):
+                start = time.perf_counter()
+                _get(client, path)
+                best = min(best, time.perf_counter() - start)
+            out[name] = {"ms": round(best * 1000, 2), "queries": count, "bytes": len(body)}
+    return {"misses": out, "repeat": repeat}
+
+
+def _get(client: Any, path: str) -> bytes:
+    response = client.get(path)
+    if response.status_code != 200:
+        raise SystemExit(f"{path}: answered {response.status_code}")
+    return b"".join(response.streaming_content) if response.streaming else response.content
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--matches", type=int, default=20_000)
@@ -299,6 +337,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--refill", action="store_true", help="empty the database and fill again")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--misses", action="store_true",
+                        help="measure each page's cache miss in process instead of wrk")
+    parser.add_argument("--repeat", type=int, default=20, help="--misses: requests per page")
     args = parser.parse_args(argv)
     db = os.environ.get("DATABASE_URL") or DEFAULT_DB
     ensure_database(db)
@@ -319,6 +360,17 @@ def main(argv: list[str] | None = None) -> int:
     from tournament.models import Match
 
     count = Match.objects.count()
+    if args.misses:
+        result = misses(targets(), args.repeat)
+        result["matches"] = count
+        if args.json:
+            print(json.dumps(result, indent=2))
+            return 0
+        print(f"{count} matches; each page's cache miss in process, best of {args.repeat}")
+        print(f"{'page':24} {'ms':>8} {'queries':>8} {'bytes':>8}")
+        for name, page in result["misses"].items():
+            print(f"{name:24} {page['ms']:8.2f} {page['queries']:8d} {page['bytes']:8d}")
+        return 0
     result = measure(targets(), env, args.seconds)
     result["matches"] = count
     if args.json:
