@@ -134,12 +134,15 @@ def _deadline(match: Match, seats: int) -> Any:
 
 
 def match_heartbeat(*, match_id: int) -> bool:
-    """The worker playing a match is alive: stamp ``heartbeat_at`` (False if not running)."""
-    return bool(
-        Match.objects.filter(pk=match_id, status=Match.Status.RUNNING).update(
+    """The worker playing a match is alive: stamp ``heartbeat_at`` (False if not running).
+    No page shows it, so it leaves the cached pages alone."""
+    from ..page_cache import unseen_writes
+
+    with unseen_writes():
+        updated = Match.objects.filter(pk=match_id, status=Match.Status.RUNNING).update(
             heartbeat_at=timezone.now()
         )
-    )
+    return bool(updated)
 
 
 class _Heartbeat:
@@ -395,9 +398,6 @@ def match_fail(*, match_id: int, error: str) -> Match | None:
 
 def match_cancel_queued(*, league: League) -> int:
     """Cancel a league's queued matches (the league was closed)."""
-    from ..page_cache import bump_generation
-
-    bump_generation()  # a queryset update sends no signal
     return Match.objects.filter(league=league, status=Match.Status.QUEUED).update(
         status=Match.Status.CANCELLED, finished_at=timezone.now()
     )
