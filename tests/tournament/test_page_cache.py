@@ -69,8 +69,9 @@ def test_every_committed_write_drops_the_pages(league, how, django_capture_on_co
             Match.objects.filter(pk=match.pk).update(status=Match.Status.CANCELLED)
         elif how == "bulk insert":
             seat = match.seats.order_by("seat").first()
-            MatchSeat.objects.bulk_create([MatchSeat(match=match, seat=9,
-                                                     bot_version_id=seat.bot_version_id)])
+            MatchSeat.objects.bulk_create(
+                [MatchSeat(match=match, seat=9, bot_version_id=seat.bot_version_id)]
+            )
         else:
             with connection.cursor() as cursor:
                 cursor.execute("UPDATE tournament_match SET status = %s WHERE id = %s",
