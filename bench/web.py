@@ -10,7 +10,8 @@
    does) and standings. Result blobs and replays are those of real games: a few games of
    each seat count are played in process with the random bot, their replays are stored in
    the replays storage, and every match of that seat count carries one of them. A filled
-   database is reused (the bench leaves a marker league); `--refill` starts again.
+   database is reused (the bench leaves a marker league); `--refill` starts again. The fill
+   ends with VACUUM ANALYZE, as autovacuum would run on a live database.
 2. Starts gunicorn (scripts/stack.py, 2 web workers, no Celery) on a free loopback port
    and, with wrk at 8 connections, measures p50 and p99 of each page for `--seconds`:
    the API and HTML match lists (first and a deep page), the ladder, the league page, a bot
@@ -210,8 +211,9 @@ def fill(matches: int, leagues: int) -> None:
             print(f"  league {li + 1}/{leagues}", file=sys.stderr)
     from django.db import connection
 
-    with connection.cursor() as cursor:  # planner statistics, as autovacuum would gather
-        cursor.execute("ANALYZE")
+    # planner statistics and the visibility map (index-only scans), as autovacuum would
+    with connection.cursor() as cursor:
+        cursor.execute("VACUUM ANALYZE")
 
 
 def filled() -> bool:

@@ -228,7 +228,9 @@ class Match(models.Model):
         # Lists read newest first, whole or by one filter (keyset pages walk these too).
         indexes = [
             models.Index(fields=["league", "status"]),
-            models.Index(fields=["-created_at", "-id"], name="match_newest"),
+            # league beside the key: the visible-matches filter of a page read by offset is
+            # then answered from the index alone (tournament/paging.py)
+            models.Index(fields=["-created_at", "-id"], name="match_newest", include=["league"]),
             models.Index(fields=["league", "-created_at", "-id"], name="match_league_newest"),
             models.Index(fields=["status", "-created_at", "-id"], name="match_status_newest"),
             models.Index(fields=["kind", "-created_at", "-id"], name="match_kind_newest"),

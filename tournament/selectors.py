@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Count, F, Prefetch, Q, QuerySet
+from django.db.models import Count, Exists, F, OuterRef, Prefetch, Q, QuerySet
 
 from . import head_to_head as h2h
+from .match_summaries import MatchSummary, summaries_of
 from .models import (
     Bot,
     BotVersion,
@@ -19,6 +20,7 @@ from .models import (
     PairedComparison,
     RatingChange,
 )
+from .paging import NEWEST_FIRST
 
 RECENT_MATCHES = 10
 
@@ -63,11 +65,18 @@ def bot_ratings(*, bot: Bot, user: Any = None) -> QuerySet[LeagueEntry]:
     )
 
 
+def visible_matches(*, user: Any = None) -> QuerySet[Match]:
+    """Matches of visible leagues plus challenges and validation matches: the rows of every
+    match list, to page (`tournament.paging`) and summarise (`match_summaries`)."""
+    visible = Q(league__isnull=True) | Q(league__in=league_list(user=user).values("pk"))
+    return Match.objects.filter(visible)
+
+
 def match_list(*, user: Any = None) -> QuerySet[Match]:
-    """Matches of visible leagues plus challenges and validation matches."""
-    visible = Q(league__isnull=True) | Q(league__in=league_list(user=user))
+    """`visible_matches` as models with their league and seats (a match's page, the API's
+    match detail)."""
     return (
-        Match.objects.filter(visible)
+        visible_matches(user=user)
         .select_related("league")
         .prefetch_related(
             Prefetch(
@@ -78,17 +87,11 @@ def match_list(*, user: Any = None) -> QuerySet[Match]:
     )
 
 
-def match_summaries(*, user: Any = None) -> QuerySet[Match]:
-    """`match_list` without the result blob (kilobytes a match) and the error text: what the
-    lists show (the API's summary rows, the match list, league and bot pages)."""
-    return match_list(user=user).defer("result", "error")
-
-
 def match_replay_fields(*, match_id: int, user: Any = None) -> Match | None:
     """A visible match with only what its replay download reads (no seats, no result)."""
     return (
-        match_list(user=user).prefetch_related(None).select_related(None)
-        .only("id", "replay_name", "replay_sha256").filter(pk=match_id).first()
+        visible_matches(user=user).only("id", "replay_name", "replay_sha256")
+        .filter(pk=match_id).first()
     )  # fmt: skip
 
 
@@ -97,8 +100,8 @@ def match_get(*, match_id: int, user: Any = None) -> Match | None:
 
 
 def challenge_list(*, user: Any) -> QuerySet[Match]:
-    """The challenge matches a user requested, newest first."""
-    return match_list(user=user).filter(kind=Match.Kind.CHALLENGE, requested_by=user)
+    """The challenge matches a user requested (to page and summarise)."""
+    return visible_matches(user=user).filter(kind=Match.Kind.CHALLENGE, requested_by=user)
 
 
 def challenge_versions() -> QuerySet[BotVersion]:
@@ -111,11 +114,22 @@ def challenge_versions() -> QuerySet[BotVersion]:
     )
 
 
-def bot_recent_matches(*, bot: Bot, user: Any = None, limit: int = RECENT_MATCHES) -> list[Match]:
-    return list(
-        match_summaries(user=user).filter(seats__bot_version__bot=bot).distinct()
-        .order_by("-created_at", "-id")[:limit]
-    )  # fmt: skip
+def seated(*, bot_id: int | None = None, bot_version_id: int | None = None) -> Exists:
+    """Matches where the bot (or the bot version) has a seat: an EXISTS over the seats'
+    (bot_version, match) index, so the list needs no join and no DISTINCT."""
+    seats = MatchSeat.objects.filter(match=OuterRef("pk"))
+    if bot_id is not None:
+        seats = seats.filter(bot_version__bot_id=bot_id)
+    if bot_version_id is not None:
+        seats = seats.filter(bot_version_id=bot_version_id)
+    return Exists(seats)
+
+
+def bot_recent_matches(
+    *, bot: Bot, user: Any = None, limit: int = RECENT_MATCHES
+) -> list[MatchSummary]:
+    recent = visible_matches(user=user).filter(seated(bot_id=bot.pk)).order_by(*NEWEST_FIRST)
+    return summaries_of(recent[:limit])
 
 
 def league_list(*, user: Any = None) -> QuerySet[League]:

@@ -163,18 +163,18 @@ def league_match_counts(*, league: League) -> dict[str, int]:
 
 
 def league_matches(
-    *, league: League, user: Any, bot_id: int | None = None, status: str | None = None,
+    *, matches: QuerySet[Match], bot_id: int | None = None, status: str | None = None,
     round_number: int | None = None,
 ) -> QuerySet[Match]:
-    """The league's matches, newest first, filtered by bot, status and round when given."""
-    matches = selectors.match_summaries(user=user).filter(league=league)
+    """A league's visible `matches` filtered by bot, status and round when given (to page
+    newest first, `tournament.paging`)."""
     if bot_id is not None:
-        matches = matches.filter(seats__bot_version__bot_id=bot_id).distinct()
+        matches = matches.filter(selectors.seated(bot_id=bot_id))
     if status:
         matches = matches.filter(status=status)
     if round_number is not None:
         matches = matches.filter(round=round_number)
-    return matches.order_by("-created_at", "-id")
+    return matches
 
 
 def enterable_leagues(*, user: Any) -> QuerySet[League]:
