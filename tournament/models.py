@@ -305,6 +305,39 @@ class RatingChange(models.Model):
         ]
 
 
+class HeadToHead(models.Model):
+    """Bot version `subject` against `opponent`: their record over the finished matches of
+    one league (league null: over challenge matches), each pair of seats of a match one game
+    by rank (tournament/head_to_head.py). Counted with each result
+    (services/head_to_head.py), so the league and bot pages read a few rows instead of every
+    seat of the history; both directions are stored."""
+
+    league = models.ForeignKey(League, null=True, blank=True, on_delete=models.CASCADE,
+                               related_name="+")  # fmt: skip
+    subject = models.ForeignKey(BotVersion, on_delete=models.CASCADE, related_name="+")
+    opponent = models.ForeignKey(BotVersion, on_delete=models.CASCADE, related_name="+")
+    games = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    draws = models.PositiveIntegerField(default=0)
+    losses = models.PositiveIntegerField(default=0)
+    score_diff_sum = models.FloatField(default=0.0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["league", "subject", "opponent"], condition=models.Q(league__isnull=False),
+                name="headtohead_unique_league_pair",
+            ),
+            models.UniqueConstraint(
+                fields=["subject", "opponent"], condition=models.Q(league__isnull=True),
+                name="headtohead_unique_challenge_pair",
+            ),
+        ]  # fmt: skip
+
+    def __str__(self) -> str:
+        return f"{self.subject_id} vs {self.opponent_id} in league {self.league_id}"
+
+
 class PairedComparison(models.Model):
     """Is version B better than version A? Both play the same deals against the same
     opponents in every seat rotation (the duplicate format); the result is computed from its

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Count, Exists, F, OuterRef, Prefetch, Q, QuerySet
+from django.db.models import Count, Exists, F, OuterRef, Prefetch, Q, QuerySet, Sum
 
 from . import head_to_head as h2h
 from .match_summaries import MatchSummary, summaries_of
 from .models import (
     Bot,
     BotVersion,
+    HeadToHead,
     League,
     LeagueEntry,
     LeagueInvitation,
@@ -179,26 +180,24 @@ def league_invitations(*, league: League, user: Any = None) -> QuerySet[LeagueIn
 
 # --- head-to-head ---------------------------------------------------------------------------
 
-HEAD_TO_HEAD_KINDS = (Match.Kind.LEAGUE, Match.Kind.CHALLENGE)  # not validation runs
+
+COUNTED = ("games", "wins", "draws", "losses", "score_diff_sum")
 
 
-def _seat_rows(seats: QuerySet[MatchSeat], key: str) -> list[h2h.SeatRow]:
-    return [
-        h2h.SeatRow(match_id=m, key=k, rank=r, score=s)
-        for m, k, r, s in seats.values_list("match_id", key, "rank", "score")
-    ]
+def _record(subject: Any, opponent: Any, counts: dict[str, Any]) -> h2h.HeadToHeadRecord:
+    return h2h.HeadToHeadRecord(subject, opponent, **{name: counts[name] for name in COUNTED})
 
 
 def league_head_to_head(
     *, league: League
 ) -> list[tuple[LeagueEntry, list[h2h.HeadToHeadRecord | None]]]:
     """Each entrant in ladder order with its record against every entrant (same order; None
-    against itself), from the league's finished matches. Every record has `opponent_entry`."""
+    against itself), from the league's finished matches (the `HeadToHead` rows counted with
+    each result). Every record has `opponent_entry`."""
     entries = league_ladder(league=league)
-    seats = MatchSeat.objects.filter(
-        match__league=league, match__kind=Match.Kind.LEAGUE, match__status=Match.Status.FINISHED
-    )
-    records = h2h.tally(_seat_rows(seats, "bot_version_id"))
+    rows = HeadToHead.objects.filter(league=league).values("subject_id", "opponent_id", *COUNTED)
+    records = {(r["subject_id"], r["opponent_id"]): _record(r["subject_id"], r["opponent_id"], r)
+               for r in rows}  # fmt: skip
     keys = [e.bot_version_id for e in entries]
     table = h2h.matrix(keys, records)
     for cells in table:
@@ -212,15 +211,21 @@ def bot_head_to_head(
     *, bot: Bot, user: Any = None, league: League | None = None
 ) -> list[h2h.HeadToHeadRecord]:
     """The bot's record against every other bot it met in finished league and challenge matches
-    the user may see (or only in `league`), most games first. Each record has `opponent_bot`."""
-    matches = match_list(user=user).filter(
-        status=Match.Status.FINISHED, kind__in=HEAD_TO_HEAD_KINDS, seats__bot_version__bot=bot
-    )
+    the user may see (or only in `league`), most games first: its versions' `HeadToHead` rows
+    summed by opponent bot. Each record has `opponent_bot`."""
+    rows = HeadToHead.objects.filter(subject__bot=bot).exclude(opponent__bot=bot)
     if league is not None:
-        matches = matches.filter(league=league)
-    seats = MatchSeat.objects.filter(match_id__in=matches.values("pk"))
-    records = [r for r in h2h.tally(_seat_rows(seats, "bot_version__bot_id")).values()
-               if r.subject == bot.pk]  # fmt: skip
+        rows = rows.filter(league=league)
+    else:
+        visible = league_list(user=user).values("pk")
+        rows = rows.filter(Q(league__isnull=True) | Q(league__in=visible))
+    sums = (
+        rows.values("opponent__bot_id")
+        .annotate(games=Sum("games"), wins=Sum("wins"), draws=Sum("draws"),
+                  losses=Sum("losses"), score_diff_sum=Sum("score_diff_sum"))
+        .order_by()
+    )  # fmt: skip
+    records = [_record(bot.pk, row["opponent__bot_id"], row) for row in sums]
     opponents = Bot.objects.in_bulk([r.opponent for r in records])
     for record in records:
         record.opponent_bot = opponents[record.opponent]

@@ -327,12 +327,14 @@ def match_record_result(
     replay: dict[str, Any] | None = None,
     error: str = "",
 ) -> Match | None:
-    """Record a played match, its ratings and the league's progress in one transaction.
+    """Record a played match, its ratings, head-to-head records and the league's progress in
+    one transaction.
 
     Idempotent: a match that is no longer queued or running is left untouched, so a retried
     or duplicated task never counts a match twice.
     """
     from . import bots, leagues, paired, ratings
+    from .head_to_head import head_to_head_record_match
 
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=match_id)
@@ -359,6 +361,7 @@ def match_record_result(
         match.replay_sha256 = replay.get("sha256", "")
         match.replay_size = replay.get("size", 0)
         match.save()
+        head_to_head_record_match(match=match, seats=rows.values())  # league and challenge
         if match.kind == Match.Kind.VALIDATION:
             bots.bot_version_record_validation(match=match)
         elif match.kind == Match.Kind.PAIRED:
