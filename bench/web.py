@@ -7,12 +7,12 @@
    postgres://postgres@127.0.0.1:5432/h_perf_bench, created when missing) with finished
    matches of 2-4 seats in `--leagues` ladder leagues of ten entrants each, with their
    rating history (Elo and OpenSkill, computed in match order like the ratings service
-   does), standings and head-to-head records. Result blobs and replays are those of real
-   games: a few games of each seat count are played in process with the random bot, their
-   replays are stored in the replays storage, and every match of that seat count carries
-   one of them. A filled database is reused (the bench leaves a marker league); `--refill`
-   starts again. The fill ends with VACUUM ANALYZE, as autovacuum would run on a live
-   database.
+   does), standings, chart points and head-to-head records. Result blobs and replays are
+   those of real games: a few games of each seat count are played in process with the
+   random bot, their replays are stored in the replays storage, and every match of that
+   seat count carries one of them. A filled database is reused (the bench leaves a marker
+   league); `--refill` starts again. The fill ends with VACUUM ANALYZE, as autovacuum would
+   run on a live database.
 2. Starts gunicorn (scripts/stack.py, 2 web workers, no Celery) on a free loopback port
    and, with wrk at 8 connections, measures p50 and p99 of each page for `--seconds`:
    the API and HTML match lists (first and a deep page), the ladder, the league page, a bot
@@ -112,7 +112,7 @@ def fill(matches: int, leagues: int) -> None:
         RatingChange,
     )
     from tournament.services.head_to_head import head_to_head_rebuild
-    from tournament.services.ratings import add_placement
+    from tournament.services.ratings import add_placement, rating_charts_rebuild
 
     User = get_user_model()
     print("playing sample games ...", file=sys.stderr)
@@ -212,7 +212,9 @@ def fill(matches: int, leagues: int) -> None:
                 "score_sum", "wins", "losses", "placements",
             ])  # fmt: skip
             print(f"  league {li + 1}/{leagues}", file=sys.stderr)
-    head_to_head_rebuild()  # the bulk inserts bypassed the result service that counts them
+    # the bulk inserts bypassed the result service, which counts these with each result
+    head_to_head_rebuild()
+    rating_charts_rebuild()
     from django.db import connection
 
     # planner statistics and the visibility map (index-only scans), as autovacuum would

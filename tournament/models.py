@@ -57,6 +57,10 @@ class BotVersion(models.Model):
         max_length=255, blank=True, help_text="built bundle in storage 'bots', or ''"
     )
     built_sha256 = models.CharField(max_length=64, blank=True)
+    # seats in finished matches (validation runs included) and how many of them faulted:
+    # the bot page's fault rate, counted with each result (services/bots.py)
+    seats_finished = models.PositiveIntegerField(default=0)
+    seats_faulted = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -100,6 +104,9 @@ class League(models.Model):
     seeds = models.PositiveIntegerField(default=1, help_text="round robin: seeds per table")
     rounds = models.PositiveIntegerField(default=3, help_text="swiss: number of rounds")
     current_round = models.PositiveIntegerField(default=0)
+    rated_matches = models.PositiveIntegerField(
+        default=0, help_text="rated matches applied so far: the x axis of the rating chart"
+    )
     base_seed = models.BigIntegerField(default=0)
     ladder_order = models.CharField(
         max_length=16, choices=LadderOrder.choices, default=LadderOrder.ELO,
@@ -134,6 +141,11 @@ class LeagueEntry(models.Model):
     placements = models.JSONField(
         default=list, blank=True,
         help_text="times finished 1st, 2nd, ... in rated matches (index 0 is 1st)",
+    )  # fmt: skip
+    chart = models.JSONField(
+        default=dict, blank=True,
+        help_text="rating history for the charts, a few hundred points at most "
+        "(tournament/rating_points.py)",
     )  # fmt: skip
     created_at = models.DateTimeField(auto_now_add=True)
 

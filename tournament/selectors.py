@@ -62,6 +62,7 @@ def bot_ratings(*, bot: Bot, user: Any = None) -> QuerySet[LeagueEntry]:
         LeagueEntry.objects.filter(bot_version__bot=bot)
         .filter(_visible_leagues_q(user, "league__"))
         .select_related("league", "bot_version")
+        .defer("chart")
         .order_by("league_id", "bot_version__number")
     )
 
@@ -155,6 +156,7 @@ def league_ladder(*, league: League, order: str | None = None) -> list[LeagueEnt
     entries = list(
         LeagueEntry.objects.filter(league=league)
         .select_related("bot_version__bot")
+        .defer("chart")  # the charts read it on their own (site_selectors)
         .annotate(conservative=F("openskill_mu") - 3.0 * F("openskill_sigma"))
         .order_by(*keys)
     )
@@ -189,12 +191,13 @@ def _record(subject: Any, opponent: Any, counts: dict[str, Any]) -> h2h.HeadToHe
 
 
 def league_head_to_head(
-    *, league: League
+    *, league: League, entries: list[LeagueEntry] | None = None
 ) -> list[tuple[LeagueEntry, list[h2h.HeadToHeadRecord | None]]]:
     """Each entrant in ladder order with its record against every entrant (same order; None
     against itself), from the league's finished matches (the `HeadToHead` rows counted with
-    each result). Every record has `opponent_entry`."""
-    entries = league_ladder(league=league)
+    each result). Every record has `opponent_entry`. `entries`: the league's ladder, when
+    the caller has read it already."""
+    entries = league_ladder(league=league) if entries is None else entries
     rows = HeadToHead.objects.filter(league=league).values("subject_id", "opponent_id", *COUNTED)
     records = {(r["subject_id"], r["opponent_id"]): _record(r["subject_id"], r["opponent_id"], r)
                for r in rows}  # fmt: skip
@@ -248,6 +251,17 @@ def paired_list(*, bot_id: int | None = None) -> QuerySet[PairedComparison]:
     if bot_id is not None:
         comparisons = comparisons.filter(Q(version_a__bot_id=bot_id) | Q(version_b__bot_id=bot_id))
     return comparisons.order_by("-created_at", "-id")
+
+
+def paired_of_bot(*, bot_id: int, limit: int) -> list[PairedComparison]:
+    """The bot's latest comparisons (as A or B) with their progress. Their ids first, from
+    the comparisons alone: most bots have none, and the list with its progress counts joins
+    six tables."""
+    ids = list(
+        PairedComparison.objects.filter(Q(version_a__bot_id=bot_id) | Q(version_b__bot_id=bot_id))
+        .order_by("-created_at", "-id").values_list("pk", flat=True)[:limit]
+    )  # fmt: skip
+    return list(paired_list().filter(pk__in=ids)) if ids else []
 
 
 def paired_get(*, comparison_id: int) -> PairedComparison | None:

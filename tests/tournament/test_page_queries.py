@@ -208,3 +208,43 @@ def test_placements_are_counted_with_each_result(
         ).values_list("rank", flat=True))  # fmt: skip
         expected = [ranks.get(r, 0) for r in range(1, max(ranks) + 1)]
         assert entry.placements == expected and sum(expected) == entry.games == 9
+
+
+def test_fault_totals_are_counted_with_each_result(
+    organiser, ready_version, runner, django_capture_on_commit_callbacks
+):
+    """The bot page's fault rate reads totals kept on each version: the same as counting
+    the seats of every finished match (validation runs included)."""
+    from tournament.models import BotVersion, MatchSeat
+    from tournament.services.bots import bot_seat_counts_rebuild
+
+    league = ls.league_create(
+        organiser=organiser, name="f", mode="family", seats=3, format="round_robin"
+    )
+    for name in ("f-crash", "f-a", "f-b", "f-c"):  # the scripted runner faults "crash" bots
+        version = ready_version(organiser, name)
+        ls.league_entry_add(league=league, user=organiser, bot_version_id=version.pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        ls.league_start(league=league, user=organiser)
+    kept = dict(BotVersion.objects.values_list("pk", "seats_faulted"))
+    played = dict(BotVersion.objects.values_list("pk", "seats_finished"))
+    crash = BotVersion.objects.get(bot__name="f-crash")
+    assert kept[crash.pk] == played[crash.pk] == 9 and sum(kept.values()) == 9
+    assert played == {
+        v: MatchSeat.objects.filter(bot_version_id=v, match__status="finished").count()
+        for v in played
+    }
+    for rebuild in (bot_seat_counts_rebuild, migration_count_seats):
+        BotVersion.objects.update(seats_finished=0, seats_faulted=0)
+        rebuild()
+        assert dict(BotVersion.objects.values_list("pk", "seats_faulted")) == kept
+        assert dict(BotVersion.objects.values_list("pk", "seats_finished")) == played
+
+
+def migration_count_seats() -> None:
+    import importlib
+
+    from django.apps import apps
+
+    migration = importlib.import_module("tournament.migrations.0012_pages_without_history")
+    migration.count_seats(apps, None)

@@ -361,7 +361,9 @@ def match_record_result(
         match.replay_sha256 = replay.get("sha256", "")
         match.replay_size = replay.get("size", 0)
         match.save()
-        head_to_head_record_match(match=match, seats=rows.values())  # league and challenge
+        # versions locked in id order by both: h2h first (league and challenge matches)
+        head_to_head_record_match(match=match, seats=rows.values())
+        bots.bot_versions_count_seats(seats=rows.values())
         if match.kind == Match.Kind.VALIDATION:
             bots.bot_version_record_validation(match=match)
         elif match.kind == Match.Kind.PAIRED:

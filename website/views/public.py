@@ -15,6 +15,7 @@ from tournament.services.leagues import is_organiser
 from .. import charts
 from ..colours import bot_colour
 from ..forms import EnterForm, InviteForm, UploadForm, bundle_kinds
+from ..head_to_head_cells import head_to_head_cells
 from ..match_rows import match_rows
 from .common import found, int_param, match_page, paginate
 
@@ -54,7 +55,8 @@ def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
         matches=visible, bot_id=bot_id, status=status, round_number=round_number
     )
     ladder = site_selectors.league_ladder_rows(league=league)
-    changes = site_selectors.league_chart_changes(league=league)
+    lines = site_selectors.league_chart_lines(league=league)
+    h2h_rows = selectors.league_head_to_head(league=league, entries=[r.entry for r in ladder])
     user = request.user
     organiser = user.is_authenticated and (user.is_superuser or league.organiser_id == user.pk)
     filters = request.GET.copy()
@@ -70,8 +72,9 @@ def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
         "rows": ladder,
         # #, entrant, Elo, games, W/D/L or one per place + mean rank, interval, conservative, last
         "ladder_columns": 7 + (league.seats + 1 if league.seats >= 3 else 3),
-        "chart": charts.rating_chart(charts.league_series(changes, bot_colour)),
-        "h2h_rows": selectors.league_head_to_head(league=league),
+        "chart": charts.rating_chart(charts.league_series(lines, bot_colour)),
+        "h2h_rows": h2h_rows,
+        "h2h_cells": head_to_head_cells(h2h_rows),
         "page": match_page(request, matches, scope=visible),
         "filters": {"bot": bot_id, "status": status, "round": round_number},
         "filter_query": filters.urlencode(),
@@ -154,7 +157,7 @@ def bot_detail(request: HttpRequest, bot_id: int) -> HttpResponse:
     owner = user.is_authenticated and bot.owner_id == user.pk and not bot.is_system
     ratings = list(selectors.bot_ratings(bot=bot, user=user))
     series = charts.bot_series_by_league(
-        list(site_selectors.bot_rating_changes(bot=bot, user=user)), bot_colour(bot.pk)
+        site_selectors.bot_chart_lines(bot=bot, user=user), bot_colour(bot.pk)
     )
     leagues = []
     for league_id in dict.fromkeys(e.league_id for e in ratings):
@@ -173,7 +176,7 @@ def bot_detail(request: HttpRequest, bot_id: int) -> HttpResponse:
         "matches": match_rows(selectors.bot_recent_matches(bot=bot, user=user)),
         "fault_rate": site_selectors.bot_fault_rate(bot=bot),
         "opponents": selectors.bot_head_to_head(bot=bot, user=user),
-        "paired": selectors.paired_list(bot_id=bot.pk)[:PAIRED_ON_BOT_PAGE],
+        "paired": selectors.paired_of_bot(bot_id=bot.pk, limit=PAIRED_ON_BOT_PAGE),
         "may_compare": is_organiser(user),
         "upload_form": UploadForm() if owner and not bot.retired else None,
         "upload_kinds": bundle_kinds(),
