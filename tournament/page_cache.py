@@ -7,8 +7,10 @@ current *generation* number and the stored response in one cache round trip; a r
 stored under the current generation is answered at once, with its headers, and nothing else
 runs: no session, no user, no database. Otherwise the request goes on, and a 200 that sets no
 cookie and used no CSRF token is stored, headers included, under the generation read before
-the view ran. Entries expire after PAGE_CACHE_SECONDS (0 turns the cache off), which bounds
-how long a write made outside Django (SQL by hand) can go unseen.
+the view ran. An entry is rebuilt after PAGE_CACHE_SECONDS (0 turns the cache off), which
+bounds how long a write made outside Django (SQL by hand) can go unseen: the first request
+past that time rebuilds it while the others are still served the entry (it shows every
+write Django committed), so that a page's expiry never makes all its readers wait.
 
 **Writes.** Every statement that writes a table a page shows (the tournament app's tables and
 the user table) bumps the generation once its transaction commits: an execute wrapper on
@@ -40,6 +42,9 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import Resolver404, resolve
 
 GENERATION_KEY = "page-cache:generation"
+# An entry past PAGE_CACHE_SECONDS is rebuilt by one request while the others are still
+# served it, for at most this long (the rebuilding request may have died).
+REFRESH_SECONDS = 10
 MESSAGES_COOKIE = "messages"  # django.contrib.messages' cookie storage
 log = logging.getLogger(__name__)
 
@@ -205,8 +210,21 @@ def _cacheable(request: HttpRequest, response: HttpResponse) -> bool:
     )
 
 
+def _refreshes(key: str, entry: tuple) -> bool:
+    """Whether this request builds the page again: its entry is past its time, and no other
+    request is building it already. Until the new entry is stored, the others are still
+    served the old one: it shows every write Django committed (its generation is the
+    current one), so only writes made outside Django can wait up to REFRESH_SECONDS more."""
+    if time.time() < entry[1]:
+        return False
+    try:
+        return bool(cache.add(f"{key}:refresh", 1, timeout=REFRESH_SECONDS))
+    except Exception:
+        return True
+
+
 def _replay(entry: tuple) -> HttpResponse:
-    _, status, headers, body = entry
+    _, _, status, headers, body = entry
     response = HttpResponse(body, status=status)
     for name, value in headers:
         response[name] = value
@@ -238,13 +256,15 @@ class PageCacheMiddleware:
         except Exception:  # no cache: the page is still served, fresh
             log.warning("page cache: unavailable", exc_info=True)
             return self.get_response(request)
-        if entry is not None and entry[0] == generation:
+        if entry is not None and entry[0] == generation and not _refreshes(key, entry):
             return _replay(entry)
         response = self.get_response(request)
         if _cacheable(request, response):
             headers = [(k, v) for k, v in response.items() if k != "X-Page-Cache"]
+            entry = (generation, time.time() + seconds, 200, headers, response.content)
             try:
-                cache.set(key, (generation, 200, headers, response.content), seconds)
+                cache.set(key, entry, seconds + REFRESH_SECONDS)
+                cache.delete(f"{key}:refresh")
             except Exception:
                 log.warning("page cache: could not store %s", request.path, exc_info=True)
         return response

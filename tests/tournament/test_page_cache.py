@@ -157,3 +157,28 @@ def test_without_the_cache_pages_are_served_fresh(league, monkeypatch):
     monkeypatch.setattr(cache, "get_many", down)
     response = Client().get("/api/v1/matches/")
     assert response.status_code == 200 and not _hit(response)
+
+
+def test_an_expired_page_is_rebuilt_by_one_reader_while_the_others_are_served(
+    league, monkeypatch
+):
+    import time
+    import types
+
+    from django.test import RequestFactory
+
+    anon = Client()
+    url = "/api/v1/matches/"
+    anon.get(url)
+    later = time.time() + 31  # past PAGE_CACHE_SECONDS
+    clock = types.SimpleNamespace(time=lambda: later, time_ns=time.time_ns)
+    monkeypatch.setattr(page_cache, "time", clock)
+    key = page_cache._key(RequestFactory().get(url), ("HTTP_ACCEPT",))
+    assert cache.add(f"{key}:refresh", 1)  # another reader is rebuilding it
+    assert _hit(anon.get(url))  # served meanwhile: no write has bumped the generation
+    cache.delete(f"{key}:refresh")
+    rebuilt = anon.get(url)
+    assert not _hit(rebuilt) and rebuilt.status_code == 200  # this reader rebuilds it
+    assert _hit(anon.get(url))  # fresh again
+    cache.delete(page_cache.GENERATION_KEY)
+    assert not _hit(anon.get(url))  # a past entry is never served for a new generation
