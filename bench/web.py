@@ -20,7 +20,8 @@
    page, the replay download and /healthz. The seconds are cut into `--rounds` slices
    measured in turn (page after page, then again), and each page's slices are merged into
    one latency distribution, /healthz's too: on a shared machine a burst of other work then
-   weighs on every page alike. Each p99 is printed as a ratio to /healthz's p99.
+   weighs on every page alike (`--rounds 1`: each page in one go, /healthz first and last).
+   Each p99 is printed as a ratio to /healthz's p99.
 
 `--json` prints {"pages": {NAME: {"p50_ms", "p99_ms", "p99_ratio_to_healthz"}}, ...}.
 
@@ -331,6 +332,8 @@ def measure(
             for _ in range(rounds):
                 for name, path in paths.items():
                     samples[name] += wrk(base + path, slice_seconds, script)
+            if rounds == 1:  # in one go, /healthz is measured first and last
+                samples["healthz"] += wrk(base + paths["healthz"], slice_seconds, script)
     finally:
         shutil.rmtree(state, ignore_errors=True)
     pages = {
