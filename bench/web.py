@@ -1,22 +1,34 @@
 """Speed of the pages people wait for, on a database of realistic size.
 
-    python bench/web.py [--matches 20000] [--leagues 20] [--seconds 5] [--json] [--refill]
+    python bench/web.py [--matches 20000] [--leagues 20] [--seconds 5] [--rounds 5] [--json]
+                        [--refill]
+    python bench/web.py --misses [--repeat 20] [--json]
 
 1. Fills a PostgreSQL database (DATABASE_URL, default
    postgres://postgres@127.0.0.1:5432/h_perf_bench, created when missing) with finished
    matches of 2-4 seats in `--leagues` ladder leagues of ten entrants each, with their
    rating history (Elo and OpenSkill, computed in match order like the ratings service
-   does) and standings. Result blobs and replays are those of real games: a few games of
-   each seat count are played in process with the random bot, their replays are stored in
-   the replays storage, and every match of that seat count carries one of them. A filled
-   database is reused (the bench leaves a marker league); `--refill` starts again.
+   does), standings, chart points and head-to-head records. Result blobs and replays are
+   those of real games: a few games of each seat count are played in process with the
+   random bot, their replays are stored in the replays storage, and every match of that
+   seat count carries one of them. A filled database is reused (the bench leaves a marker
+   league); `--refill` starts again. The fill ends with VACUUM ANALYZE, as autovacuum would
+   run on a live database.
 2. Starts gunicorn (scripts/stack.py, 2 web workers, no Celery) on a free loopback port
    and, with wrk at 8 connections, measures p50 and p99 of each page for `--seconds`:
    the API and HTML match lists (first and a deep page), the ladder, the league page, a bot
-   page, the replay download and /healthz. Each p99 is printed as a ratio to /healthz's p99
-   of the same run (measured first and last; the larger is used).
+   page, the replay download and /healthz. The seconds are cut into `--rounds` slices
+   measured in turn (page after page, then again), and each page's slices are merged into
+   one latency distribution, /healthz's too: on a shared machine a burst of other work then
+   weighs on every page alike (`--rounds 1`: each page in one go, /healthz first and last).
+   Each p99 is printed as a ratio to /healthz's p99.
 
 `--json` prints {"pages": {NAME: {"p50_ms", "p99_ms", "p99_ratio_to_healthz"}}, ...}.
+
+`--misses` measures instead what each page costs when the page cache cannot answer it (the
+first read after a write): in this process, with Django's test client and the cache off, the
+best of `--repeat` requests and the number of SQL queries, beside /healthz. `--json` prints
+{"misses": {NAME: {"ms", "queries", "bytes"}}}.
 """
 
 from __future__ import annotations
@@ -85,7 +97,8 @@ def sample_games() -> dict[int, list[dict[str, Any]]]:
 
 
 def fill(matches: int, leagues: int) -> None:
-    """Users, bots, leagues, entries, finished matches, seats, rating changes, standings."""
+    """Users, bots, leagues, entries, finished matches, seats, rating changes, standings,
+    head-to-head records."""
     from django.contrib.auth import get_user_model
     from django.db import transaction
     from django.utils import timezone
@@ -102,7 +115,8 @@ def fill(matches: int, leagues: int) -> None:
         MatchSeat,
         RatingChange,
     )
-    from tournament.services.ratings import add_placement
+    from tournament.services.head_to_head import head_to_head_rebuild
+    from tournament.services.ratings import add_placement, rating_charts_rebuild
 
     User = get_user_model()
     print("playing sample games ...", file=sys.stderr)
@@ -202,10 +216,14 @@ def fill(matches: int, leagues: int) -> None:
                 "score_sum", "wins", "losses", "placements",
             ])  # fmt: skip
             print(f"  league {li + 1}/{leagues}", file=sys.stderr)
+    # the bulk inserts bypassed the result service, which counts these with each result
+    head_to_head_rebuild()
+    rating_charts_rebuild()
     from django.db import connection
 
-    with connection.cursor() as cursor:  # planner statistics, as autovacuum would gather
-        cursor.execute("ANALYZE")
+    # planner statistics and the visibility map (index-only scans), as autovacuum would
+    with connection.cursor() as cursor:
+        cursor.execute("VACUUM ANALYZE")
 
 
 def filled() -> bool:
@@ -249,56 +267,132 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
+# wrk's done() hook prints 1000 evenly spaced quantiles of the latency (the 0.05th, 0.15th,
+# ... 99.95th percentile), each standing for a thousandth of the requests: the slices of one
+# page measured in several rounds are merged from these into one distribution.
+QUANTILES = 1000
+QUANTILE_SCRIPT = """
+done = function(summary, latency, requests)
+  io.write(string.format("requests %d errors %d\\n", summary.requests, summary.errors.status))
+  for i = 0, 999 do
+    io.write(string.format("q %d\\n", latency:percentile((i + 0.5) / 10)))
+  end
+end
+"""
 
 
-def wrk(url: str, seconds: float) -> dict[str, float]:
-    """p50 / p99 in ms of `url` under wrk at CONNECTIONS connections."""
+def wrk(url: str, seconds: int, script: Path) -> list[tuple[float, float]]:
+    """(latency in ms, weight in requests) of `url` under wrk at CONNECTIONS connections
+    for `seconds`."""
     out = subprocess.run(
-        [WRK, "-t", "2", "-c", str(CONNECTIONS), "-d", f"{max(1, round(seconds))}s",
-         "--latency", "--timeout", "30s", url],
+        [WRK, "-t", "2", "-c", str(CONNECTIONS), "-d", f"{seconds}s", "--timeout", "30s",
+         "-s", str(script), url],
         capture_output=True, text=True, check=True,
     ).stdout  # fmt: skip
-    found = {}
-    for pct, value, unit in re.findall(r"^\s+(50|99)%\s+([\d.]+)(us|ms|s)\s*$", out, re.M):
-        found[pct] = float(value) * UNITS[unit]
-    requests = re.search(r"(\d+) requests in", out)
-    bad = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
-    if bad:
-        raise SystemExit(f"{url}: {bad.group(1)} responses were errors")
-    return {"p50_ms": found["50"], "p99_ms": found["99"],
-            "requests": int(requests.group(1)) if requests else 0}  # fmt: skip
+    found = re.search(r"^requests (\d+) errors (\d+)$", out, re.M)
+    if found is None or int(found.group(2)):
+        raise SystemExit(f"{url}: {found.group(2) if found else 'no'} error responses")
+    weight = int(found.group(1)) / QUANTILES
+    return [(int(us) / 1000, weight) for us in re.findall(r"^q (\d+)$", out, re.M)]
 
 
-def measure(paths: dict[str, str], env: dict[str, str], seconds: float) -> dict[str, Any]:
+def percentile(samples: list[tuple[float, float]], pct: float) -> float:
+    """The latency (ms) below which `pct` percent of the requests fall."""
+    ordered = sorted(samples)
+    wanted = pct / 100 * sum(w for _, w in ordered)
+    seen = 0.0
+    for value, weight in ordered:
+        seen += weight
+        if seen >= wanted:
+            return round(value, 2)
+    return round(ordered[-1][0], 2) if ordered else 0.0
+
+
+def measure(
+    paths: dict[str, str], env: dict[str, str], seconds: float, rounds: int
+) -> dict[str, Any]:
+    """Every page (/healthz among them) for `seconds` in all, in `rounds` interleaved slices:
+    round 1 measures each page in turn, then round 2, ... Each page's slices are merged, so
+    every page and /healthz sample the same stretch of time, and a burst of other work on
+    the machine falls on all of them alike rather than on whichever page was measured then."""
     from scripts.stack import Stack
 
     port = free_port()
     state = Path(tempfile.mkdtemp(prefix="bench-web-"))
+    script = state / "quantiles.lua"
+    script.write_text(QUANTILE_SCRIPT)
+    samples: dict[str, list[tuple[float, float]]] = {name: [] for name in paths}
+    slice_seconds = max(1, round(seconds / rounds))
     try:
         with Stack(workers=0, beat=False, port=port, env=env, state_dir=state) as stack:
             base = stack.base_url
             for path in paths.values():  # warm each page once (and check it answers)
                 with urllib.request.urlopen(base + path, timeout=60) as response:
                     response.read()
-            pages = {name: wrk(base + path, seconds) for name, path in paths.items()}
-            last = wrk(base + paths["healthz"], seconds)
+            for _ in range(rounds):
+                for name, path in paths.items():
+                    samples[name] += wrk(base + path, slice_seconds, script)
+            if rounds == 1:  # in one go, /healthz is measured first and last
+                samples["healthz"] += wrk(base + paths["healthz"], slice_seconds, script)
     finally:
         shutil.rmtree(state, ignore_errors=True)
-    healthz_p99 = max(pages["healthz"]["p99_ms"], last["p99_ms"])
+    pages = {
+        name: {"p50_ms": percentile(found, 50), "p99_ms": percentile(found, 99),
+               "requests": round(sum(w for _, w in found))}
+        for name, found in samples.items()
+    }  # fmt: skip
+    healthz_p99 = pages["healthz"]["p99_ms"]
     for page in pages.values():
         page["p99_ratio_to_healthz"] = round(page["p99_ms"] / healthz_p99, 2)
     return {"pages": pages, "healthz_p99_ms": healthz_p99, "connections": CONNECTIONS,
-            "seconds": seconds, "target_ratio": TARGET_RATIO}  # fmt: skip
+            "seconds": rounds * slice_seconds, "rounds": rounds,
+            "target_ratio": TARGET_RATIO}  # fmt: skip
+
+
+def misses(paths: dict[str, str], repeat: int) -> dict[str, Any]:
+    """Each page's cost with the page cache off, in this process: best of `repeat`."""
+    import time
+
+    from django.db import connection, reset_queries
+    from django.test import Client, override_settings
+    from django.test.utils import CaptureQueriesContext
+
+    out: dict[str, Any] = {}
+    with override_settings(PAGE_CACHE_SECONDS=0, ALLOWED_HOSTS=["testserver"]):
+        client = Client()
+        for name, path in paths.items():
+            reset_queries()
+            with CaptureQueriesContext(connection) as queries:
+                body = _get(client, path)
+            count = len(queries.captured_queries)
+            best = float("inf")
+            for _ in range(repeat):
+                start = time.perf_counter()
+                _get(client, path)
+                best = min(best, time.perf_counter() - start)
+            out[name] = {"ms": round(best * 1000, 2), "queries": count, "bytes": len(body)}
+    return {"misses": out, "repeat": repeat}
+
+
+def _get(client: Any, path: str) -> bytes:
+    response = client.get(path)
+    if response.status_code != 200:
+        raise SystemExit(f"{path}: answered {response.status_code}")
+    return b"".join(response.streaming_content) if response.streaming else response.content
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--matches", type=int, default=20_000)
     parser.add_argument("--leagues", type=int, default=20)
-    parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--seconds", type=float, default=5.0, help="per page, in all")
+    parser.add_argument("--rounds", type=int, default=5,
+                        help="interleaved slices per page (1: each page in one go)")
     parser.add_argument("--refill", action="store_true", help="empty the database and fill again")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--misses", action="store_true",
+                        help="measure each page's cache miss in process instead of wrk")
+    parser.add_argument("--repeat", type=int, default=20, help="--misses: requests per page")
     args = parser.parse_args(argv)
     db = os.environ.get("DATABASE_URL") or DEFAULT_DB
     ensure_database(db)
@@ -319,13 +413,24 @@ def main(argv: list[str] | None = None) -> int:
     from tournament.models import Match
 
     count = Match.objects.count()
-    result = measure(targets(), env, args.seconds)
+    if args.misses:
+        result = misses(targets(), args.repeat)
+        result["matches"] = count
+        if args.json:
+            print(json.dumps(result, indent=2))
+            return 0
+        print(f"{count} matches; each page's cache miss in process, best of {args.repeat}")
+        print(f"{'page':24} {'ms':>8} {'queries':>8} {'bytes':>8}")
+        for name, page in result["misses"].items():
+            print(f"{name:24} {page['ms']:8.2f} {page['queries']:8d} {page['bytes']:8d}")
+        return 0
+    result = measure(targets(), env, args.seconds, max(1, args.rounds))
     result["matches"] = count
     if args.json:
         print(json.dumps(result, indent=2))
         return 0
-    print(f"{count} matches; wrk, {CONNECTIONS} connections, {args.seconds:g} s per page; "
-          f"/healthz p99 {result['healthz_p99_ms']:.1f} ms")  # fmt: skip
+    print(f"{count} matches; wrk, {CONNECTIONS} connections, {result['seconds']} s per page in "
+          f"{result['rounds']} rounds; /healthz p99 {result['healthz_p99_ms']:.1f} ms")  # fmt: skip
     print(f"{'page':24} {'p50 ms':>8} {'p99 ms':>8} {'p99 / healthz':>14}")
     for name, page in result["pages"].items():
         flag = "" if page["p99_ratio_to_healthz"] <= TARGET_RATIO else "  over target"

@@ -22,7 +22,7 @@ from django.views.decorators.csrf import csrf_exempt
 from .format import ReplayError
 from .frames import SPECTATOR, FramesError, InvalidSeat, parse_seat
 from .live import live_payload
-from .storage import ReplayCorrupt, ReplayNotFound, open_replay, stream_replay
+from .storage import CHUNK, ReplayCorrupt, ReplayNotFound, open_replay, stream_replay
 from .stored_frames import frames_gz, frames_key
 
 REPLAY_CONTENT_TYPE = "application/zstd"
@@ -75,7 +75,8 @@ def _match_replay(request: HttpRequest, match_id: int) -> tuple[Any, bytes] | Js
 
 @_allow("GET")
 def replay_download(request: HttpRequest, match_id: int) -> HttpResponse:
-    """The stored file, streamed from the replays storage (a folder or an object store)."""
+    """The stored file from the replays storage (a folder or an object store): sent whole when
+    it fits in one read (the page cache can then keep it), streamed when larger."""
     from tournament import selectors
 
     match = selectors.match_replay_fields(match_id=match_id, user=request.user)
@@ -89,7 +90,12 @@ def replay_download(request: HttpRequest, match_id: int) -> HttpResponse:
         return error_response(404, "not_found", f"The replay of match {match_id} is missing.")
     except ReplayCorrupt as exc:
         return error_response(500, "replay_corrupt", str(exc))
-    response = StreamingHttpResponse(stream.chunks, content_type=REPLAY_CONTENT_TYPE)
+    if stream.size <= CHUNK:  # a replay is kilobytes: one chunk, checked already, cacheable
+        response: HttpResponse = HttpResponse(
+            b"".join(stream.chunks), content_type=REPLAY_CONTENT_TYPE
+        )
+    else:
+        response = StreamingHttpResponse(stream.chunks, content_type=REPLAY_CONTENT_TYPE)
     response["Content-Disposition"] = f'attachment; filename="match-{match.pk}.replay"'
     response["Content-Length"] = str(stream.size)
     if match.replay_sha256:

@@ -3,12 +3,15 @@
 from django.urls import path
 from django.views.generic import RedirectView
 
+from tournament.page_cache import cached_page
+
 from . import api, views
 
 app_name = "replays"
 
 urlpatterns = [
-    path("api/v1/matches/<int:match_id>/replay", api.replay_download, name="replay"),
+    # anonymous downloads come from the page cache (tournament/page_cache.py)
+    path("api/v1/matches/<int:match_id>/replay", cached_page(api.replay_download), name="replay"),
     path("api/v1/matches/<int:match_id>/frames", api.replay_frames, name="frames"),
     path("api/v1/replays/frames", api.uploaded_replay_frames, name="upload-frames"),
     path("replays/<int:match_id>/", views.replay_viewer, name="viewer"),

@@ -9,9 +9,11 @@ class TournamentConfig(AppConfig):
 
     def ready(self) -> None:
         from django.contrib.auth.signals import user_login_failed
+        from django.db.backends.signals import connection_created
 
         from .login_throttle import on_login_failed
-        from .page_cache import connect_signals
+        from .page_cache import watch_connection
 
         user_login_failed.connect(on_login_failed, dispatch_uid="tournament-login-throttle")
-        connect_signals()
+        # every committed write to what the pages show drops the cached pages
+        connection_created.connect(watch_connection, dispatch_uid="tournament-page-cache")

@@ -65,6 +65,10 @@ class BotVersion(models.Model):
     build_started_at = models.DateTimeField(
         null=True, blank=True, help_text="when a worker last began compiling it"
     )
+    # seats in finished matches (validation runs included) and how many of them faulted:
+    # the bot page's fault rate, counted with each result (services/bots.py)
+    seats_finished = models.PositiveIntegerField(default=0)
+    seats_faulted = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -108,6 +112,9 @@ class League(models.Model):
     seeds = models.PositiveIntegerField(default=1, help_text="round robin: seeds per table")
     rounds = models.PositiveIntegerField(default=3, help_text="swiss: number of rounds")
     current_round = models.PositiveIntegerField(default=0)
+    rated_matches = models.PositiveIntegerField(
+        default=0, help_text="rated matches applied so far: the x axis of the rating chart"
+    )
     base_seed = models.BigIntegerField(default=0)
     ladder_order = models.CharField(
         max_length=16, choices=LadderOrder.choices, default=LadderOrder.ELO,
@@ -142,6 +149,11 @@ class LeagueEntry(models.Model):
     placements = models.JSONField(
         default=list, blank=True,
         help_text="times finished 1st, 2nd, ... in rated matches (index 0 is 1st)",
+    )  # fmt: skip
+    chart = models.JSONField(
+        default=dict, blank=True,
+        help_text="rating history for the charts, a few hundred points at most "
+        "(tournament/rating_points.py)",
     )  # fmt: skip
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -236,7 +248,9 @@ class Match(models.Model):
         # Lists read newest first, whole or by one filter (keyset pages walk these too).
         indexes = [
             models.Index(fields=["league", "status"]),
-            models.Index(fields=["-created_at", "-id"], name="match_newest"),
+            # league beside the key: the visible-matches filter of a page read by offset is
+            # then answered from the index alone (tournament/paging.py)
+            models.Index(fields=["-created_at", "-id"], name="match_newest", include=["league"]),
             models.Index(fields=["league", "-created_at", "-id"], name="match_league_newest"),
             models.Index(fields=["status", "-created_at", "-id"], name="match_status_newest"),
             models.Index(fields=["kind", "-created_at", "-id"], name="match_kind_newest"),
@@ -309,6 +323,39 @@ class RatingChange(models.Model):
             models.Index(fields=["league", "id"], name="ratingchange_league_order"),
             models.Index(fields=["bot_version", "id"], name="ratingchange_version_order"),
         ]
+
+
+class HeadToHead(models.Model):
+    """Bot version `subject` against `opponent`: their record over the finished matches of
+    one league (league null: over challenge matches), each pair of seats of a match one game
+    by rank (tournament/head_to_head.py). Counted with each result
+    (services/head_to_head.py), so the league and bot pages read a few rows instead of every
+    seat of the history; both directions are stored."""
+
+    league = models.ForeignKey(League, null=True, blank=True, on_delete=models.CASCADE,
+                               related_name="+")  # fmt: skip
+    subject = models.ForeignKey(BotVersion, on_delete=models.CASCADE, related_name="+")
+    opponent = models.ForeignKey(BotVersion, on_delete=models.CASCADE, related_name="+")
+    games = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    draws = models.PositiveIntegerField(default=0)
+    losses = models.PositiveIntegerField(default=0)
+    score_diff_sum = models.FloatField(default=0.0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["league", "subject", "opponent"], condition=models.Q(league__isnull=False),
+                name="headtohead_unique_league_pair",
+            ),
+            models.UniqueConstraint(
+                fields=["subject", "opponent"], condition=models.Q(league__isnull=True),
+                name="headtohead_unique_challenge_pair",
+            ),
+        ]  # fmt: skip
+
+    def __str__(self) -> str:
+        return f"{self.subject_id} vs {self.opponent_id} in league {self.league_id}"
 
 
 class PairedComparison(models.Model):

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Count, F, Prefetch, Q, QuerySet
+from django.db.models import Count, Exists, F, OuterRef, Prefetch, Q, QuerySet, Sum
 
 from . import head_to_head as h2h
+from .match_summaries import MatchSummary, summaries_of
 from .models import (
     Bot,
     BotVersion,
+    HeadToHead,
     League,
     LeagueEntry,
     LeagueInvitation,
@@ -19,6 +21,7 @@ from .models import (
     PairedComparison,
     RatingChange,
 )
+from .paging import NEWEST_FIRST
 
 RECENT_MATCHES = 10
 
@@ -59,15 +62,23 @@ def bot_ratings(*, bot: Bot, user: Any = None) -> QuerySet[LeagueEntry]:
         LeagueEntry.objects.filter(bot_version__bot=bot)
         .filter(_visible_leagues_q(user, "league__"))
         .select_related("league", "bot_version")
+        .defer("chart")
         .order_by("league_id", "bot_version__number")
     )
 
 
+def visible_matches(*, user: Any = None) -> QuerySet[Match]:
+    """Matches of visible leagues plus challenges and validation matches: the rows of every
+    match list, to page (`tournament.paging`) and summarise (`match_summaries`)."""
+    visible = Q(league__isnull=True) | Q(league__in=league_list(user=user).values("pk"))
+    return Match.objects.filter(visible)
+
+
 def match_list(*, user: Any = None) -> QuerySet[Match]:
-    """Matches of visible leagues plus challenges and validation matches."""
-    visible = Q(league__isnull=True) | Q(league__in=league_list(user=user))
+    """`visible_matches` as models with their league and seats (a match's page, the API's
+    match detail)."""
     return (
-        Match.objects.filter(visible)
+        visible_matches(user=user)
         .select_related("league")
         .prefetch_related(
             Prefetch(
@@ -78,17 +89,11 @@ def match_list(*, user: Any = None) -> QuerySet[Match]:
     )
 
 
-def match_summaries(*, user: Any = None) -> QuerySet[Match]:
-    """`match_list` without the result blob (kilobytes a match) and the error text: what the
-    lists show (the API's summary rows, the match list, league and bot pages)."""
-    return match_list(user=user).defer("result", "error")
-
-
 def match_replay_fields(*, match_id: int, user: Any = None) -> Match | None:
     """A visible match with only what its replay download reads (no seats, no result)."""
     return (
-        match_list(user=user).prefetch_related(None).select_related(None)
-        .only("id", "replay_name", "replay_sha256").filter(pk=match_id).first()
+        visible_matches(user=user).only("id", "replay_name", "replay_sha256")
+        .filter(pk=match_id).first()
     )  # fmt: skip
 
 
@@ -97,8 +102,8 @@ def match_get(*, match_id: int, user: Any = None) -> Match | None:
 
 
 def challenge_list(*, user: Any) -> QuerySet[Match]:
-    """The challenge matches a user requested, newest first."""
-    return match_list(user=user).filter(kind=Match.Kind.CHALLENGE, requested_by=user)
+    """The challenge matches a user requested (to page and summarise)."""
+    return visible_matches(user=user).filter(kind=Match.Kind.CHALLENGE, requested_by=user)
 
 
 def challenge_versions() -> QuerySet[BotVersion]:
@@ -111,11 +116,22 @@ def challenge_versions() -> QuerySet[BotVersion]:
     )
 
 
-def bot_recent_matches(*, bot: Bot, user: Any = None, limit: int = RECENT_MATCHES) -> list[Match]:
-    return list(
-        match_summaries(user=user).filter(seats__bot_version__bot=bot).distinct()
-        .order_by("-created_at", "-id")[:limit]
-    )  # fmt: skip
+def seated(*, bot_id: int | None = None, bot_version_id: int | None = None) -> Exists:
+    """Matches where the bot (or the bot version) has a seat: an EXISTS over the seats'
+    (bot_version, match) index, so the list needs no join and no DISTINCT."""
+    seats = MatchSeat.objects.filter(match=OuterRef("pk"))
+    if bot_id is not None:
+        seats = seats.filter(bot_version__bot_id=bot_id)
+    if bot_version_id is not None:
+        seats = seats.filter(bot_version_id=bot_version_id)
+    return Exists(seats)
+
+
+def bot_recent_matches(
+    *, bot: Bot, user: Any = None, limit: int = RECENT_MATCHES
+) -> list[MatchSummary]:
+    recent = visible_matches(user=user).filter(seated(bot_id=bot.pk)).order_by(*NEWEST_FIRST)
+    return summaries_of(recent[:limit])
 
 
 def league_list(*, user: Any = None) -> QuerySet[League]:
@@ -140,6 +156,7 @@ def league_ladder(*, league: League, order: str | None = None) -> list[LeagueEnt
     entries = list(
         LeagueEntry.objects.filter(league=league)
         .select_related("bot_version__bot")
+        .defer("chart")  # the charts read it on their own (site_selectors)
         .annotate(conservative=F("openskill_mu") - 3.0 * F("openskill_sigma"))
         .order_by(*keys)
     )
@@ -165,26 +182,25 @@ def league_invitations(*, league: League, user: Any = None) -> QuerySet[LeagueIn
 
 # --- head-to-head ---------------------------------------------------------------------------
 
-HEAD_TO_HEAD_KINDS = (Match.Kind.LEAGUE, Match.Kind.CHALLENGE)  # not validation runs
+
+COUNTED = ("games", "wins", "draws", "losses", "score_diff_sum")
 
 
-def _seat_rows(seats: QuerySet[MatchSeat], key: str) -> list[h2h.SeatRow]:
-    return [
-        h2h.SeatRow(match_id=m, key=k, rank=r, score=s)
-        for m, k, r, s in seats.values_list("match_id", key, "rank", "score")
-    ]
+def _record(subject: Any, opponent: Any, counts: dict[str, Any]) -> h2h.HeadToHeadRecord:
+    return h2h.HeadToHeadRecord(subject, opponent, **{name: counts[name] for name in COUNTED})
 
 
 def league_head_to_head(
-    *, league: League
+    *, league: League, entries: list[LeagueEntry] | None = None
 ) -> list[tuple[LeagueEntry, list[h2h.HeadToHeadRecord | None]]]:
     """Each entrant in ladder order with its record against every entrant (same order; None
-    against itself), from the league's finished matches. Every record has `opponent_entry`."""
-    entries = league_ladder(league=league)
-    seats = MatchSeat.objects.filter(
-        match__league=league, match__kind=Match.Kind.LEAGUE, match__status=Match.Status.FINISHED
-    )
-    records = h2h.tally(_seat_rows(seats, "bot_version_id"))
+    against itself), from the league's finished matches (the `HeadToHead` rows counted with
+    each result). Every record has `opponent_entry`. `entries`: the league's ladder, when
+    the caller has read it already."""
+    entries = league_ladder(league=league) if entries is None else entries
+    rows = HeadToHead.objects.filter(league=league).values("subject_id", "opponent_id", *COUNTED)
+    records = {(r["subject_id"], r["opponent_id"]): _record(r["subject_id"], r["opponent_id"], r)
+               for r in rows}  # fmt: skip
     keys = [e.bot_version_id for e in entries]
     table = h2h.matrix(keys, records)
     for cells in table:
@@ -198,15 +214,21 @@ def bot_head_to_head(
     *, bot: Bot, user: Any = None, league: League | None = None
 ) -> list[h2h.HeadToHeadRecord]:
     """The bot's record against every other bot it met in finished league and challenge matches
-    the user may see (or only in `league`), most games first. Each record has `opponent_bot`."""
-    matches = match_list(user=user).filter(
-        status=Match.Status.FINISHED, kind__in=HEAD_TO_HEAD_KINDS, seats__bot_version__bot=bot
-    )
+    the user may see (or only in `league`), most games first: its versions' `HeadToHead` rows
+    summed by opponent bot. Each record has `opponent_bot`."""
+    rows = HeadToHead.objects.filter(subject__bot=bot).exclude(opponent__bot=bot)
     if league is not None:
-        matches = matches.filter(league=league)
-    seats = MatchSeat.objects.filter(match_id__in=matches.values("pk"))
-    records = [r for r in h2h.tally(_seat_rows(seats, "bot_version__bot_id")).values()
-               if r.subject == bot.pk]  # fmt: skip
+        rows = rows.filter(league=league)
+    else:
+        visible = league_list(user=user).values("pk")
+        rows = rows.filter(Q(league__isnull=True) | Q(league__in=visible))
+    sums = (
+        rows.values("opponent__bot_id")
+        .annotate(games=Sum("games"), wins=Sum("wins"), draws=Sum("draws"),
+                  losses=Sum("losses"), score_diff_sum=Sum("score_diff_sum"))
+        .order_by()
+    )  # fmt: skip
+    records = [_record(bot.pk, row["opponent__bot_id"], row) for row in sums]
     opponents = Bot.objects.in_bulk([r.opponent for r in records])
     for record in records:
         record.opponent_bot = opponents[record.opponent]
@@ -229,6 +251,17 @@ def paired_list(*, bot_id: int | None = None) -> QuerySet[PairedComparison]:
     if bot_id is not None:
         comparisons = comparisons.filter(Q(version_a__bot_id=bot_id) | Q(version_b__bot_id=bot_id))
     return comparisons.order_by("-created_at", "-id")
+
+
+def paired_of_bot(*, bot_id: int, limit: int) -> list[PairedComparison]:
+    """The bot's latest comparisons (as A or B) with their progress. Their ids first, from
+    the comparisons alone: most bots have none, and the list with its progress counts joins
+    six tables."""
+    ids = list(
+        PairedComparison.objects.filter(Q(version_a__bot_id=bot_id) | Q(version_b__bot_id=bot_id))
+        .order_by("-created_at", "-id").values_list("pk", flat=True)[:limit]
+    )  # fmt: skip
+    return list(paired_list().filter(pk__in=ids)) if ids else []
 
 
 def paired_get(*, comparison_id: int) -> PairedComparison | None:

@@ -97,6 +97,8 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "tournament.login_throttle.LoginThrottleMiddleware",  # 429 to password guessing
     "tournament.api.uploads.RequestBodyLimitMiddleware",  # 413 before an oversize body is read
+    # Before sessions, CSRF and users: an anonymous page found in the cache costs none of them.
+    "tournament.page_cache.PageCacheMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",

@@ -14,7 +14,7 @@ from typing import Any
 from django.db.models import Count, Q, QuerySet
 
 from . import selectors, skill
-from .models import Bot, BotVersion, League, LeagueEntry, Match, MatchSeat, RatingChange
+from .models import Bot, BotVersion, League, LeagueEntry, Match, MatchSeat
 
 TOP_PER_LEAGUE = 3
 HOME_MATCHES = 8
@@ -58,32 +58,34 @@ def league_ladder_rows(*, league: League) -> list[LadderRow]:
 
 
 @dataclass(frozen=True)
-class ChartChange:
-    """The fields of a rating change that the rating charts read (website/charts.py)."""
+class ChartLine:
+    """One entrant's rating history as the charts draw it: the points its `LeagueEntry`
+    keeps (tournament/rating_points.py), `[league match number, games, rating]` each."""
 
-    match_id: int
     league_id: int
-    bot_version_id: int
-    before: float
-    after: float
-    bot_version: BotVersion
+    bot_id: int
+    bot_name: str
+    version: int
+    points: list[list[float]]
+
+    @property
+    def label(self) -> str:
+        return f"{self.bot_name} v{self.version}"
 
 
-def _chart_changes(changes: QuerySet[RatingChange]) -> list[ChartChange]:
-    """Rating changes as plain rows, oldest first: one query for the rows (no model built per
-    row, no join) and one for their bot versions, whatever the number of changes."""
-    rows = list(
-        changes.order_by("id").values_list(
-            "match_id", "league_id", "bot_version_id", "before", "after"
-        )
-    )
-    versions = BotVersion.objects.select_related("bot").in_bulk({r[2] for r in rows})
-    return [ChartChange(m, lg, v, b, a, versions[v]) for m, lg, v, b, a in rows]
+def _chart_lines(entries: QuerySet[LeagueEntry]) -> list[ChartLine]:
+    """Entrants with at least one rated match, one query (a few hundred points each at most,
+    whatever the length of the history)."""
+    rows = entries.values_list("league_id", "bot_version__bot_id", "bot_version__bot__name",
+                               "bot_version__number", "chart")  # fmt: skip
+    lines = [ChartLine(lg, b, name, n, (chart or {}).get("points") or [])
+             for lg, b, name, n, chart in rows]  # fmt: skip
+    return [line for line in lines if line.points]
 
 
-def league_chart_changes(*, league: League) -> list[ChartChange]:
+def league_chart_lines(*, league: League) -> list[ChartLine]:
     """The league's rating history for its chart."""
-    return _chart_changes(RatingChange.objects.filter(league=league))
+    return _chart_lines(LeagueEntry.objects.filter(league=league).order_by("pk"))
 
 
 # --- bots -----------------------------------------------------------------------------------
@@ -100,17 +102,19 @@ class FaultRate:
 
 
 def bot_fault_rate(*, bot: Bot) -> FaultRate:
-    """Faulted seats over seats played in finished matches (validation matches included)."""
-    agg = MatchSeat.objects.filter(
-        bot_version__bot=bot, match__status=Match.Status.FINISHED
-    ).aggregate(seats=Count("pk"), faults=Count("pk", filter=~Q(fault="")))
-    return FaultRate(agg["seats"], agg["faults"])
+    """Faulted seats over seats played in finished matches (validation matches included),
+    from the totals each version keeps (no query when the versions are prefetched, as
+    `selectors.bot_get` does)."""
+    versions = bot.versions.all()
+    return FaultRate(sum(v.seats_finished for v in versions),
+                     sum(v.seats_faulted for v in versions))  # fmt: skip
 
 
-def bot_rating_changes(*, bot: Bot, user: Any = None) -> list[ChartChange]:
-    """The bot's rating changes in visible leagues, oldest first, for per-league charts."""
+def bot_chart_lines(*, bot: Bot, user: Any = None) -> list[ChartLine]:
+    """The rating history of the bot's versions in visible leagues, for per-league charts."""
     leagues = selectors.league_list(user=user).values("pk")
-    return _chart_changes(RatingChange.objects.filter(bot_version__bot=bot, league__in=leagues))
+    entries = LeagueEntry.objects.filter(bot_version__bot=bot, league__in=leagues)
+    return _chart_lines(entries.order_by("league_id", "bot_version__number"))
 
 
 def bot_versions(*, bot: Bot) -> QuerySet[BotVersion]:
@@ -163,18 +167,18 @@ def league_match_counts(*, league: League) -> dict[str, int]:
 
 
 def league_matches(
-    *, league: League, user: Any, bot_id: int | None = None, status: str | None = None,
+    *, matches: QuerySet[Match], bot_id: int | None = None, status: str | None = None,
     round_number: int | None = None,
 ) -> QuerySet[Match]:
-    """The league's matches, newest first, filtered by bot, status and round when given."""
-    matches = selectors.match_summaries(user=user).filter(league=league)
+    """A league's visible `matches` filtered by bot, status and round when given (to page
+    newest first, `tournament.paging`)."""
     if bot_id is not None:
-        matches = matches.filter(seats__bot_version__bot_id=bot_id).distinct()
+        matches = matches.filter(selectors.seated(bot_id=bot_id))
     if status:
         matches = matches.filter(status=status)
     if round_number is not None:
         matches = matches.filter(round=round_number)
-    return matches.order_by("-created_at", "-id")
+    return matches
 
 
 def enterable_leagues(*, user: Any) -> QuerySet[League]:

@@ -113,37 +113,24 @@ def rating_chart(
                  x_ticks, y_ticks, summary)  # fmt: skip
 
 
-def league_series(changes: Sequence, colour_of: object) -> list[SeriesInput]:
-    """One series per entrant from a league's rating changes (oldest first).
+def league_series(lines: Sequence, colour_of: object) -> list[SeriesInput]:
+    """One series per entrant (`site_selectors.ChartLine`), highest rating first.
 
     x is the league's rated-match count (the first match that changed any rating is 1), so
     lines of entrants who joined late start where they joined. `colour_of(bot_id)` colours them.
     """
-    match_number: dict[int, int] = {}
-    paths: dict[int, list[tuple[float, float]]] = {}
-    labels: dict[int, tuple[str, int]] = {}
-    for c in changes:
-        n = match_number.setdefault(c.match_id, len(match_number) + 1)
-        path = paths.setdefault(c.bot_version_id, [(n - 1, c.before)])
-        path.append((n, c.after))
-        labels[c.bot_version_id] = (f"{c.bot_version.bot.name} v{c.bot_version.number}",
-                                    c.bot_version.bot_id)  # fmt: skip
+    ordered = sorted(lines, key=lambda line: -line.points[-1][2])
     return [
-        SeriesInput(labels[v][0], colour_of(labels[v][1]), paths[v])  # type: ignore[operator]
-        for v in sorted(paths, key=lambda v: -paths[v][-1][1])
+        SeriesInput(line.label, colour_of(line.bot_id), [(p[0], p[2]) for p in line.points])  # type: ignore[operator]
+        for line in ordered
     ]
 
 
-def bot_series_by_league(changes: Sequence, colour: str) -> dict[int, list[SeriesInput]]:
+def bot_series_by_league(lines: Sequence, colour: str) -> dict[int, list[SeriesInput]]:
     """Per league id, one series per version of one bot: its rating after each of its games
     (x = the version's games in that league), all in the bot's colour."""
-    out: dict[int, dict[int, list[tuple[float, float]]]] = {}
-    labels: dict[int, str] = {}
-    for c in changes:
-        path = out.setdefault(c.league_id, {}).setdefault(c.bot_version_id, [(0, c.before)])
-        path.append((len(path), c.after))
-        labels[c.bot_version_id] = f"v{c.bot_version.number}"
-    return {
-        league: [SeriesInput(labels[v], colour, p) for v, p in paths.items()]
-        for league, paths in out.items()
-    }
+    out: dict[int, list[SeriesInput]] = {}
+    for line in lines:
+        points = [(p[1], p[2]) for p in line.points]
+        out.setdefault(line.league_id, []).append(SeriesInput(f"v{line.version}", colour, points))
+    return out

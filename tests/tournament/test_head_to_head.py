@@ -151,3 +151,51 @@ def test_head_to_head_costs_a_fixed_number_of_queries(
     with django_assert_max_num_queries(4):
         body = anon.get(f"/api/v1/bots/{strong.bot_id}/head-to-head/").json()
         assert len(body["opponents"]) == 2
+
+
+@pytest.mark.django_db
+def test_records_kept_with_results_are_what_the_history_gives(
+    organiser, author, ready_version, runner, django_capture_on_commit_callbacks
+):
+    """The league and bot pages read `HeadToHead` rows counted with each result: the same
+    records as a tally of every finished match, and as the migration's backfill."""
+    import importlib
+
+    from django.apps import apps
+
+    from tournament.models import HeadToHead, MatchSeat
+    from tournament.services.head_to_head import COUNTED, head_to_head_from_history
+
+    league, (strong, middle, weak) = _played_league(
+        organiser, ready_version, django_capture_on_commit_callbacks, runner
+    )
+    runner.scores = lambda spec: [10.0, 10.0, 5.0][: len(spec["seats"])]  # a shared first place
+    with django_capture_on_commit_callbacks(execute=True):
+        challenge_create(user=author, mode="duel", options={}, bot_version_ids=[weak.pk, strong.pk])
+        challenge_create(user=author, mode="duel", options={}, bot_version_ids=[middle.pk, weak.pk])
+    # a seat that crashed out has no rank: it counts last
+    seat = MatchSeat.objects.filter(match__league=league, rank=1).order_by("pk").first()
+    MatchSeat.objects.filter(pk=seat.pk).update(rank=None)
+
+    def stored() -> dict:
+        return {
+            (r.league_id, r.subject_id, r.opponent_id): tuple(getattr(r, n) for n in COUNTED)
+            for r in HeadToHead.objects.all()
+        }
+
+    history = {key: tuple(getattr(rec, n) for n in COUNTED)
+               for key, rec in head_to_head_from_history().items()}  # fmt: skip
+    kept = stored()
+    assert {k[0] for k in kept} == {league.pk, None} and len(kept) == 6 + 4
+    rival = MatchSeat.objects.filter(match_id=seat.match_id).exclude(pk=seat.pk).get()
+    pair = {seat.bot_version_id, rival.bot_version_id}
+    changed = {k for k in kept if k[0] == league.pk and set(k[1:]) == pair}
+    assert {k: v for k, v in kept.items() if k not in changed} == {
+        k: v for k, v in history.items() if k not in changed
+    }  # the rank removed by hand afterwards is the only difference
+    assert len(changed) == 2 and all(kept[k][0] == history[k][0] for k in changed)
+    assert all(kept[k][1:4] != history[k][1:4] for k in changed)  # its win became a loss
+    migration = importlib.import_module("tournament.migrations.0013_pages_without_history")
+    HeadToHead.objects.all().delete()
+    migration.count_head_to_head(apps, None)
+    assert stored() == history

@@ -4,6 +4,7 @@ page cache is dropped by any write."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -20,16 +21,16 @@ pytestmark = pytest.mark.django_db
 
 # page -> most queries it may make (the same at every size, see below)
 BUDGETS = {
-    "api_matches": 6,
-    "api_matches_keyset": 7,
+    "api_matches": 3,  # the page's ids, its matches, their seats: no COUNT
+    "api_matches_keyset": 4,  # and the anchor row
     "api_ladder": 4,
     "api_bots": 4,
     "api_leagues": 3,
     "api_history": 4,
     "api_bot": 6,
-    "html_matches": 8,
-    "html_league": 16,
-    "html_bot": 16,
+    "html_matches": 3,
+    "html_league": 8,  # head-to-head and chart from kept rows, not from the history
+    "html_bot": 13,
 }
 
 
@@ -90,28 +91,86 @@ def test_queries_per_page_are_constant_in_rows(
 
 
 def test_match_lists_ship_summaries_and_page_by_keyset(
-    organiser, ready_version, runner, django_capture_on_commit_callbacks
+    settings, organiser, ready_version, runner, django_capture_on_commit_callbacks
 ):
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "PAGE_SIZE": 7}
     _league(organiser, ready_version, "k", 5, django_capture_on_commit_callbacks)
     anon = client_for(None)
     newest = list(Match.objects.order_by("-created_at", "-id").values_list("pk", flat=True))
+    assert len(newest) == 30
     first = anon.get("/api/v1/matches/").json()
-    assert first["count"] == len(newest) == 30
+    assert first["count"] is None and first["previous"] is None  # never counted
     assert "result" not in first["results"][0] and "seats" in first["results"][0]
     assert "result" in anon.get(f"/api/v1/matches/{newest[0]}/").json()  # the detail has it
+    seen, url = [], "/api/v1/matches/"
+    while url:  # `next` continues by keyset from any page
+        page = anon.get(url).json()
+        assert page["count"] is None
+        seen += [m["id"] for m in page["results"]]
+        url = page["next"]
+    assert seen == newest
     seen, url = [], f"/api/v1/matches/?before={newest[3]}"
     while url:
         page = anon.get(url).json()
-        assert page["count"] is None and page["previous"] is None
+        assert page["previous"] is None
         seen += [m["id"] for m in page["results"]]
         url = page["next"]
     assert seen == newest[4:]
+    third = anon.get("/api/v1/matches/?page=3").json()  # numbered pages still work
+    assert [m["id"] for m in third["results"]] == newest[14:21]
+    assert third["previous"].endswith("?page=2") and third["next"].endswith(f"?before={newest[20]}")
+    assert anon.get("/api/v1/matches/?page=2").json()["previous"].endswith("/api/v1/matches/")
+    assert anon.get("/api/v1/matches/?page=5").json()["next"] is None
+    assert anon.get("/api/v1/matches/?page=6").status_code == 404
+    assert anon.get("/api/v1/matches/?page=x").status_code == 404
     league_id = Match.objects.first().league_id
     only = anon.get(f"/api/v1/matches/?before={newest[0]}&league={league_id}&round=1").json()
     assert {m["league"] for m in only["results"]} == {league_id}
+    bot_id = Match.objects.get(pk=newest[0]).seats.first().bot_version.bot_id
+    with_bot = anon.get(f"/api/v1/matches/?bot={bot_id}").json()["results"]
+    expected = Match.objects.filter(seats__bot_version__bot_id=bot_id).distinct().count()
+    assert len(with_bot) == min(7, expected) and len({m["id"] for m in with_bot}) == len(with_bot)
     bad = anon.get("/api/v1/matches/?before=x")
     assert bad.status_code == 400 and "before" in bad.json()["error"]["message"]
     assert anon.get("/api/v1/matches/?before=999999").status_code == 400
+
+
+def test_summary_rows_are_written_as_drf_would_write_them(
+    organiser, ready_version, runner, django_capture_on_commit_callbacks, make_user
+):
+    """MatchSummaryOutput writes its rows by hand (speed): the same output as DRF's own
+    field machinery on the models, for strangers, the seats' owner and staff."""
+    from django.contrib.auth.models import AnonymousUser
+    from rest_framework.request import Request
+    from rest_framework.test import APIRequestFactory
+
+    from tournament import selectors
+    from tournament.api.serializers import MatchOutput, MatchSummaryOutput
+    from tournament.match_summaries import summaries
+    from tournament.models import MatchSeat
+
+    class Generic(MatchOutput):
+        class Meta(MatchOutput.Meta):
+            fields = MatchSummaryOutput.Meta.fields
+
+    _league(organiser, ready_version, "g", 3, django_capture_on_commit_callbacks)
+    seats = MatchSeat.objects.order_by("pk")
+    seats.filter(pk=seats[0].pk).update(fault="timeout", fault_evidence={"cpu": 1.5})
+    seats.filter(pk=seats[1].pk).update(score=None, rank=None, time_used=None)
+    Match.objects.filter(pk=seats[2].match_id).update(league=None, replay_name="")
+    staff = make_user("sam")
+    staff.is_staff = True
+    for user in (AnonymousUser(), organiser, make_user("stranger"), staff):
+        request = Request(APIRequestFactory().get("/api/v1/matches/"))
+        request.user = user
+        models = list(selectors.match_list(user=user).order_by("-created_at", "-id"))
+        expected = Generic(models, many=True, context={"request": request}).data
+        rows = summaries([m.pk for m in models])
+        written = MatchSummaryOutput(rows, many=True, context={"request": request}).data
+        assert json.loads(json.dumps(written)) == json.loads(json.dumps(expected))
+        assert any(s["fault_evidence"] for m in written for s in m["seats"]) == (
+            user.is_authenticated and user.username in ("olga", "sam")
+        )
 
 
 def test_page_cache_serves_anonymous_reads_until_a_write(
@@ -149,3 +208,57 @@ def test_placements_are_counted_with_each_result(
         ).values_list("rank", flat=True))  # fmt: skip
         expected = [ranks.get(r, 0) for r in range(1, max(ranks) + 1)]
         assert entry.placements == expected and sum(expected) == entry.games == 9
+
+
+def test_fault_totals_are_counted_with_each_result(
+    organiser, ready_version, runner, django_capture_on_commit_callbacks
+):
+    """The bot page's fault rate reads totals kept on each version: the same as counting
+    the seats of every finished match (validation runs included)."""
+    from tournament.models import BotVersion, MatchSeat
+    from tournament.services.bots import bot_seat_counts_rebuild
+
+    league = ls.league_create(
+        organiser=organiser, name="f", mode="family", seats=3, format="round_robin"
+    )
+    for name in ("f-crash", "f-a", "f-b", "f-c"):  # the scripted runner faults "crash" bots
+        version = ready_version(organiser, name)
+        ls.league_entry_add(league=league, user=organiser, bot_version_id=version.pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        ls.league_start(league=league, user=organiser)
+    kept = dict(BotVersion.objects.values_list("pk", "seats_faulted"))
+    played = dict(BotVersion.objects.values_list("pk", "seats_finished"))
+    crash = BotVersion.objects.get(bot__name="f-crash")
+    assert kept[crash.pk] == played[crash.pk] == 9 and sum(kept.values()) == 9
+    assert played == {
+        v: MatchSeat.objects.filter(bot_version_id=v, match__status="finished").count()
+        for v in played
+    }
+    for rebuild in (bot_seat_counts_rebuild, migration_count_seats):
+        BotVersion.objects.update(seats_finished=0, seats_faulted=0)
+        rebuild()
+        assert dict(BotVersion.objects.values_list("pk", "seats_faulted")) == kept
+        assert dict(BotVersion.objects.values_list("pk", "seats_finished")) == played
+
+
+def migration_count_seats() -> None:
+    import importlib
+
+    from django.apps import apps
+
+    migration = importlib.import_module("tournament.migrations.0013_pages_without_history")
+    migration.count_seats(apps, None)
+
+
+def test_match_lists_never_count_the_whole_list(
+    organiser, ready_version, runner, django_capture_on_commit_callbacks
+):
+    league = _league(organiser, ready_version, "n", 4, django_capture_on_commit_callbacks)
+    deep = Match.objects.order_by("-created_at", "-id")[5].pk
+    for url in ("/api/v1/matches/", f"/api/v1/matches/?before={deep}", "/api/v1/matches/?page=1",
+                "/matches/", f"/matches/?before={deep}", f"/leagues/{league.pk}/"):  # fmt: skip
+        with CaptureQueriesContext(connection) as ctx:
+            assert Client().get(url).status_code == 200
+        counted = [q["sql"] for q in ctx.captured_queries if "COUNT(" in q["sql"].upper()]
+        # the league page counts its matches by status (its progress), never to page them
+        assert all("GROUP BY" in sql for sql in counted), (url, counted)

@@ -1,21 +1,24 @@
 """Helpers shared by the API views: the list view bases (pagination and filters, declared so the
-OpenAPI schema describes them), filtering + pagination of a queryset, object lookup."""
+OpenAPI schema describes them), filtering + pagination of a queryset (numbered pages; the match
+lists page newest first without counting), object lookup."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 from django_filters.rest_framework import DjangoFilterBackend
 from rest_framework import serializers
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
-from rest_framework.utils.urls import replace_query_param
+from rest_framework.utils.urls import remove_query_param, replace_query_param
 from rest_framework.views import APIView
 
 from ..errors import NotFound, ValidationFailed
+from ..match_summaries import summaries
+from ..paging import PageNotFound, newest_first
 
 
 class ListApi(APIView):
@@ -62,43 +65,62 @@ def paginated(
     return response
 
 
-def keyset_paginated(
+class NewestFirstPagination(PageNumberPagination):
+    """What the schema shows of a newest-first list (`newest_first_paginated`): `count` is
+    null, since these lists are never counted."""
+
+    def get_paginated_response_schema(self, schema: dict[str, Any]) -> dict[str, Any]:
+        body = super().get_paginated_response_schema(schema)
+        body["properties"]["count"] = {
+            "type": "integer", "nullable": True, "example": None,
+            "description": "Always null: the list is not counted (follow `next`).",
+        }  # fmt: skip
+        return body
+
+
+def newest_first_paginated(
     request: Request,
     view: Any,
-    queryset: QuerySet,
+    matches: QuerySet,
     serializer_class: type[serializers.Serializer],
 ) -> Response:
-    """A list ordered newest first (-created_at, -id). With `?before=<id>` the page is the
-    rows after that row in this order, read through the (created_at, id) index whatever
-    the depth (no OFFSET, no COUNT): `next` continues from the page's last row and `count`
-    is null. Without it, page numbers as everywhere else."""
-    raw = request.query_params.get("before")
-    if raw is None:
-        return paginated(request, view, queryset, serializer_class)
-    if not raw.isdigit():
-        raise ValidationFailed("before must be the id of a row of this list.",
-                               fields={"before": [raw]})  # fmt: skip
-    # the anchor is a row this user may see (filters aside: they may change between pages)
-    anchor = queryset.prefetch_related(None).filter(pk=int(raw))
-    anchor = anchor.values_list("created_at", flat=True).first()
-    filterset = view.filterset_class(request.query_params, queryset=queryset, request=request)
+    """A page of matches newest first that costs the same at any depth and counts nothing
+    (`tournament.paging`): `?before=<id>` gives the matches after that one, `?page=N` an
+    offset over ids alone. `next` always continues by keyset (`before=` the page's last row);
+    `previous` is page N-1 of a numbered page, else null; `count` is null. `matches` are the
+    rows the reader may see; the view's filters narrow them."""
+    filterset = view.filterset_class(request.query_params, queryset=matches, request=request)
     if not filterset.is_valid():
         raise serializers.ValidationError(filterset.errors)
-    queryset = filterset.qs
-    if anchor is None:
-        raise ValidationFailed(f"before={raw}: there is no such row.", fields={"before": [raw]})
-    size = api_settings.PAGE_SIZE
-    rows = list(
-        queryset.filter(Q(created_at__lt=anchor) | Q(created_at=anchor, pk__lt=int(raw)))
-        .order_by("-created_at", "-pk")[: size + 1]
-    )
-    more = len(rows) > size
-    rows = rows[:size]
+    raw_before = request.query_params.get("before")
+    raw_page = request.query_params.get("page")
+    if raw_before is not None and not raw_before.isdigit():
+        raise ValidationFailed("before must be the id of a row of this list.",
+                               fields={"before": [raw_before]})  # fmt: skip
+    if raw_page is not None and not raw_page.isdigit():
+        raise NotFound(f"There is no page {raw_page!r}.")
+    before = int(raw_before) if raw_before is not None else None
+    number = int(raw_page) if raw_page is not None and before is None else None
+    try:
+        page = newest_first(filterset.qs, size=api_settings.PAGE_SIZE, before=before,
+                            page=number, scope=matches)  # fmt: skip
+    except PageNotFound:
+        if before is not None:
+            raise ValidationFailed(f"before={before}: there is no such row.",
+                                   fields={"before": [raw_before]}) from None  # fmt: skip
+        raise NotFound(f"There is no page {number}.") from None
+    url = request.build_absolute_uri()
     following = None
-    if more and rows:
-        following = replace_query_param(request.build_absolute_uri(), "before", rows[-1].pk)
+    if page.older_anchor is not None:
+        following = replace_query_param(remove_query_param(url, "page"), "before",
+                                        page.older_anchor)  # fmt: skip
+    previous = None
+    if page.number is not None and page.number > 1:
+        previous = (remove_query_param(url, "page") if page.number == 2
+                    else replace_query_param(url, "page", page.number - 1))  # fmt: skip
+    rows = summaries(page.ids)
     data = serializer_class(rows, many=True, context={"request": request}).data
-    return Response({"count": None, "next": following, "previous": None, "results": data})
+    return Response({"count": None, "next": following, "previous": previous, "results": data})
 
 
 def found(obj: Any, what: str, key: Any) -> Any:

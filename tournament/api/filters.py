@@ -6,6 +6,7 @@ import django_filters
 from django.db.models import Q, QuerySet
 
 from ..models import Bot, BotVersion, League, Match, PairedComparison, RatingChange
+from ..selectors import seated
 
 
 class BotFilter(django_filters.FilterSet):
@@ -24,12 +25,21 @@ class LeagueFilter(django_filters.FilterSet):
 
 
 class MatchFilter(django_filters.FilterSet):
-    bot = django_filters.NumberFilter(field_name="seats__bot_version__bot", distinct=True)
-    bot_version = django_filters.NumberFilter(field_name="seats__bot_version", distinct=True)
+    bot = django_filters.NumberFilter(method="filter_bot", help_text="a bot with a seat")
+    bot_version = django_filters.NumberFilter(
+        method="filter_bot_version", help_text="a bot version with a seat"
+    )
 
     class Meta:
         model = Match
         fields = ["status", "mode", "kind", "league", "round", "bot", "bot_version"]
+
+    # EXISTS over the seats, not a join: no duplicate rows, so no DISTINCT on the list
+    def filter_bot(self, queryset: QuerySet, name: str, value: int) -> QuerySet:
+        return queryset.filter(seated(bot_id=value))
+
+    def filter_bot_version(self, queryset: QuerySet, name: str, value: int) -> QuerySet:
+        return queryset.filter(seated(bot_version_id=value))
 
 
 class BotVersionFilter(django_filters.FilterSet):

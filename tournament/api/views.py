@@ -21,7 +21,14 @@ from ..services import challenges as challenge_services
 from ..services import leagues as league_services
 from ..services import paired as paired_services
 from . import serializers as s
-from .base import FilteredListApi, ListApi, found, keyset_paginated, paginated
+from .base import (
+    FilteredListApi,
+    ListApi,
+    NewestFirstPagination,
+    found,
+    newest_first_paginated,
+    paginated,
+)
 from .filters import (
     BotFilter,
     BotVersionFilter,
@@ -280,18 +287,20 @@ class LeagueHistoryApi(FilteredListApi):
 BEFORE = OpenApiParameter(
     "before", int,
     description="Keyset paging: the matches after this match id, newest first, at any depth "
-    "(`next` continues; `count` is null). Without it, `page` numbers.",
+    "(`next` continues from the page's last match). The list is never counted: `count` is "
+    "null, and `page` numbers still work.",
 )  # fmt: skip
 
 
 class MatchListApi(FilteredListApi):
     throttle_classes = [MatchRequestThrottle]
     filterset_class = MatchFilter
+    pagination_class = NewestFirstPagination
 
     @extend_schema(responses=s.MatchSummaryOutput(many=True), parameters=[BEFORE])
     def get(self, request: Request) -> Response:
-        matches = selectors.match_summaries(user=request.user)
-        return keyset_paginated(request, self, matches, s.MatchSummaryOutput)
+        matches = selectors.visible_matches(user=request.user)
+        return newest_first_paginated(request, self, matches, s.MatchSummaryOutput)
 
     @extend_schema(request=s.MatchInput, responses={201: s.MatchOutput})
     def post(self, request: Request) -> Response:
@@ -317,11 +326,12 @@ class ChallengeListApi(FilteredListApi):
     permission_classes = [permissions.IsAuthenticated]
     throttle_classes = [MatchRequestThrottle]
     filterset_class = MatchFilter
+    pagination_class = NewestFirstPagination
 
     @extend_schema(responses=s.MatchSummaryOutput(many=True), parameters=[BEFORE])
     def get(self, request: Request) -> Response:
-        matches = selectors.challenge_list(user=request.user).defer("result", "error")
-        return keyset_paginated(request, self, matches, s.MatchSummaryOutput)
+        matches = selectors.challenge_list(user=request.user)
+        return newest_first_paginated(request, self, matches, s.MatchSummaryOutput)
 
     @extend_schema(
         request=s.ChallengeInput,

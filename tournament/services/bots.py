@@ -5,6 +5,7 @@ built-in bots."""
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable
 from datetime import timedelta
 from typing import Any
 
@@ -13,11 +14,11 @@ from django.contrib.auth import get_user_model
 from django.core.files.base import ContentFile
 from django.core.files.storage import storages
 from django.db import IntegrityError, transaction
-from django.db.models import Max, Q
+from django.db.models import Count, Max, Q
 from django.utils import timezone
 
 from ..errors import BundleRejected, Conflict, PermissionDenied, ValidationFailed
-from ..models import Bot, BotVersion, Match
+from ..models import Bot, BotVersion, Match, MatchSeat
 
 SYSTEM_USERNAME = "arena-system"
 # A validation match is a 2-seat game against the random bot, in the first of these modes
@@ -320,6 +321,39 @@ def bot_version_record_validation(*, match: Match) -> None:
             version.failure_reason = f"{seat.fault}: {reason}" if seat.fault else reason
         version.log = seat.log
         version.save(update_fields=["status", "failure_reason", "log"])
+
+
+def bot_versions_count_seats(*, seats: Iterable[Any]) -> None:
+    """Count a finished match's seats (with their final fault) in their versions' totals
+    (the bot page's fault rate), in the caller's transaction. The versions are locked in id
+    order, the order every result takes them in (services/head_to_head.py too)."""
+    played: dict[int, list[int]] = {}
+    for seat in seats:
+        counts = played.setdefault(seat.bot_version_id, [0, 0])
+        counts[0] += 1
+        counts[1] += 1 if seat.fault else 0
+    versions = list(BotVersion.objects.select_for_update().filter(pk__in=played).order_by("pk")
+                    .only("pk", "seats_finished", "seats_faulted"))  # fmt: skip
+    for version in versions:
+        version.seats_finished += played[version.pk][0]
+        version.seats_faulted += played[version.pk][1]
+    BotVersion.objects.bulk_update(versions, ["seats_finished", "seats_faulted"])
+
+
+def bot_seat_counts_rebuild() -> int:
+    """Every version's seat and fault totals from the finished matches themselves (after
+    bulk imports that bypass the result service, such as the web bench's fill)."""
+    totals = (
+        MatchSeat.objects.filter(match__status=Match.Status.FINISHED).values("bot_version_id")
+        .annotate(seats=Count("pk"), faults=Count("pk", filter=~Q(fault=""))).order_by()
+    )  # fmt: skip
+    by_version = {t["bot_version_id"]: (t["seats"], t["faults"]) for t in totals}
+    versions = list(BotVersion.objects.only("pk", "seats_finished", "seats_faulted"))
+    for version in versions:
+        version.seats_finished, version.seats_faulted = by_version.get(version.pk, (0, 0))
+    BotVersion.objects.bulk_update(versions, ["seats_finished", "seats_faulted"],
+                                   batch_size=1000)  # fmt: skip
+    return len(versions)
 
 
 def builtin_version(name: str) -> BotVersion:

@@ -135,12 +135,15 @@ def _deadline(match: Match, seats: int) -> Any:
 
 
 def match_heartbeat(*, match_id: int) -> bool:
-    """The worker playing a match is alive: stamp ``heartbeat_at`` (False if not running)."""
-    return bool(
-        Match.objects.filter(pk=match_id, status=Match.Status.RUNNING).update(
+    """The worker playing a match is alive: stamp ``heartbeat_at`` (False if not running).
+    No page shows it, so it leaves the cached pages alone."""
+    from ..page_cache import unseen_writes
+
+    with unseen_writes():
+        updated = Match.objects.filter(pk=match_id, status=Match.Status.RUNNING).update(
             heartbeat_at=timezone.now()
         )
-    )
+    return bool(updated)
 
 
 class _Heartbeat:
@@ -340,12 +343,14 @@ def match_record_result(
     replay: dict[str, Any] | None = None,
     error: str = "",
 ) -> Match | None:
-    """Record a played match, its ratings and the league's progress in one transaction.
+    """Record a played match, its ratings, head-to-head records and the league's progress in
+    one transaction.
 
     Idempotent: a match that is no longer queued or running is left untouched, so a retried
     or duplicated task never counts a match twice.
     """
     from . import bots, leagues, paired, ratings
+    from .head_to_head import head_to_head_record_match
 
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=match_id)
@@ -372,6 +377,9 @@ def match_record_result(
         match.replay_sha256 = replay.get("sha256", "")
         match.replay_size = replay.get("size", 0)
         match.save()
+        # versions locked in id order by both: h2h first (league and challenge matches)
+        head_to_head_record_match(match=match, seats=rows.values())
+        bots.bot_versions_count_seats(seats=rows.values())
         if match.kind == Match.Kind.VALIDATION:
             bots.bot_version_record_validation(match=match)
         elif match.kind == Match.Kind.PAIRED:
@@ -411,9 +419,6 @@ def match_fail(*, match_id: int, error: str) -> Match | None:
 
 def match_cancel_queued(*, league: League) -> int:
     """Cancel a league's queued matches (the league was closed)."""
-    from ..page_cache import bump_generation
-
-    bump_generation()  # a queryset update sends no signal
     return Match.objects.filter(league=league, status=Match.Status.QUEUED).update(
         status=Match.Status.CANCELLED, finished_at=timezone.now()
     )

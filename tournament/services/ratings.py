@@ -7,10 +7,12 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import F
 
 from .. import ratings as elo
 from .. import skill
-from ..models import LeagueEntry, Match, RatingChange
+from ..models import League, LeagueEntry, Match, RatingChange
+from ..rating_points import add_point
 
 
 def elo_k() -> float:
@@ -67,6 +69,7 @@ def rating_apply_match(*, match: Match) -> list[RatingChange]:
             .order_by("pk")
         }
         ordered = [entries[v] for v in version_ids]
+        league_match = _count_rated_match(match.league_id)
         ranks = match_ranks(match, seats)
         before = [e.rating for e in ordered]
         solo = match.mode == "solo"
@@ -86,6 +89,8 @@ def rating_apply_match(*, match: Match) -> list[RatingChange]:
             entry.openskill_mu, entry.openskill_sigma = sk_new
             entry.last_change = new - old
             entry.games += 1
+            entry.chart = add_point(entry.chart, league_match=league_match, games=entry.games,
+                                    before=old, after=new)  # fmt: skip
             entry.score_sum += seat.score or 0.0
             entry.placements = add_placement(entry.placements, rank)
             if solo:
@@ -129,9 +134,48 @@ def rating_apply_match(*, match: Match) -> list[RatingChange]:
                 "draws",
                 "losses",
                 "placements",
+                "chart",
             ],
         )
         return RatingChange.objects.bulk_create(changes)
+
+
+def _count_rated_match(league_id: int) -> int:
+    """One more rated match in the league: its number (the x of the league's rating chart).
+    The update locks the league's row until the result commits: results of one league are
+    numbered one after the other."""
+    League.objects.filter(pk=league_id).update(rated_matches=F("rated_matches") + 1)
+    return League.objects.filter(pk=league_id).values_list("rated_matches", flat=True).get()
+
+
+def rating_charts_rebuild(*, league_id: int | None = None) -> int:
+    """Every entrant's chart points and every league's rated-match count from the stored
+    rating changes, in the order they were applied (what `rating_apply_match` builds one
+    result at a time; after bulk imports that bypass it, such as the web bench's fill).
+    Returns the number of entries written."""
+    leagues = League.objects.order_by("pk")
+    if league_id is not None:
+        leagues = leagues.filter(pk=league_id)
+    written = 0
+    for league in leagues:
+        entries = {e.pk: e for e in league.entries.all()}
+        games = dict.fromkeys(entries, 0)
+        for entry in entries.values():
+            entry.chart = {}
+        numbers: dict[int, int] = {}  # match id -> its number, in the order applied
+        changes = RatingChange.objects.filter(league=league).order_by("pk")
+        for match_id, entry_id, before, after in changes.values_list(
+            "match_id", "entry_id", "before", "after"
+        ).iterator():
+            number = numbers.setdefault(match_id, len(numbers) + 1)
+            games[entry_id] += 1
+            entry = entries[entry_id]
+            entry.chart = add_point(entry.chart, league_match=number, games=games[entry_id],
+                                    before=before, after=after)  # fmt: skip
+        LeagueEntry.objects.bulk_update(list(entries.values()), ["chart"], batch_size=1000)
+        League.objects.filter(pk=league.pk).update(rated_matches=len(numbers))
+        written += len(entries)
+    return written
 
 
 def ratings_recompute(*, league_id: int, tolerance: float = 1e-6) -> list[str]:
@@ -139,8 +183,6 @@ def ratings_recompute(*, league_id: int, tolerance: float = 1e-6) -> list[str]:
     σ 25/3) in the order they were applied and compare both ratings with every stored change
     and every entrant. Returns the disagreements (empty when the stored ladder is exactly what
     its history gives)."""
-    from ..models import League
-
     league = League.objects.get(pk=league_id)
     entries = {e.bot_version_id: e for e in league.entries.all()}
     ratings = {vid: elo.START_RATING for vid in entries}

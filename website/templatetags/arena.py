@@ -6,9 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
-from django.urls import reverse
-from django.utils.html import format_html
 
+from .. import links
 from ..colours import bot_colour
 
 register = template.Library()
@@ -22,12 +21,7 @@ def colour(bot_id: int) -> str:
 @register.simple_tag
 def bot_link(bot: Any, version: Any = None) -> str:
     """The bot's name after its colour dot, linked to its page (with " vN" for a version)."""
-    label = f"{bot.name} v{version.number}" if version is not None else bot.name
-    return format_html(
-        '<a class="bot" href="{}"><span class="dot" style="--c: {}" aria-hidden="true">'
-        "</span>{}</a>",
-        reverse("website:bot", args=[bot.pk]), bot_colour(bot.pk), label,
-    )
+    return links.bot_link(bot.pk, bot.name, version.number if version is not None else None)
 
 
 @register.simple_tag

@@ -13,10 +13,13 @@ from django.views.decorators.http import require_POST
 
 from tournament import selectors, site_selectors
 from tournament.errors import ArenaError
+from tournament.match_summaries import summaries_of
+from tournament.paging import NEWEST_FIRST
 from tournament.services import bots as bot_services
 from tournament.services import leagues as league_services
 
 from ..forms import BotForm, ChallengeForm, UploadForm, add_service_error
+from ..match_rows import match_rows
 from . import challenges
 from .common import found
 
@@ -28,8 +31,8 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     return render(request, "website/dashboard.html", {
         "bots": site_selectors.author_bots(user=request.user),
         "faults": site_selectors.seat_faults(user=request.user),
-        "challenges": selectors.challenge_list(user=request.user)
-        .order_by("-created_at", "-id")[:RECENT_CHALLENGES],
+        "challenges": match_rows(summaries_of(selectors.challenge_list(user=request.user)
+                                              .order_by(*NEWEST_FIRST)[:RECENT_CHALLENGES])),
         "is_organiser": league_services.is_organiser(request.user),
         "my_leagues": selectors.league_list(user=request.user).filter(
             organiser=request.user).order_by("-created_at")[:20],

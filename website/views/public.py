@@ -15,7 +15,9 @@ from tournament.services.leagues import is_organiser
 from .. import charts
 from ..colours import bot_colour
 from ..forms import EnterForm, InviteForm, UploadForm, bundle_kinds
-from .common import found, int_param, paginate
+from ..head_to_head_cells import head_to_head_cells
+from ..match_rows import match_rows
+from .common import found, int_param, match_page, paginate
 
 LADDER_PAGE = 50
 
@@ -48,15 +50,18 @@ def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
     if status not in Match.Status.values:
         status = None
     bot_id, round_number = int_param(request, "bot"), int_param(request, "round")
+    visible = selectors.visible_matches(user=request.user).filter(league=league)
     matches = site_selectors.league_matches(
-        league=league, user=request.user, bot_id=bot_id, status=status, round_number=round_number
+        matches=visible, bot_id=bot_id, status=status, round_number=round_number
     )
     ladder = site_selectors.league_ladder_rows(league=league)
-    changes = site_selectors.league_chart_changes(league=league)
+    lines = site_selectors.league_chart_lines(league=league)
+    h2h_rows = selectors.league_head_to_head(league=league, entries=[r.entry for r in ladder])
     user = request.user
     organiser = user.is_authenticated and (user.is_superuser or league.organiser_id == user.pk)
     filters = request.GET.copy()
-    filters.pop("page", None)
+    for key in ("page", "before", "after"):
+        filters.pop(key, None)
     ladder_page = None
     if len(ladder) > LADDER_PAGE:
         ladder_page = paginate(request, ladder, LADDER_PAGE, param="ladder_page")
@@ -67,9 +72,10 @@ def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
         "rows": ladder,
         # #, entrant, Elo, games, W/D/L or one per place + mean rank, interval, conservative, last
         "ladder_columns": 7 + (league.seats + 1 if league.seats >= 3 else 3),
-        "chart": charts.rating_chart(charts.league_series(changes, bot_colour)),
-        "h2h_rows": selectors.league_head_to_head(league=league),
-        "page": paginate(request, matches),
+        "chart": charts.rating_chart(charts.league_series(lines, bot_colour)),
+        "h2h_rows": h2h_rows,
+        "h2h_cells": head_to_head_cells(h2h_rows),
+        "page": match_page(request, matches, scope=visible),
         "filters": {"bot": bot_id, "status": status, "round": round_number},
         "filter_query": filters.urlencode(),
         "statuses": Match.Status.values,
@@ -94,8 +100,10 @@ def _enter_form(request: HttpRequest, league: Any) -> Any:
 
 
 def match_list(request: HttpRequest) -> HttpResponse:
+    """Every visible match, newest first, by pages that cost the same at any depth."""
+    visible = selectors.visible_matches(user=request.user)
+    matches = visible
     status = request.GET.get("status") or None
-    matches = selectors.match_summaries(user=request.user)
     if status in Match.Status.values:
         matches = matches.filter(status=status)
     kind = request.GET.get("kind") or None
@@ -104,11 +112,12 @@ def match_list(request: HttpRequest) -> HttpResponse:
     bot_id = int_param(request, "bot")
     bot = selectors.bot_get(bot_id=bot_id) if bot_id is not None else None
     if bot is not None:
-        matches = matches.filter(seats__bot_version__bot=bot).distinct()
+        matches = matches.filter(selectors.seated(bot_id=bot.pk))
     filters = request.GET.copy()
-    filters.pop("page", None)
+    for key in ("page", "before", "after"):
+        filters.pop(key, None)
     return render(request, "website/matches.html", {
-        "page": paginate(request, matches.order_by("-created_at", "-id")),
+        "page": match_page(request, matches, scope=visible),
         "statuses": Match.Status.values, "kinds": Match.Kind.values,
         "filters": {"status": status, "kind": kind}, "filter_query": filters.urlencode(),
         "bot": bot,
@@ -148,7 +157,7 @@ def bot_detail(request: HttpRequest, bot_id: int) -> HttpResponse:
     owner = user.is_authenticated and bot.owner_id == user.pk and not bot.is_system
     ratings = list(selectors.bot_ratings(bot=bot, user=user))
     series = charts.bot_series_by_league(
-        list(site_selectors.bot_rating_changes(bot=bot, user=user)), bot_colour(bot.pk)
+        site_selectors.bot_chart_lines(bot=bot, user=user), bot_colour(bot.pk)
     )
     leagues = []
     for league_id in dict.fromkeys(e.league_id for e in ratings):
@@ -164,10 +173,10 @@ def bot_detail(request: HttpRequest, bot_id: int) -> HttpResponse:
         "bot": bot, "owner": owner,
         "versions": paginate(request, site_selectors.bot_versions(bot=bot), 10),
         "leagues": leagues,
-        "matches": selectors.bot_recent_matches(bot=bot, user=user),
+        "matches": match_rows(selectors.bot_recent_matches(bot=bot, user=user)),
         "fault_rate": site_selectors.bot_fault_rate(bot=bot),
         "opponents": selectors.bot_head_to_head(bot=bot, user=user),
-        "paired": selectors.paired_list(bot_id=bot.pk)[:PAIRED_ON_BOT_PAGE],
+        "paired": selectors.paired_of_bot(bot_id=bot.pk, limit=PAIRED_ON_BOT_PAGE),
         "may_compare": is_organiser(user),
         "upload_form": UploadForm() if owner and not bot.retired else None,
         "upload_kinds": bundle_kinds(),
