@@ -67,18 +67,9 @@ _XY = tuple(cell_xy(i) for i in range(STRIDE * 64))  # (x, y) of the first 64 ro
 
 
 def cells_of(mask: int) -> list[list[int]]:
-    """``[[x, y], ...]`` of a mask, in index order (row by row). Observations call it for
-    every tile of every boat, so it scans bits inline and looks coordinates up in a table."""
-    out = []
-    append = out.append
-    table, rows_end = _XY, len(_XY)
-    while mask:
-        low = mask & -mask
-        i = low.bit_length() - 1
-        x, y = table[i] if i < rows_end else cell_xy(i)
-        append([x, y])
-        mask ^= low
-    return out
+    """``[[x, y], ...]`` of a mask, in index order (row by row): fresh lists a caller may keep
+    or change (a placed tile keeps its own pairs: ``cells_xy``)."""
+    return [[x, y] for x, y in cells_xy(mask)]
 
 
 def cells_xy(mask: int) -> tuple[tuple[int, int], ...]:
