@@ -501,7 +501,10 @@ class BotProcess:
             if time.monotonic() >= deadline:
                 return None
             self.drain_stderr()
-            time.sleep(0.002)
+            if isinstance(self.proc, ForkedProcess):  # woken as soon as its server reports it
+                self.proc.server.wait_exit(self.proc.pid, 0.002)
+            else:
+                time.sleep(0.002)
         return self.proc.returncode
 
     def exit_fault(self, elapsed: float = 0.0) -> BotFault:
