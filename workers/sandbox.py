@@ -410,43 +410,46 @@ class BotProcess:
                 pass
         return self.proc_tree_cpu_seconds()
 
-    def proc_tree_cpu_seconds(self) -> float:
-        """CPU time (user + system) used so far by the bot's process tree: the launcher and
-        its descendants, each with the time of the children it reaped (/proc/<pid>/stat).
-        In a pid namespace an orphan is adopted by the namespace's init, so nothing escapes
-        the tree. Per clock tick (10 ms); a few /proc reads per process."""
-        ticks, todo, seen = 0, [self.proc.pid], set()
+    def _tree(self) -> list[int]:
+        """The pids of the bot's process tree: the launcher and its descendants, found through
+        the children of each of their threads (/proc/<pid>/task/<tid>/children)."""
+        found, todo, seen = [], [self.proc.pid], set()
         while todo:
             pid = todo.pop()
             if pid in seen:
                 continue
             seen.add(pid)
             try:
+                for task in os.listdir(f"/proc/{pid}/task"):
+                    with open(f"/proc/{pid}/task/{task}/children") as f:
+                        todo += [int(child) for child in f.read().split()]
+            except (OSError, ValueError):
+                continue
+            found.append(pid)
+        return found
+
+    def proc_tree_cpu_seconds(self) -> float:
+        """CPU time (user + system) used so far by the bot's process tree, each process with
+        the time of the children it reaped (/proc/<pid>/stat). In a pid namespace an orphan is
+        adopted by the namespace's init, so nothing escapes the tree. Per clock tick (10 ms)."""
+        ticks = 0
+        for pid in self._tree():
+            try:
                 with open(f"/proc/{pid}/stat") as f:
                     stat = f.read()
                 fields = stat[stat.rfind(")") + 2 :].split()
                 ticks += sum(int(x) for x in fields[11:15])  # utime stime cutime cstime
-                for task in os.listdir(f"/proc/{pid}/task"):
-                    with open(f"/proc/{pid}/task/{task}/children") as f:
-                        todo += [int(child) for child in f.read().split()]
             except (OSError, ValueError, IndexError):
                 continue
         return ticks / _TICKS
 
     def resident_mb(self) -> float:
         """Resident memory of the bot's process tree (the launcher and its descendants)."""
-        total, todo, seen = 0, [self.proc.pid], set()
-        page = os.sysconf("SC_PAGE_SIZE")
-        while todo:
-            pid = todo.pop()
-            if pid in seen:
-                continue
-            seen.add(pid)
+        total, page = 0, os.sysconf("SC_PAGE_SIZE")
+        for pid in self._tree():
             try:
                 with open(f"/proc/{pid}/statm") as f:
                     total += int(f.read().split()[1]) * page
-                with open(f"/proc/{pid}/task/{pid}/children") as f:
-                    todo += [int(child) for child in f.read().split()]
             except (OSError, ValueError, IndexError):
                 continue
         return total / (1024 * 1024)
