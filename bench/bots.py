@@ -128,13 +128,16 @@ def _one_after_another(calls: Any, threads: Any = None) -> None:
 def game_times(games: int, compiled: str | None = None) -> dict[str, Any]:
     """Median wall seconds of a 4-player standard game, the same seeds side by side:
     in-process random bots; subprocess random bots in the full sandbox started and closed
-    one after another as before issue 16 (`subprocess_before`), side by side as now
-    (`subprocess`), and side by side with the random bot that asks for observation deltas
+    one after another as before issue 16 (`subprocess_before`), side by side as now with the
+    seats of a simultaneous step asked one after another (`subprocess_one_by_one`) and
+    together, as now (`subprocess`), and side by side with the random bot that asks for
+    observation deltas
     (`subprocess_deltas`); subprocess random bots with no isolation layer; and, given
     `compiled`, the C random starter in the full sandbox (`subprocess_compiled`)."""
     plays = [
         ("in_process", ["random"] * 4, None),
         ("subprocess_before", [RANDOM_BOT] * 4, None),
+        ("subprocess_one_by_one", [RANDOM_BOT] * 4, None),
         ("subprocess", [RANDOM_BOT] * 4, None),
         ("subprocess_deltas", [DELTA_RANDOM_BOT] * 4, None),
         ("no_isolation", [RANDOM_BOT] * 4, Isolation()),
@@ -146,6 +149,9 @@ def game_times(games: int, compiled: str | None = None) -> dict[str, Any]:
     startup, decisions = [], []
     for seed in range(games):
         for label, bots, isolation in plays:
+            # the seats of a simultaneous step asked together, except in the rows that show
+            # the runner before: one after another
+            together = label not in ("subprocess_before", "subprocess_one_by_one")
             spec = MatchSpec(
                 mode="standard",
                 seats=tuple(SeatSpec.parse(b) for b in bots),
@@ -160,7 +166,7 @@ def game_times(games: int, compiled: str | None = None) -> dict[str, Any]:
             for _ in range(IN_PROCESS_REPEATS if label == "in_process" else 1):
                 started = time.perf_counter()
                 try:
-                    outcome = run_match(spec, isolation=isolation)
+                    outcome = run_match(spec, isolation=isolation, ask_together=together)
                 finally:
                     runner_module._in_parallel = parallel
                 runs[label].append(time.perf_counter() - started)
@@ -174,6 +180,7 @@ def game_times(games: int, compiled: str | None = None) -> dict[str, Any]:
     out["subprocess_decision_round_trips"] = statistics.median(decisions)
     out["ratio"] = out["subprocess"] / out["in_process"]
     out["ratio_before"] = out["subprocess_before"] / out["in_process"]
+    out["ratio_one_by_one"] = out["subprocess_one_by_one"] / out["in_process"]
     out["ratio_deltas"] = out["subprocess_deltas"] / out["in_process"]
     out["ratio_no_isolation"] = out["no_isolation"] / out["in_process"]
     if compiled is not None:
@@ -208,6 +215,7 @@ def main(argv: list[str] | None = None) -> int:
     figures["subprocess_to_inprocess_ratio"] = figures["game"]["ratio"]
     figures["subprocess_to_inprocess_ratio_before"] = figures["game"]["ratio_before"]
     figures["subprocess_deltas_to_inprocess_ratio"] = figures["game"]["ratio_deltas"]
+    figures["subprocess_one_by_one_to_inprocess_ratio"] = figures["game"]["ratio_one_by_one"]
     if "ratio_compiled" in figures["game"]:
         figures["subprocess_compiled_to_inprocess_ratio"] = figures["game"]["ratio_compiled"]
     figures["our_side_us_per_decision"] = (
@@ -246,6 +254,11 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"4-player standard game, subprocess random bots started and closed one after "
         f"another (before issue 16): {g['subprocess_before'] * 1000:8.1f} ms"
+    )
+    print(
+        f"4-player standard game, subprocess random bots, the seats of simultaneous steps "
+        f"asked one after another: {g['subprocess_one_by_one'] * 1000:8.1f} ms "
+        f"({g['ratio_one_by_one']:.1f}x)"
     )
     print(
         f"4-player standard game, subprocess random bots asking for observation deltas: "

@@ -75,6 +75,18 @@ class Game(ABC):
     def legal_actions(self, seat: int) -> Sequence[Action]:
         """The actions ``seat`` may take now (empty if it need not act)."""
 
+    def asked_together(self) -> tuple[int, ...]:
+        """The pending seats that may all be asked now, ``pending()[0]`` first.
+
+        More than one only in a step where the seats choose in secret and independently
+        (a draft pick, buying, laying rescue cards face down): there, until a seat's own
+        turn comes, the other seats' answers change neither its observation nor its legal
+        actions, so a runner may send it its question early and take its answer when its
+        turn comes, with the same result as asking the seats one after another
+        (tests/engine/test_asked_together.py checks this at every such step). The default:
+        the first pending seat alone."""
+        return self.pending()[:1]
+
     def seat_step(self, seat: int) -> int:
         """The ``step`` number a bot is sent: how many decisions ``seat`` has taken so far.
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -107,6 +107,17 @@ class BuiltinAgent:
         self.bot.close()
 
 
+@dataclass
+class _Asked:
+    """A decision sent to a bot whose answer is still to be taken (``ProgramAgent.ask``)."""
+
+    legal: Sequence[Action]
+    step: int  # the game's step when it was asked
+    ceiling: float  # its wall-clock ceiling
+    budgeted: bool  # the ceiling is what was left of the seat's wall budget for the match
+    fault: BotFault | None = None  # the question could not be sent
+
+
 class ProgramAgent:
     """A seat played by a sandboxed bot program."""
 
@@ -143,6 +154,7 @@ class ProgramAgent:
         self.process: BotProcess | None = None
         self._encoder: LegalEncoder | None = None
         self._observations: ObservationEncoder | None = None  # set by the ready answer
+        self._asked: _Asked | None = None  # the question out (ask), awaiting its answer
         self._launched_at = 0.0
         self._started = False
         self._bundle, self._filename, self._sha256 = bundle, filename, sha256
@@ -191,16 +203,26 @@ class ProgramAgent:
             self._record(game, fault)
         self.stats.startup = time.monotonic() - self._launched_at
 
-    def act(self, game: Game, seat: int) -> Action:
+    def act(
+        self, game: Game, seat: int, alongside: Sequence[ProgramAgent] = ()
+    ) -> Action:
+        """The seat's action now: its question is sent (unless ``ask`` sent it already) and
+        its answer taken. ``alongside``: seats asked together with this one whose answers
+        come later (``BotProcess.finish``)."""
         if not self._started:  # driven by engine.play.play_game, which knows no launch step
             self.launch(game)
             self.await_ready(game)
-        legal = game.legal_actions(seat)
-        self.last_note = None
-        self.last_seconds = self.last_cpu = 0.0
-        if self.process is None or self.fault is not None:
-            return legal[0]  # the default policy of a seat whose bot has faulted
+        self.ask(game, seat)
+        return self._answer(game, seat, alongside)
+
+    def ask(self, game: Game, seat: int) -> None:
+        """Send the seat its ``decide`` now, ahead of its turn when the runner asks a
+        simultaneous step's seats together (``Game.asked_together``); ``act`` takes the
+        answer. Nothing if a question is already out, or the bot has faulted."""
+        if self._asked is not None or self.process is None or self.fault is not None:
+            return
         assert self._encoder is not None and self.stats.bank_left is not None
+        legal = game.legal_actions(seat)
         limit, bank = self.limits.decision_seconds, self.stats.bank_left
         payload = decide_for(game, seat, legal, self._encoder, limit, bank, self._observations)
         # Charged: CPU time, up to the limit plus the bank. The wall clock is a backstop,
@@ -209,11 +231,30 @@ class ProgramAgent:
         budgeted = self.wall_left is not None and self.wall_left < ceiling
         if budgeted:
             ceiling = max(self.wall_left or 0.0, 0.0)
-        elapsed, spent = 0.0, False
+        asked = self._asked = _Asked(legal, len(game.history), ceiling, budgeted)
         try:
             if ceiling <= 0:
                 raise BotFault(FaultKind.TIMEOUT, "used its wall-clock budget for the match")
-            line, elapsed = self.process.exchange(payload, ceiling, cpu_limit=limit + bank)
+            self.process.begin(payload, ceiling, cpu_limit=limit + bank)
+        except BotFault as fault:
+            asked.fault = fault
+
+    def _answer(self, game: Game, seat: int, alongside: Sequence[ProgramAgent]) -> Action:
+        asked, self._asked = self._asked, None
+        self.last_note = None
+        self.last_seconds = self.last_cpu = 0.0
+        if asked is None or self.process is None:
+            return game.legal_actions(seat)[0]  # the default policy of a faulted seat
+        legal = asked.legal
+        # asked early (other seats acted since): never changed, by Game.asked_together's contract
+        if asked.step != len(game.history) and legal != game.legal_actions(seat):
+            raise RuntimeError(f"seat {seat} was asked early, and its legal actions changed")
+        elapsed, spent = 0.0, False
+        try:
+            if asked.fault is not None:
+                raise asked.fault
+            others = [a.process for a in alongside if a is not self and a.process is not None]
+            line, elapsed = self.process.finish(others)
             self._spend(self.process.last_cpu, elapsed)
             spent = True
             reply = parse_reply(line, game.codec, self.limits.debug_chars)
@@ -237,7 +278,8 @@ class ProgramAgent:
                 fault.seconds = elapsed
             else:  # a timeout or a death: the time was still used
                 self._spend(self.process.last_cpu, fault.seconds)
-                if budgeted and fault.kind == FaultKind.TIMEOUT and fault.seconds >= ceiling:
+                ceiling = asked.ceiling
+                if asked.budgeted and fault.kind == FaultKind.TIMEOUT and fault.seconds >= ceiling:
                     fault.message = (
                         f"used its wall-clock budget for the match ({ceiling:.3f} s left at"
                         f" this decision; it used {self.process.last_cpu:.3f} s of CPU time)"

@@ -24,7 +24,8 @@ import subprocess
 import tempfile
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from . import forkserver
@@ -163,6 +164,18 @@ class TailBuffer:
         return lines[-self.max_lines :]
 
 
+@dataclass
+class _Ask:
+    """A question sent to a bot (``BotProcess.begin``) whose answer is still to be taken."""
+
+    view: memoryview
+    sent: int  # bytes of ``view`` written so far
+    started: float  # monotonic clock at the write
+    timeout: float  # the wall-clock ceiling
+    cpu0: float  # the bot's CPU time at the write
+    cpu_limit: float | None
+
+
 class BotProcess:
     """A running bot program: send a line, receive a line within a deadline."""
 
@@ -190,6 +203,9 @@ class BotProcess:
         self.swept = False  # kill() killed every process of the uid
         self.cpu_seconds: float | None = None  # known once the process is reaped
         self.last_cpu = 0.0  # CPU time of the bot's process tree in the last exchange
+        self._ask: _Ask | None = None  # the question awaiting its answer (begin/finish)
+        self._reply_seen_at: float | None = None  # when an answer read early arrived
+        self._early_fault: BotFault | None = None  # found while another bot was awaited
         self.proc: subprocess.Popen[bytes] | ForkedProcess
         try:
             forked = None
@@ -294,12 +310,25 @@ class BotProcess:
         backstop for bots that sleep or block. Time the bot spends stopped or waiting for a
         core on a busy machine is not charged. ``last_cpu`` holds the CPU time used.
         """
+        self.begin(payload, timeout, cpu_limit=cpu_limit)
+        return self.finish()
+
+    @property
+    def asking(self) -> bool:
+        """A question was sent (``begin``) whose answer was not taken yet (``finish``)."""
+        return self._ask is not None
+
+    def begin(self, payload: bytes, timeout: float, *, cpu_limit: float | None = None) -> None:
+        """The first half of ``exchange``: send ``payload`` and start the clocks. The bot
+        thinks from now on; ``finish`` takes its answer, maybe after other bots' answers
+        (the seats of a simultaneous step are asked together). Raises BotFault."""
         started = time.monotonic()
-        deadline = started + timeout
         if self._out or (self._read_stdout() and self._out):
             self._fail_stale()
         cpu0 = self.tree_cpu_seconds() if cpu_limit is not None else 0.0
         self.last_cpu = 0.0
+        self._reply_seen_at = None
+        self._early_fault = None
         view = memoryview(payload)
         try:
             sent = os.write(self._in, view)
@@ -309,6 +338,36 @@ class BotProcess:
             raise self.exit_fault(time.monotonic() - started) from None
         if sent < len(view):
             self._sel.register(self._in, selectors.EVENT_WRITE)
+        self._ask = _Ask(view, sent, started, timeout, cpu0, cpu_limit)
+
+    def finish(self, alongside: Sequence[BotProcess] = ()) -> tuple[bytes, float]:
+        """The second half of ``exchange``: wait for the answer to ``begin``'s question.
+
+        ``alongside``: other bots asked at the same time whose answers are taken later.
+        While this one is awaited their stdout is read too, so that the moment each answer
+        arrives is known (their wall clock stops then, not when their turn comes), and when
+        the wait is slow their CPU time and wall-clock ceiling are checked, so a bot that
+        loops while another thinks is stopped then (its fault is raised at its turn)."""
+        ask = self._ask
+        if ask is None:
+            raise RuntimeError("finish() without begin()")
+        self._ask = None
+        if self._early_fault is not None:
+            fault, self._early_fault = self._early_fault, None
+            raise fault
+        watched = [p for p in alongside if p is not self and p._ask is not None and not p._killed]
+        for other in watched:
+            self._sel.register(other._stdout, selectors.EVENT_READ, other)
+        try:
+            return self._await_reply(ask, watched)
+        finally:
+            for other in watched:
+                with contextlib.suppress(KeyError, ValueError):
+                    self._sel.unregister(other._stdout)
+
+    def _await_reply(self, ask: _Ask, watched: list[BotProcess]) -> tuple[bytes, float]:
+        started, timeout, cpu_limit, view = ask.started, ask.timeout, ask.cpu_limit, ask.view
+        deadline, sent, cpu0 = started + timeout, ask.sent, ask.cpu0
         limit = self.limits.reply_bytes
         while True:
             if sent >= len(view):
@@ -317,7 +376,9 @@ class BotProcess:
                     line = bytes(self._out[:nl])
                     del self._out[: nl + 1]
                     self._scan = 0
-                    elapsed = time.monotonic() - started
+                    seen = self._reply_seen_at
+                    elapsed = (time.monotonic() if seen is None else seen) - started
+                    self._reply_seen_at = None
                     if cpu_limit is not None:
                         self.last_cpu = max(0.0, self.tree_cpu_seconds() - cpu0)
                     if len(line) > limit:
@@ -349,9 +410,16 @@ class BotProcess:
                 raise self._over_wall(timeout, elapsed, cpu_limit is not None)
             if cpu_limit is not None:
                 remaining = min(remaining, CPU_POLL_SECONDS)
-            for key, _ in self._sel.select(remaining):
+            events = self._sel.select(remaining)
+            if not events:
+                watched = [p for p in watched if not p._checked_while_waiting(self._sel)]
+            for key, _ in events:
                 fd = key.fd
-                if fd == self._stdout:
+                if key.data is not None:  # a bot asked alongside: its answer, read early
+                    if not key.data._read_early():
+                        self._sel.unregister(fd)
+                        watched = [p for p in watched if p is not key.data]
+                elif fd == self._stdout:
                     if not self._read_stdout():
                         if sent < len(view):
                             self._sel.unregister(self._in)
@@ -366,8 +434,43 @@ class BotProcess:
                     except OSError:
                         self._sel.unregister(self._in)
                         raise self.exit_fault(time.monotonic() - started) from None
+                    ask.sent = sent
                     if sent >= len(view):
                         self._sel.unregister(self._in)
+
+    def _read_early(self) -> bool:
+        """Read the answer of a bot asked alongside another (see ``finish``) and note when
+        it arrived. False when there is nothing more to watch for: the pipe is closed, the
+        answer is complete, or the bot wrote more than an answer may hold (its own
+        ``finish`` reports those)."""
+        if not self._read_stdout():
+            return False
+        if self._reply_seen_at is None and self._out.find(b"\n", self._scan) >= 0:
+            self._reply_seen_at = time.monotonic()
+            return False
+        return len(self._out) <= self.limits.reply_bytes
+
+    def _checked_while_waiting(self, selector: selectors.BaseSelector) -> bool:
+        """While another bot is slow to answer: whether this one, asked alongside, is over
+        its CPU time or its wall-clock ceiling. If it is, it is stopped now (taken out of
+        ``selector`` first) and its fault waits for its turn, with the message the same
+        fault would have then."""
+        ask = self._ask
+        if ask is None or self._killed:
+            return True
+        elapsed = time.monotonic() - ask.started
+        if ask.cpu_limit is not None:
+            self.last_cpu = max(0.0, self.tree_cpu_seconds() - ask.cpu0)
+            if self.last_cpu > ask.cpu_limit:
+                self._early_fault = self._over_cpu(ask.cpu_limit, elapsed)
+        if self._early_fault is None and self._reply_seen_at is None and elapsed > ask.timeout:
+            self._early_fault = self._over_wall(ask.timeout, elapsed, ask.cpu_limit is not None)
+        if self._early_fault is None:
+            return False
+        with contextlib.suppress(KeyError, ValueError):
+            selector.unregister(self._stdout)
+        self.kill()
+        return True
 
     def _evidence(self, elapsed: float) -> dict[str, float | list[float]]:
         """What a timeout is judged on, kept with the fault: CPU, wall clock, machine load."""

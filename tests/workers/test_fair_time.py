@@ -55,12 +55,13 @@ def _signal_all(pids: list[int], sig: int) -> None:
 def noisy(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[float]]:
     """Every decision (a ``decide`` message) is paused PAUSE_FOR seconds after PAUSE_AFTER:
     all the bot's processes are stopped, then continued. Yields the pauses made."""
-    original = sandbox.BotProcess.exchange
+    original = sandbox.BotProcess.finish
     pauses: list[float] = []
 
-    def exchange(self: sandbox.BotProcess, payload: bytes, timeout: float, **kw: Any) -> Any:
-        if not payload.startswith(b'{"type":"decide"'):
-            return original(self, payload, timeout, **kw)  # the start, not a decision
+    def finish(self: sandbox.BotProcess, *args: Any, **kw: Any) -> Any:
+        asked = self._ask
+        if asked is None or not asked.view[:16].tobytes().startswith(b'{"type":"decide"'):
+            return original(self, *args, **kw)  # the start, not a decision
         done = threading.Event()
 
         def pause() -> None:
@@ -77,12 +78,12 @@ def noisy(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[float]]:
         thread = threading.Thread(target=pause)
         thread.start()
         try:
-            return original(self, payload, timeout, **kw)
+            return original(self, *args, **kw)
         finally:
             done.set()
             thread.join()
 
-    monkeypatch.setattr(sandbox.BotProcess, "exchange", exchange)
+    monkeypatch.setattr(sandbox.BotProcess, "finish", finish)
     yield pauses
 
 

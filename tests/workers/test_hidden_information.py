@@ -46,10 +46,10 @@ class CapturedProcess:
         self.lines: list[bytes] = []
         self.last_cpu = 0.0
 
-    def exchange(
-        self, payload: bytes, timeout: float, *, cpu_limit: float | None = None
-    ) -> tuple[bytes, float]:
+    def begin(self, payload: bytes, timeout: float, *, cpu_limit: float | None = None) -> None:
         self.lines.append(payload)
+
+    def finish(self, alongside: object = ()) -> tuple[bytes, float]:
         return b'{"index": 0}\n', 0.0
 
     def drain_stderr(self) -> None:

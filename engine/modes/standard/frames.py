@@ -37,6 +37,10 @@ class Frame:
     # something hidden (a kept card they can afford, rescue cards, a playable anytime card):
     # an observation then names only its own seat as pending.
     public_waiting: ClassVar[bool] = True
+    # Whether the seats it waits for choose in secret and independently: until a seat's
+    # turn, the others' answers change neither its observation nor its legal actions
+    # (``Game.asked_together``). Such a frame hides who is still asked (``public_waiting``).
+    simultaneous: ClassVar[bool] = False
 
     def __init__(self) -> None:
         self.done = False

@@ -95,6 +95,12 @@ class StandardGame(Game):
     def pending(self) -> tuple[int, ...]:
         return self.frames[-1].waiting if self.frames else ()
 
+    def asked_together(self) -> tuple[int, ...]:
+        if not self.frames:
+            return ()
+        top = self.frames[-1]
+        return top.waiting if top.simultaneous else top.waiting[:1]
+
     def legal_actions(self, seat: int) -> Sequence[Action]:
         if not self.frames:
             return ()

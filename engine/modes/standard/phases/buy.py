@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 class BuyFrame(Frame):
     name = "buy"
     public_waiting = False  # who is asked shows who can afford a kept card
+    simultaneous = True
 
     def __init__(self, game: StandardGame) -> None:
         super().__init__()

@@ -45,6 +45,10 @@ class KeepFromPileFrame(Frame):
 
 
 class DraftFrame(KeepFromPileFrame):
+    # Everybody with a pile picks at once; who has picked already is not shown (pending
+    # names only the observer), so a pick never shows before everybody has picked.
+    public_waiting = False
+    simultaneous = True
 
     def __init__(self, direction: int, keep: int) -> None:
         super().__init__()

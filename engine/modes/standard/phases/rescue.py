@@ -40,6 +40,7 @@ class ChooseRescueFrame(Frame):
 
     name = "choose_rescue"
     public_waiting = False  # who is asked shows who holds rescue cards
+    simultaneous = True
 
     def __init__(self, game: StandardGame) -> None:
         super().__init__()

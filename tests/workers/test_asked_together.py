@@ -1,0 +1,153 @@
+"""The seats of a simultaneous step are asked together (``workers.runner._ask_together``).
+
+Every bot of a draft, a buying step or a choice of rescue cards gets its question when the step
+begins and thinks while the seat before it does; the answers are still taken, and applied, in
+the order of the seats. These tests play 4-player standard games of sandboxed bots and show:
+the game is the same as asking one seat after another; the questions really go out before the
+first answer; a bot's wall clock stops when its answer arrives, not when its turn comes; and a
+bot that loops while another seat thinks is stopped and faulted without harming the match.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from workers.faults import FaultKind
+from workers.limits import Limits
+from workers.runner import MatchSpec, SeatSpec, run_match
+from workers.sandbox import BotProcess
+
+from .conftest import EXAMPLES
+
+pytestmark = pytest.mark.usefixtures("worker_guard")
+RANDOM = str(EXAMPLES / "random_bot.py")
+
+# A bot for the timing tests: at its first draft pick, seat 0 sleeps SLEEP seconds before it
+# answers and seat 1 does what BEHAVIOUR says; every other decision is answered at once.
+SLOW_FIRST_SEAT = """
+import json, sys, time
+BEHAVIOUR = {behaviour!r}
+seat, drafted = None, False
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "start":
+        seat = message["seat"]
+        reply = {{"ready": True}}
+    elif message["type"] == "decide":
+        if message["observation"]["decision"]["decision"] == "draft" and not drafted:
+            drafted = True
+            if seat == 0:
+                time.sleep({sleep})
+            elif seat == 1 and BEHAVIOUR == "loop":
+                while True:
+                    pass
+        reply = {{"index": 0}}
+    else:
+        break
+    sys.stdout.write(json.dumps(reply) + "\\n")
+    sys.stdout.flush()
+"""
+
+
+def _spec(seats: list[str], limits: Limits | None = None, seed: int = 3) -> MatchSpec:
+    return MatchSpec(
+        mode="standard", seats=tuple(SeatSpec.parse(s) for s in seats), seed=seed,
+        limits=limits or Limits(), replay=False,
+    )  # fmt: skip
+
+
+def _bot(tmp_path: Path, behaviour: str, sleep: float) -> str:
+    path = tmp_path / f"{behaviour}.py"
+    path.write_text(SLOW_FIRST_SEAT.format(behaviour=behaviour, sleep=sleep))
+    return str(path)
+
+
+def test_the_game_is_the_same_as_asking_one_seat_after_another() -> None:
+    for seed in (1, 2):
+        together = run_match(_spec([RANDOM] * 4, seed=seed))
+        apart = run_match(_spec([RANDOM] * 4, seed=seed), ask_together=False)
+        assert not together.faults and not apart.faults
+        assert [a["action"] for a in together.actions] == [a["action"] for a in apart.actions]
+        assert [a["seat"] for a in together.actions] == [a["seat"] for a in apart.actions]
+        assert together.result == apart.result
+
+
+def _spy(monkeypatch: pytest.MonkeyPatch, name: str, log: list[tuple[str, int]]) -> None:
+    original: Callable[..., Any] = getattr(BotProcess, name)
+
+    def spied(self: BotProcess, *args: Any, **kwargs: Any) -> Any:
+        log.append((name, self.pid))
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(BotProcess, name, spied)
+
+
+def test_every_seat_of_a_draft_is_asked_before_the_first_answer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    log: list[tuple[str, int]] = []
+    _spy(monkeypatch, "begin", log)
+    _spy(monkeypatch, "finish", log)
+    outcome = run_match(_spec([RANDOM] * 4))
+    assert not outcome.faults
+    # somewhere in the game four questions go out in a row: a draft round's
+    runs, run = [], 0
+    for name, _ in log:
+        run = run + 1 if name == "begin" else 0
+        runs.append(run)
+    assert max(runs) == 4
+    # and one after another, each question is followed by its answer
+    apart: list[tuple[str, int]] = []
+    monkeypatch.undo()
+    _spy(monkeypatch, "begin", apart)
+    _spy(monkeypatch, "finish", apart)
+    run_match(_spec([RANDOM] * 4), ask_together=False)
+    assert [n for n, _ in apart] == ["begin", "finish"] * (len(apart) // 2)
+
+
+def test_a_seat_is_charged_until_its_answer_arrives_not_until_its_turn(
+    tmp_path: Path,
+) -> None:
+    """Seat 0 sleeps a second on its first draft pick; seat 1 answers at once. Seat 1's wall
+    clock stops when its answer arrives, while seat 0 still sleeps."""
+    sleep = 1.0
+    bot = _bot(tmp_path, "answer", sleep)
+    limits = Limits(decision_seconds=1.0, bank_seconds=2.0)
+    outcome = run_match(_spec([bot, bot, RANDOM, RANDOM], limits))
+    assert not outcome.faults
+    drafts = [i for i, a in enumerate(outcome.actions) if a["action"]["kind"] == "keep"]
+    slow = [outcome.actions[i] for i in drafts if outcome.actions[i]["seat"] == 0]
+    quick = [outcome.actions[i] for i in drafts if outcome.actions[i]["seat"] == 1]
+    assert slow[0]["seconds"] >= sleep
+    assert quick[0]["seconds"] < sleep, quick[0]
+
+
+def test_a_bot_that_loops_while_another_seat_thinks_is_stopped_and_faulted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Seat 1 loops on its first draft pick while seat 0 sleeps longer than seat 1's CPU
+    limit: seat 1 is stopped while seat 0 is awaited, faulted at its turn with the usual
+    timeout, and the match ends normally."""
+    stopped: list[int] = []
+    original = BotProcess._checked_while_waiting
+
+    def spied(self: BotProcess, selector: Any) -> bool:
+        done = original(self, selector)
+        if done and self._early_fault is not None:
+            stopped.append(self.pid)
+        return done
+
+    monkeypatch.setattr(BotProcess, "_checked_while_waiting", spied)
+    bot = _bot(tmp_path, "loop", 2.0)  # seat 0's ceiling: 10 x 0.3 s of wall clock
+    limits = Limits(decision_seconds=0.3, bank_seconds=0.0, wall_factor=10.0)
+    outcome = run_match(_spec([bot, bot, RANDOM, RANDOM], limits))
+    assert [f.seat for f in outcome.faults] == [1]
+    fault = outcome.faults[0]
+    assert fault.kind == FaultKind.TIMEOUT
+    assert "CPU time" in fault.message
+    assert stopped, "seat 1 was only stopped at its own turn"
+    assert outcome.result["scores"] and len(outcome.seats) == 4
