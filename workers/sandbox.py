@@ -355,7 +355,10 @@ class BotProcess:
         if self._early_fault is not None:
             fault, self._early_fault = self._early_fault, None
             raise fault
-        watched = [p for p in alongside if p is not self and p._ask is not None and not p._killed]
+        watched = [
+            p for p in alongside
+            if p is not self and p._ask is not None and p._reply_seen_at is None and not p._killed
+        ]
         for other in watched:
             self._sel.register(other._stdout, selectors.EVENT_READ, other)
         try:
