@@ -1,8 +1,9 @@
 """Replay files in the ``replays`` storage (Django's storage API: a folder or an object store).
 
 The caller (the match-recording service) stores the returned name, sha256 and size on the
-``Match``; readers check the sha256 before trusting the bytes. Nothing here asks for a local
-path: the web may run on a host that has none of the files.
+``Match``; readers open a replay by that stored name only (never one derived from the match
+id: older replays have older names) and check the sha256 before trusting the bytes. Nothing
+here asks for a local path: the web may run on a host that has none of the files.
 """
 
 from __future__ import annotations
@@ -39,22 +40,62 @@ class StoredReplay(NamedTuple):
         return getattr(self, key) if isinstance(key, str) else tuple.__getitem__(self, key)
 
 
-def replay_name(match_id: int) -> str:
-    """Storage name of a match's replay: sharded by thousands to keep directories small."""
-    return f"matches/{match_id // 1000:04d}/match-{match_id}.replay"
+NAME_SHA_CHARS = 16  # of the sha256 in a replay's name: 64 bits, distinct plays never share
+
+
+def replay_name(match_id: int, sha256: str) -> str:
+    """Storage name of one play's replay of a match, sharded by thousands of match ids.
+
+    A match can be played twice at once (re-queued while its first worker still played it):
+    the sha256 prefix gives each play's replay its own object, so the play that loses the
+    race never replaces the bytes the recorded result points to, while a retried upload of the
+    same bytes lands on the same name. Replays stored before carry the older
+    ``match-<id>.replay`` names, still read through the name stored on their match."""
+    return f"matches/{match_id // 1000:04d}/match-{match_id}-{sha256[:NAME_SHA_CHARS]}.replay"
 
 
 def save_replay(*, match_id: int, data: bytes) -> StoredReplay:
-    """Store a match's replay (replacing an earlier attempt's) and describe what was stored."""
+    """Store one play's replay of a match and describe what was stored."""
     if not isinstance(data, (bytes, bytearray)) or not data:
         raise ValueError("a replay is non-empty bytes")
+    data = bytes(data)
+    sha256 = hashlib.sha256(data).hexdigest()
     storage = storages[STORAGE_ALIAS]
-    name = replay_name(match_id)
-    # An object store overwrites in place; a folder would pick another name instead.
+    name = replay_name(match_id, sha256)
+    # An object store overwrites in place (the same bytes: one PUT, never a gap). A folder
+    # would pick another name instead: the same bytes there already (an earlier attempt of
+    # this upload, or another play that gave a byte-identical replay) are kept as they are.
     if not getattr(storage, "file_overwrite", False) and storage.exists(name):
-        storage.delete(name)
-    saved = storage.save(name, ContentFile(bytes(data)))
-    return StoredReplay(saved, hashlib.sha256(data).hexdigest(), len(data))
+        if _sha256_of(storage, name) == sha256:
+            return StoredReplay(name, sha256, len(data))
+        storage.delete(name)  # a write cut short
+    saved = storage.save(name, ContentFile(data))
+    return StoredReplay(saved, sha256, len(data))
+
+
+def _sha256_of(storage, name: str) -> str | None:
+    try:
+        with storage.open(name, "rb") as handle:
+            return hashlib.sha256(handle.read()).hexdigest()
+    except OSError:
+        return None
+
+
+def delete_replay(name: str) -> list[str]:
+    """Delete a stored replay and the files named after it (``<name>.<anything>``: its
+    stored viewer frames), so a replay nothing points to leaves nothing behind. Returns the
+    names deleted; storage errors propagate."""
+    storage = storages[STORAGE_ALIAS]
+    folder, _, base = name.rpartition("/")
+    try:
+        _dirs, files = storage.listdir(folder)
+    except FileNotFoundError:  # a folder storage without that folder: nothing stored there
+        files = []
+    prefix = f"{base}."
+    derived = sorted(f"{folder}/{f}" if folder else f for f in files if f.startswith(prefix))
+    for each in [name, *derived]:
+        storage.delete(each)  # a missing file is no error, in a folder or an object store
+    return [name, *derived]
 
 
 def open_replay(name: str, *, sha256: str | None = None) -> bytes:

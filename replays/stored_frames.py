@@ -39,7 +39,9 @@ def frames_key(sha256: str, seat: int | None) -> str:
 
 
 def frames_name(replay_name: str, key: str) -> str:
-    """Storage name of stored frames: beside the replay file."""
+    """Storage name of stored frames: beside the replay file and named after it. A replay's
+    name is its play's own (``replays.storage.replay_name``), so the frames of another play
+    of the same match never replace these, and ``delete_replay`` takes them with it."""
     return f"{replay_name}.frames-{key}.json.gz"
 
 

@@ -18,16 +18,46 @@ pytestmark = pytest.mark.django_db
 def test_save_and_open_replay(replay_storage):
     stored = save_replay(match_id=1234, data=b"abc")
     name, sha, size = stored
-    assert name == replay_name(1234) == "matches/0001/match-1234.replay"
-    assert dict(stored) == {"name": name, "sha256": hashlib.sha256(b"abc").hexdigest(), "size": 3}
+    assert sha == hashlib.sha256(b"abc").hexdigest()
+    assert name == replay_name(1234, sha) == f"matches/0001/match-1234-{sha[:16]}.replay"
+    assert dict(stored) == {"name": name, "sha256": sha, "size": 3}
     assert open_replay(name, sha256=sha) == b"abc"
-    assert save_replay(match_id=1234, data=b"abcd").name == name  # a retry replaces the file
-    assert open_replay(name) == b"abcd"
+    assert save_replay(match_id=1234, data=b"abc") == stored  # a retry: the same file
+    other = save_replay(match_id=1234, data=b"abcd")  # another play: a file of its own
+    assert other.name != name and open_replay(other.name) == b"abcd"
+    assert open_replay(name, sha256=sha) == b"abc"
+    assert sorted(p.name for p in (replay_storage / "matches/0001").iterdir()) == sorted(
+        n.rpartition("/")[2] for n in (name, other.name)
+    )  # fmt: skip
     from replays.storage import ReplayCorrupt, ReplayNotFound
+    (replay_storage / name).write_bytes(b"abx")  # changed in the store
     with pytest.raises(ReplayCorrupt):
         open_replay(name, sha256=sha)
+    assert save_replay(match_id=1234, data=b"abc") == stored  # a cut-short write is replaced
+    assert open_replay(name, sha256=sha) == b"abc"
     with pytest.raises(ReplayNotFound):
         open_replay("matches/nope.replay")
+
+
+def test_a_replay_stored_under_an_older_name_is_still_served(stored_match, client):
+    """Replays stored before names carried a sha256 prefix (``match-<id>.replay``) are read
+    by the name recorded on their match: download, frames and viewer."""
+    from django.core.files.base import ContentFile
+    from django.core.files.storage import storages
+
+    from tournament.models import Match
+
+    match = stored_match("duel", seed=4)
+    data = open_replay(match.replay_name, sha256=match.replay_sha256)
+    old = f"matches/{match.pk // 1000:04d}/match-{match.pk}.replay"
+    storages["replays"].save(old, ContentFile(data))
+    storages["replays"].delete(match.replay_name)
+    Match.objects.filter(pk=match.pk).update(replay_name=old)
+    download = client.get(f"/api/v1/matches/{match.pk}/replay")
+    assert download.status_code == 200 and download.content == data
+    frames = client.get(f"/api/v1/matches/{match.pk}/frames?seat=0")
+    assert frames.status_code == 200 and json.loads(frames.content)["seat"] == 0
+    assert client.get(f"/replays/{match.pk}/").status_code == 200
 
 
 def test_pages_for_every_mode(any_mode, stored_match, client):

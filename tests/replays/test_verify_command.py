@@ -21,7 +21,7 @@ def test_all_good_then_a_tampered_one_fails(stored_match, toy_mode, capsys):
     doc = decode(open_replay(bad.replay_name))
     doc["result"]["scores"][0] += 1
     name, sha, size = save_replay(match_id=bad.pk, data=encode(doc))
-    Match.objects.filter(pk=bad.pk).update(replay_sha256=sha, replay_size=size)
+    Match.objects.filter(pk=bad.pk).update(replay_name=name, replay_sha256=sha, replay_size=size)
     with pytest.raises(CommandError, match="2 replay\\(s\\) checked, 1 mismatch"):
         call_command("verify_replays")
     out = capsys.readouterr().out

@@ -284,8 +284,8 @@ def match_finish(*, match_id: int, played: PlayedMatch) -> Match | None:
     handed to the retrying record task rather than lost (see services/replay_upload.py).
 
     A play of a match already decided by another play of it (re-queued while this one still
-    ran) stores nothing: its replay, stored under the same name, would replace the one of the
-    recorded result, whose sha256 it does not match (step times differ between plays)."""
+    ran) stores nothing. Two plays that finish together both store their replay, each under
+    a name of its own; `match_record_result` keeps the one whose result it records."""
     from .replay_upload import ReplayUploadFailed, record_later, replay_upload
 
     open_statuses = (Match.Status.QUEUED, Match.Status.RUNNING)
@@ -347,47 +347,69 @@ def match_record_result(
     one transaction.
 
     Idempotent: a match that is no longer queued or running is left untouched, so a retried
-    or duplicated task never counts a match twice.
+    or duplicated task never counts a match twice. The row lock decides between two plays of
+    one match (re-queued while the first still ran): the first to record wins and its
+    ``replay`` (stored under a name of that play) is the one recorded; the other play's
+    stored replay, which nothing points to, is deleted once the lock is released.
     """
+    with transaction.atomic():
+        match = Match.objects.select_for_update().get(pk=match_id)
+        if match.status in (Match.Status.QUEUED, Match.Status.RUNNING):
+            return _record_locked(match, seats=seats, result=result, replay=replay, error=error)
+        kept = match.replay_name
+    lost = (replay or {}).get("name")
+    if lost and lost != kept:  # the same name: a byte-identical replay, the recorded one
+        from .replay_upload import replay_discard
+
+        replay_discard(match_id=match_id, name=lost)
+    return None
+
+
+def _record_locked(
+    match: Match,
+    *,
+    seats: Sequence[SeatOutcome],
+    result: dict[str, Any],
+    replay: dict[str, Any] | None,
+    error: str,
+) -> Match:
+    """The body of `match_record_result`, on the locked row of a match still open."""
     from . import bots, leagues, paired, ratings
     from .head_to_head import head_to_head_record_match
 
-    with transaction.atomic():
-        match = Match.objects.select_for_update().get(pk=match_id)
-        if match.status not in (Match.Status.QUEUED, Match.Status.RUNNING):
-            return None
-        rows = {s.seat: s for s in match.seats.all()}
-        if len(seats) != len(rows):
-            raise ValidationFailed(f"match {match_id} has {len(rows)} seats, got {len(seats)}")
-        for out in seats:
-            row = rows[out.seat]
-            row.score, row.rank, row.time_used = out.score, out.rank, out.time_used
-            row.fault, row.fault_detail, row.log = out.fault, out.fault_detail, out.log
-            row.fault_evidence = out.fault_evidence
-        MatchSeat.objects.bulk_update(
-            rows.values(),
-            ["score", "rank", "time_used", "fault", "fault_detail", "log", "fault_evidence"],
-        )
-        match.status = Match.Status.FINISHED
-        match.finished_at = timezone.now()
-        match.result = result
-        match.error = error[-4000:]
-        replay = replay or {}
-        match.replay_name = replay.get("name", "")
-        match.replay_sha256 = replay.get("sha256", "")
-        match.replay_size = replay.get("size", 0)
-        match.save()
-        # versions locked in id order by both: h2h first (league and challenge matches)
-        head_to_head_record_match(match=match, seats=rows.values())
-        bots.bot_versions_count_seats(seats=rows.values())
-        if match.kind == Match.Kind.VALIDATION:
-            bots.bot_version_record_validation(match=match)
-        elif match.kind == Match.Kind.PAIRED:
-            paired.paired_game_decided(match=match)  # unrated
-        elif match.league_id:
-            ratings.rating_apply_match(match=match)
-            leagues.league_progress(league_id=match.league_id)
-        return match
+    match_id = match.pk
+    rows = {s.seat: s for s in match.seats.all()}
+    if len(seats) != len(rows):
+        raise ValidationFailed(f"match {match_id} has {len(rows)} seats, got {len(seats)}")
+    for out in seats:
+        row = rows[out.seat]
+        row.score, row.rank, row.time_used = out.score, out.rank, out.time_used
+        row.fault, row.fault_detail, row.log = out.fault, out.fault_detail, out.log
+        row.fault_evidence = out.fault_evidence
+    MatchSeat.objects.bulk_update(
+        rows.values(),
+        ["score", "rank", "time_used", "fault", "fault_detail", "log", "fault_evidence"],
+    )
+    match.status = Match.Status.FINISHED
+    match.finished_at = timezone.now()
+    match.result = result
+    match.error = error[-4000:]
+    replay = replay or {}
+    match.replay_name = replay.get("name", "")
+    match.replay_sha256 = replay.get("sha256", "")
+    match.replay_size = replay.get("size", 0)
+    match.save()
+    # versions locked in id order by both: h2h first (league and challenge matches)
+    head_to_head_record_match(match=match, seats=rows.values())
+    bots.bot_versions_count_seats(seats=rows.values())
+    if match.kind == Match.Kind.VALIDATION:
+        bots.bot_version_record_validation(match=match)
+    elif match.kind == Match.Kind.PAIRED:
+        paired.paired_game_decided(match=match)  # unrated
+    elif match.league_id:
+        ratings.rating_apply_match(match=match)
+        leagues.league_progress(league_id=match.league_id)
+    return match
 
 
 def match_fail(*, match_id: int, error: str) -> Match | None:

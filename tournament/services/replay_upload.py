@@ -7,6 +7,10 @@ the whole outcome (seats, result and replay bytes) goes into the broker as an
 its replay is stored and its result recorded together. When tasks run inline
 (CELERY_TASK_ALWAYS_EAGER) no broker can hold it, so the result is recorded without its replay
 and the error says so.
+
+Each play stores its replay under a name of its own (``replays.storage.replay_name``): when a
+match is played twice at once, the play whose result is recorded first keeps its replay and the
+other one's is deleted (``replay_discard``, called by the recording service).
 """
 
 from __future__ import annotations
@@ -65,6 +69,21 @@ def replay_upload(
         frames_precompute(replay_name=stored.name, sha256=stored.sha256, data=data)
         return dict(stored)
     raise AssertionError("unreachable")
+
+
+def replay_discard(*, match_id: int, name: str) -> None:
+    """Delete a stored replay that no result points to: the one of a play that lost the race
+    to record its match (re-queued and played twice at once). Best effort: an object left
+    behind only takes room, so a failure is logged, never raised."""
+    from replays.storage import delete_replay
+
+    try:
+        deleted = delete_replay(name)
+    except Exception:  # noqa: BLE001 - any backend error: the match stands as recorded
+        log.warning("match %s: replay %s of a losing play not deleted", match_id, name,
+                    exc_info=True)  # fmt: skip
+        return
+    log.info("match %s: deleted the replay of a losing play (%s)", match_id, ", ".join(deleted))
 
 
 def played_to_json(played: PlayedMatch) -> dict[str, Any]:
