@@ -88,8 +88,8 @@ class PlayerState:
         return {"seat": self.seat, "boat": self.boat.layout.name,
                 "tiles": self.boat.tiles_json(), **self._after_tiles(private)}
 
-    # (private, overlaid) -> (values after the tiles, tiles JSONText, JSONText): the last texts built,
-    # reused while both parts are unchanged. Not annotated, so not a dataclass field: it is
+    # (private, overlaid) -> (values after the tiles, tiles JSONText, JSONText): the last texts
+    # built, reused while both parts are unchanged. Not annotated, so not a dataclass field: it is
     # neither compared, printed nor a constructor argument.
     _texts = None
 
