@@ -323,8 +323,8 @@ def decide_for(
     """The ``decide`` line the runner sends ``seat`` now (``legal`` is the seat's legal
     actions). Everything in it is what the seat may know: its observation (whole, or as a
     delta or a patch through ``observations``), its legal actions and ``step``, the number of
-    decisions it has taken itself (``Game.seat_step``; the number of all actions would count other
-    seats' hidden answers)."""
+    decisions it has taken itself (``Game.seat_step``; the number of all actions would count
+    other seats' hidden answers)."""
     if observations is None:
         key, text = "observation", _dumps(game.observation(seat))
     else:
