@@ -7,6 +7,7 @@ rebuilds them and they match the engine's."""
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 import random
 import statistics
@@ -308,3 +309,21 @@ def test_the_patch_example_bot_plays_a_whole_match_through_the_runner() -> None:
     assert outcome.faults == []
     assert [p.get("self_name") for p in outcome.players[:2]] == ["random starter (patches)"] * 2
     assert len(outcome.actions) > 50
+
+
+def test_the_example_bots_apply_patch_rebuilds_the_observations() -> None:
+    spec = importlib.util.spec_from_file_location("patch_random_bot", EXAMPLE)
+    assert spec is not None and spec.loader is not None
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    for mode, seats in (("standard", 4), ("solo", 1), ("duel", 2)):
+        game = new_game(mode, seats, 8)
+        bots = [RandomBot(s, 8) for s in range(seats)]
+        encoder = ObservationEncoder(deltas=JSON_PATCH)
+        rebuilt = json.loads(encoder.encode(game.protocol_observation(0))[1])
+        while not game.is_over():
+            seat = game.pending()[0]
+            game.apply_unchecked(seat, bots[seat].act(game, seat))
+            patch = json.loads(encoder.encode(game.protocol_observation(0))[1])
+            rebuilt = example.apply_patch(rebuilt, patch)
+            assert rebuilt == game.observation(0)
