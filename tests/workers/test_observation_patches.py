@@ -327,3 +327,43 @@ def test_the_example_bots_apply_patch_rebuilds_the_observations() -> None:
             patch = json.loads(encoder.encode(game.protocol_observation(0))[1])
             rebuilt = example.apply_patch(rebuilt, patch)
             assert rebuilt == game.observation(0)
+
+
+def test_patch_decides_and_the_ready_answer_validate_against_the_schema() -> None:
+    from jsonschema import Draft202012Validator
+
+    from workers.protocol import LegalEncoder, decide_for
+    from workers.protocol_schema import protocol_schema
+
+    schema = protocol_schema("standard")
+
+    def check(message: str) -> Draft202012Validator:
+        return Draft202012Validator({"$schema": schema["$schema"], "$defs": schema["$defs"],
+                                     "$ref": f"#/$defs/{message}"})
+
+    decide, ready = check("decide"), check("ready")
+    assert ready.is_valid({"ready": True, "deltas": "json-patch"})
+    assert ready.is_valid({"ready": True, "deltas": True})
+    assert not ready.is_valid({"ready": True, "deltas": "yes"})
+    game = new_game("standard", 2, 4)
+    bots = [RandomBot(s, 4) for s in range(2)]
+    encoder, legal = ObservationEncoder(deltas=JSON_PATCH), LegalEncoder(game.codec)
+    keys, operations = [], set()
+    while not game.is_over():
+        seat = game.pending()[0]
+        if seat == 0:
+            message = json.loads(decide_for(game, 0, game.legal_actions(0), legal, 1.0, 30.0,
+                                            encoder))
+            decide.validate(message)
+            keys.append("observation_patch" in message)
+            operations |= {op["op"] for op in message.get("observation_patch", [])}
+        game.apply_unchecked(seat, bots[seat].act(game, seat))
+    assert keys[0] is False and all(keys[1:])
+    assert operations == {"add", "remove", "replace"}
+    message["observation"] = {}  # both forms at once
+    assert not decide.is_valid(message)
+    del message["observation"]
+    message["observation_patch"] = [{"op": "move", "from": "/a", "path": "/b"}]
+    assert not decide.is_valid(message)
+    message["observation_patch"] = [{"op": "add", "path": "a", "value": 1}]
+    assert not decide.is_valid(message)
