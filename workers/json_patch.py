@@ -39,6 +39,9 @@ def _text(value: Any) -> str:
     return value.text if type(value) is JSONText else compact(value)
 
 
+_REPLACE_CHARS = len('{"op":"replace","path":"","value":}')  # (a path without escapes)
+
+
 def _replace(path: str, text: str) -> str:
     return f'{{"op":"replace","path":{compact(path)},"value":{text}}}'
 
@@ -108,9 +111,10 @@ def _descend(old: Any, new: Any, path: str, out: list[str], text: str | None) ->
     else:
         _diff_object(old, new, path, ops)
     if len(ops) > 1:
-        whole = _replace(path, compact(new) if text is None else text)
-        if len(whole) <= sum(map(len, ops)):
-            out.append(whole)
+        if text is None:
+            text = compact(new)
+        if len(text) + len(path) + _REPLACE_CHARS <= sum(map(len, ops)):
+            out.append(_replace(path, text))
             return
     out.extend(ops)
 
