@@ -17,6 +17,7 @@ is plain, such as the Duel) are compared by type and value and descended the sam
 
 from __future__ import annotations
 
+from json.encoder import encode_basestring  # type: ignore[attr-defined]
 from typing import Any
 
 from engine.jsontext import JSONText, compact
@@ -43,15 +44,15 @@ _REPLACE_CHARS = len('{"op":"replace","path":"","value":}')  # (a path without e
 
 
 def _replace(path: str, text: str) -> str:
-    return f'{{"op":"replace","path":{compact(path)},"value":{text}}}'
+    return f'{{"op":"replace","path":{encode_basestring(path)},"value":{text}}}'
 
 
 def _add(path: str, text: str) -> str:
-    return f'{{"op":"add","path":{compact(path)},"value":{text}}}'
+    return f'{{"op":"add","path":{encode_basestring(path)},"value":{text}}}'
 
 
 def _remove(path: str) -> str:
-    return f'{{"op":"remove","path":{compact(path)}}}'
+    return f'{{"op":"remove","path":{encode_basestring(path)}}}'
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -149,10 +150,16 @@ def _diff_array(old: list[Any], new: list[Any], path: str, out: list[str]) -> No
     n, m = len(old), len(new)
     short = min(n, m)
     head = 0
-    while head < short and _same(old[head], new[head]):
+    while head < short:  # the same objects (a boat's tiles) are told apart without a call
+        a, b = old[head], new[head]
+        if a is not b and not _same(a, b):
+            break
         head += 1
     tail = 0
-    while tail < short - head and _same(old[n - 1 - tail], new[m - 1 - tail]):
+    while tail < short - head:
+        a, b = old[n - 1 - tail], new[m - 1 - tail]
+        if a is not b and not _same(a, b):
+            break
         tail += 1
     common = short - tail  # the end of the items matched by position
     for k in range(head, common):
