@@ -5,14 +5,16 @@
 1. The median round trip of one decision with a bot that answers at once, measured the
    way the runner measures it (monotonic clock around the write and the read), in two
    forms: a tiny message (the pipes and the sandbox alone) and a real ``decide`` of a
-   standard game (observation, legal placements, reply parsing, legality check included).
+   standard game (observation, legal placements, reply parsing, legality check included),
+   with whole observations and with observation patches (a bot asking for "json-patch").
 2. The wall time of a 4-player standard game with four sandboxed subprocess random bots
    (examples/bots/random_bot.py) against four in-process random bots, both through the
    same runner (``workers.runner.run_match``), and the ratio. The subprocess time is split
    into the runner's phases (``MatchOutcome.phases``: starting the bots, their ready
    answers, the decisions, the end and closing). The same game is also played by the C
    random starter (examples/binary/random_bot.c, built here with gcc -static): what the
-   sandbox and the protocol cost when the bot itself costs almost nothing.
+   sandbox and the protocol cost when the bot itself costs almost nothing; and by the Python
+   random starters that ask for observation deltas and for observation patches.
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ TARGET_RATIO_16 = 5.0
 IN_PROCESS_REPEATS = 3
 RANDOM_BOT = str(ROOT / "examples" / "bots" / "random_bot.py")
 DELTA_RANDOM_BOT = str(ROOT / "examples" / "bots" / "delta_random_bot.py")
+PATCH_RANDOM_BOT = str(ROOT / "examples" / "bots" / "patch_random_bot.py")
 INSTANT = b"""
 import sys
 out = sys.stdout
@@ -70,7 +73,11 @@ def round_trip_tiny(rounds: int) -> float:
     return statistics.median(times)
 
 
-def round_trip_real(rounds: int) -> dict[str, float]:
+# the instant bot asking for observation patches: our side diffs, the bot reads nothing
+INSTANT_PATCH = INSTANT.replace(b'{"ready": true}', b'{"ready": true, "deltas": "json-patch"}')
+
+
+def round_trip_real(rounds: int, bot: bytes = INSTANT) -> dict[str, float]:
     """Median seconds of ``ProgramAgent.act`` on real standard decisions with an instant bot:
     the exchange alone, and act() as a whole (observation, encoding, parsing, legality)."""
     exchange: list[float] = []
@@ -79,7 +86,7 @@ def round_trip_real(rounds: int) -> dict[str, float]:
     while len(whole) < rounds:
         game = new_game("standard", 4, seed)
         bots = [RandomBot(s, seed) for s in range(4)]
-        agent = ProgramAgent(0, INSTANT, "instant.py", limits=Limits(end_grace_seconds=0))
+        agent = ProgramAgent(0, bot, "instant.py", limits=Limits(end_grace_seconds=0))
         agent.launch(game)
         agent.await_ready(game)
         try:
@@ -131,8 +138,8 @@ def game_times(games: int, compiled: str | None = None) -> dict[str, Any]:
     one after another as before issue 16 (`subprocess_before`), side by side as now with the
     seats of a simultaneous step asked one after another (`subprocess_one_by_one`) and
     together, as now (`subprocess`), and side by side with the random bot that asks for
-    observation deltas
-    (`subprocess_deltas`); subprocess random bots with no isolation layer; and, given
+    observation deltas (`subprocess_deltas`) and the one that asks for observation patches
+    (`subprocess_patch`); subprocess random bots with no isolation layer; and, given
     `compiled`, the C random starter in the full sandbox (`subprocess_compiled`)."""
     plays = [
         ("in_process", ["random"] * 4, None),
@@ -140,6 +147,7 @@ def game_times(games: int, compiled: str | None = None) -> dict[str, Any]:
         ("subprocess_one_by_one", [RANDOM_BOT] * 4, None),
         ("subprocess", [RANDOM_BOT] * 4, None),
         ("subprocess_deltas", [DELTA_RANDOM_BOT] * 4, None),
+        ("subprocess_patch", [PATCH_RANDOM_BOT] * 4, None),
         ("no_isolation", [RANDOM_BOT] * 4, Isolation()),
     ]
     if compiled is not None:
@@ -182,6 +190,7 @@ def game_times(games: int, compiled: str | None = None) -> dict[str, Any]:
     out["ratio_before"] = out["subprocess_before"] / out["in_process"]
     out["ratio_one_by_one"] = out["subprocess_one_by_one"] / out["in_process"]
     out["ratio_deltas"] = out["subprocess_deltas"] / out["in_process"]
+    out["ratio_patch"] = out["subprocess_patch"] / out["in_process"]
     out["ratio_no_isolation"] = out["no_isolation"] / out["in_process"]
     if compiled is not None:
         out["ratio_compiled"] = out["subprocess_compiled"] / out["in_process"]
@@ -208,6 +217,9 @@ def main(argv: list[str] | None = None) -> int:
     real = round_trip_real(min(args.rounds, 1000))
     figures["round_trip_standard_exchange_us"] = real["exchange"] * 1e6
     figures["round_trip_standard_act_us"] = real["act"] * 1e6
+    patched = round_trip_real(min(args.rounds, 1000), INSTANT_PATCH)
+    figures["round_trip_standard_patch_exchange_us"] = patched["exchange"] * 1e6
+    figures["round_trip_standard_patch_act_us"] = patched["act"] * 1e6
     with tempfile.TemporaryDirectory(prefix="bench-bots-") as folder:
         figures["game"] = game_times(args.games, compiled_random_bot(Path(folder)))
     # Issue 16's two targets, as keys of their own: the game ratio, and the time our side
@@ -216,10 +228,15 @@ def main(argv: list[str] | None = None) -> int:
     figures["subprocess_to_inprocess_ratio_before"] = figures["game"]["ratio_before"]
     figures["subprocess_deltas_to_inprocess_ratio"] = figures["game"]["ratio_deltas"]
     figures["subprocess_one_by_one_to_inprocess_ratio"] = figures["game"]["ratio_one_by_one"]
+    figures["subprocess_patch_to_inprocess_ratio"] = figures["game"]["ratio_patch"]
     if "ratio_compiled" in figures["game"]:
         figures["subprocess_compiled_to_inprocess_ratio"] = figures["game"]["ratio_compiled"]
     figures["our_side_us_per_decision"] = (
         figures["round_trip_standard_act_us"] - figures["round_trip_standard_exchange_us"]
+    )
+    figures["our_side_patch_us_per_decision"] = (
+        figures["round_trip_standard_patch_act_us"]
+        - figures["round_trip_standard_patch_exchange_us"]
     )
     if args.json:
         print(json.dumps(figures, indent=2, sort_keys=True))
@@ -228,7 +245,8 @@ def main(argv: list[str] | None = None) -> int:
     layers = ", ".join(k for k in ("uid", "network", "filesystem", "pid") if iso.to_json()[k])
     print(f"isolation: {layers or 'none'}")
     print(f"our side per decision (act minus exchange): "
-          f"{figures['our_side_us_per_decision']:.1f} us (issue 16 target <= 150 us)")
+          f"{figures['our_side_us_per_decision']:.1f} us (issue 16 target <= 150 us); "
+          f"with observation patches {figures['our_side_patch_us_per_decision']:.1f} us")
     print(
         f"round trip, tiny message, instant bot:   {figures['round_trip_tiny_us']:8.1f} us"
         f"  (median; target < {TARGET_ROUND_TRIP_US} us)"
@@ -240,6 +258,11 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"round trip, standard decide, whole act:  {figures['round_trip_standard_act_us']:8.1f} us"
         f"  (observation, legal actions, parse, legality)"
+    )
+    print(
+        f"round trip, standard decide with observation patches: exchange "
+        f"{figures['round_trip_standard_patch_exchange_us']:8.1f} us, whole act "
+        f"{figures['round_trip_standard_patch_act_us']:8.1f} us"
     )
     print(f"4-player standard game, in-process random bots:  {g['in_process'] * 1000:8.1f} ms")
     print(
@@ -264,6 +287,10 @@ def main(argv: list[str] | None = None) -> int:
         f"4-player standard game, subprocess random bots asking for observation deltas: "
         f"{g['subprocess_deltas'] * 1000:8.1f} ms"
     )
+    print(
+        f"4-player standard game, subprocess random bots asking for observation patches: "
+        f"{g['subprocess_patch'] * 1000:8.1f} ms"
+    )
     if "subprocess_compiled" in g:
         print(
             f"4-player standard game, subprocess C random bots (compiled starter): "
@@ -275,7 +302,8 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"ratio subprocess / in-process: {g['ratio']:.1f}x  (target < {TARGET_RATIO}x; "
         f"issue 16: <= {TARGET_RATIO_16}x); before issue 16 {g['ratio_before']:.1f}x; "
-        f"with deltas {g['ratio_deltas']:.1f}x; without isolation "
+        f"with deltas {g['ratio_deltas']:.1f}x; with patches {g['ratio_patch']:.1f}x; "
+        f"without isolation "
         f"{g['ratio_no_isolation']:.1f}x"
     )
     return 0

@@ -18,7 +18,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from .jsontext import compact
+from .jsontext import JSONText, array_text, compact
 
 STRIDE = 23
 WIDTH = 22
@@ -225,6 +225,14 @@ class Tile:
             kept = self.__dict__["_json_text"] = compact(self.to_json())
         return kept
 
+    @property
+    def json_part(self) -> JSONText:
+        """``json_text`` as a ``JSONText`` (a part of its boat's tile list), kept."""
+        kept = self.__dict__.get("_json_part")
+        if kept is None:
+            kept = self.__dict__["_json_part"] = JSONText(self.json_text)
+        return kept
+
     def to_json(self) -> dict[str, Any]:
         """A fresh dict each time (callers may change it); the cells come from ``xy``."""
         return {"kind": self.kind, "colour": self.colour, "shape": self.shape,
@@ -253,14 +261,19 @@ class Boat:
         return [t.to_json() for t in self.tiles]
 
     def tiles_text(self) -> str:
-        """``compact(self.tiles_json())``, kept until the tiles change. The check compares
-        the tile list with the one the text was made for, item by item: the same tiles are
-        the same objects, so it costs a pointer comparison per tile, and it also sees tiles
-        put on or taken off the list by hand."""
+        """``compact(self.tiles_json())``, kept until the tiles change."""
+        return self.tiles_part().text
+
+    def tiles_part(self) -> JSONText:
+        """``tiles_text`` as a ``JSONText`` whose parts are the tiles' texts, kept until the
+        tiles change (the same object while they do not). The check compares the tile list
+        with the one the text was made for, item by item: the same tiles are the same
+        objects, so it costs a pointer comparison per tile, and it also sees tiles put on or
+        taken off the list by hand."""
         kept = self._tiles_text
         if kept is not None and kept[0] == self.tiles:
             return kept[1]
-        text = "[" + ",".join([t.json_text for t in self.tiles]) + "]"
+        text = array_text([t.json_part for t in self.tiles])
         self._tiles_text = (list(self.tiles), text)
         return text
 

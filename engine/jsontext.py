@@ -7,6 +7,12 @@ same as at its last decision. Placed tiles never change, so their JSON text is k
 (``Game.protocol_observation``) can hand over such parts as ``JSONText`` instead of dicts
 that would be encoded, or compared, again. ``compact`` is the one formatting both sides use,
 so the text of a part is exactly what encoding its value would give.
+
+A ``JSONText`` may also carry its ``parts``: the items of the array or the members of the
+object it is, each a ``JSONText`` again or a plain value. Whoever compares two observations
+(``workers.json_patch``: observation patches) then compares parts, texts first, and descends
+only into those that differ, without decoding any text. Parts are built and kept with the
+text they belong to, so they cost nothing while the text is reused.
 """
 
 from __future__ import annotations
@@ -36,16 +42,20 @@ def compact(value: Any) -> str:
 
 
 class JSONText:
-    """A value given as its ``compact`` JSON text, at the top level of a protocol observation.
+    """A value given as its ``compact`` JSON text, in a protocol observation.
 
     It is not a ``str`` on purpose: ``json.dumps`` refuses it instead of quoting it, so a
     consumer that does not know it fails loudly rather than sending a string in its place.
+    ``parts``, when given, is the structure of the text: a list (the text is an array of the
+    parts' texts) or a dict (an object of those members, in that order), each part a
+    ``JSONText`` or a plain value. Equality is the text's alone.
     """
 
-    __slots__ = ("text",)
+    __slots__ = ("text", "parts")
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, parts: list[Any] | dict[str, Any] | None = None) -> None:
         self.text = text
+        self.parts = parts
 
     def __eq__(self, other: object) -> bool:
         return type(other) is JSONText and other.text == self.text
@@ -59,6 +69,16 @@ class JSONText:
     def value(self) -> Any:
         """The value the text stands for (tests and tools; the protocol sends the text)."""
         return json.loads(self.text)
+
+
+def text_of(value: Any) -> str:
+    """The compact JSON text of a part: its own text, or its value encoded."""
+    return value.text if type(value) is JSONText else compact(value)
+
+
+def array_text(parts: list[Any]) -> JSONText:
+    """An array of ``parts`` (``JSONText`` or plain values), as text with its parts."""
+    return JSONText("[" + ",".join([text_of(p) for p in parts]) + "]", parts)
 
 
 def plain(view: dict[str, Any]) -> dict[str, Any]:

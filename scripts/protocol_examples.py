@@ -6,8 +6,9 @@ Plays seeded games of every mode in ``engine.available_modes()`` with built-in b
 builds each message with the very functions the match runner sends them with
 (``workers.protocol``). It keeps the first ``decide`` of every *decision kind* (the name the
 mode's observation gives the decision, or its phase, together with the kinds of the legal
-actions), the ``start`` and ``end`` messages, and a reply to each. Re-run it when a mode
-lands or changes; the output is committed.
+actions), the ``start`` and ``end`` messages, a reply to each, and a ``decide`` carrying an
+``observation_patch`` (for a bot that asked for ``"deltas": "json-patch"``). Re-run it when
+a mode lands or changes; the output is committed.
 """
 
 from __future__ import annotations
@@ -25,8 +26,10 @@ from engine import Game, available_modes, mode_class, new_game  # noqa: E402
 from engine.bots import make_bot  # noqa: E402
 from workers.limits import Limits  # noqa: E402
 from workers.protocol import (  # noqa: E402
+    JSON_PATCH,
     PROTOCOL_VERSION,
     LegalEncoder,
+    ObservationEncoder,
     decide_for,
     end_message,
     start_message,
@@ -34,6 +37,7 @@ from workers.protocol import (  # noqa: E402
 
 SEATS = {"standard": 2, "family": 2, "solo": 1, "duel": 2}
 SHOW_LEGAL = 4  # legal actions shown per example; the rest is summarised
+PATCH_OPS = 3  # the patch example: a patch of seat 0 with at least this many operations
 WIDTH = 96
 
 
@@ -120,8 +124,32 @@ def collect(mode: str, games: int) -> dict[str, Any]:
         "start": start_message(fresh, 0, limits),
         "end": end,
         "examples": examples,
+        "patch": patch_example(mode, seats, limits),
         "seats": seats,
     }
+
+
+def patch_example(mode: str, seats: int, limits: Limits) -> dict[str, Any] | None:
+    """Seed 0 played by random bots, seat 0 asking for observation patches: the first
+    ``decide`` whose patch puts a tile on a boat (``.../tiles/-``), else the first with
+    ``PATCH_OPS`` operations or more (None if there is none)."""
+    game = new_game(mode, seats, 0)
+    fallback = None
+    encoder, observations = LegalEncoder(game.codec), ObservationEncoder(deltas=JSON_PATCH)
+    bots = [make_bot("random", mode, s, 0) for s in range(seats)]
+    while not game.is_over():
+        seat = game.pending()[0]
+        if seat == 0:
+            line = decide_for(game, 0, game.legal_actions(0), encoder, limits.decision_seconds,
+                              limits.bank_seconds, observations)  # fmt: skip
+            decide = json.loads(line)
+            patch = decide.get("observation_patch", ())
+            if len(patch) >= PATCH_OPS:
+                if any(op["path"].endswith("/tiles/-") for op in patch):
+                    return decide
+                fallback = fallback or decide
+        game.apply_unchecked(seat, bots[seat].act(game, seat))
+    return fallback
 
 
 def render(collected: dict[str, dict[str, Any]]) -> str:
@@ -178,6 +206,20 @@ def render(collected: dict[str, dict[str, Any]]) -> str:
                 "```json",
                 json.dumps({"index": example["index"]}),
                 json.dumps({**example["action"], "debug": "why I chose this"}),
+                "```",
+            ]
+        patch = data["patch"]
+        if patch is not None:
+            out += [
+                "",
+                "### decide with `observation_patch`",
+                "",
+                'To a bot that answered start with `{"ready": true, "deltas": "json-patch"}`'
+                f" (seed 0, step {patch['step']}): the operations that turn the observation it"
+                " was sent last into this one.",
+                "",
+                "```json",
+                pretty(shortened(patch)),
                 "```",
             ]
         out += ["", "### end (to seat 0)", "", "```json", pretty(data["end"]), "```"]

@@ -26,9 +26,11 @@ from engine.boat import STRIDE, iter_bits
 from engine.jsontext import JSONText, compact
 
 from .faults import BotFault, FaultKind
+from .json_patch import observation_patch
 from .limits import Limits
 
 PROTOCOL_VERSION = 1
+JSON_PATCH = "json-patch"  # "deltas" of a ready answer asking for observation patches
 
 # compact JSON without the cycle check (messages are plain trees): the engine's form, so the
 # texts it builds ahead (``JSONText``) are exactly what encoding their values would give.
@@ -226,11 +228,15 @@ class ObservationEncoder:
     difference from the previous one, in the form docs/bot-protocol.md describes:
     ``{"set": {key: value, ...}, "remove": [key]}`` under ``observation_delta``, where ``set``
     holds the top-level keys whose value changed or is new and ``remove`` the keys that are
-    gone.
+    gone. With ``deltas="json-patch"`` it is sent as an RFC 6902 JSON Patch under
+    ``observation_patch`` (``workers.json_patch``), which descends into the values.
     """
 
-    def __init__(self, deltas: bool = False) -> None:
+    def __init__(self, deltas: bool | str = False) -> None:
+        if deltas not in (False, True, JSON_PATCH):
+            raise ValueError(f"deltas is true, false or {JSON_PATCH!r}, not {deltas!r}")
         self.deltas = deltas
+        self._previous: dict[str, Any] | None = None  # the last observation (patches)
         self._kept: dict[str, tuple[Any, str]] = {}  # key -> (value, '"key":text')
         self._keys: dict[str, str] = {}  # key -> its JSON string
         self._items: dict[str, dict[Any, tuple[Any, str]]] = {}  # key -> item -> (value, text)
@@ -272,9 +278,13 @@ class ObservationEncoder:
 
     def encode(self, observation: dict[str, Any]) -> tuple[str, str]:
         """(message key, JSON text): ``observation`` and the whole, or ``observation_delta``
-        and the difference from the previous call's observation. A value is unchanged when
-        it has the type and the value it had (``JSONText``: the same text, a string
-        comparison instead of a walk through the value)."""
+        (``observation_patch``) and the difference from the previous call's observation. A
+        value is unchanged when it has the type and the value it had (``JSONText``: the same
+        text, a string comparison instead of a walk through the value)."""
+        if self.deltas == JSON_PATCH:
+            previous, self._previous = self._previous, observation
+            if previous is not None:  # the caller hands a fresh observation each time
+                return "observation_patch", observation_patch(previous, observation)
         kept = self._kept
         parts, changed = [], []
         for key, value in observation.items():
@@ -312,9 +322,9 @@ def decide_for(
 ) -> bytes:
     """The ``decide`` line the runner sends ``seat`` now (``legal`` is the seat's legal
     actions). Everything in it is what the seat may know: its observation (whole, or as a
-    delta through ``observations``), its legal actions and ``step``, the number of decisions
-    it has taken itself (``Game.seat_step``; the number of all actions would count other
-    seats' hidden answers)."""
+    delta or a patch through ``observations``), its legal actions and ``step``, the number of
+    decisions it has taken itself (``Game.seat_step``; the number of all actions would count
+    other seats' hidden answers)."""
     if observations is None:
         key, text = "observation", _dumps(game.observation(seat))
     else:
@@ -340,11 +350,12 @@ def _load_object(line: bytes, what: str) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class Ready:
-    """A parsed answer to ``start``: the name the bot gives itself, and whether it asked for
-    observation deltas (``"deltas": true``)."""
+    """A parsed answer to ``start``: the name the bot gives itself, and the observation
+    deltas it asked for: ``False`` (none), ``True`` (top-level ``observation_delta``) or
+    ``JSON_PATCH`` (``observation_patch``), what ``ObservationEncoder`` takes."""
 
     name: str | None
-    deltas: bool
+    deltas: bool | str
 
 
 def parse_ready_reply(line: bytes) -> Ready:
@@ -353,8 +364,10 @@ def parse_ready_reply(line: bytes) -> Ready:
     if obj.get("ready") is not True:
         raise BotFault(FaultKind.BAD_OUTPUT, 'the answer to start must be {"ready": true}')
     deltas = obj.get("deltas", False)
-    if not isinstance(deltas, bool):
-        raise BotFault(FaultKind.BAD_OUTPUT, '"deltas" in the answer to start is true or false')
+    if not isinstance(deltas, bool) and deltas != JSON_PATCH:
+        raise BotFault(FaultKind.BAD_OUTPUT,
+                       f'"deltas" in the answer to start is true, false or "{JSON_PATCH}", '
+                       f"not {deltas!r:.40}")  # fmt: skip
     name = obj.get("name")
     return Ready(name[:80] if isinstance(name, str) else None, deltas)
 

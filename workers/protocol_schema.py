@@ -14,7 +14,7 @@ from typing import Any
 from engine.modes import available_modes
 from engine.protocol_spec import SCHEMA_DIALECT, mode_defs, type_schema
 
-from .protocol import PROTOCOL_VERSION
+from .protocol import JSON_PATCH, PROTOCOL_VERSION
 
 SCHEMA_BASE = "https://isle-arena.invalid/protocol/v{version}/{mode}.schema.json"
 
@@ -61,6 +61,22 @@ def _catalogue_entry() -> dict[str, Any]:
     })
 
 
+# an RFC 6901 JSON Pointer below the root: "/" and a member name or index, repeated
+_POINTER = {"type": "string", "pattern": "^(/([^/~]|~[01])*)+$"}
+
+
+def _patch_operation() -> dict[str, Any]:
+    """One operation of an observation patch: RFC 6902's add, remove or replace."""
+    value = ({}, "the new value (any JSON)")
+    path = (_POINTER, "where: an RFC 6901 pointer; the last segment of an add to an array "
+                      "may be - (append)")
+    return {"oneOf": [
+        _obj({"op": ({"enum": ["add", "replace"]}, "the operation"), "path": path,
+              "value": value}),
+        _obj({"op": ({"const": "remove"}, "the operation"), "path": path}),
+    ]}
+
+
 def message_defs(mode: str) -> dict[str, Any]:
     """The message schemas of one mode (they refer to the mode's ``$defs``)."""
     defs = {
@@ -79,8 +95,10 @@ def message_defs(mode: str) -> dict[str, Any]:
         "ready": _obj({
             "ready": ({"const": True}, "always true"),
             "name": ({"type": "string", "maxLength": 80}, "a name shown in match records"),
-            "deltas": ({"type": "boolean"}, "true: send each observation after the first as "
-                       "observation_delta (default false: whole observations)"),
+            "deltas": ({"oneOf": [{"type": "boolean"}, {"const": JSON_PATCH}]},
+                       "true: send each observation after the first as observation_delta; "
+                       f'"{JSON_PATCH}": as observation_patch (default false: whole '
+                       "observations)"),
         }, optional=("name", "deltas"), doc="The bot's answer to start.", open_=True),
         "decide": _obj({
             "type": ({"const": "decide"}, "the message type"),
@@ -95,11 +113,15 @@ def message_defs(mode: str) -> dict[str, Any]:
                         "or is new, with their new values"),
                 "remove": ({"type": "array", "items": {"type": "string"}},
                            "top-level keys no longer in the observation"),
-            }), "only when you asked for deltas, after your first decide: the observation "
-                "as its change from the previous one you were sent"),
+            }), "only when you asked for deltas (true), after your first decide: the "
+                "observation as its change from the previous one you were sent"),
+            "observation_patch": ({"type": "array", "items": _patch_operation()},
+                                  f'only when you asked for deltas "{JSON_PATCH}", after your '
+                                  "first decide: the RFC 6902 JSON Patch that turns the "
+                                  "previous observation you were sent into this one"),
             "legal": ({"type": "array", "items": {"$ref": "#/$defs/action"}, "minItems": 1},
                       "every legal action, in the engine's order"),
-        }, optional=("observation", "observation_delta"),
+        }, optional=("observation", "observation_delta", "observation_patch"),
            doc="Sent for each of your decisions. Answer with a reply."),
         "reply": {
             "description": "The bot's answer to decide: the index of a legal action, or the "
@@ -117,9 +139,10 @@ def message_defs(mode: str) -> dict[str, Any]:
             "result": ({"$ref": "#/$defs/result"}, "the engine's result"),
         }, doc="Sent once the game is over. No answer is expected."),
     }
-    # a decide carries exactly one of the two forms of the observation
+    # a decide carries exactly one of the three forms of the observation
     defs["decide"]["oneOf"] = [{"required": ["observation"]},
-                               {"required": ["observation_delta"]}]  # fmt: skip
+                               {"required": ["observation_delta"]},
+                               {"required": ["observation_patch"]}]  # fmt: skip
     return defs
 
 

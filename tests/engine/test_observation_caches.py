@@ -53,8 +53,24 @@ def _without_caches() -> Iterator[None]:
         Tile.to_json = kept  # type: ignore[method-assign]
 
 
+def _from_parts(value: Any) -> str:
+    """The JSON of a value rebuilt from the parts of its ``JSONText`` (down to texts without
+    parts), so that a text and its parts are checked to say the same."""
+    if type(value) is not JSONText:
+        return compact(value)
+    if value.parts is None:
+        return value.text
+    if type(value.parts) is list:
+        return "[" + ",".join(_from_parts(p) for p in value.parts) + "]"
+    return "{" + ",".join(f"{compact(k)}:{_from_parts(v)}" for k, v in value.parts.items()) + "}"
+
+
 def _protocol_text(view: dict[str, Any]) -> str:
-    """The JSON of a protocol observation, its ``JSONText`` values sent as they are."""
+    """The JSON of a protocol observation, its ``JSONText`` values sent as they are; their
+    parts must say the same."""
+    for key, value in view.items():
+        if type(value) is JSONText:
+            assert _from_parts(value) == value.text, f"the parts of {key} differ from its text"
     parts = [f"{compact(k)}:{v.text if type(v) is JSONText else compact(v)}"
              for k, v in view.items()]
     return "{" + ",".join(parts) + "}"
@@ -97,9 +113,9 @@ def test_every_view_of_random_games_is_the_same_as_without_caches(mode: str, sea
 def test_the_check_would_catch_a_boat_text_that_is_not_renewed(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    first: dict[int, str] = {}
-    renewed = Boat.tiles_text
-    monkeypatch.setattr(Boat, "tiles_text", lambda boat: first.setdefault(id(boat),
+    first: dict[int, JSONText] = {}
+    renewed = Boat.tiles_part
+    monkeypatch.setattr(Boat, "tiles_part", lambda boat: first.setdefault(id(boat),
                                                                           renewed(boat)))
     with pytest.raises(AssertionError, match="protocol observation"):
         _play_and_compare("standard", 2, 1)
@@ -112,6 +128,8 @@ def test_protocol_observations_give_the_big_parts_as_text() -> None:
         "fields", "supply", "players", "you"}
     assert list(view) == list(g.observation(1))
     assert plain(view) == g.observation(1)
+    assert type(view["players"].parts) is list and type(view["you"].parts) is dict
+    assert view["you"].parts["tiles"] is g.state.players[1].boat.tiles_part()
     duel = new_game("duel", 2, 7)
     assert duel.protocol_observation(0) == duel.observation(0)  # the default: no texts
 

@@ -14,6 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...jsontext import JSONText, array_text
+
 SIDES = ("left", "right")
 
 
@@ -26,7 +28,7 @@ class FieldCat:
 @dataclass
 class Fields:
     cats: list[FieldCat] = field(default_factory=list)  # in number order (cat 1 first)
-    # ((tile, side) of every cat, text) of the last ``to_text``; not annotated, so not a
+    # ((tile, side) of every cat, JSONText) of the last ``to_part``; not annotated, so not a
     # dataclass field (neither compared nor printed)
     _text = None
 
@@ -81,18 +83,20 @@ class Fields:
     def to_json(self, describe: Callable[[int], dict[str, Any]]) -> dict[str, Any]:
         return {s: [describe(t) for t in self.side(s)] for s in SIDES}
 
-    def to_text(self, text_of: Callable[[int], str]) -> str:
-        """The compact JSON text of ``to_json``, from each tile's text (``text_of``), kept
-        while the cats and their sides are the same (``text_of`` must not change)."""
+    def to_part(self, part_of: Callable[[int], JSONText]) -> JSONText:
+        """The compact JSON text of ``to_json`` with its parts (each field a ``JSONText`` of
+        its tiles' texts, ``part_of``), kept while the cats and their sides are the same
+        (``part_of`` must not change)."""
         lying = [(c.tile, c.side) for c in self.cats]
         kept = self._text
         if kept is not None and kept[0] == lying:
             return kept[1]
-        left = ",".join([text_of(t) for t, side in lying if side == "left"])
-        right = ",".join([text_of(t) for t, side in lying if side == "right"])
-        text = f'{{"left":[{left}],"right":[{right}]}}'
-        self._text = (lying, text)
-        return text
+        left = array_text([part_of(t) for t, side in lying if side == "left"])
+        right = array_text([part_of(t) for t, side in lying if side == "right"])
+        part = JSONText(f'{{"left":{left.text},"right":{right.text}}}',
+                        {"left": left, "right": right})
+        self._text = (lying, part)
+        return part
 
 
 def fill_fields(

@@ -12,14 +12,16 @@ is asked.
 
 The bot protocol asks for the same observation with ``texts``: the players, ``you``, the
 fields and the supply then come as ``JSONText`` built from the texts those objects keep
-(boats, players, fields, supply), byte for byte the JSON of the plain form.
+(boats, players, fields, supply), byte for byte the JSON of the plain form, each with its
+parts (``JSONText.parts``: players, their members, the boats' tiles, the fields' cats), so
+that an observation patch descends only into what changed.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...jsontext import JSONText
+from ...jsontext import array_text
 
 if TYPE_CHECKING:
     from .game import StandardGame
@@ -38,9 +40,8 @@ def public_snapshot(game: StandardGame) -> dict[str, Any]:
 
 def _players(state: State, overlays: list[dict[str, Any] | None], texts: bool) -> Any:
     if texts:
-        return JSONText("[" + ",".join([
-            p.json_text(private=False, overlay=overlay)
-            for p, overlay in zip(state.players, overlays, strict=True)]) + "]")
+        return array_text([p.json_part(private=False, overlay=overlay)
+                           for p, overlay in zip(state.players, overlays, strict=True)])
     players = []
     for p, overlay in zip(state.players, overlays, strict=True):
         view = p.to_json(private=False)
@@ -53,13 +54,13 @@ def _players(state: State, overlays: list[dict[str, Any] | None], texts: bool) -
 def _fields(state: State, texts: bool) -> Any:
     tiles = state.tiles
     if texts:
-        return JSONText(state.fields.to_text(lambda t: tiles[t].json_text))
+        return state.fields.to_part(lambda t: tiles[t].json_part)
     return state.fields.to_json(lambda t: tiles[t].to_json())
 
 
 def _supply(state: State, texts: bool) -> Any:
     if texts:
-        return JSONText(state.supply.to_text(state.tiles))
+        return state.supply.to_part(state.tiles)
     return state.supply.to_json(state.tiles)
 
 
@@ -108,7 +109,7 @@ def observation(game: StandardGame, seat: int, *, texts: bool = False) -> dict[s
     view = _public(game, live=False, seat=seat, texts=texts)
     me = game.state.players[seat]
     view["seat"] = seat
-    view["you"] = JSONText(me.json_text(private=True)) if texts else me.to_json(private=True)
+    view["you"] = me.json_part(private=True) if texts else me.to_json(private=True)
     pending = game.pending()
     if not view["pending"] and seat in pending:
         view["pending"] = [seat]  # who else is asked is not public (``Frame.public_waiting``)

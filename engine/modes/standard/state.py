@@ -13,7 +13,7 @@ from typing import Any
 
 from ...boat import Boat
 from ...cards import Card, base_cards
-from ...jsontext import compact
+from ...jsontext import JSONText, array_text, compact
 from .fields import Fields
 
 ANYTIME_IDS = frozenset(range(67, 98))
@@ -36,6 +36,11 @@ class TileInfo:
     def json_text(self) -> str:
         """``compact(self.to_json())``, kept (the fields and the supply show these tiles)."""
         return compact(self.to_json())
+
+    @cached_property
+    def json_part(self) -> JSONText:
+        """``json_text`` as a ``JSONText`` (a part of a field's or the supply's text)."""
+        return JSONText(self.json_text)
 
     def __copy__(self) -> TileInfo:
         return self
@@ -83,19 +88,25 @@ class PlayerState:
         return {"seat": self.seat, "boat": self.boat.layout.name,
                 "tiles": self.boat.tiles_json(), **self._after_tiles(private)}
 
-    # (private, overlaid) -> (values after the tiles, tiles text, text): the last texts built,
-    # reused while both parts are unchanged. Not annotated, so not a dataclass field: it is
+    # (private, overlaid) -> (values after the tiles, tiles JSONText, JSONText): the last texts
+    # built, reused while both parts are unchanged. Not annotated, so not a dataclass field: it is
     # neither compared, printed nor a constructor argument.
     _texts = None
 
     def json_text(self, *, private: bool, overlay: dict[str, Any] | None = None) -> str:
+        """``compact`` of ``to_json(private=private)`` updated with ``overlay``."""
+        return self.json_part(private=private, overlay=overlay).text
+
+    def json_part(self, *, private: bool, overlay: dict[str, Any] | None = None) -> JSONText:
         """``compact`` of ``to_json(private=private)`` updated with ``overlay`` (values of
-        keys after ``tiles``: a simultaneous step's snapshot), from the boat's kept text.
-        Comparing the small values after the tiles costs a tenth of encoding them."""
+        keys after ``tiles``: a simultaneous step's snapshot), from the boat's kept text, as
+        a ``JSONText`` whose parts are the members (the tiles a ``JSONText`` of their own).
+        Comparing the small values after the tiles costs a tenth of encoding them; while
+        they and the tiles are unchanged the same object is returned."""
         rest = self._after_tiles(private)
         if overlay:
             rest.update(overlay)
-        tiles = self.boat.tiles_text()
+        tiles = self.boat.tiles_part()
         texts = self._texts
         if texts is None:
             texts = self._texts = {}
@@ -103,10 +114,12 @@ class PlayerState:
         kept = texts.get(slot)
         if kept is not None and kept[1] is tiles and kept[0] == rest:
             return kept[2]
-        text = (f'{{"seat":{self.seat},"boat":{compact(self.boat.layout.name)},'
-                f'"tiles":{tiles},{compact(rest)[1:]}')
-        texts[slot] = (rest, tiles, text)
-        return text
+        boat = self.boat.layout.name
+        text = (f'{{"seat":{self.seat},"boat":{compact(boat)},'
+                f'"tiles":{tiles.text},{compact(rest)[1:]}')
+        part = JSONText(text, {"seat": self.seat, "boat": boat, "tiles": tiles, **rest})
+        texts[slot] = (rest, tiles, part)
+        return part
 
     def _after_tiles(self, private: bool) -> dict[str, Any]:
         """The player's JSON after its boat, in order: everything that changes often."""
@@ -141,7 +154,7 @@ class Supply:
     oshax: list[int] = field(default_factory=list)  # tile ids, in their fixed order
     rare: list[int] = field(default_factory=list)  # tile ids, in the order drawn
     common: dict[str, list[int]] = field(default_factory=dict)  # shape -> tile ids
-    # (what the text shows, text) of the last ``to_text``; not annotated, so not a dataclass
+    # (what the text shows, JSONText) of the last ``to_part``; not annotated, so not a dataclass
     # field (neither compared nor printed)
     _text = None
 
@@ -151,18 +164,21 @@ class Supply:
                 "rare": [tiles[t].to_json() for t in self.rare],
                 "common": {k: len(v) for k, v in self.common.items()}}
 
-    def to_text(self, tiles: list[TileInfo]) -> str:
-        """The compact JSON text of ``to_json``, kept while the supply shows the same."""
+    def to_part(self, tiles: list[TileInfo]) -> JSONText:
+        """The compact JSON text of ``to_json`` with its parts (the rare tiles' list a
+        ``JSONText`` of the tiles' texts), kept while the supply shows the same."""
         shown = (list(self.oshax), list(self.rare), {k: len(v) for k, v in self.common.items()})
         kept = self._text
         if kept is not None and kept[0] == shown:
             return kept[1]
         oshax, rare, common = shown
-        text = (f'{{"oshax":{compact([tiles[t].shape for t in oshax])},'
-                f'"rare":[{",".join([tiles[t].json_text for t in rare])}],'
+        oshax_shapes = [tiles[t].shape for t in oshax]
+        rare_part = array_text([tiles[t].json_part for t in rare])
+        text = (f'{{"oshax":{compact(oshax_shapes)},"rare":{rare_part.text},'
                 f'"common":{compact(common)}}}')
-        self._text = (shown, text)
-        return text
+        part = JSONText(text, {"oshax": oshax_shapes, "rare": rare_part, "common": common})
+        self._text = (shown, part)
+        return part
 
 
 @dataclass
