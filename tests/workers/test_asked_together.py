@@ -45,6 +45,11 @@ for line in sys.stdin:
             elif seat == 1 and BEHAVIOUR == "loop":
                 while True:
                     pass
+            elif seat == 1 and BEHAVIOUR == "exit":
+                sys.exit(3)
+            elif seat == 1 and BEHAVIOUR == "flood":
+                while True:
+                    sys.stdout.write("x" * 65536)
         reply = {{"index": 0}}
     else:
         break
@@ -150,4 +155,23 @@ def test_a_bot_that_loops_while_another_seat_thinks_is_stopped_and_faulted(
     assert fault.kind == FaultKind.TIMEOUT
     assert "CPU time" in fault.message
     assert stopped, "seat 1 was only stopped at its own turn"
+    assert outcome.result["scores"] and len(outcome.seats) == 4
+
+
+@pytest.mark.parametrize(
+    ("behaviour", "kind"),
+    [("exit", FaultKind.CRASH), ("flood", FaultKind.BAD_OUTPUT)],
+)
+def test_a_bot_that_dies_or_floods_while_another_seat_thinks_is_faulted_at_its_turn(
+    tmp_path: Path, behaviour: str, kind: FaultKind
+) -> None:
+    """Seat 1 exits, or writes without end, on its first draft pick while seat 0 still
+    sleeps: its fault is recorded at its turn and the match ends normally."""
+    bot = _bot(tmp_path, behaviour, 0.5)
+    limits = Limits(decision_seconds=1.0, bank_seconds=1.0)
+    outcome = run_match(_spec([bot, bot, RANDOM, RANDOM], limits))
+    assert [(f.seat, f.kind) for f in outcome.faults] == [(1, kind)]
+    picks = [a for a in outcome.actions if a["action"]["kind"] == "keep" and a["seat"] == 1]
+    first_pick = picks[0]
+    assert first_pick.get("default") is True
     assert outcome.result["scores"] and len(outcome.seats) == 4
