@@ -4,7 +4,6 @@ full observations from them and they match the engine's. Without the flag nothin
 
 from __future__ import annotations
 
-import hashlib
 import json
 
 import pytest
@@ -21,6 +20,8 @@ from workers.protocol import (
     apply_observation_delta,
     parse_ready_reply,
 )
+
+from .rebuilt_observations import rebuilt_notes
 
 # Rebuilds each observation and answers with the sha256 of its canonical JSON (as the debug
 # note), and with how the observation came: "full" or "delta".
@@ -48,34 +49,13 @@ for line in sys.stdin:
 """
 
 
-def _digest(observation: dict) -> str:
-    return hashlib.sha256(json.dumps(observation, sort_keys=True).encode()).hexdigest()
-
-
 @pytest.mark.parametrize("deltas", [True, False])
 def test_a_bot_rebuilds_every_observation_from_deltas(deltas: bool) -> None:
     game = new_game("standard", 2, 5)
     other = RandomBot(1, 5)
     source = DELTA_BOT.replace(b"DELTAS", b"True" if deltas else b"False")
     agent = ProgramAgent(0, source, "delta_bot.py", limits=Limits(end_grace_seconds=0))
-    agent.launch(game)
-    agent.await_ready(game)
-    hows = []
-    try:
-        while not game.is_over():
-            seat = game.pending()[0]
-            if seat == 0:
-                expected = _digest(game.observation(0))
-                action = agent.act(game, 0)
-                assert agent.fault is None, agent.fault
-                how, digest = agent.last_note.split()
-                assert digest == expected, f"decision {len(hows)}: rebuilt observation differs"
-                hows.append(how)
-            else:
-                action = other.act(game, seat)
-            game.apply_unchecked(seat, action)
-    finally:
-        agent.close()
+    hows = rebuilt_notes(game, agent, [None, other])
     assert len(hows) > 20
     assert hows[0] == "full"
     assert set(hows[1:]) == ({"delta"} if deltas else {"full"})

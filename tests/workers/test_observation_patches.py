@@ -6,7 +6,6 @@ rebuilds them and they match the engine's."""
 
 from __future__ import annotations
 
-import hashlib
 import importlib.util
 import json
 import random
@@ -24,6 +23,8 @@ from workers.faults import BotFault
 from workers.json_patch import PatchError, apply_patch, observation_patch
 from workers.limits import Limits
 from workers.protocol import JSON_PATCH, ObservationEncoder, _dumps, parse_ready_reply
+
+from .rebuilt_observations import rebuilt_notes
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "bots" / "patch_random_bot.py"
 
@@ -252,33 +253,12 @@ for line in sys.stdin:
 """
 
 
-def _digest(observation: dict[str, Any]) -> str:
-    return hashlib.sha256(json.dumps(observation, sort_keys=True).encode()).hexdigest()
-
-
 @pytest.mark.parametrize(("mode", "seats"), [("standard", 3), ("duel", 2)])
 def test_a_sandboxed_bot_rebuilds_every_observation_from_patches(mode: str, seats: int) -> None:
     game = new_game(mode, seats, 5)
     others = [RandomBot(s, 5) for s in range(seats)]
     agent = ProgramAgent(0, PATCH_BOT, "patch_bot.py", limits=Limits(end_grace_seconds=0))
-    agent.launch(game)
-    agent.await_ready(game)
-    hows = []
-    try:
-        while not game.is_over():
-            seat = game.pending()[0]
-            if seat == 0:
-                expected = _digest(game.observation(0))
-                action = agent.act(game, 0)
-                assert agent.fault is None, agent.fault
-                how, digest = agent.last_note.split()
-                assert digest == expected, f"decision {len(hows)}: rebuilt observation differs"
-                hows.append(how)
-            else:
-                action = others[seat].act(game, seat)
-            game.apply_unchecked(seat, action)
-    finally:
-        agent.close()
+    hows = rebuilt_notes(game, agent, others)
     assert len(hows) > 10
     assert hows[0] == "full" and set(hows[1:]) == {"patch"}
 
