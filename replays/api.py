@@ -21,7 +21,7 @@ from django.views.decorators.csrf import csrf_exempt
 
 from .format import ReplayError
 from .frames import SPECTATOR, FramesError, InvalidSeat, parse_seat
-from .live import live_payload
+from .live import live_payload, valid_play
 from .storage import CHUNK, ReplayCorrupt, ReplayNotFound, open_replay, stream_replay
 from .stored_frames import frames_gz, frames_key
 
@@ -187,7 +187,10 @@ def _live_frames(request: HttpRequest, match: Any) -> HttpResponse:
         since = max(0, int(request.GET.get("since") or 0))
     except ValueError:
         return error_response(400, "invalid", "since must be a step number.")
-    payload = live_payload(match.pk, since) if status == "running" else None
+    play = request.GET.get("play") or None
+    if play is not None and not valid_play(play):
+        return error_response(400, "invalid", "play is the token of an earlier payload.")
+    payload = live_payload(match.pk, since, play) if status == "running" else None
     if payload is None:
         if status in ("queued", "running"):
             payload = {"live": True, "waiting": True, "status": status, "cursor": since}

@@ -6,9 +6,10 @@ every step into a frame entry of the **public** view (``replays.frames.public_vi
 anybody may see while the match runs, never a seat's hidden cards; scores without private
 lessons). Entries go to a ``LiveLog`` that the web process reads:
 
-* ``RedisLog`` (a Redis list per match) when ``LIVE_REDIS_URL`` is set, or else when the cache
-  (``CACHE_URL``) or the broker (``CELERY_BROKER_URL``) is Redis: every host shares it;
-* ``FileLog`` (one JSON-lines file per match under ``DATA_DIR/live``) otherwise: the embedded
+* ``RedisLog`` (a Redis list per play of a match) when ``LIVE_REDIS_URL`` is set, or else
+  when the cache (``CACHE_URL``) or the broker (``CELERY_BROKER_URL``) is Redis: every host
+  shares it;
+* ``FileLog`` (one JSON-lines file per play under ``DATA_DIR/live``) otherwise: the embedded
   set-up, where the web and the background worker are two processes on one machine.
 
 Entry 0 is the set-up (header, layouts, cards, the first view); entry ``i`` is step ``i - 1``.
@@ -21,6 +22,8 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
+import uuid
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -38,52 +41,100 @@ TTL_SECONDS = 24 * 3600  # a log left behind by a killed worker expires (Redis) 
 
 
 class LiveLog:
-    """Where live entries go: appended by the worker, read by the web."""
+    """Where live entries go: appended by the worker, read by the web.
 
-    def append(self, match_id: int, entry: Mapping[str, Any]) -> None:
+    Each play of a match has a log of its own (``play``: a token the publisher draws), and the
+    match points at the play that started last. A match is played twice at once when the
+    reaper re-queues it while its first worker, thought dead, still plays: the two plays'
+    steps never mix, spectators follow the newer one, and each play removes only its own log
+    (and the pointer only while it points at that play)."""
+
+    def start(self, match_id: int, play: str) -> None:
+        """Make ``play`` the match's current play (before its first entry)."""
+        raise NotImplementedError
+
+    def current(self, match_id: int) -> str | None:
+        """The play spectators follow, or None when no play is being published."""
+        raise NotImplementedError
+
+    def append(self, match_id: int, play: str, entry: Mapping[str, Any]) -> None:
+        raise NotImplementedError
+
+    def entries(self, match_id: int, play: str, start: int = 0) -> list[dict[str, Any]]:
+        """A play's entries ``start`` onwards (complete ones only)."""
         raise NotImplementedError
 
     def read(self, match_id: int, start: int = 0) -> list[dict[str, Any]]:
-        """Entries ``start`` onwards (complete ones only)."""
-        raise NotImplementedError
+        """The current play's entries ``start`` onwards."""
+        play = self.current(match_id)
+        return [] if play is None else self.entries(match_id, play, start)
 
-    def clear(self, match_id: int) -> None:
+    def clear(self, match_id: int, play: str) -> None:
+        """Remove a play's entries, and the match's pointer if it points at that play."""
         raise NotImplementedError
 
 
 class FileLog(LiveLog):
-    """One JSON-lines file per match; a line is written whole with one ``write``."""
+    """One JSON-lines file per play (a line is written whole with one ``write``) and one small
+    file per match naming the current play (replaced atomically)."""
 
     def __init__(self, root: Path) -> None:
         self.root = Path(root)
 
-    def file_of(self, match_id: int) -> Path:
-        return self.root / f"match-{int(match_id)}.jsonl"
+    def file_of(self, match_id: int, play: str) -> Path:
+        return self.root / f"match-{int(match_id)}-{_token(play)}.jsonl"
 
-    def append(self, match_id: int, entry: Mapping[str, Any]) -> None:
+    def _pointer(self, match_id: int) -> Path:
+        return self.root / f"match-{int(match_id)}.play"
+
+    def start(self, match_id: int, play: str) -> None:
+        self.root.mkdir(parents=True, exist_ok=True)
+        pointer = self._pointer(match_id)
+        staged = pointer.with_name(f"{pointer.name}.{_token(play)}")
+        staged.write_text(_token(play))
+        os.replace(staged, pointer)
+
+    def current(self, match_id: int) -> str | None:
+        try:
+            return self._pointer(match_id).read_text().strip() or None
+        except FileNotFoundError:
+            return None
+
+    def append(self, match_id: int, play: str, entry: Mapping[str, Any]) -> None:
         self.root.mkdir(parents=True, exist_ok=True)
         line = json.dumps(entry, separators=(",", ":")) + "\n"
-        fd = os.open(self.file_of(match_id), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+        path = self.file_of(match_id, play)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
         try:
             os.write(fd, line.encode())
         finally:
             os.close(fd)
 
-    def read(self, match_id: int, start: int = 0) -> list[dict[str, Any]]:
+    def entries(self, match_id: int, play: str, start: int = 0) -> list[dict[str, Any]]:
         try:
-            data = self.file_of(match_id).read_bytes()
+            data = self.file_of(match_id, play).read_bytes()
         except FileNotFoundError:
             return []
         lines = data.split(b"\n")
         complete = lines[:-1]  # the part after the last newline may be mid-write
         return [json.loads(line) for line in complete[start:]]
 
-    def clear(self, match_id: int) -> None:
-        self.file_of(match_id).unlink(missing_ok=True)
+    def clear(self, match_id: int, play: str) -> None:
+        self.file_of(match_id, play).unlink(missing_ok=True)
+        if self.current(match_id) == play:  # a newer play that started meanwhile keeps its own
+            self._pointer(match_id).unlink(missing_ok=True)
+
+
+# Deletes the pointer only while it still names the play (one atomic step in Redis).
+_CLEAR_POINTER = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
 
 
 class RedisLog(LiveLog):
-    """One Redis list per match, shared by every host."""
+    """One Redis list per play and one key per match naming the current play, shared by
+    every host; both expire after TTL_SECONDS."""
 
     def __init__(self, url: str) -> None:
         import redis
@@ -91,21 +142,48 @@ class RedisLog(LiveLog):
         self.client = redis.Redis.from_url(url)
 
     @staticmethod
-    def key(match_id: int) -> str:
-        return f"isle-arena:live:{int(match_id)}"
+    def key(match_id: int, play: str) -> str:
+        return f"isle-arena:live:{int(match_id)}:{_token(play)}"
 
-    def append(self, match_id: int, entry: Mapping[str, Any]) -> None:
-        key = self.key(match_id)
+    @staticmethod
+    def pointer(match_id: int) -> str:
+        return f"isle-arena:live:{int(match_id)}:play"
+
+    def start(self, match_id: int, play: str) -> None:
+        self.client.set(self.pointer(match_id), _token(play), ex=TTL_SECONDS)
+
+    def current(self, match_id: int) -> str | None:
+        value = self.client.get(self.pointer(match_id))
+        return value.decode() if value else None
+
+    def append(self, match_id: int, play: str, entry: Mapping[str, Any]) -> None:
+        key = self.key(match_id, play)
         pipe = self.client.pipeline()
         pipe.rpush(key, json.dumps(entry, separators=(",", ":")))
         pipe.expire(key, TTL_SECONDS)
         pipe.execute()
 
-    def read(self, match_id: int, start: int = 0) -> list[dict[str, Any]]:
-        return [json.loads(raw) for raw in self.client.lrange(self.key(match_id), start, -1)]
+    def entries(self, match_id: int, play: str, start: int = 0) -> list[dict[str, Any]]:
+        return [json.loads(raw) for raw in self.client.lrange(self.key(match_id, play), start, -1)]
 
-    def clear(self, match_id: int) -> None:
-        self.client.delete(self.key(match_id))
+    def clear(self, match_id: int, play: str) -> None:
+        self.client.delete(self.key(match_id, play))
+        self.client.eval(_CLEAR_POINTER, 1, self.pointer(match_id), _token(play))
+
+
+_PLAY = re.compile(r"^[0-9a-f]{1,32}$")
+
+
+def _token(play: str) -> str:
+    """A play token as it may appear in a file name or a key (refused otherwise)."""
+    if not _PLAY.match(play):
+        raise ValueError(f"a play token is 1-32 lowercase hex digits, not {play!r}")
+    return play
+
+
+def valid_play(play: str) -> bool:
+    """Whether ``play`` can be a play token (the API checks what a client sends)."""
+    return bool(_PLAY.match(play))
 
 
 def redis_url() -> str | None:
@@ -141,12 +219,13 @@ class LivePublisher:
                          "version": s.get("version")} for i, s in enumerate(seats)],
         }
         self.builder = FrameBuilder(self.game, header, None, public=True)
-        self.log.clear(match_id)  # an earlier attempt's steps
+        self.play = uuid.uuid4().hex[:12]  # this play's own log (see LiveLog)
+        self.log.start(match_id, self.play)
         self._publish(self.builder.setup())
 
     def _publish(self, entry: Mapping[str, Any]) -> None:
         try:
-            self.log.append(self.match_id, entry)
+            self.log.append(self.match_id, self.play, entry)
         except Exception:  # noqa: BLE001 - spectators lose the live view, the match goes on
             self._fail()
 
@@ -170,7 +249,7 @@ class LivePublisher:
     def close(self) -> None:
         """The match is recorded: spectators now get the replay."""
         try:
-            self.log.clear(self.match_id)
+            self.log.clear(self.match_id, self.play)
         except Exception:  # noqa: BLE001
             log.warning("match %s: live log not removed", self.match_id, exc_info=True)
 
@@ -187,11 +266,19 @@ def live_publisher(*, match_id: int, spec: Mapping[str, Any]) -> LivePublisher |
         return None
 
 
-def live_payload(match_id: int, since: int) -> dict[str, Any] | None:
+def live_payload(match_id: int, since: int, play: str | None = None) -> dict[str, Any] | None:
     """What the viewer gets of a running match: with ``since`` 0 the whole payload (shaped
-    like the frames of a replay), else only the steps after ``since``. None before the
+    like the frames of a replay), else only the steps after ``since``. ``play``: the play the
+    viewer followed so far (``play`` of an earlier payload); when another play of the match
+    has started since, the whole payload of the new one comes instead. None before the
     worker has published anything."""
-    entries = live_log().read(match_id, 0 if since <= 0 else since + 1)
+    source = live_log()
+    current = source.current(match_id)
+    if current is None:
+        return None
+    if play is not None and play != current:
+        since = 0
+    entries = source.entries(match_id, current, 0 if since <= 0 else since + 1)
     if since <= 0:
         if not entries:
             return None
@@ -210,4 +297,5 @@ def live_payload(match_id: int, since: int) -> dict[str, Any] | None:
                "events": [e["events"] for e in steps], "scores": [e["scores"] for e in steps]}
     out["steps"] = [e["step"] for e in steps]
     out["cursor"] = (0 if since <= 0 else since) + len(steps)
+    out["play"] = current
     return out

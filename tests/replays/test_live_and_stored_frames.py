@@ -110,14 +110,39 @@ def test_a_seat_view_is_built_once_then_read_from_storage(stored_match, client, 
 
 def test_file_log_reads_only_whole_lines(tmp_path):
     log = FileLog(tmp_path)
-    log.append(5, {"a": 1})
-    log.append(5, {"a": 2})
-    with open(log.file_of(5), "ab") as handle:
+    log.start(5, "ab12")
+    log.append(5, "ab12", {"a": 1})
+    log.append(5, "ab12", {"a": 2})
+    with open(log.file_of(5, "ab12"), "ab") as handle:
         handle.write(b'{"a": 3')  # a write in progress
     assert log.read(5) == [{"a": 1}, {"a": 2}]
     assert log.read(5, 1) == [{"a": 2}]
-    log.clear(5)
-    assert log.read(5) == []
+    log.clear(5, "ab12")
+    assert log.read(5) == [] and log.current(5) is None
+
+
+def _two_plays(log):
+    """The first play of match 9 starts, the second starts (a re-queue), and the first,
+    still running, goes on writing; then each play ends."""
+    log.start(9, "aaa1")
+    log.append(9, "aaa1", {"step": "first-0"})
+    log.start(9, "bbb2")
+    log.append(9, "bbb2", {"step": "second-0"})
+    log.append(9, "aaa1", {"step": "first-1"})
+    assert log.current(9) == "bbb2"
+    assert log.read(9) == [{"step": "second-0"}]  # spectators follow the newer play only
+    assert log.entries(9, "aaa1") == [{"step": "first-0"}, {"step": "first-1"}]
+    log.clear(9, "aaa1")  # the first play ends: the second's pointer and log stay
+    assert log.current(9) == "bbb2" and log.read(9) == [{"step": "second-0"}]
+    log.clear(9, "bbb2")
+    assert log.current(9) is None and log.read(9) == []
+
+
+def test_the_plays_of_a_match_keep_their_own_file_logs(tmp_path):
+    _two_plays(FileLog(tmp_path))
+    assert list(tmp_path.iterdir()) == []
+    with pytest.raises(ValueError, match="play token"):
+        FileLog(tmp_path).append(9, "../x", {})
 
 
 @pytest.mark.integration
@@ -126,12 +151,32 @@ def test_redis_log(settings):
     if not url:
         pytest.skip("TEST_REDIS_URL is not set")
     log = RedisLog(url)
-    log.clear(77)
-    log.append(77, {"step": 0})
-    log.append(77, {"step": 1})
+    for play in ("c77", "aaa1", "bbb2"):
+        log.clear(77, play)
+        log.clear(9, play)
+    log.start(77, "c77")
+    log.append(77, "c77", {"step": 0})
+    log.append(77, "c77", {"step": 1})
     assert log.read(77, 1) == [{"step": 1}]
-    log.clear(77)
-    assert log.read(77) == []
+    log.clear(77, "c77")
+    assert log.read(77) == [] and log.current(77) is None
+    _two_plays(log)
+
+
+def test_a_viewer_following_a_play_gets_the_new_play_whole_when_the_match_starts_again(
+    live_dir, client
+):
+    match = _match("duel", 2)
+    _publish(match.pk, "duel", 2, steps=12)
+    url = f"/api/v1/matches/{match.pk}/frames"
+    first = client.get(url).json()
+    assert first["cursor"] == 12 and first["play"]
+    again = client.get(f"{url}?since=12&play={first['play']}").json()
+    assert again["from"] == 12 and again["steps"] == [] and again["play"] == first["play"]
+    _publish(match.pk, "duel", 2, steps=5)  # re-queued: a second play starts over
+    moved = client.get(f"{url}?since=12&play={first['play']}").json()
+    assert moved["play"] != first["play"] and "views" in moved and moved["cursor"] == 5
+    assert client.get(f"{url}?since=12&play=NOT-A-TOKEN").status_code == 400
 
 
 def test_live_payload_is_the_public_view_and_follows_step_by_step(live_dir):

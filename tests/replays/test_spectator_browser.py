@@ -13,6 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from engine import new_game
+from engine.bots import make_bot
+
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -265,3 +268,66 @@ def test_a_live_match_is_followed_without_a_reload_and_becomes_the_replay(
     assert not errors, errors
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_live_match_played_again_is_followed_from_its_new_start(
+    live_server, chromium_executable, settings, tmp_path
+):
+    """The reaper re-queued a running match (its worker looked dead) and a second play began
+    while the first still publishes: the page switches to the new play whole, without a
+    reload, and the first play's later steps never reach it."""
+    from django.contrib.auth import get_user_model
+    from playwright.sync_api import sync_playwright
+
+    from replays.live import LivePublisher
+    from tournament.models import Bot, BotVersion, Match, MatchSeat
+
+    settings.DATA_DIR = tmp_path
+    settings.CELERY_BROKER_URL = "memory://"
+    settings.CACHE_URL = ""
+    settings.LIVE_REDIS_URL = ""
+    owner = get_user_model().objects.create_user("live-owner")
+    version = BotVersion.objects.create(
+        bot=Bot.objects.create(name="greedy", owner=owner, is_system=True), number=1,
+        builtin="greedy", status=BotVersion.Status.READY)
+    match = Match.objects.create(kind=Match.Kind.CHALLENGE, mode="duel", seed=5,
+                                 status=Match.Status.RUNNING)
+    for s in range(2):
+        MatchSeat.objects.create(match=match, seat=s, bot_version=version)
+    spec = {"mode": "duel", "seed": 5, "seats": [{"seat": s, "name": "greedy"} for s in range(2)]}
+
+    def publish(publisher: LivePublisher, game, steps: int) -> None:
+        bots = [make_bot("greedy", "duel", s, 5) for s in range(2)]
+        for _ in range(steps):
+            seat = game.pending()[0]
+            action = bots[seat].act(game, seat)
+            game.apply_unchecked(seat, action)
+            publisher(game, seat, action, 0.001)
+
+    first, first_game = LivePublisher(match_id=match.pk, spec=spec), new_game("duel", 2, 5)
+    publish(first, first_game, 12)
+    errors: list[str] = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium_executable, args=ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1300, "height": 950})
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            page.goto(f"{live_server.url}/replays/{match.pk}/")
+            page.wait_for_function("window.viewer.live && window.viewer.views.length === 13")
+            page.evaluate("window.__sameDocument = true")
+            page.click("#btn-end")  # the newest step: the page follows from there
+            page.wait_for_function("window.viewer.step === 12")
+            second = LivePublisher(match_id=match.pk, spec=spec)
+            publish(second, new_game("duel", 2, 5), 3)
+            publish(first, first_game, 6)  # the first play, still running, is not shown
+            page.wait_for_function(
+                f"window.viewer.payload.play === '{second.play}'"
+                " && window.viewer.views.length === 4", timeout=30000)
+            page.wait_for_timeout(1500)  # two more polls: nothing of the first play comes
+            assert page.evaluate("window.viewer.views.length") == 4
+            assert page.evaluate("window.viewer.step") == 3  # following the newest step
+            assert page.evaluate("window.__sameDocument") is True
+        finally:
+            browser.close()
+    assert not errors, errors

@@ -431,10 +431,12 @@ function pause() {
 }
 
 // ---- loading and live -------------------------------------------------------------------------
-function framesUrl(seat, since) {
+function framesUrl(seat, since, play) {
   const url = new URL(root.dataset.uploadUrl || root.dataset.framesUrl, window.location.href);
   url.searchParams.set("seat", seat);
   if (since !== undefined) url.searchParams.set("since", String(since));
+  // the play followed so far: if the match started again, the server sends the new play whole
+  if (play) url.searchParams.set("play", play);
   return url;
 }
 
@@ -500,7 +502,8 @@ function schedulePoll() {
 
 async function poll() {
   const since = state.payload ? state.cursor : 0;
-  const response = await fetch(framesUrl("spectator", since), { headers: { Accept: "application/json" }, cache: "no-store" });
+  const play = state.payload && state.payload.play;
+  const response = await fetch(framesUrl("spectator", since, play), { headers: { Accept: "application/json" }, cache: "no-store" });
   const body = await response.json();
   if (!response.ok || !body.live) {
     // The match has finished: the ordinary replay takes over, at its last step.
