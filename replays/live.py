@@ -37,7 +37,9 @@ from .frames import FrameBuilder
 
 log = logging.getLogger(__name__)
 
-TTL_SECONDS = 24 * 3600  # a log left behind by a killed worker expires (Redis) or is swept
+# a log left behind by a killed worker expires (Redis), or goes when the match's next play
+# starts (files)
+TTL_SECONDS = 24 * 3600
 
 
 class LiveLog:
@@ -88,7 +90,13 @@ class FileLog(LiveLog):
         return self.root / f"match-{int(match_id)}.play"
 
     def start(self, match_id: int, play: str) -> None:
+        """Also removes the logs of the match's earlier plays: a play whose worker was killed
+        never removes its own (one still running recreates its file with its next step, and
+        removes it when it ends)."""
         self.root.mkdir(parents=True, exist_ok=True)
+        for path in self.root.glob(f"match-{int(match_id)}-*.jsonl"):
+            if path != self.file_of(match_id, play):
+                path.unlink(missing_ok=True)
         pointer = self._pointer(match_id)
         staged = pointer.with_name(f"{pointer.name}.{_token(play)}")
         staged.write_text(_token(play))
