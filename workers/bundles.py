@@ -108,6 +108,21 @@ def read_bundle(
     return _read_source(source, filename, max_bytes)
 
 
+def set_bot_permissions(folder: Path, info: BundleInfo) -> int:
+    """Give an unpacked bundle the permissions a bot reads it with (folders 0755, files 0644,
+    an entry point that runs itself 0755); returns the bytes of its files."""
+    executable = folder / info.entrypoint
+    runs_itself = "executable" in language_spec(info.language)
+    size = 0
+    for path in folder.rglob("*"):
+        runnable = path.is_dir() or (runs_itself and path == executable)
+        os.chmod(path, 0o755 if runnable else 0o644)
+        if path.is_file():
+            size += path.stat().st_size
+    os.chmod(folder, 0o755)
+    return size
+
+
 def language_spec(language: str) -> dict[str, Any]:
     """One language's row of the table; ``BundleError`` for a language we do not know."""
     spec = languages().get(language)

@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import forkserver
+from . import forkserver, unpacked_cache
 from .bundles import (
     BundleError,
     BundleInfo,
@@ -37,6 +37,8 @@ from .bundles import (
     bot_command,
     language_spec,
     needs_build,
+    read_bundle,
+    set_bot_permissions,
     unpack_bundle,
 )
 from .faults import BotFault, FaultKind
@@ -725,14 +727,18 @@ class BotSandbox:
         try:
             self.workdir = self.dir / "bot"
             self.source: BundleInfo | None = None  # the sources, when the bot was built from them
-            self.info: BundleInfo = unpack_bundle(bundle, filename, self.workdir)
+            # In a jail the bot's folder is bound read-only: bots of one bundle share a copy
+            # unpacked once on this host (workers.unpacked_cache); else each gets its own.
+            self.shared_workdir = self.isolation.filesystem and unpacked_cache.enabled()
+            self.info: BundleInfo = self._unpack(bundle, filename)
             if build and needs_build(self.info):
                 from .build import cached_build  # a build runs in a sandbox of its own
 
                 self.source = self.info
                 built, name = cached_build(bundle, filename, isolation=self.isolation)
-                shutil.rmtree(self.workdir)
-                self.info = unpack_bundle(built, name, self.workdir)
+                if not self.shared_workdir:
+                    shutil.rmtree(self.workdir)
+                self.info = self._unpack(built, name)
             if self.isolation.uid:
                 self._lease = lease_uid(root)
             self._prepare_dirs()
@@ -744,17 +750,23 @@ class BotSandbox:
     def uid(self) -> int | None:
         return self._lease.uid if self._lease else None
 
+    def _unpack(self, bundle: Source, filename: str | None) -> BundleInfo:
+        """Unpack the bundle: into the host's shared copy (``shared_workdir``, then
+        ``workdir`` points there) or into the bot's own folder."""
+        if not self.shared_workdir:
+            return unpack_bundle(bundle, filename, self.workdir)
+        data, name = read_bundle(bundle, filename)
+        self.workdir, info = unpacked_cache.unpacked(data, name, sandbox_root() / "unpacked")
+        return info
+
     def _prepare_dirs(self) -> None:
         tmp = self.dir / "tmp"
         tmp.mkdir(mode=0o700)
         if self.isolation.filesystem:
             (self.dir / "jail").mkdir(mode=0o700)
-        executable = self.workdir / self.info.entrypoint
-        runs_itself = "executable" in language_spec(self.info.language)
-        for path in self.workdir.rglob("*"):
-            runnable = path.is_dir() or (runs_itself and path == executable)
-            os.chmod(path, 0o755 if runnable else 0o644)
-        os.chmod(self.workdir, 0o755)
+        if self.shared_workdir:
+            return  # prepared once, when it was unpacked (workers.unpacked_cache)
+        set_bot_permissions(self.workdir, self.info)
         if self.uid is not None and not self.isolation.filesystem:
             # no jail: the bot works in the host folder, which only its own uid may enter.
             os.chmod(self.dir, 0o711)

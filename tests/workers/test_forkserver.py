@@ -132,6 +132,7 @@ def test_the_fork_server_can_be_turned_off(monkeypatch: pytest.MonkeyPatch) -> N
 
 def test_a_bot_that_cannot_start_is_a_sandbox_error(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ISLE_PYTHON_FORKSERVER", "1")
+    monkeypatch.setenv("ISLE_UNPACKED_CACHE", "0")  # the bot's own folder, to take away
     box = BotSandbox(b"pass\n", "bot.py", limits=FAST)
     try:
         box.workdir.rename(box.dir / "gone")  # the folder the bot must run in
