@@ -36,7 +36,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from .bundle_cache import evict_lru, lru_entries, touch
+from .bundle_cache import evict_lru, lru_entries, max_bytes_from_env, touch
 from .bundles import MANIFEST, BundleError, Source, language_spec, resolve_tool
 from .elf import ElfError, check_static_x86_64
 from .isolation import JAIL_OUTDIR, JAIL_WORKDIR, Isolation, LaunchPlan, kill_uid, spawn
@@ -309,16 +309,10 @@ def cached_build(
 
 def build_cache_max_bytes() -> int:
     """The size limit of the build cache: ``$ISLE_BUILD_CACHE_MAX_BYTES``, else 256 MiB."""
-    raw = os.environ.get(BUILD_CACHE_ENV, "").strip()
-    if not raw:
-        return BUILD_CACHE_MAX_BYTES
     try:
-        value = int(raw)
-    except ValueError:
-        value = 0
-    if value <= 0:
-        raise SandboxError(f"{BUILD_CACHE_ENV} must be a positive number of bytes, not {raw!r}")
-    return value
+        return max_bytes_from_env(BUILD_CACHE_ENV, BUILD_CACHE_MAX_BYTES)
+    except ValueError as exc:
+        raise SandboxError(str(exc)) from None
 
 
 def prune_build_cache(cache: Path, *, max_bytes: int, protect: Path | None = None) -> list[Path]:

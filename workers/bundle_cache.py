@@ -140,11 +140,13 @@ def evict_lru(
     max_bytes: int,
     keep_recent: float,
     protect: Path | None = None,
+    remove: Callable[[Path], None] = Path.unlink,
 ) -> list[Path]:
-    """Delete the least recently used of ``entries`` (as ``lru_entries`` lists them) until
-    they fit in ``max_bytes``; returns what went. Files used in the last ``keep_recent``
-    seconds stay even past the limit: another process on the host may be about to read one.
-    Several processes may evict at once: a file already gone is simply skipped."""
+    """Delete the least recently used of ``entries`` (as ``lru_entries`` lists them, oldest
+    first) until they fit in ``max_bytes``; returns what went. Entries used in the last
+    ``keep_recent`` seconds stay even past the limit: another process on the host may be
+    about to read one. ``remove`` deletes one entry (a file by default). Several processes
+    may evict at once: an entry already gone is simply skipped."""
     total = sum(size for _, size, _ in entries)
     recent = time.time() - keep_recent
     removed = []
@@ -154,10 +156,25 @@ def evict_lru(
         if path == protect or used > recent:
             continue
         with contextlib.suppress(FileNotFoundError):
-            path.unlink()
+            remove(path)
             removed.append(path)
         total -= size
     return removed
+
+
+def max_bytes_from_env(name: str, default: int) -> int:
+    """A cache's size limit from the environment variable ``name`` (positive bytes), else
+    ``default``; ``ValueError`` naming the variable for anything else."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        value = 0
+    if value <= 0:
+        raise ValueError(f"{name} must be a positive number of bytes, not {raw!r}")
+    return value
 
 
 def touch(path: Path) -> None:

@@ -20,7 +20,7 @@ from __future__ import annotations
 from json.encoder import encode_basestring  # type: ignore[attr-defined]
 from typing import Any
 
-from engine.jsontext import JSONText, compact
+from engine.jsontext import JSONText, compact, text_of
 
 _MISSING = object()
 _SEGMENTS: dict[str, str] = {}  # object key -> "/" and its RFC 6901 escaped form
@@ -34,10 +34,6 @@ def _segment(key: str) -> str:
             _SEGMENTS.clear()
         segment = _SEGMENTS[key] = "/" + key.replace("~", "~0").replace("/", "~1")
     return segment
-
-
-def _text(value: Any) -> str:
-    return value.text if type(value) is JSONText else compact(value)
 
 
 _REPLACE_CHARS = len('{"op":"replace","path":"","value":}')  # (a path without escapes)
@@ -95,7 +91,7 @@ def _diff(old: Any, new: Any, path: str, out: list[str]) -> None:
         _descend(old_parts, parts, path, out, new.text)
         return
     if kind is not type(old):
-        out.append(_replace(path, _text(new)))
+        out.append(_replace(path, text_of(new)))
     elif kind is list or kind is dict:
         if old != new:
             _descend(old, new, path, out, None)
@@ -136,7 +132,7 @@ def _diff_object(old: dict[str, Any], new: dict[str, Any], path: str, out: list[
                 continue
         elif before is _MISSING:
             added += 1
-            out.append(_add(path + _segment(key), _text(value)))
+            out.append(_add(path + _segment(key), text_of(value)))
             continue
         _diff(before, value, path + _segment(key), out)
     if len(old) > len(new) - added:  # some keys of old are gone
@@ -167,9 +163,9 @@ def _diff_array(old: list[Any], new: list[Any], path: str, out: list[str]) -> No
             _diff(old[k], new[k], f"{path}/{k}", out)
     if m > n:
         if tail == 0:
-            out.extend(_add(path + "/-", _text(new[k])) for k in range(common, m))
+            out.extend(_add(path + "/-", text_of(new[k])) for k in range(common, m))
         else:
-            out.extend(_add(f"{path}/{k}", _text(new[k])) for k in range(common, m - tail))
+            out.extend(_add(f"{path}/{k}", text_of(new[k])) for k in range(common, m - tail))
     elif n > m:
         out.extend(_remove(f"{path}/{k}") for k in range(n - tail - 1, common - 1, -1))
 

@@ -756,7 +756,10 @@ class BotSandbox:
         if not self.shared_workdir:
             return unpack_bundle(bundle, filename, self.workdir)
         data, name = read_bundle(bundle, filename)
-        self.workdir, info = unpacked_cache.unpacked(data, name, sandbox_root() / "unpacked")
+        try:
+            self.workdir, info = unpacked_cache.unpacked(data, name, sandbox_root() / "unpacked")
+        except ValueError as exc:  # a bad size limit: the worker's setting, said at the start
+            raise SandboxError(str(exc)) from None
         return info
 
     def _prepare_dirs(self) -> None:

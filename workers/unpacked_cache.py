@@ -28,7 +28,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from .bundle_cache import touch
+from .bundle_cache import evict_lru, max_bytes_from_env, touch
 from .bundles import BundleInfo, set_bot_permissions, unpack_bundle
 
 ENABLED_ENV = "ISLE_UNPACKED_CACHE"
@@ -44,22 +44,14 @@ def enabled() -> bool:
 
 
 def max_bytes() -> int:
-    raw = os.environ.get(MAX_BYTES_ENV, "").strip()
-    if not raw:
-        return MAX_BYTES
-    try:
-        value = int(raw)
-    except ValueError:
-        value = 0
-    if value <= 0:
-        raise ValueError(f"{MAX_BYTES_ENV} must be a positive number of bytes, not {raw!r}")
-    return value
+    return max_bytes_from_env(MAX_BYTES_ENV, MAX_BYTES)
 
 
 def unpacked(data: bytes, filename: str, root: Path) -> tuple[Path, BundleInfo]:
     """The shared, read-only folder of this bundle's files and its ``BundleInfo``, unpacked
     under ``root`` (``<sandbox root>/unpacked``) on first use. ``BundleError`` for a bundle
-    that cannot be unpacked, as ``unpack_bundle`` says."""
+    that cannot be unpacked, as ``unpack_bundle`` says; ``ValueError`` for a size limit in
+    the environment that is not a positive number of bytes."""
     sha256 = hashlib.sha256(data).hexdigest()
     entry = root / sha256
     found = _read_entry(entry)
@@ -83,7 +75,8 @@ def unpacked(data: bytes, filename: str, root: Path) -> tuple[Path, BundleInfo]:
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
-    evict(root, protect=entry)
+    with contextlib.suppress(OSError):  # best effort: never a reason to fail this start
+        evict(root, protect=entry)
     return entry / "bot", info
 
 
@@ -110,18 +103,11 @@ def evict(root: Path, protect: Path | None = None) -> list[Path]:
             info = entry / "info.json"
             entries.append((info.stat().st_mtime, json.loads(info.read_text())["bytes"], entry))
     entries.sort(key=lambda e: e[0])
-    total, limit = sum(size for _, size, _ in entries), max_bytes()
-    recent = time.time() - KEEP_RECENT
-    removed = []
-    for used, size, entry in entries:
-        if total <= limit:
-            break
-        if entry == protect or used > recent:
-            continue
-        doomed = entry.with_name(f"{_INCOMING}gone-{entry.name}")
-        with contextlib.suppress(FileNotFoundError, OSError):
-            os.rename(entry, doomed)  # out of sight first: no bot starts from half of it
-            shutil.rmtree(doomed, ignore_errors=True)
-            removed.append(entry)
-        total -= size
-    return removed
+    return evict_lru(entries, max_bytes=max_bytes(), keep_recent=KEEP_RECENT, protect=protect,
+                     remove=_remove_entry)  # fmt: skip
+
+
+def _remove_entry(entry: Path) -> None:
+    doomed = entry.with_name(f"{_INCOMING}gone-{entry.name}")
+    os.rename(entry, doomed)  # out of sight first: no bot starts from half of it
+    shutil.rmtree(doomed, ignore_errors=True)

@@ -18,7 +18,7 @@ import pytest
 
 from engine import Game, new_game
 from engine.bots.random_bot import RandomBot
-from engine.jsontext import JSONText, compact
+from engine.jsontext import text_of
 from engine.modes.family.frames import KeepLessonsFrame
 
 CASES = [("standard", 2), ("standard", 3), ("standard", 4), ("family", 2), ("family", 4),
@@ -29,7 +29,7 @@ SEEDS = range(12)
 def _question(game: Game, seat: int) -> tuple[Any, ...]:
     """Everything a seat's ``decide`` holds that the game decides."""
     view = game.protocol_observation(seat)
-    text = {k: v.text if type(v) is JSONText else compact(v) for k, v in view.items()}
+    text = {k: text_of(v) for k, v in view.items()}
     return text, list(game.legal_actions(seat)), game.seat_step(seat)
 
 

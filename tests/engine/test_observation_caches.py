@@ -21,7 +21,7 @@ import pytest
 from engine import Game, new_game
 from engine.boat import Boat, Tile, base_layouts, cells_of, mask_of
 from engine.bots.random_bot import RandomBot
-from engine.jsontext import JSONText, compact, plain
+from engine.jsontext import JSONText, compact, plain, text_of
 from tests.engine.standard.helpers import (
     act,
     cat,
@@ -71,8 +71,7 @@ def _protocol_text(view: dict[str, Any]) -> str:
     for key, value in view.items():
         if type(value) is JSONText:
             assert _from_parts(value) == value.text, f"the parts of {key} differ from its text"
-    parts = [f"{compact(k)}:{v.text if type(v) is JSONText else compact(v)}"
-             for k, v in view.items()]
+    parts = [f"{compact(k)}:{text_of(v)}" for k, v in view.items()]
     return "{" + ",".join(parts) + "}"
 
 

@@ -16,31 +16,17 @@ from replays import stored_frames
 from replays.frames import apply_patch
 from replays.live import FileLog, LivePublisher, RedisLog, live_payload
 
+from .live_matches import file_live_logs, greedy_match
+
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def live_dir(settings, tmp_path):
-    settings.DATA_DIR = tmp_path
-    settings.CELERY_BROKER_URL = "memory://"
-    settings.CACHE_URL = ""
-    settings.LIVE_REDIS_URL = ""
-    return tmp_path / "live"
+    return file_live_logs(settings, tmp_path)
 
 
-def _match(mode: str, seats: int, status: str = "running"):
-    from django.contrib.auth import get_user_model
-
-    from tournament.models import Bot, BotVersion, Match, MatchSeat
-
-    owner = get_user_model().objects.create_user("live-owner")
-    version = BotVersion.objects.create(
-        bot=Bot.objects.create(name="greedy", owner=owner, is_system=True), number=1,
-        builtin="greedy", status=BotVersion.Status.READY)
-    match = Match.objects.create(kind=Match.Kind.CHALLENGE, mode=mode, seed=11, status=status)
-    for s in range(seats):
-        MatchSeat.objects.create(match=match, seat=s, bot_version=version)
-    return match
+_match = greedy_match
 
 
 def _publish(match_id: int, mode: str, seats: int, steps: int | None = None) -> object:

@@ -16,6 +16,8 @@ import pytest
 from engine import new_game
 from engine.bots import make_bot
 
+from .live_matches import file_live_logs, greedy_match
+
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -195,24 +197,14 @@ def test_a_live_match_is_followed_without_a_reload_and_becomes_the_replay(
 ):
     """A match started during the test: the page shows it as "live", new steps arrive without
     a reload, no hidden card is ever drawn, and at its end the page is the ordinary replay."""
-    from django.contrib.auth import get_user_model
     from playwright.sync_api import sync_playwright
 
     from replays import live
-    from tournament.models import Bot, BotVersion, Match, MatchSeat
+    from tournament.models import Match
     from tournament.services import matches
 
-    settings.DATA_DIR = tmp_path  # the live log: a file both processes could share
-    settings.CELERY_BROKER_URL = "memory://"
-    settings.CACHE_URL = ""
-    owner = get_user_model().objects.create_user("live-owner")
-    version = BotVersion.objects.create(
-        bot=Bot.objects.create(name="greedy", owner=owner, is_system=True), number=1,
-        builtin="greedy", status=BotVersion.Status.READY)
-    match = Match.objects.create(kind=Match.Kind.CHALLENGE, mode="standard", seed=5,
-                                 status=Match.Status.QUEUED)
-    for s in range(3):
-        MatchSeat.objects.create(match=match, seat=s, bot_version=version)
+    file_live_logs(settings, tmp_path)  # the live log: a file both processes could share
+    match = greedy_match("standard", 3, status=Match.Status.QUEUED, seed=5)
 
     # Bots this fast finish in a second; a pause per step gives the page time to follow.
     real = live.LivePublisher.__call__
@@ -277,24 +269,12 @@ def test_a_live_match_played_again_is_followed_from_its_new_start(
     """The reaper re-queued a running match (its worker looked dead) and a second play began
     while the first still publishes: the page switches to the new play whole, without a
     reload, and the first play's later steps never reach it."""
-    from django.contrib.auth import get_user_model
     from playwright.sync_api import sync_playwright
 
     from replays.live import LivePublisher
-    from tournament.models import Bot, BotVersion, Match, MatchSeat
 
-    settings.DATA_DIR = tmp_path
-    settings.CELERY_BROKER_URL = "memory://"
-    settings.CACHE_URL = ""
-    settings.LIVE_REDIS_URL = ""
-    owner = get_user_model().objects.create_user("live-owner")
-    version = BotVersion.objects.create(
-        bot=Bot.objects.create(name="greedy", owner=owner, is_system=True), number=1,
-        builtin="greedy", status=BotVersion.Status.READY)
-    match = Match.objects.create(kind=Match.Kind.CHALLENGE, mode="duel", seed=5,
-                                 status=Match.Status.RUNNING)
-    for s in range(2):
-        MatchSeat.objects.create(match=match, seat=s, bot_version=version)
+    file_live_logs(settings, tmp_path)
+    match = greedy_match("duel", 2, seed=5)
     spec = {"mode": "duel", "seed": 5, "seats": [{"seat": s, "name": "greedy"} for s in range(2)]}
 
     def publish(publisher: LivePublisher, game, steps: int) -> None:
