@@ -218,16 +218,32 @@ def _in_parallel(calls: Sequence[Callable[[], None]], threads: ThreadPoolExecuto
         future.result()
 
 
-def _drain_idle(programs: Sequence[ProgramAgent]) -> None:
-    """Empty the stderr of every bot that wrote some, so none blocks on a full pipe while
-    the others play: one poll of all their pipes per step, a read only where there is data."""
-    pipes = {fd: p for p in programs if (fd := p.stderr_fd) is not None}
-    if pipes:
-        poll = select.poll()
-        for fd in pipes:
-            poll.register(fd, select.POLLIN)
-        for fd, _ in poll.poll(0):
-            pipes[fd].idle()
+class _StderrWatch:
+    """Empties the stderr of every bot that wrote some, so none blocks on a full pipe while
+    the others play: one poll of all their pipes per step, a read only where there is data.
+    The poll is made once for the match; a pipe leaves it when its bot's stops (end of file,
+    a fault), so a number the process reuses for another file is never drained."""
+
+    def __init__(self, programs: Sequence[ProgramAgent]) -> None:
+        self._poll = select.poll()
+        self._by_fd: dict[int, ProgramAgent] = {}
+        for program in programs:
+            fd = program.stderr_fd
+            if fd is not None:
+                self._poll.register(fd, select.POLLIN)
+                self._by_fd[fd] = program
+
+    def drain(self) -> None:
+        if not self._by_fd:
+            return
+        for fd, _ in self._poll.poll(0):
+            program = self._by_fd.get(fd)
+            if program is not None and program.stderr_fd == fd:
+                program.idle()
+                if program.stderr_fd == fd:
+                    continue
+            self._poll.unregister(fd)
+            self._by_fd.pop(fd, None)
 
 
 def _close_all(
@@ -292,6 +308,7 @@ def run_match(
             agent.await_ready(game)
         marks["ready"] = time.monotonic()
         faulted = [a.fault is not None for a in agents]
+        stderr = _StderrWatch(launched)
         while not game.is_over():
             pending = game.pending()
             if not pending:
@@ -317,7 +334,7 @@ def run_match(
                 record["default"] = True
             game.apply_unchecked(seat, action)
             actions.append(record)
-            _drain_idle(launched)
+            stderr.drain()
             if on_step is not None:
                 on_step(game, seat, action, seconds)
             if len(actions) > MAX_STEPS:

@@ -219,3 +219,40 @@ def test_stderr_sink_sees_each_seat_as_it_plays(tmp_path: Path) -> None:
     text = b"".join(chunk for _, chunk in seen).decode()
     assert {seat for seat, _ in seen} == {1}
     assert text.startswith("hello from the bot\n") and "step " in text
+
+
+def test_stderr_is_drained_while_pipes_close_and_bots_die(tmp_path: Path) -> None:
+    """The runner's one poll of every bot's stderr per step (``_StderrWatch``) keeps
+    draining the bots that log after another bot has closed its stderr and a third has died
+    mid-match (its pipes closed, their numbers free for the process to reuse)."""
+    loop = (
+        "import json, os, sys\n"
+        "for line in sys.stdin:\n"
+        "    message = json.loads(line)\n"
+        "    if message['type'] == 'start':\n"
+        "        print(json.dumps({'ready': True}), flush=True)\n"
+        "    elif message['type'] == 'decide':\n"
+        "BODY"
+        "        print(json.dumps({'index': 0}), flush=True)\n"
+    )
+    bots = {
+        "closer.py": (
+            "        if sys.stderr:\n            os.close(2)\n            sys.stderr = None\n"
+        ),
+        "chatty.py": (
+            "        print('step', message['step'], 'x' * 2000, file=sys.stderr, flush=True)\n"
+        ),
+        "dies.py": "        if message['step'] >= 2: os._exit(3)\n",
+    }
+    for name, body in bots.items():
+        (tmp_path / name).write_text(loop.replace("BODY", body))
+    seen: list[tuple[int, bytes]] = []
+    outcome = run_match(
+        spec(*(str(tmp_path / name) for name in bots), replay=False),
+        stderr_sink=lambda s, c: seen.append((s, c)),
+    )
+    assert [(f.seat, f.kind) for f in outcome.faults] == [(2, FaultKind.CRASH)]
+    chatty = b"".join(chunk for seat, chunk in seen if seat == 1).decode()
+    decided = [a for a in outcome.actions if a["seat"] == 1]
+    assert len(decided) > 3 and chatty.count("step ") == len(decided)
+    assert {seat for seat, _ in seen} == {1}
