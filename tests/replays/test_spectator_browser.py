@@ -6,10 +6,13 @@ is followed without a reload and becomes the replay, axe-core, and screenshots (
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import subprocess
 import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -45,6 +48,27 @@ def axe_script() -> Path | None:
     return script
 
 
+@contextlib.contextmanager
+def _chromium(executable: str) -> Iterator[tuple[Callable[..., Any], list[str]]]:
+    """A headless Chromium, closed at the end: ``new_page(**options)`` opens a page whose
+    script errors go to the list given with it, which the test asserts empty once done."""
+    from playwright.sync_api import sync_playwright
+
+    errors: list[str] = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=executable, args=ARGS)
+
+        def new_page(**options: Any) -> Any:
+            page = browser.new_page(**options)
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            return page
+
+        try:
+            yield new_page, errors
+        finally:
+            browser.close()
+
+
 def _serious_violations(page, script: Path) -> list[str]:
     page.add_script_tag(path=str(script))
     found = page.evaluate("""async () => {
@@ -71,94 +95,85 @@ def _visible_text(page) -> str:
 @pytest.mark.parametrize("mode", ["standard", "family", "solo", "duel"])
 def test_a_replay_of_each_mode_as_a_spectator(live_server, chromium_executable, stored_match,
                                               modes_available, mode):
-    from playwright.sync_api import sync_playwright
-
     if mode not in modes_available:
         pytest.skip(f"mode {mode} is not available in this build")
     match = stored_match(mode, seed=9, seats=SEATS[mode])
     result = match.result
     axe = axe_script()
-    errors: list[str] = []
     SHOTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium_executable, args=ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1400, "height": 1000})
-            page.on("pageerror", lambda exc: errors.append(str(exc)))
-            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-            _open(page, f"{live_server.url}/replays/{match.pk}/")
-            n = page.evaluate("window.viewer.views.length") - 1
+    with _chromium(chromium_executable) as (new_page, errors):
+        page = new_page(viewport={"width": 1400, "height": 1000})
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        _open(page, f"{live_server.url}/replays/{match.pk}/")
+        n = page.evaluate("window.viewer.views.length") - 1
 
-            # No spoilers: no result anywhere before the last step.
-            for step in (0, n // 2, n - 1):
-                page.evaluate(f"window.viewer.show({step})")
-                text = _visible_text(page)
-                assert page.locator("#final").is_hidden(), step
-                assert page.locator(".final-score").count() == 0, step
-                assert not any(word in text for word in RESULT_WORDS), (step, text[:400])
+        # No spoilers: no result anywhere before the last step.
+        for step in (0, n // 2, n - 1):
+            page.evaluate(f"window.viewer.show({step})")
+            text = _visible_text(page)
+            assert page.locator("#final").is_hidden(), step
+            assert page.locator(".final-score").count() == 0, step
+            assert not any(word in text for word in RESULT_WORDS), (step, text[:400])
 
-            # The table: fields with drawn cats (or the Duel island), hands, the sentence.
+        # The table: fields with drawn cats (or the Duel island), hands, the sentence.
+        page.evaluate(f"window.viewer.show({n // 2})")
+        if mode == "duel":
+            assert page.locator("#island svg .space").count() == 15
+            assert page.locator("#island .oshax-marker").count() == 1
+        else:
+            assert page.locator("#fields .field").count() == 2
+            assert page.locator("#fields svg.piece.kind-cat").count() > 0
+            assert page.locator("#dayline").inner_text().startswith("Day ")
+        if mode == "solo":
+            assert page.locator("#sister .sister .card").count() >= 3
+        assert page.locator(".boat g.tile").count() > 0
+        assert page.locator(".boat .hands .card[data-card]").count() > 0  # the spectator
+        say = page.locator("#step-info .say").inner_text()
+        step = page.evaluate("window.viewer.payload.steps[window.viewer.step - 1]")
+        assert say == step["say"] and "=" not in say
+        assert page.locator("#step-info .say").get_attribute("title") == step["text"]
+        assert page.locator("#caption").inner_text() == say
+
+        # The chart seeks: a click at three quarters of its width.
+        chart = page.locator("#chart svg")
+        box = chart.bounding_box()
+        page.evaluate("window.viewer.show(0)")
+        chart.click(position={"x": box["width"] * 0.75, "y": box["height"] / 2})
+        at = page.evaluate("window.viewer.step")
+        assert n * 0.6 < at < n * 0.9, (at, n)
+        assert f"step={at}" in page.url
+
+        # "Show result" reveals it early; the last step shows it anyway.
+        page.check("#show-result")
+        assert page.locator("#final").is_visible()
+        page.uncheck("#show-result")
+        assert page.locator("#final").is_hidden()
+        page.screenshot(path=str(SHOTS / f"{mode}-desktop.png"), full_page=True)
+        page.keyboard.press("End")
+        assert page.locator("#final").is_visible()
+        finals = [int(float(page.locator(f'.final-score[data-seat="{s}"]').inner_text()))
+                  for s in range(SEATS[mode])]
+        assert finals == [int(x) for x in result["scores"]]
+        if SEATS[mode] > 1:
+            assert "Winner" in _visible_text(page)
+
+        if axe is not None:
             page.evaluate(f"window.viewer.show({n // 2})")
-            if mode == "duel":
-                assert page.locator("#island svg .space").count() == 15
-                assert page.locator("#island .oshax-marker").count() == 1
-            else:
-                assert page.locator("#fields .field").count() == 2
-                assert page.locator("#fields svg.piece.kind-cat").count() > 0
-                assert page.locator("#dayline").inner_text().startswith("Day ")
-            if mode == "solo":
-                assert page.locator("#sister .sister .card").count() >= 3
-            assert page.locator(".boat g.tile").count() > 0
-            assert page.locator(".boat .hands .card[data-card]").count() > 0  # the spectator
-            say = page.locator("#step-info .say").inner_text()
-            step = page.evaluate("window.viewer.payload.steps[window.viewer.step - 1]")
-            assert say == step["say"] and "=" not in say
-            assert page.locator("#step-info .say").get_attribute("title") == step["text"]
-            assert page.locator("#caption").inner_text() == say
+            assert _serious_violations(page, axe) == []
 
-            # The chart seeks: a click at three quarters of its width.
-            chart = page.locator("#chart svg")
-            box = chart.bounding_box()
-            page.evaluate("window.viewer.show(0)")
-            chart.click(position={"x": box["width"] * 0.75, "y": box["height"] / 2})
-            at = page.evaluate("window.viewer.step")
-            assert n * 0.6 < at < n * 0.9, (at, n)
-            assert f"step={at}" in page.url
+        # A seat's view: its own hand, card backs for the others.
+        if SEATS[mode] > 1 and mode != "duel":
+            _open(page, f"{live_server.url}/replays/{match.pk}/?seat=1&step={n // 3}")
+            assert page.locator('.boat[data-seat="1"] .hands .card[data-card]').count() > 0
+            assert page.locator('.boat[data-seat="0"] .secret .card[data-card]').count() == 0
 
-            # "Show result" reveals it early; the last step shows it anyway.
-            page.check("#show-result")
-            assert page.locator("#final").is_visible()
-            page.uncheck("#show-result")
-            assert page.locator("#final").is_hidden()
-            page.screenshot(path=str(SHOTS / f"{mode}-desktop.png"), full_page=True)
-            page.keyboard.press("End")
-            assert page.locator("#final").is_visible()
-            finals = [int(float(page.locator(f'.final-score[data-seat="{s}"]').inner_text()))
-                      for s in range(SEATS[mode])]
-            assert finals == [int(x) for x in result["scores"]]
-            if SEATS[mode] > 1:
-                assert "Winner" in _visible_text(page)
-
-            if axe is not None:
-                page.evaluate(f"window.viewer.show({n // 2})")
-                assert _serious_violations(page, axe) == []
-
-            # A seat's view: its own hand, card backs for the others.
-            if SEATS[mode] > 1 and mode != "duel":
-                _open(page, f"{live_server.url}/replays/{match.pk}/?seat=1&step={n // 3}")
-                assert page.locator('.boat[data-seat="1"] .hands .card[data-card]').count() > 0
-                assert page.locator('.boat[data-seat="0"] .secret .card[data-card]').count() == 0
-
-            phone = browser.new_page(viewport={"width": 390, "height": 844}, has_touch=True)
-            phone.on("pageerror", lambda exc: errors.append(str(exc)))
-            _open(phone, f"{live_server.url}/replays/{match.pk}/?step={n // 2}")
-            assert phone.evaluate("document.documentElement.scrollWidth") <= 390
-            phone.tap("#btn-forward")
-            assert phone.evaluate("window.viewer.step") == n // 2 + 1
-            phone.screenshot(path=str(SHOTS / f"{mode}-phone.png"))
-            phone.screenshot(path=str(SHOTS / f"{mode}-phone-full.png"), full_page=True)
-        finally:
-            browser.close()
+        phone = new_page(viewport={"width": 390, "height": 844}, has_touch=True)
+        _open(phone, f"{live_server.url}/replays/{match.pk}/?step={n // 2}")
+        assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+        phone.tap("#btn-forward")
+        assert phone.evaluate("window.viewer.step") == n // 2 + 1
+        phone.screenshot(path=str(SHOTS / f"{mode}-phone.png"))
+        phone.screenshot(path=str(SHOTS / f"{mode}-phone-full.png"), full_page=True)
     assert not errors, errors
 
 
@@ -197,7 +212,6 @@ def test_a_live_match_is_followed_without_a_reload_and_becomes_the_replay(
 ):
     """A match started during the test: the page shows it as "live", new steps arrive without
     a reload, no hidden card is ever drawn, and at its end the page is the ordinary replay."""
-    from playwright.sync_api import sync_playwright
 
     from replays import live
     from tournament.models import Match
@@ -217,12 +231,9 @@ def test_a_live_match_is_followed_without_a_reload_and_becomes_the_replay(
 
     monkeypatch.setattr(live.LivePublisher, "__call__", paced)
     worker = threading.Thread(target=matches.match_play, kwargs={"match_id": match.pk})
-    errors: list[str] = []
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium_executable, args=ARGS)
+    with _chromium(chromium_executable) as (new_page, errors):
         try:
-            page = browser.new_page(viewport={"width": 1300, "height": 950})
-            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            page = new_page(viewport={"width": 1300, "height": 950})
             page.goto(f"{live_server.url}/replays/{match.pk}/")
             page.wait_for_function(
                 "document.querySelector('#status').textContent.includes('not started')")
@@ -255,7 +266,6 @@ def test_a_live_match_is_followed_without_a_reload_and_becomes_the_replay(
             assert page.evaluate("window.viewer.payload.live") is False
         finally:
             go.set()
-            browser.close()
             worker.join(60)
     assert not errors, errors
     match.refresh_from_db()
@@ -269,7 +279,6 @@ def test_a_live_match_played_again_is_followed_from_its_new_start(
     """The reaper re-queued a running match (its worker looked dead) and a second play began
     while the first still publishes: the page switches to the new play whole, without a
     reload, and the first play's later steps never reach it."""
-    from playwright.sync_api import sync_playwright
 
     from replays.live import LivePublisher
 
@@ -287,27 +296,21 @@ def test_a_live_match_played_again_is_followed_from_its_new_start(
 
     first, first_game = LivePublisher(match_id=match.pk, spec=spec), new_game("duel", 2, 5)
     publish(first, first_game, 12)
-    errors: list[str] = []
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium_executable, args=ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1300, "height": 950})
-            page.on("pageerror", lambda exc: errors.append(str(exc)))
-            page.goto(f"{live_server.url}/replays/{match.pk}/")
-            page.wait_for_function("window.viewer.live && window.viewer.views.length === 13")
-            page.evaluate("window.__sameDocument = true")
-            page.click("#btn-end")  # the newest step: the page follows from there
-            page.wait_for_function("window.viewer.step === 12")
-            second = LivePublisher(match_id=match.pk, spec=spec)
-            publish(second, new_game("duel", 2, 5), 3)
-            publish(first, first_game, 6)  # the first play, still running, is not shown
-            page.wait_for_function(
-                f"window.viewer.payload.play === '{second.play}'"
-                " && window.viewer.views.length === 4", timeout=30000)
-            page.wait_for_timeout(1500)  # two more polls: nothing of the first play comes
-            assert page.evaluate("window.viewer.views.length") == 4
-            assert page.evaluate("window.viewer.step") == 3  # following the newest step
-            assert page.evaluate("window.__sameDocument") is True
-        finally:
-            browser.close()
+    with _chromium(chromium_executable) as (new_page, errors):
+        page = new_page(viewport={"width": 1300, "height": 950})
+        page.goto(f"{live_server.url}/replays/{match.pk}/")
+        page.wait_for_function("window.viewer.live && window.viewer.views.length === 13")
+        page.evaluate("window.__sameDocument = true")
+        page.click("#btn-end")  # the newest step: the page follows from there
+        page.wait_for_function("window.viewer.step === 12")
+        second = LivePublisher(match_id=match.pk, spec=spec)
+        publish(second, new_game("duel", 2, 5), 3)
+        publish(first, first_game, 6)  # the first play, still running, is not shown
+        page.wait_for_function(
+            f"window.viewer.payload.play === '{second.play}'"
+            " && window.viewer.views.length === 4", timeout=30000)
+        page.wait_for_timeout(1500)  # two more polls: nothing of the first play comes
+        assert page.evaluate("window.viewer.views.length") == 4
+        assert page.evaluate("window.viewer.step") == 3  # following the newest step
+        assert page.evaluate("window.__sameDocument") is True
     assert not errors, errors

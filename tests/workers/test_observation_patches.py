@@ -6,6 +6,7 @@ rebuilds them and they match the engine's."""
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import json
 import random
@@ -209,33 +210,26 @@ def test_the_ready_answer_may_ask_for_json_patches() -> None:
         ObservationEncoder(deltas="yes")
 
 
-# Rebuilds each observation from the patches with the RFC's three operations and answers with
-# the sha256 of its canonical JSON (as the debug note), and how it came: "full" or "patch".
-PATCH_BOT = b"""
+# Rebuilds each observation from the patches with the example bot's own ``apply_patch`` (the
+# RFC's three operations) and answers with the sha256 of its canonical JSON (as the debug
+# note), and how it came: "full" or "patch".
+def _example_apply_patch() -> str:
+    source = EXAMPLE.read_text()
+    node = next(n for n in ast.parse(source).body
+                if isinstance(n, ast.FunctionDef) and n.name == "apply_patch")
+    segment = ast.get_source_segment(source, node)
+    assert segment is not None
+    return segment
+
+
+PATCH_BOT = ("""
 import hashlib, json, sys
 out = sys.stdout
 sys.stdin.readline()
 out.write(json.dumps({"ready": True, "deltas": "json-patch"}) + "\\n")
 out.flush()
 
-def apply(doc, patch):
-    for op in patch:
-        *parents, last = [s.replace("~1", "/").replace("~0", "~")
-                          for s in op["path"][1:].split("/")]
-        target = doc
-        for s in parents:
-            target = target[int(s)] if isinstance(target, list) else target[s]
-        if isinstance(target, list):
-            if op["op"] == "add":
-                target.insert(len(target) if last == "-" else int(last), op["value"])
-            elif op["op"] == "remove":
-                del target[int(last)]
-            else:
-                target[int(last)] = op["value"]
-        elif op["op"] == "remove":
-            del target[last]
-        else:
-            target[last] = op["value"]
+""" + _example_apply_patch() + """
 
 obs = None
 for line in sys.stdin:
@@ -245,12 +239,12 @@ for line in sys.stdin:
     if "observation" in msg:
         obs, how = msg["observation"], "full"
     else:
-        apply(obs, msg["observation_patch"])
+        apply_patch(obs, msg["observation_patch"])
         how = "patch"
     digest = hashlib.sha256(json.dumps(obs, sort_keys=True).encode()).hexdigest()
     out.write(json.dumps({"index": 0, "debug": how + " " + digest}) + "\\n")
     out.flush()
-"""
+""").encode()
 
 
 @pytest.mark.parametrize(("mode", "seats"), [("standard", 3), ("duel", 2)])
