@@ -93,6 +93,15 @@ class Audit:
         if bad:
             self.violations[f"{name} {page.url}"] = bad
         self.pages.append(page.url)
+        # At desktop width every table shows whole: none needs its box scrolled sideways.
+        cut = page.evaluate("""() => [...document.querySelectorAll('.scroll')]
+            .filter(el => el.querySelector('table') && el.scrollWidth - el.clientWidth > 1)
+            .map(el => (el.closest('section') || el).getAttribute('aria-labelledby')
+                       || el.className)""")
+        if cut and (page.viewport_size or {}).get("width", 0) >= 1200:
+            self.violations.setdefault(f"{name} {page.url}", []).append(
+                f"tables cut off at desktop width: {cut}"
+            )
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         size = page.viewport_size
         page.screenshot(path=str(SCREENSHOTS / f"{name}-desktop.png"), full_page=True)
@@ -110,6 +119,16 @@ class Audit:
         if overflow > 1:
             self.violations.setdefault(f"{name} {page.url}", []).append(
                 f"wider than a 390 px phone by {overflow} px"
+            )
+        # On a phone the viewer's transport bar sits at the bottom of the screen, on every page
+        # that holds the viewer (a page's own box around it must not capture the fixed bar).
+        gap = page.evaluate("""() => {
+            const bar = document.querySelector('#viewer .controls');
+            return bar ? Math.abs(bar.getBoundingClientRect().bottom - window.innerHeight) : 0;
+        }""")
+        if gap > 1:
+            self.violations.setdefault(f"{name} {page.url}", []).append(
+                f"the replay controls are {gap:.0f} px away from the bottom of a phone's screen"
             )
         page.screenshot(path=str(SCREENSHOTS / f"{name}-phone.png"), full_page=True)
         page.set_viewport_size(size)

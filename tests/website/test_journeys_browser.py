@@ -39,9 +39,16 @@ def axe() -> Any:
 
 
 def _watch_replay(page: Any) -> None:
-    """The viewer loads the frames, and playing moves it past the first step."""
+    """The viewer loads the frames, and playing moves it past the first step. Each seat of
+    the match page's list has the colour of its board in the viewer."""
     page.wait_for_function("() => Number(document.querySelector('#seek').max) > 0",
                            timeout=30_000)  # fmt: skip
+    colours = page.evaluate("""() => [...document.querySelectorAll('.seats .seat')].map((el, s) => [
+        getComputedStyle(el).borderLeftColor,
+        getComputedStyle(el.querySelector('.dot')).backgroundColor,
+        getComputedStyle(document.querySelector(`.boat[data-seat="${s}"]`)).borderTopColor])""")
+    assert len(colours) >= 2 and len({c[0] for c in colours}) == len(colours)
+    assert all(seat == dot == boat for seat, dot, boat in colours), colours
     page.click("#btn-play")
     page.wait_for_function("() => Number(document.querySelector('#seek').value) > 0",
                            timeout=30_000)  # fmt: skip

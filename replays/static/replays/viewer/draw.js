@@ -5,7 +5,10 @@ import { esc } from "./patch.js";
 export const COLOURS = {
   blue: "#3b7dd8", green: "#3a9d4a", red: "#d64541", purple: "#8e5cc2", orange: "#ef8a1f",
 };
-export const SEAT_COLOURS = ["#1f5f99", "#c0392b", "#1e8449", "#a8650a"];
+// The seats' colours are the site's (--seat-0 to --seat-3 in site.css), so that the match page's
+// list of seats and the viewer show each player in one colour.
+const ROOT_STYLE = typeof getComputedStyle === "function" ? getComputedStyle(document.documentElement) : null;
+export const SEAT_COLOURS = [0, 1, 2, 3].map((s) => ROOT_STYLE?.getPropertyValue(`--seat-${s}`).trim() || "#555");
 const TREASURE = { common_treasure: "#e0b84c", rare_treasure: "#b8860b" };
 const ROOM_FILLS = ["#f6ead2", "#eedfbf", "#f3e5c8", "#e9d7b3"];
 
