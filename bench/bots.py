@@ -18,16 +18,21 @@
 3. The CPU time of the thread that plays the subprocess game (``runner_cpu_to_inprocess_ratio``:
    that over the in-process game): the wall time of the game cannot be less, so it is the
    ratio's floor in this design, whatever the bots, the pipes or the sandbox cost.
+4. With ``--breakdown``: where that CPU time goes, per decision, step by step of the runner
+   (``runner_cpu_us_per_decision``), timed inside real games.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import importlib
 import json
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import zipfile
 from pathlib import Path
@@ -214,11 +219,84 @@ def game_times(games: int, compiled: str | None = None) -> dict[str, Any]:
     return out
 
 
+# The runner's steps whose CPU time --breakdown measures: (module, name in it, label). A
+# function the runner imports by name is timed in the module that calls it. An indented label
+# is a part of the step above it: the decide line holds the observation and both texts.
+BREAKDOWN_STEPS = (
+    ("workers.agents", "decide_for", "decide line (decide_for)"),
+    ("engine.modes.standard.game", "StandardGame.protocol_observation", "  observation"),
+    ("workers.protocol", "ObservationEncoder.encode", "  observation text"),
+    ("workers.protocol", "LegalEncoder.encode_list", "  legal actions text"),
+    ("engine.modes.standard.game", "StandardGame.legal_actions_of", "legal actions"),
+    ("workers.sandbox", "BotProcess.begin", "send the line (begin)"),
+    ("workers.sandbox", "BotProcess.finish", "wait for and read the answer (finish)"),
+    ("workers.sandbox", "BotProcess.tree_cpu_seconds", "  the bot's CPU time (cgroup read)"),
+    ("workers.agents", "parse_reply", "parse the answer"),
+    ("engine.game", "Game.apply_unchecked", "apply the action"),
+)
+
+
+@contextlib.contextmanager
+def _timing_steps(spent: dict[str, int]) -> Any:
+    """Wrap each of BREAKDOWN_STEPS to add the CPU nanoseconds the calling thread spends in it
+    to ``spent[label]``, on this thread only (the runner's; not the threads that start and
+    close the bots). Each timed call costs about a microsecond more, which is counted."""
+    runner = threading.get_ident()
+    undo = []
+    for module_name, name, label in BREAKDOWN_STEPS:
+        owner: Any = importlib.import_module(module_name)
+        *path, attribute = name.split(".")
+        for part in path:
+            owner = getattr(owner, part)
+        original = getattr(owner, attribute)
+
+        def timed(*args: Any, _f: Any = original, _label: str = label, **kwargs: Any) -> Any:
+            if threading.get_ident() != runner:
+                return _f(*args, **kwargs)
+            started = time.thread_time_ns()
+            try:
+                return _f(*args, **kwargs)
+            finally:
+                spent[_label] = spent.get(_label, 0) + time.thread_time_ns() - started
+
+        undo.append((owner, attribute, original))
+        setattr(owner, attribute, timed)
+    try:
+        yield
+    finally:
+        for owner, attribute, original in reversed(undo):
+            setattr(owner, attribute, original)
+
+
+def runner_breakdown(games: int) -> dict[str, float]:
+    """Microseconds of CPU per decision of the thread that plays a 4-player standard game of
+    sandboxed Python random bots: in all, and in each of the runner's steps (BREAKDOWN_STEPS),
+    over ``games`` games."""
+    spent: dict[str, int] = {}
+    total = decisions = 0
+    with _timing_steps(spent):
+        for seed in range(games):
+            spec = MatchSpec(mode="standard", seats=tuple(SeatSpec.parse(RANDOM_BOT)
+                                                          for _ in range(4)),
+                             seed=seed, replay=False)  # fmt: skip
+            started = time.thread_time_ns()
+            outcome = run_match(spec)
+            total += time.thread_time_ns() - started
+            decisions += len(outcome.actions)
+            assert not outcome.faults, outcome.faults
+    out = {"all": total / decisions / 1000}
+    out.update({label.strip(): spent.get(label, 0) / decisions / 1000
+                for *_, label in BREAKDOWN_STEPS})  # fmt: skip
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=5)
     parser.add_argument("--rounds", type=int, default=2000)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--breakdown", action="store_true",
+                        help="also time each of the runner's steps inside real games")
     args = parser.parse_args(argv)
     if "standard" not in available_modes():
         print("bench/bots.py: the standard mode is not built yet", file=sys.stderr)
@@ -251,6 +329,8 @@ def main(argv: list[str] | None = None) -> int:
         figures["round_trip_standard_patch_act_us"]
         - figures["round_trip_standard_patch_exchange_us"]
     )
+    if args.breakdown:
+        figures["runner_cpu_us_per_decision"] = runner_breakdown(args.games)
     if args.json:
         print(json.dumps(figures, indent=2, sort_keys=True))
         return 0
@@ -314,6 +394,12 @@ def main(argv: list[str] | None = None) -> int:
         f"{g['subprocess_runner_cpu'] * 1000:8.1f} ms"
         f" ({g['ratio_runner_cpu']:.1f}x the in-process game: the ratio's floor in this design)"
     )
+    if args.breakdown:
+        steps = figures["runner_cpu_us_per_decision"]
+        print(f"CPU of the thread that plays a subprocess game, per decision: "
+              f"{steps['all']:.1f} us")
+        for *_, label in BREAKDOWN_STEPS:
+            print(f"    {label:<44} {steps[label.strip()]:7.1f} us")
     for label, parts in g["phases"].items():
         split = ", ".join(f"{name} {seconds * 1000:.1f}" for name, seconds in parts.items())
         print(f"  phases of {label} (ms): {split}")
