@@ -279,8 +279,9 @@ def test_without_isolation_the_snoop_does_read(tmp_path: Path) -> None:
     """The control case for the test above: with no isolation the same bot reads settings.py."""
     snoop, victim, _ = _snoop_bundles(tmp_path)
     outcome = play(snoop, second=victim, isolation=Isolation())
+    assert outcome.faults == []
     notes = {a.get("note") for a in outcome.actions if a["seat"] == 0}
-    assert len(notes) == 1 and "settings.py" in notes.pop()
+    assert len(notes) == 1 and "settings.py" in (notes.pop() or ""), notes
 
 
 def test_logging_while_others_think_never_blocks_the_bot() -> None:

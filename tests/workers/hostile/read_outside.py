@@ -1,10 +1,16 @@
 """Looks for files it must not read: the paths in targets.json (the project's settings.py, the
 sandbox root), other processes' folders through /proc, and anything under the sandbox root
-that holds "SECRET-". Reports what it read in its debug notes and plays legally."""
+that holds "SECRET-". Reports what it read in its debug notes and plays legally.
+
+The search is bounded in files and in time, and opens regular files only (a FIFO would block its
+open, and /proc, /sys and /dev hold no other bot's files), so that it answers "start" well inside
+the startup limit on any machine, however full its /tmp or slow its disk."""
 
 import json
 import os
+import stat
 import sys
+import time
 
 with open("targets.json") as f:
     targets = json.load(f)
@@ -27,18 +33,30 @@ roots += [f"/proc/{pid}/cwd" for pid in os.listdir("/proc") if pid.isdigit()]
 here = os.getcwd()
 
 
-def search(limit=3000):
-    """Open up to ``limit`` files under the roots, looking for another bot's secret."""
+PSEUDO = ("/proc", "/sys", "/dev")
+
+
+def search(limit=3000, seconds=2.0):
+    """Open up to ``limit`` files under the roots, for up to ``seconds``, looking for another
+    bot's secret."""
+    deadline = time.monotonic() + seconds
     for root in roots:
-        for folder, _, files in os.walk(root):
-            if os.path.realpath(folder).startswith(here):
-                continue  # our own folder holds this very file
+        for folder, subfolders, files in os.walk(root):
+            if time.monotonic() > deadline:
+                return
+            real = os.path.realpath(folder)
+            # our own folder holds this very file; the pseudo-filesystems hold no bot's files
+            if real.startswith(here) or (folder != root and real.startswith(PSEUDO)):
+                subfolders.clear()
+                continue
             for name in files:
                 limit -= 1
-                if limit < 0:
+                if limit < 0 or time.monotonic() > deadline:
                     return
                 path = os.path.join(folder, name)
                 try:
+                    if not stat.S_ISREG(os.stat(path).st_mode):
+                        continue
                     with open(path, "rb") as f:
                         if b"SECRET-" in f.read(4096):
                             found.append(f"secret in {path}")
