@@ -313,6 +313,8 @@ def test_organiser_creates_invites_starts_pauses_closes(client, organiser, autho
     assert made["Location"] == f"/leagues/{league.pk}/" and not league.public
     client.post(f"/leagues/{league.pk}/invite/", {"username": "alice"})
     assert league.invitations.filter(user=author).exists()
+    draft = client.get(f"/leagues/{league.pk}/").content.decode()
+    assert "Start the league" in draft and "it needs 2 entrants" in draft
     start = client.post(f"/leagues/{league.pk}/start/", follow=True)
     assert b"needs more entrants" in start.content  # a clear message, no 500
     for i in range(2):
@@ -332,9 +334,16 @@ def test_organiser_creates_invites_starts_pauses_closes(client, organiser, autho
     client.post(f"/leagues/{league.pk}/pause/")
     league.refresh_from_db()
     assert league.status == "paused"
+    paused = client.get(f"/leagues/{league.pk}/").content.decode()
+    assert "Resume" in paused and "Close for good" in paused and ">Pause<" not in paused
     client.post(f"/leagues/{league.pk}/close/")
     league.refresh_from_db()
     assert league.status == "closed"
+    # A closed league's organiser panel explains it, and offers no button that would do nothing.
+    closed = client.get(f"/leagues/{league.pk}/").content.decode()
+    assert "closed for good: it schedules no more matches" in closed
+    for gone in ("Close for good", "Resume", "Start the league", "Invite a user"):
+        assert gone not in closed, gone
     client.force_login(author)
     client.post(f"/leagues/{league.pk}/start/")  # not theirs: refused with a message
     league.refresh_from_db()
