@@ -407,6 +407,27 @@ def test_version_log_only_for_its_owner(client, author, make_user) -> None:
     assert "TRACE-XYZ" in html and "crash: boom" in html
 
 
+def test_version_page_shows_its_owner_what_to_do_next(client, author, make_user) -> None:
+    """Ready: enter a league or challenge with it (the challenge form seated with it); failed:
+    upload a fixed version. Only for the owner, on the page and in the polled status panel."""
+    version = builtin_copy(author, "nextsteps")
+    url = f"/versions/{version.pk}/"
+    challenge = f'/challenge/?bot_version={version.pk}'
+    client.force_login(author)
+    for html in (client.get(url).content.decode(), client.get(url + "status/").content.decode()):
+        assert "data-next-steps" in html and challenge in html and 'href="/leagues/"' in html
+    seated = client.get(challenge).content.decode()
+    assert re.search(rf'<option value="{version.pk}" selected', seated), "seat 0 is the version"
+    client.force_login(make_user("eve"))
+    assert "data-next-steps" not in client.get(url).content.decode()
+    version.status, version.failure_reason = "failed", "crash: boom"
+    version.save()
+    client.force_login(author)
+    html = client.get(url).content.decode()
+    assert "Upload a fixed version" in html and f'/bots/{version.bot_id}/#upload-title' in html
+    assert challenge not in html
+
+
 def test_compile_log_only_for_its_owner(client, author, make_user) -> None:
     version = builtin_copy(author, "compiled")
     version.status, version.failure_reason = "failed", "build failed: main.cpp:2:29: error: x"

@@ -204,5 +204,6 @@ def _version_context(request: HttpRequest, version: Any) -> dict[str, Any]:
     return {
         "version": version, "bot": version.bot, "validation": validation,
         "private": may_see_private(request.user, version.bot.owner_id),
+        "owner": request.user.is_authenticated and request.user.pk == version.bot.owner_id,
         "fault_kind": (seat.fault if seat and seat.fault else "validation match failed"),
     }  # fmt: skip
