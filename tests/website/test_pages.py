@@ -40,6 +40,8 @@ def test_public_pages_render_with_titles(played_league, client) -> None:
     home = client.get("/").content.decode()
     assert league.name in home and "three steps" in home
     assert f"/matches/{match.pk}/" in home  # just finished
+    bots = client.get("/bots/").content.decode()  # a visitor is shown how to take part
+    assert "Sign up to enter yours" in bots and "bot protocol</a> on their standard input" in bots
 
 
 def test_three_seat_ladder_counts_placements_not_wins(played_league, client) -> None:
