@@ -11,7 +11,8 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Case, CharField, Count, F, OuterRef, Q, QuerySet, Subquery, Value, When
+from django.db.models.functions import Cast, Concat
 
 from . import selectors, skill
 from .models import Bot, BotVersion, League, LeagueEntry, Match, MatchSeat
@@ -187,6 +188,35 @@ def enterable_leagues(*, user: Any) -> QuerySet[League]:
         Q(status=League.Status.DRAFT)
         | Q(format=League.Format.LADDER, status__in=[League.Status.RUNNING, League.Status.PAUSED])
     ).order_by("name")
+
+
+# --- the leagues list -----------------------------------------------------------------------
+
+
+def league_rows(*, user: Any) -> QuerySet[League]:
+    """The leagues the user sees, newest first, each with ``entrants`` (how many) and
+    ``leader`` ("name vN" of the entrant on top of its ladder, by the league's own order, once
+    it has played; else None). One query a page, however many leagues and entrants."""
+    played = (
+        LeagueEntry.objects.filter(league=OuterRef("pk"), games__gt=0)
+        .annotate(conservative=F("openskill_mu") - 3.0 * F("openskill_sigma"),
+                  label=Concat("bot_version__bot__name", Value(" v"),
+                               Cast("bot_version__number", CharField())))
+    )  # fmt: skip
+
+    def top(order: str) -> Subquery:
+        return Subquery(played.order_by(*selectors.LADDER_ORDERS[order]).values("label")[:1])
+
+    conservative = League.LadderOrder.CONSERVATIVE
+    return (
+        selectors.league_list(user=user)
+        .annotate(
+            entrants=Count("entries", distinct=True),
+            leader=Case(When(ladder_order=conservative, then=top(conservative)),
+                        default=top(League.LadderOrder.ELO)),
+        )
+        .order_by("-created_at", "id")
+    )  # fmt: skip
 
 
 # --- home -----------------------------------------------------------------------------------

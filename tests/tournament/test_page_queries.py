@@ -29,6 +29,7 @@ BUDGETS = {
     "api_history": 4,
     "api_bot": 6,
     "html_matches": 3,
+    "html_leagues": 2,  # the count for the pager, the page with entrants and leaders
     "html_league": 8,  # head-to-head and chart from kept rows, not from the history
     "html_bot": 13,
 }
@@ -58,6 +59,7 @@ def _urls(league: Any) -> dict[str, str]:
         "api_history": f"/api/v1/leagues/{league.pk}/history/",
         "api_bot": f"/api/v1/bots/{bot.pk}/",
         "html_matches": "/matches/",
+        "html_leagues": "/leagues/",
         "html_league": f"/leagues/{league.pk}/",
         "html_bot": f"/bots/{bot.pk}/",
     }

@@ -10,6 +10,7 @@ import pytest
 from tests.accounts import PASSWORD
 from tournament import site_selectors
 from tournament.models import League, Match, MatchSeat
+from tournament.services import leagues as league_services
 from tournament.services.bots import bot_seat_counts_rebuild
 from website.colours import bot_colour
 
@@ -42,6 +43,37 @@ def test_public_pages_render_with_titles(played_league, client) -> None:
     assert f"/matches/{match.pk}/" in home  # just finished
     bots = client.get("/bots/").content.decode()  # a visitor is shown how to take part
     assert "Sign up to enter yours" in bots and "bot protocol</a> on their standard input" in bots
+
+
+def test_leagues_list_shows_entrants_and_who_leads_by_the_leagues_own_order(
+    played_league, client, organiser
+) -> None:
+    from tournament import selectors
+
+    league = played_league(seats=3, entrants=3)
+    draft = league_services.league_create(organiser=organiser, name="Later cup", mode="duel",
+                                          seats=2, format=League.Format.ROUND_ROBIN)  # fmt: skip
+
+    def row(name: str) -> str:
+        html = client.get("/leagues/").content.decode()
+        return next(r for r in html.split("<tr>") if f">{name}</a>" in r)
+
+    # the two orders disagree: the best Elo is the least certain skill
+    first, second, third = league.entries.order_by("pk")
+    values = ((first, 1600, 30, 8), (second, 1550, 28, 1), (third, 1400, 20, 2))
+    for entry, rating, mu, sigma in values:
+        entry.rating, entry.openskill_mu, entry.openskill_sigma = rating, mu, sigma
+        entry.save()
+    leaders = {}
+    for order in ("elo", "conservative"):
+        League.objects.filter(pk=league.pk).update(ladder_order=order)
+        top = selectors.league_ladder(league=league, order=order)[0]
+        cells = re.findall(r"<td[^>]*>(.*?)</td>", row(league.name))
+        leaders[order] = cells[5]
+        assert cells[4:6] == ["3", f"{top.bot_version.bot.name} v{top.bot_version.number}"], order
+    assert leaders["elo"] != leaders["conservative"]
+    cells = re.findall(r"<td[^>]*>(.*?)</td>", row(draft.name))
+    assert cells[4] == "0" and "—" in cells[5]  # nobody leads before a game
 
 
 def test_three_seat_ladder_counts_placements_not_wins(played_league, client) -> None:

@@ -37,7 +37,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 def league_list(request: HttpRequest) -> HttpResponse:
-    leagues = selectors.league_list(user=request.user).order_by("-created_at", "id")
+    leagues = site_selectors.league_rows(user=request.user)
     return render(request, "website/leagues.html", {
         "page": paginate(request, leagues), "can_organise": is_organiser(request.user),
     })  # fmt: skip
