@@ -449,7 +449,8 @@ def test_version_page_shows_its_owner_what_to_do_next(client, author, make_user)
     challenge = f'/challenge/?bot_version={version.pk}'
     client.force_login(author)
     for html in (client.get(url).content.decode(), client.get(url + "status/").content.decode()):
-        assert "data-next-steps" in html and challenge in html and 'href="/leagues/"' in html
+        assert "data-next-steps" in html and challenge in html
+        assert f'href="/bots/{version.bot_id}/#manage-title"' in html  # its league entry form
     seated = client.get(challenge).content.decode()
     assert re.search(rf'<option value="{version.pk}" selected', seated), "seat 0 is the version"
     client.force_login(make_user("eve"))
