@@ -229,7 +229,8 @@ class LeagueSummary:
 
 
 def home_leagues(*, user: Any) -> list[LeagueSummary]:
-    """Running (then paused, then closed) public leagues with their top entrants."""
+    """Running (then paused, then closed) public leagues with their top entrants, by each
+    league's own ladder order (``conservative`` annotated)."""
     leagues = list(
         selectors.league_list(user=None).exclude(status=League.Status.DRAFT)
         .order_by("status", "-created_at")[:12]
@@ -239,7 +240,9 @@ def home_leagues(*, user: Any) -> list[LeagueSummary]:
         top = list(
             LeagueEntry.objects.filter(league=league)
             .select_related("bot_version__bot")
-            .order_by("-rating", "-games", "pk")[:TOP_PER_LEAGUE]
+            .defer("chart")
+            .annotate(conservative=F("openskill_mu") - 3.0 * F("openskill_sigma"))
+            .order_by(*selectors.LADDER_ORDERS[league.ladder_order])[:TOP_PER_LEAGUE]
         )
         out.append(LeagueSummary(league, top))
     order = {League.Status.RUNNING: 0, League.Status.PAUSED: 1, League.Status.CLOSED: 2}

@@ -45,7 +45,7 @@ def test_public_pages_render_with_titles(played_league, client) -> None:
     assert "Sign up to enter yours" in bots and "bot protocol</a> on their standard input" in bots
 
 
-def test_leagues_list_shows_entrants_and_who_leads_by_the_leagues_own_order(
+def test_leagues_list_and_home_show_who_leads_by_the_leagues_own_order(
     played_league, client, organiser
 ) -> None:
     from tournament import selectors
@@ -71,6 +71,9 @@ def test_leagues_list_shows_entrants_and_who_leads_by_the_leagues_own_order(
         cells = re.findall(r"<td[^>]*>(.*?)</td>", row(league.name))
         leaders[order] = cells[5]
         assert cells[4:6] == ["3", f"{top.bot_version.bot.name} v{top.bot_version.number}"], order
+        home = client.get("/").content.decode()  # the home page's card: the same order
+        card = next(a for a in home.split("<article") if f">{league.name}</a>" in a)
+        assert f">{top.bot_version.bot.name} v1</a>" in card.split("<li>")[1], order
     assert leaders["elo"] != leaders["conservative"]
     cells = re.findall(r"<td[^>]*>(.*?)</td>", row(draft.name))
     assert cells[4] == "0" and "—" in cells[5]  # nobody leads before a game
