@@ -8,6 +8,7 @@ from typing import Any
 from django.db.models import Count, Exists, F, OuterRef, Prefetch, Q, QuerySet, Sum
 
 from . import head_to_head as h2h
+from . import skill
 from .match_summaries import MatchSummary, summaries_of
 from .models import (
     Bot,
@@ -142,7 +143,9 @@ def league_get(*, league_id: int, user: Any = None) -> League | None:
     return league_list(user=user).filter(pk=league_id).first()
 
 
-LADDER_ORDERS = {
+# The conservative rating μ − 3σ of a LeagueEntry row, in SQL (the same formula as skill.py's)
+CONSERVATIVE = skill.conservative(F("openskill_mu"), F("openskill_sigma"))
+LADDER_ORDERS = {  # each needs ``conservative=CONSERVATIVE`` annotated
     League.LadderOrder.ELO: ("-rating", "-conservative", "-games", "pk"),
     League.LadderOrder.CONSERVATIVE: ("-conservative", "-rating", "-games", "pk"),
 }
@@ -157,7 +160,7 @@ def league_ladder(*, league: League, order: str | None = None) -> list[LeagueEnt
         LeagueEntry.objects.filter(league=league)
         .select_related("bot_version__bot")
         .defer("chart")  # the charts read it on their own (site_selectors)
-        .annotate(conservative=F("openskill_mu") - 3.0 * F("openskill_sigma"))
+        .annotate(conservative=CONSERVATIVE)
         .order_by(*keys)
     )
     for i, entry in enumerate(entries, start=1):

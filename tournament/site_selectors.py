@@ -11,7 +11,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Case, CharField, Count, F, OuterRef, Q, QuerySet, Subquery, Value, When
+from django.db.models import Case, CharField, Count, OuterRef, Q, QuerySet, Subquery, Value, When
 from django.db.models.functions import Cast, Concat
 
 from . import selectors, skill
@@ -199,7 +199,7 @@ def league_rows(*, user: Any) -> QuerySet[League]:
     it has played; else None). One query a page, however many leagues and entrants."""
     played = (
         LeagueEntry.objects.filter(league=OuterRef("pk"), games__gt=0)
-        .annotate(conservative=F("openskill_mu") - 3.0 * F("openskill_sigma"),
+        .annotate(conservative=selectors.CONSERVATIVE,
                   label=Concat("bot_version__bot__name", Value(" v"),
                                Cast("bot_version__number", CharField())))
     )  # fmt: skip
@@ -241,7 +241,7 @@ def home_leagues(*, user: Any) -> list[LeagueSummary]:
             LeagueEntry.objects.filter(league=league)
             .select_related("bot_version__bot")
             .defer("chart")
-            .annotate(conservative=F("openskill_mu") - 3.0 * F("openskill_sigma"))
+            .annotate(conservative=selectors.CONSERVATIVE)
             .order_by(*selectors.LADDER_ORDERS[league.ladder_order])[:TOP_PER_LEAGUE]
         )
         out.append(LeagueSummary(league, top))
