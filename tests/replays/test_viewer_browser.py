@@ -126,6 +126,10 @@ def test_every_mode_renders_in_chromium(
                 if match.mode == "duel":
                     assert island.is_visible()
                     assert page.locator("#island .oshax-marker").count() == 1
+                    # after the first boat is chosen, the other seat's says it has none yet
+                    page.evaluate("window.viewer.show(1)")
+                    assert page.locator(".boat .no-boat").count() == 1
+                    assert page.locator(".boat svg g.layout").count() == 1
                 else:
                     assert not island.is_visible()
                 if match.mode in ("duel", "solo"):

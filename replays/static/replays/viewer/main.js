@@ -168,9 +168,13 @@ function renderBoats(view, scores) {
     el._shape = shape;
     if (boatSeen) boatSeen.disconnect();
     el.innerHTML = players.map((p, s) => {
-      const layout = boatLayout(state.payload.layouts[boatOf(p).name], CELL);
+      const name = boatOf(p).name;
+      const layout = boatLayout(state.payload.layouts[name], CELL);
+      const picture = name
+        ? `<svg viewBox="-2 -2 ${layout.width + 4} ${layout.height + 4}" width="${layout.width + 4}" height="${layout.height + 4}" role="img" aria-label="Boat of ${esc(fullName(s))}"><g class="layout">${layout.svg}</g><g class="tiles"></g></svg>`
+        : '<p class="nil no-boat">No boat chosen yet.</p>';
       return `<figure class="boat" data-seat="${s}" style="--seat:${SEAT_COLOURS[s % 4]}"><figcaption><span class="who"><i></i>${esc(fullName(s))}</span><span class="stats"></span><span class="score"></span></figcaption>
-        <svg viewBox="-2 -2 ${layout.width + 4} ${layout.height + 4}" width="${layout.width + 4}" height="${layout.height + 4}" role="img" aria-label="Boat of ${esc(fullName(s))}"><g class="layout">${layout.svg}</g><g class="tiles"></g></svg>
+        ${picture}
         <div class="hands"></div></figure>`;
     }).join("") || '<p class="nil">No boats in this view.</p>';
     el._figs = Array.from(el.querySelectorAll("figure.boat"));
