@@ -145,16 +145,20 @@ def league_get(*, league_id: int, user: Any = None) -> League | None:
 
 # The conservative rating μ − 3σ of a LeagueEntry row, in SQL (the same formula as skill.py's)
 CONSERVATIVE = skill.conservative(F("openskill_mu"), F("openskill_sigma"))
-LADDER_ORDERS = {  # each needs ``conservative=CONSERVATIVE`` annotated
-    League.LadderOrder.ELO: ("-rating", "-conservative", "-games", "pk"),
-    League.LadderOrder.CONSERVATIVE: ("-conservative", "-rating", "-games", "pk"),
+# Each needs ``conservative=CONSERVATIVE`` annotated. Past the two ratings and games, entries
+# that have played as many games are compared by their totals, which then order as their means
+# do: the margin over the sister (solo, where the ratings only see wins and losses) and the score.
+_TIES = ("-games", "-margin_sum", "-score_sum", "pk")
+LADDER_ORDERS = {
+    League.LadderOrder.ELO: ("-rating", "-conservative", *_TIES),
+    League.LadderOrder.CONSERVATIVE: ("-conservative", "-rating", *_TIES),
 }
 
 
 def league_ladder(*, league: League, order: str | None = None) -> list[LeagueEntry]:
     """Entrants ranked by `order` (Elo or the conservative OpenSkill rating μ − 3σ; the league's
-    own choice when None), then by the other one, games and entry order, with rank numbers set
-    on each and `conservative` annotated."""
+    own choice when None), then by the other one, games, mean margin over the sister (solo),
+    mean score and entry order, with rank numbers set on each and `conservative` annotated."""
     keys = LADDER_ORDERS[order or league.ladder_order]
     entries = list(
         LeagueEntry.objects.filter(league=league)

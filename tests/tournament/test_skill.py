@@ -224,6 +224,28 @@ def test_ladder_api_orders_by_elo_or_conservative(organiser, author, ready_versi
 
 
 @pytest.mark.django_db
+def test_ladder_ties_fall_to_the_margin_then_the_score(organiser, ready_version):
+    # Solo ratings only see wins and losses against the sister: two bots that lost every game
+    # have the same ratings, and the one that came closer to her ranks first.
+    league, versions = _league(
+        organiser, ready_version, ["first", "far", "close", "scorer"], mode="solo", seats=1,
+        options={"difficulty": "medium"},
+    )
+    entries = [LeagueEntry.objects.get(bot_version=v) for v in versions]
+    totals = [(-30.0, 40.0), (-90.0, 20.0), (-30.0, 25.0), (-30.0, 60.0)]
+    for entry, (margin, score) in zip(entries, totals, strict=True):
+        LeagueEntry.objects.filter(pk=entry.pk).update(
+            rating=1420.0, openskill_mu=20.0, openskill_sigma=5.0, games=3, losses=3,
+            margin_sum=margin, score_sum=score,
+        )  # fmt: skip
+    for order in ("elo", "conservative"):
+        body = client_for(None).get(f"/api/v1/leagues/{league.pk}/ladder/?order={order}").json()
+        names = [r["bot"].split("-")[0] for r in body["results"]]
+        assert names == ["scorer", "first", "close", "far"], order
+        assert [r["mean_margin"] for r in body["results"]] == [-10.0, -10.0, -10.0, -30.0]
+
+
+@pytest.mark.django_db
 def test_league_created_with_conservative_order(organiser):
     response = client_for(organiser).post(
         "/api/v1/leagues/",

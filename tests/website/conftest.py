@@ -34,13 +34,16 @@ def builtin_copy(owner: Any, name: str, builtin: str = "random") -> BotVersion:
 def played_league(
     organiser: Any, author: Any, django_capture_on_commit_callbacks: Any
 ) -> Callable[..., League]:
-    """played_league(seats, entrants) -> a round-robin standard league, started and played."""
+    """played_league(seats, entrants) -> a round-robin league, started and played: standard for
+    3-4 seats, the Duel for 2, solo for 1."""
 
     def _make(seats: int = 3, entrants: int = 3, name: str = "Spring cup") -> League:
         bot_services.builtin_bots_register()
+        mode = "standard" if seats > 2 else "duel" if seats == 2 else "solo"
+        options = {"difficulty": "medium"} if mode == "solo" else None
         league = league_services.league_create(
-            organiser=organiser, name=name, mode="standard" if seats > 2 else "duel",
-            seats=seats, format=League.Format.ROUND_ROBIN,
+            organiser=organiser, name=name, mode=mode, seats=seats,
+            format=League.Format.ROUND_ROBIN, options=options,
         )  # fmt: skip
         for i in range(entrants):
             version = builtin_copy(author, f"{name}-bot{i}", "greedy" if i == 0 else "random")

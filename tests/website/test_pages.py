@@ -101,6 +101,21 @@ def test_two_seat_ladder_shows_wins_draws_losses(played_league, client) -> None:
     assert 'title="wins">W<' in html and "Mean rank" not in html
 
 
+def test_solo_ladder_shows_the_margin_over_the_sister(played_league, client) -> None:
+    league = played_league(seats=1, entrants=2, name="Sister cup")
+    rows = site_selectors.league_ladder_rows(league=league)
+    assert all(row.entry.games > 0 for row in rows)
+    html = client.get(f"/leagues/{league.pk}/").content.decode()
+    assert "Mean margin" in html and "Mean score" in html and "beat the sister player" in html
+    for row in rows:
+        entry = row.entry
+        assert row.mean_margin == pytest.approx(entry.margin_sum / entry.games)
+        after_name = html.split(f">{entry.bot_version.bot.name} v1<")[1]
+        cells = re.findall(r"<td[^>]*>(.*?)</td>", after_name)
+        sign = "+" if row.mean_margin > 0 else ""
+        assert cells[5:7] == [f"{row.mean_score:.1f}", f"{sign}{row.mean_margin:.1f}"]
+
+
 def test_head_to_head_table_on_the_league_page(played_league, client) -> None:
     league = played_league(seats=3, entrants=3)
     rows = client.get(f"/leagues/{league.pk}/").context["h2h_rows"]

@@ -70,8 +70,9 @@ def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
         "ladder": ladder_page,
         "ladder_rows": ladder_page.object_list if ladder_page else ladder,
         "rows": ladder,
-        # #, entrant, Elo, games, W/D/L or one per place + mean rank, interval, conservative, last
-        "ladder_columns": 7 + (league.seats + 1 if league.seats >= 3 else 3),
+        # #, entrant, Elo, games, W/D/L or one per place + mean rank, mean score, the margin
+        # over the sister (solo), interval, conservative, last change
+        "ladder_columns": 8 + (league.seats + 1 if league.seats >= 3 else 3) + (league.seats == 1),
         "chart": charts.rating_chart(charts.league_series(lines, bot_colour)),
         "h2h_rows": h2h_rows,
         "h2h_cells": head_to_head_cells(h2h_rows),
