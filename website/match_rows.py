@@ -18,7 +18,7 @@ from django.utils.safestring import SafeString, mark_safe
 from tournament.match_summaries import MatchSummary, SeatSummary
 
 from . import links
-from .templatetags.arena import ordinal
+from .templatetags.arena import rank_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,7 +26,7 @@ class MatchRow:
     id: int
     url: str
     status: str
-    seats: SafeString  # one <div> per seat: bot link · score (rank) and fault badge
+    seats: SafeString  # one <div> per seat: bot link · score (rank, or solo's outcome), fault
     mode: str
     kind: str
     league_name: str | None
@@ -48,10 +48,10 @@ def _when(value: datetime) -> tuple[str, str]:
     return local.isoformat(), f"{MONTHS_3[local.month].title()} {local.day}, {local:%H:%M}"
 
 
-def _seat(seat: SeatSummary) -> str:
+def _seat(seat: SeatSummary, mode: str) -> str:
     link = links.bot_link(seat.bot_id, seat.bot_name, seat.version)
     score = f" · {_score(seat.score)}" if seat.score is not None else ""
-    rank = f" ({ordinal(seat.rank)})" if seat.rank else ""
+    rank = f" ({rank_text(seat.rank, mode)})" if seat.rank else ""
     fault = f' <span class="badge fault">{escape(seat.fault)}</span>' if seat.fault else ""
     return f"<div>{link}{score}{rank}{fault}</div>"
 
@@ -62,7 +62,7 @@ def match_rows(matches: Iterable[MatchSummary]) -> list[MatchRow]:
         when_iso, when_text = _when(m.finished_at or m.created_at)
         rows.append(MatchRow(
             id=m.id, url=links.match_url(m.id), status=m.status,
-            seats=mark_safe("".join(_seat(s) for s in m.seats)),  # every part escaped
+            seats=mark_safe("".join(_seat(s, m.mode) for s in m.seats)),  # every part escaped
             mode=m.mode, kind=m.kind, league_name=m.league_name,
             league_url=links.league_url(m.league_id) if m.league_id else None,
             round=m.round, when_iso=when_iso, when_text=when_text,

@@ -114,6 +114,17 @@ def test_solo_ladder_shows_the_margin_over_the_sister(played_league, client) -> 
         cells = re.findall(r"<td[^>]*>(.*?)</td>", after_name)
         sign = "+" if row.mean_margin > 0 else ""
         assert cells[5:7] == [f"{row.mean_score:.1f}", f"{sign}{row.mean_margin:.1f}"]
+    # nobody meets anybody in solo: no head-to-head table; match rows say who won, not "2nd"
+    assert "Head to head" not in html and "(2nd)" not in html and "(1st)" not in html
+    matches = list(league.matches.all())
+    outcomes = {"(won)" if m.result["won"] else "(sister won)" for m in matches}
+    assert all(o in html for o in outcomes)
+    match = matches[0]
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    sister, margin = match.result["sister"]["total"], match.result["margin"]
+    assert f"The sister (medium) scored {sister:g}: margin {'+' if margin > 0 else ''}{margin:g}" \
+        in page
+    assert ">won<" in page if match.result["won"] else ">sister won<" in page
 
 
 def test_head_to_head_table_on_the_league_page(played_league, client) -> None:

@@ -39,3 +39,16 @@ def page_url(query: str, number: int, param: str = "page") -> str:
 def ordinal(n: int) -> str:
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
+
+
+# Solo: the engine ranks the player 1 on a win and 2 otherwise, as if the sister held the other
+# rank (a tie goes to her); "2nd" alone would not say against whom.
+SOLO_OUTCOMES = {1: "won", 2: "sister won"}
+
+
+@register.filter
+def rank_text(rank: int, mode: str) -> str:
+    """A seat's rank as the pages say it: an ordinal, or in solo who won."""
+    if mode == "solo":
+        return SOLO_OUTCOMES.get(rank, ordinal(rank))
+    return ordinal(rank)

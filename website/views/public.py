@@ -56,7 +56,10 @@ def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
     )
     ladder = site_selectors.league_ladder_rows(league=league)
     lines = site_selectors.league_chart_lines(league=league)
-    h2h_rows = selectors.league_head_to_head(league=league, entries=[r.entry for r in ladder])
+    h2h_rows = []  # solo entrants never meet: each plays the sister
+    if league.seats > 1:
+        entries = [r.entry for r in ladder]
+        h2h_rows = selectors.league_head_to_head(league=league, entries=entries)
     user = request.user
     organiser = user.is_authenticated and (user.is_superuser or league.organiser_id == user.pk)
     filters = request.GET.copy()
