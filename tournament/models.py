@@ -168,6 +168,23 @@ class LeagueEntry(models.Model):
     def __str__(self) -> str:
         return f"{self.bot_version} in {self.league}"
 
+    # Means of the counts kept with each rated result (services.ratings); None before a game.
+    @property
+    def mean_score(self) -> float | None:
+        return self.score_sum / self.games if self.games else None
+
+    @property
+    def mean_margin(self) -> float | None:
+        """Solo: the mean of the score minus the sister's."""
+        return self.margin_sum / self.games if self.games else None
+
+    @property
+    def mean_rank(self) -> float | None:
+        """The mean finishing place (1 is best), from the placement counts."""
+        counts = self.placements or []
+        played = sum(counts)
+        return sum(r * n for r, n in enumerate(counts, start=1)) / played if played else None
+
 
 class LeagueInvitation(models.Model):
     """A user invited into a (private) league by its organiser: they see it and may enter."""

@@ -27,26 +27,13 @@ RECENT_FAULTS = 10
 
 @dataclass
 class LadderRow:
-    """One ladder line: the entry plus what the page shows beside it: placements for a
-    multi-seat ladder (instead of W/D/L), means of score and of margin over the sister."""
+    """One ladder line: the entry plus what a multi-seat ladder shows instead of W/D/L."""
 
     entry: LeagueEntry
     rank: int
     placements: list[int]  # placements[i] = times finished (i+1)th
     mean_rank: float | None
     provisional: bool  # OpenSkill sigma still high: too few games to be sure
-
-    @property
-    def mean_score(self) -> float | None:
-        entry = self.entry
-        return entry.score_sum / entry.games if entry.games else None
-
-    @property
-    def mean_margin(self) -> float | None:
-        """Solo: the mean of the score minus the sister's (what the ratings, which only see
-        wins and losses against her, leave out)."""
-        entry = self.entry
-        return entry.margin_sum / entry.games if entry.games else None
 
     @property
     def interval(self) -> tuple[float, float]:
@@ -63,11 +50,9 @@ def league_ladder_rows(*, league: League) -> list[LadderRow]:
     for entry in entries:
         # counted with each rated result (services.ratings), not from the league's seats
         counts = list(entry.placements or [])
-        played = sum(counts)
         placements = (counts + [0] * league.seats)[: league.seats]
-        mean = sum(r * n for r, n in enumerate(counts, start=1)) / played if played else None
         provisional = skill.is_provisional(entry.openskill_sigma)
-        rows.append(LadderRow(entry, entry.rank, placements, mean, provisional))
+        rows.append(LadderRow(entry, entry.rank, placements, entry.mean_rank, provisional))
     return rows
 
 

@@ -109,11 +109,11 @@ def test_solo_ladder_shows_the_margin_over_the_sister(played_league, client) -> 
     assert "Mean margin" in html and "Mean score" in html and "beat the sister player" in html
     for row in rows:
         entry = row.entry
-        assert row.mean_margin == pytest.approx(entry.margin_sum / entry.games)
+        assert entry.mean_margin == pytest.approx(entry.margin_sum / entry.games)
         after_name = html.split(f">{entry.bot_version.bot.name} v1<")[1]
         cells = re.findall(r"<td[^>]*>(.*?)</td>", after_name)
-        sign = "+" if row.mean_margin > 0 else ""
-        assert cells[5:7] == [f"{row.mean_score:.1f}", f"{sign}{row.mean_margin:.1f}"]
+        sign = "+" if entry.mean_margin > 0 else ""
+        assert cells[5:7] == [f"{entry.mean_score:.1f}", f"{sign}{entry.mean_margin:.1f}"]
     # nobody meets anybody in solo: no head-to-head table; match rows say who won, not "2nd"
     assert "Head to head" not in html and "(2nd)" not in html and "(1st)" not in html
     matches = list(league.matches.all())

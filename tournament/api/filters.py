@@ -19,9 +19,11 @@ class BotFilter(django_filters.FilterSet):
 
 
 class LeagueFilter(django_filters.FilterSet):
+    name = django_filters.CharFilter(field_name="name", lookup_expr="icontains")
+
     class Meta:
         model = League
-        fields = ["mode", "format", "status", "seats"]
+        fields = ["name", "mode", "format", "status", "seats"]
 
 
 class MatchFilter(django_filters.FilterSet):

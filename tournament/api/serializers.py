@@ -363,6 +363,10 @@ class LadderRowOutput(_SkillFields):
     draws = serializers.IntegerField()
     losses = serializers.IntegerField()
     byes = serializers.IntegerField()
+    placements = serializers.ListField(
+        child=serializers.IntegerField(), help_text="times finished 1st, 2nd, ... (rated games)"
+    )
+    mean_rank = serializers.SerializerMethodField(help_text="mean finishing place, 1 is best")
     mean_score = serializers.SerializerMethodField()
     last_change = serializers.SerializerMethodField()
 
@@ -373,8 +377,11 @@ class LadderRowOutput(_SkillFields):
         low, high = skill.interval(entry.openskill_mu, entry.openskill_sigma)
         return [round(low, 3), round(high, 3)]
 
+    def get_mean_rank(self, entry: LeagueEntry) -> float | None:
+        return None if entry.mean_rank is None else round(entry.mean_rank, 3)
+
     def get_mean_score(self, entry: LeagueEntry) -> float | None:
-        return round(entry.score_sum / entry.games, 2) if entry.games else None
+        return None if entry.mean_score is None else round(entry.mean_score, 2)
 
     def get_last_change(self, entry: LeagueEntry) -> float:
         return round(entry.last_change, 1)
@@ -383,7 +390,7 @@ class LadderRowOutput(_SkillFields):
         data = super().to_representation(entry)
         if self.context.get("solo"):
             data["win_rate"] = round(entry.wins / entry.games, 3) if entry.games else None
-            data["mean_margin"] = round(entry.margin_sum / entry.games, 2) if entry.games else None
+            data["mean_margin"] = None if entry.mean_margin is None else round(entry.mean_margin, 2)
         return data
 
 

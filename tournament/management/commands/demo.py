@@ -104,14 +104,14 @@ class Command(BaseCommand):
         )
         self.stdout.write(header + (f" {'margin':>7}" if solo else ""))
         for row in selectors.league_ladder(league=league):
-            mean = row.score_sum / row.games if row.games else 0.0
+            mean = row.mean_score or 0.0
             line = (
                 f"  {row.rank:>2} {row.bot_version.bot.name:<20} {row.bot_version.number:>3} "
                 f"{row.rating:>7.1f} {row.games:>5} "
                 f"{f'{row.wins}-{row.draws}-{row.losses}':>8} {mean:>7.1f}"
             )
             if solo:
-                line += f" {row.margin_sum / row.games if row.games else 0.0:>7.1f}"
+                line += f" {row.mean_margin or 0.0:>7.1f}"
             self.stdout.write(line)
         replay = finished.exclude(replay_name="").order_by("pk").first()
         if replay is not None:
