@@ -27,6 +27,7 @@ from .errors import CliError
 COMMANDS = (
     "play", "arena", "verify",
     "login", "bots", "create", "submit", "challenge", "matches", "replay",
+    "leagues", "ladder", "enter", "league",
 )  # fmt: skip
 
 
@@ -34,7 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
     invoked = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else ""
     parser = argparse.ArgumentParser(
         prog="isle-arena" if invoked.startswith("isle-arena") else "python -m arena",
-        description="Isle Arena: tools for bot authors",
+        description="Isle Arena: tools for bot authors and league organisers",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMANDS:

@@ -68,6 +68,10 @@ class ApiClient:
         answer = self._send("POST", self.url(path), body, "application/json")
         return json.loads(answer or b"null")
 
+    def patch(self, path: str, data: dict[str, Any]) -> Any:
+        body = json.dumps(data).encode()
+        return json.loads(self._send("PATCH", self.url(path), body, "application/json") or b"null")
+
     def upload(self, path: str, field: str, filename: str, content: bytes) -> Any:
         boundary = "isle-arena-" + secrets.token_hex(12)
         kind = mimetypes.guess_type(filename)[0] or "application/octet-stream"

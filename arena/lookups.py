@@ -1,8 +1,8 @@
-"""Finding bots and versions on a server by what an author types, and waiting on the server.
+"""Finding bots, versions and leagues on a server by what a user types, and waiting on the server.
 
-A bot is named by its id or its name (case-insensitive, as the server keeps names unique);
-a version by ``NAME`` (its newest ready version), ``NAME@N`` (version number N) or a bare
-number (a bot version id). Built-in bots are bots too: ``random``, ``greedy``.
+A bot or a league is named by its id or its name (case-insensitive, as the server keeps names
+unique); a version by ``NAME`` (its newest ready version), ``NAME@N`` (version number N) or a
+bare number (a bot version id). Built-in bots are bots too: ``random``, ``greedy``.
 """
 
 from __future__ import annotations
@@ -26,6 +26,20 @@ def find_bot(client: ApiClient, name_or_id: str) -> dict[str, Any]:
             return bot
     raise CliError(
         f"no bot named {key!r} on {client.server} (create it: `python -m arena create {key}`)",
+        EXIT_REFUSED,
+    )
+
+
+def find_league(client: ApiClient, name_or_id: str) -> dict[str, Any]:
+    """A league by its id or its name (case-insensitive; the server keeps names unique)."""
+    key = name_or_id.strip()
+    if key.isdigit():
+        return client.get(f"leagues/{int(key)}/")
+    for league in client.pages("leagues/", name=key):
+        if league["name"].lower() == key.lower():
+            return league
+    raise CliError(
+        f"no league named {key!r} on {client.server} (list them: `python -m arena leagues`)",
         EXIT_REFUSED,
     )
 

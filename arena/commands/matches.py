@@ -1,5 +1,5 @@
 """``python -m arena matches``: matches on the server, newest first (``--mine``: your
-challenges), filtered by bot, kind and status."""
+challenges), filtered by bot, league, kind and status."""
 
 from __future__ import annotations
 
@@ -8,13 +8,14 @@ import json
 from typing import Any
 
 from ..client import add_server_arguments, client_from_args
-from ..lookups import find_bot
+from ..lookups import find_bot, find_league
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("matches", help="list matches (yours with --mine)")
     parser.add_argument("--mine", action="store_true", help="the challenges you requested")
     parser.add_argument("--bot", default=None, help="a bot's name or id")
+    parser.add_argument("--league", default=None, help="a league's name or id")
     parser.add_argument("--kind", choices=["league", "challenge", "validation"], default=None)
     parser.add_argument("--status", default=None,
                         help="queued, running, finished, failed or cancelled")
@@ -29,6 +30,8 @@ def run(args: argparse.Namespace) -> int:
     query: dict[str, Any] = {"kind": args.kind, "status": args.status}
     if args.bot:
         query["bot"] = find_bot(client, args.bot)["id"]
+    if args.league:
+        query["league"] = find_league(client, args.league)["id"]
     path = "challenges/" if args.mine else "matches/"
     matches = client.pages(path, limit=max(args.limit, 1), **query)
     if args.json:

@@ -132,3 +132,75 @@ def test_mistakes_are_one_line_with_an_exit_code(server, capsys, tmp_path) -> No
         code, _, err = cli(capsys, *argv)
         assert (code, err.count("\n")) == (exit_code, 1), (argv, err)
         assert message in err and "Traceback" not in err, (argv, err)
+
+
+def test_an_organiser_runs_a_league_from_the_command_line(server, capsys, make_user) -> None:  # noqa: ANN001
+    from tests.accounts import PASSWORD
+
+    make_user("olga", organiser=True)
+
+    def as_user(username: str, password: str) -> None:
+        code, _, err = cli(capsys, "login", "--server", server, "--username", username,
+                           "--password-stdin", stdin=password + "\n")  # fmt: skip
+        assert code == 0, err
+
+    login(capsys, server)  # the author
+    assert cli(capsys, "create", "whiskers")[0] == 0
+    assert cli(capsys, "submit", str(EXAMPLES / "random_bot.py"), "--bot", "whiskers")[0] == 0
+    code, _, err = cli(capsys, "league", "create", "Sly cup", "--mode", "duel", "--seats", "2",
+                       "--format", "round_robin")  # fmt: skip
+    assert code == 3 and "HTTP 403" in err and err.count("\n") == 1
+
+    as_user("olga", PASSWORD)
+    code, out, err = cli(capsys, "league", "create", "CLI cup", "--mode", "duel", "--seats", "2",
+                         "--format", "round_robin", "--seeds", "2")  # fmt: skip
+    assert code == 0, err
+    assert "created league CLI cup" in out and "duel, 2 seats" in out and "draft" in out
+    league_id = int(out.split("(id ")[1].split(",")[0])
+    code, _, err = cli(capsys, "league", "create", "cli CUP", "--mode", "duel", "--seats", "2",
+                       "--format", "round_robin")  # fmt: skip
+    assert code == 3 and err.count("\n") == 1 and "name" in err
+    code, out, _ = cli(capsys, "leagues", "--status", "draft")
+    assert code == 0 and "CLI cup" in out and "duel, 2 seats" in out
+
+    as_user("author", "kitten-boat-42")
+    code, out, err = cli(capsys, "enter", "cli cup", "whiskers")  # names are case-insensitive
+    assert code == 0, err
+    assert "entered whiskers v1 in CLI cup (entry" in out
+    code, _, err = cli(capsys, "enter", "CLI cup", "greedy")  # not the author's bot
+    assert code == 3 and err.count("\n") == 1 and "Traceback" not in err
+    code, _, err = cli(capsys, "league", "start", "CLI cup")  # not the author's league
+    assert code == 3 and "HTTP 403" in err
+
+    as_user("olga", PASSWORD)
+    code, out, err = cli(capsys, "enter", str(league_id), "greedy")  # the organiser may
+    assert code == 0, err
+    code, out, err = cli(capsys, "league", "start", "CLI cup")  # matches play eagerly here
+    assert code == 0, err
+    assert out.startswith("CLI cup: ") and f"python -m arena ladder {league_id}" in out
+    code, out, _ = cli(capsys, "matches", "--league", "CLI cup", "--json")
+    matches = json.loads(out)
+    assert code == 0 and len(matches) == 4  # two seats orders x two deals
+    assert {m["status"] for m in matches} == {"finished"}
+
+    code, out, _ = cli(capsys, "ladder", "CLI cup", "--json")
+    body = json.loads(out)
+    rows = body["ladder"]
+    assert code == 0 and [r["rank"] for r in rows] == [1, 2]
+    assert {r["bot"] for r in rows} == {"whiskers", "greedy"}
+    assert all(r["games"] == 4 and r["wins"] + r["draws"] + r["losses"] == 4 for r in rows)
+    code, out, _ = cli(capsys, "ladder", "CLI cup")
+    lines = out.splitlines()
+    assert code == 0 and lines[0] == "CLI cup (duel, 2 seats, round_robin, closed): ordered by elo"
+    for row, line in zip(rows, lines[2:4], strict=True):
+        assert line.split()[:3] == [str(row["rank"]), f"{row['bot']}", f"v{row['version']}*"
+                                    if row["provisional"] else f"v{row['version']}"]
+        assert f"{row['wins']}-{row['draws']}-{row['losses']}" in line
+        assert f"{row['elo']:.1f}" in line and f"{row['mean_score']:.1f}" in line
+
+    code, out, err = cli(capsys, "league", "order", "CLI cup", "conservative")
+    assert code == 0 and "ordered by conservative" in out, err
+    code, out, _ = cli(capsys, "ladder", str(league_id))
+    assert out.splitlines()[0].endswith("ordered by conservative")
+    code, _, err = cli(capsys, "ladder", "nope")
+    assert code == 3 and "no league named 'nope'" in err and err.count("\n") == 1

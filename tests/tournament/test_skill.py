@@ -111,6 +111,11 @@ def test_both_ratings_move_together_and_recompute_agrees(
     assert a.openskill_mu > b.openskill_mu > c.openskill_mu
     assert all(e.openskill_sigma < skill.START_SIGMA for e in entries.values())
     assert a.rating > b.rating > c.rating
+    # a always finishes 1st, b 2nd, c 3rd: the ladder API's placements and mean finishing place
+    rows = client_for(None).get(f"/api/v1/leagues/{league.pk}/ladder/").json()["results"]
+    assert [(r["placements"], r["mean_rank"]) for r in rows] == [
+        ([6], 1.0), ([0, 6], 2.0), ([0, 0, 6], 3.0)
+    ]
     changes = RatingChange.objects.filter(league=league)
     assert changes.count() == 18 and not changes.filter(mu_after__isnull=True).exists()
     assert ratings_recompute(league_id=league.pk) == []
