@@ -14,6 +14,7 @@ from typing import Any
 from ..client import add_server_arguments, client_from_args
 from ..lookups import find_version, wait_for
 from ..options import options_from_args
+from .matches import rank_text
 
 EXIT_FAILED = 1
 
@@ -67,7 +68,7 @@ def result_lines(match: dict[str, Any]) -> str:
         lines.append(f"error: {match['error']}")
     for seat in match.get("seats", []):
         score = "-" if seat.get("score") is None else f"{seat['score']:g}"
-        rank = "-" if seat.get("rank") is None else str(seat["rank"])
+        rank = rank_text(seat.get("rank"), match["mode"] == "solo")
         fault = f"  fault: {seat['fault']}" if seat.get("fault") else ""
         lines.append(f"  seat {seat['seat']}  {seat['bot']} v{seat['version']:<4} "
                      f"score {score:>5}  rank {rank}{fault}")  # fmt: skip

@@ -42,12 +42,20 @@ def run(args: argparse.Namespace) -> int:
         return 0
     print(f"{'id':>6}  {'kind':<10}  {'mode':<8}  {'status':<9}  seats (score, rank)")
     for match in matches:
+        solo = match["mode"] == "solo"
         seats = ", ".join(
             f"{s['bot']} v{s['version']}"
-            + ("" if s.get("score") is None else f" ({s['score']:g}, {s['rank']})")
+            + ("" if s.get("score") is None else f" ({s['score']:g}, {rank_text(s['rank'], solo)})")
             + (f" [{s['fault']}]" if s.get("fault") else "")
             for s in match.get("seats", [])
         )
         print(f"{match['id']:>6}  {match['kind']:<10}  {match['mode']:<8}  "
               f"{match['status']:<9}  {seats}")  # fmt: skip
     return 0
+
+
+def rank_text(rank: int | None, solo: bool) -> str:
+    """Solo ranks the player 1 on a win and 2 otherwise (a tie goes to the sister): say who won."""
+    if solo and rank in (1, 2):
+        return "won" if rank == 1 else "sister won"
+    return "-" if rank is None else str(rank)

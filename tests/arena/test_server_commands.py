@@ -204,3 +204,11 @@ def test_an_organiser_runs_a_league_from_the_command_line(server, capsys, make_u
     assert out.splitlines()[0].endswith("ordered by conservative")
     code, _, err = cli(capsys, "ladder", "nope")
     assert code == 3 and "no league named 'nope'" in err and err.count("\n") == 1
+
+    # solo results say who won, the bot or the sister, instead of rank 1 or 2
+    code, out, err = cli(capsys, "challenge", "--mode", "solo", "--difficulty", "easy", "greedy",
+                         "--wait")  # fmt: skip
+    assert code == 0, err
+    assert "rank won" in out or "rank sister won" in out
+    code, out, _ = cli(capsys, "matches", "--mine")
+    assert ", won)" in out or ", sister won)" in out
