@@ -162,11 +162,18 @@ def test_an_organiser_runs_a_league_from_the_command_line(server, capsys, make_u
     assert code == 3 and err.count("\n") == 1 and "name" in err
     code, out, _ = cli(capsys, "leagues", "--status", "draft")
     assert code == 0 and "CLI cup" in out and "duel, 2 seats" in out
+    code, out, err = cli(capsys, "league", "create", "Quiet cup", "--mode", "duel", "--seats",
+                         "2", "--format", "round_robin", "--private")  # fmt: skip
+    assert code == 0, err
+    code, out, err = cli(capsys, "league", "invite", "Quiet cup", "author")
+    assert code == 0 and "invited author to Quiet cup" in out, err
 
     as_user("author", "kitten-boat-42")
     code, out, err = cli(capsys, "enter", "cli cup", "whiskers")  # names are case-insensitive
     assert code == 0, err
     assert "entered whiskers v1 in CLI cup (entry" in out
+    code, out, err = cli(capsys, "enter", "Quiet cup", "whiskers@1")  # private, but invited
+    assert code == 0 and "entered whiskers v1 in Quiet cup" in out, err
     code, _, err = cli(capsys, "enter", "CLI cup", "greedy")  # not the author's bot
     assert code == 3 and err.count("\n") == 1 and "Traceback" not in err
     code, _, err = cli(capsys, "league", "start", "CLI cup")  # not the author's league
