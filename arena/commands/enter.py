@@ -1,7 +1,7 @@
 """``python -m arena enter LEAGUE BOT``: enter one of your bots in a league.
 
-``BOT`` is a bot's name or id (the league takes its newest ready version) or ``NAME@N`` / a
-version id for one version. Drafts take entries, and ladders while they run; a private league
+``BOT`` is a bot's name or id (the league takes its newest ready version) or ``NAME@N`` for
+one version. Drafts take entries, and ladders while they run; a private league
 takes its invited users' bots. The organiser may also enter anyone's ready bot.
 """
 
@@ -17,7 +17,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("enter", help="enter a bot in a league")
     parser.add_argument("league", metavar="LEAGUE", help="the league's name or id")
     parser.add_argument("bot", metavar="BOT",
-                        help="NAME or bot id (its newest ready version), NAME@N or a version id")
+                        help="NAME or bot id (its newest ready version), or NAME@N for one version")
     add_server_arguments(parser)
     parser.set_defaults(func=run)
 

@@ -114,4 +114,3 @@ def run_order(args: argparse.Namespace) -> int:
     league = client.patch(f"leagues/{league['id']}/", {"ladder_order": args.order})
     print(f"{league['name']}: the ladder is ordered by {league['ladder_order']}")
     return 0
-
