@@ -394,6 +394,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="measure each page's cache miss in process instead of wrk")
     parser.add_argument("--repeat", type=int, default=20, help="--misses: requests per page")
     args = parser.parse_args(argv)
+    if not args.misses and shutil.which(WRK) is None:
+        parser.exit(2, f"bench/web.py: the load generator wrk is not installed ({WRK}); "
+                       "install it (Debian: apt-get install wrk) or use --misses\n")
     db = os.environ.get("DATABASE_URL") or DEFAULT_DB
     ensure_database(db)
     data_dir = ROOT / "var" / "bench-web"
