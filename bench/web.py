@@ -51,6 +51,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/h_perf_bench"
+# The deployment shares a Redis cache between web processes (.env.example sets CACHE_URL), which
+# turns the page cache on; without CACHE_URL the bench uses a local Redis the same way.
+DEFAULT_CACHE = "redis://127.0.0.1:6379/13"
 MARKER = "bench-web-marker"
 TARGET_RATIO = 3.0
 CONNECTIONS = 8
@@ -281,6 +284,14 @@ end
 """
 
 
+def port_open(host: str, port: int) -> bool:
+    try:
+        with socket.create_connection((host, port), timeout=1.0):
+            return True
+    except OSError:
+        return False
+
+
 def wrk(url: str, seconds: int, script: Path) -> list[tuple[float, float]]:
     """(latency in ms, weight in requests) of `url` under wrk at CONNECTIONS connections
     for `seconds`."""
@@ -408,6 +419,11 @@ def main(argv: list[str] | None = None) -> int:
     for key in ("CACHE_URL", "STORAGE_URL"):
         if os.environ.get(key):
             env[key] = os.environ[key]
+    if "CACHE_URL" not in env and port_open("127.0.0.1", 6379):
+        env["CACHE_URL"] = DEFAULT_CACHE
+    if "CACHE_URL" not in env and not args.misses:
+        print("bench/web.py: no CACHE_URL and no Redis on 127.0.0.1:6379, so the page cache is "
+              "off (a deployment has it on: .env.example)", file=sys.stderr)  # fmt: skip
     setup_django(env)
     if args.refill and filled():
         empty_database()
@@ -429,11 +445,13 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     result = measure(targets(), env, args.seconds, max(1, args.rounds))
     result["matches"] = count
+    result["page_cache"] = env.get("CACHE_URL") or "off"
     if args.json:
         print(json.dumps(result, indent=2))
         return 0
     print(f"{count} matches; wrk, {CONNECTIONS} connections, {result['seconds']} s per page in "
-          f"{result['rounds']} rounds; /healthz p99 {result['healthz_p99_ms']:.1f} ms")  # fmt: skip
+          f"{result['rounds']} rounds; page cache {result['page_cache']}; "
+          f"/healthz p99 {result['healthz_p99_ms']:.1f} ms")  # fmt: skip
     print(f"{'page':24} {'p50 ms':>8} {'p99 ms':>8} {'p99 / healthz':>14}")
     for name, page in result["pages"].items():
         flag = "" if page["p99_ratio_to_healthz"] <= TARGET_RATIO else "  over target"
