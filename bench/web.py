@@ -14,8 +14,9 @@
    seat count carries one of them. A filled database is reused (the bench leaves a marker
    league); `--refill` starts again. The fill ends with VACUUM ANALYZE, as autovacuum would
    run on a live database.
-2. Starts gunicorn (scripts/stack.py, 2 web workers, no Celery) on a free loopback port
-   and, with wrk at 8 connections, measures p50 and p99 of each page for `--seconds`:
+2. Starts gunicorn (scripts/stack.py, 2 web workers, no Celery; the page cache on CACHE_URL,
+   else on a local Redis if one answers, as in a deployment) on a free loopback port and,
+   with wrk at 8 connections, measures p50 and p99 of each page for `--seconds`:
    the API and HTML match lists (first and a deep page), the ladder, the league page, a bot
    page, the replay download and /healthz. The seconds are cut into `--rounds` slices
    measured in turn (page after page, then again), and each page's slices are merged into
