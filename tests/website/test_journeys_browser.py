@@ -203,6 +203,20 @@ def test_every_role_in_the_browser(live_server, chromium_executable, axe, make_u
             _watch_replay(author)
             audit.check(author, "challenge-match")
 
+            # A solo challenge: the match page says who won, the bot or the sister, and by how
+            # much (the result opens on a click, so that the replay does not spoil it).
+            author.goto(f"{base}/challenge/")
+            author.select_option("#id_mode", "solo")
+            author.select_option("#id_difficulty", "easy")
+            author.select_option("#id_seat_0", label="whiskers v1")
+            author.click("main form button[type=submit]")
+            author.wait_for_url(re.compile(r".*/matches/\d+/$"), timeout=120_000)
+            author.click("#match-info details.result summary")
+            outcome = author.locator("#match-info td.rank").inner_text()
+            assert outcome in ("won", "sister won"), outcome
+            assert "The sister (easy) scored" in author.locator(".sister-result").inner_text()
+            audit.check(author, "challenge-solo-match")
+
             # --- the author's other pages -----------------------------------------------------
             for path, name in [("/dashboard/", "dashboard"), (bot_url, "bot-owner"),
                                ("/accounts/", "account"),
