@@ -32,8 +32,11 @@ class LadderRow:
     entry: LeagueEntry
     rank: int
     placements: list[int]  # placements[i] = times finished (i+1)th
-    mean_rank: float | None
     provisional: bool  # OpenSkill sigma still high: too few games to be sure
+
+    @property
+    def mean_rank(self) -> float | None:
+        return self.entry.mean_rank
 
     @property
     def interval(self) -> tuple[float, float]:
@@ -52,7 +55,7 @@ def league_ladder_rows(*, league: League) -> list[LadderRow]:
         counts = list(entry.placements or [])
         placements = (counts + [0] * league.seats)[: league.seats]
         provisional = skill.is_provisional(entry.openskill_sigma)
-        rows.append(LadderRow(entry, entry.rank, placements, entry.mean_rank, provisional))
+        rows.append(LadderRow(entry, entry.rank, placements, provisional))
     return rows
 
 
