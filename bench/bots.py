@@ -17,7 +17,9 @@
    random starters that ask for observation deltas and for observation patches.
 3. The CPU time of the thread that plays the subprocess game (``runner_cpu_to_inprocess_ratio``:
    that over the in-process game): the wall time of the game cannot be less, so it is the
-   ratio's floor in this design, whatever the bots, the pipes or the sandbox cost.
+   ratio's floor in this design for bots that cost nothing, whatever the pipes or the sandbox
+   cost. With the bots' own CPU on the decisions asked alone added (``serial_floor_*``: such
+   a decision is a strict sequence of our work and the bot's), the floor for the bots played.
 4. With ``--breakdown``: where that CPU time goes, per decision, step by step of the runner
    (``runner_cpu_us_per_decision``), timed inside real games.
 """
@@ -134,6 +136,37 @@ def compiled_random_bot(folder: Path) -> str | None:
     return str(bundle)
 
 
+SERIAL_FLOOR_ROWS = ("subprocess", "subprocess_patch")
+
+
+def bots_cpu_asked_alone(outcome: Any) -> float:
+    """The CPU time the bots were charged (read from their cgroups) for the decisions they
+    were asked alone, found by replaying the match's action log.
+
+    A decision asked alone is a strict sequence: the runner's thread writes the question and
+    blocks until the answer, and the bot computes only after the question and before its
+    answer. The runner's CPU and that bot's CPU therefore never overlap, so the runner
+    thread's CPU time plus this sum is a lower bound on the game's wall time that no
+    faster pipe, sandbox, start or wake-up can go below (up to the few microseconds a bot
+    spends between writing its answer and blocking on its next read). Decisions asked
+    together (a simultaneous step: ``workers.runner._ask_together``) are left out, the last
+    seat of such a step included: their bots think while the runner works on the others."""
+    game = new_game(outcome.mode, len(outcome.players), outcome.seed, outcome.options)
+    early: set[int] = set()  # seats whose question went out before their turn
+    alone = 0.0
+    for record in outcome.actions:
+        seat = record["seat"]
+        asked_now: set[int] = set()
+        if len(game.pending()) > 1:  # the runner's rule: every seat it may ask at once
+            asked_now = set(game.asked_together()) - early
+            early |= asked_now
+        if asked_now == {seat} or (not asked_now and seat not in early):
+            alone += record["cpu"]
+        early.discard(seat)
+        game.apply(seat, record["action"])
+    return alone
+
+
 def _one_after_another(calls: Any, threads: Any = None) -> None:
     """The runner before issue 16: bots started, and closed, one after another."""
     for call in calls:
@@ -163,7 +196,11 @@ def game_times(games: int, compiled: str | None = None) -> dict[str, Any]:
     runs: dict[str, list[float]] = {label: [] for label, _, _ in plays}
     phases: dict[str, list[dict[str, float]]] = {label: [] for label, _, _ in plays}
     startup, decisions, runner_cpu = [], [], []
+    # per game of the rows in SERIAL_FLOOR_ROWS: the runner thread's CPU plus the bots' CPU on
+    # the decisions asked alone, over that seed's in-process game
+    serial_floor: dict[str, list[float]] = {label: [] for label in SERIAL_FLOOR_ROWS}
     for seed in range(games):
+        in_process = []
         for label, bots, isolation in plays:
             # the seats of a simultaneous step asked together, except in the rows that show
             # the runner before: one after another
@@ -187,8 +224,13 @@ def game_times(games: int, compiled: str | None = None) -> dict[str, Any]:
                 finally:
                     runner_module._in_parallel = parallel
                 runs[label].append(time.perf_counter() - started)
+                if label == "in_process":
+                    in_process.append(runs[label][-1])
                 if label == "subprocess":
                     runner_cpu.append(time.thread_time() - cpu)
+                if label in serial_floor:
+                    floor = time.thread_time() - cpu + bots_cpu_asked_alone(outcome)
+                    serial_floor[label].append(floor / statistics.median(in_process))
             phases[label].append(outcome.phases)
             assert not outcome.faults, outcome.faults
             if label == "subprocess":
@@ -204,6 +246,9 @@ def game_times(games: int, compiled: str | None = None) -> dict[str, Any]:
     # design reaches with the bots, their start and close, and every wait free
     out["subprocess_runner_cpu"] = statistics.median(runner_cpu)
     out["ratio_runner_cpu"] = out["subprocess_runner_cpu"] / out["in_process"]
+    for label, ratios in serial_floor.items():
+        out[f"ratio_serial_floor_{label}"] = statistics.median(ratios)
+        out[f"ratio_serial_floor_{label}_range"] = [min(ratios), max(ratios)]
     out["ratio_before"] = out["subprocess_before"] / out["in_process"]
     out["ratio_one_by_one"] = out["subprocess_one_by_one"] / out["in_process"]
     out["ratio_deltas"] = out["subprocess_deltas"] / out["in_process"]
@@ -320,6 +365,10 @@ def main(argv: list[str] | None = None) -> int:
     figures["subprocess_one_by_one_to_inprocess_ratio"] = figures["game"]["ratio_one_by_one"]
     figures["subprocess_patch_to_inprocess_ratio"] = figures["game"]["ratio_patch"]
     figures["runner_cpu_to_inprocess_ratio"] = figures["game"]["ratio_runner_cpu"]
+    figures["serial_floor_to_inprocess_ratio"] = figures["game"]["ratio_serial_floor_subprocess"]
+    figures["serial_floor_patch_to_inprocess_ratio"] = figures["game"][
+        "ratio_serial_floor_subprocess_patch"
+    ]
     if "ratio_compiled" in figures["game"]:
         figures["subprocess_compiled_to_inprocess_ratio"] = figures["game"]["ratio_compiled"]
     figures["our_side_us_per_decision"] = (
@@ -392,8 +441,16 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"CPU time of the thread that plays a subprocess game: "
         f"{g['subprocess_runner_cpu'] * 1000:8.1f} ms"
-        f" ({g['ratio_runner_cpu']:.1f}x the in-process game: the ratio's floor in this design)"
+        f" ({g['ratio_runner_cpu']:.1f}x the in-process game: the ratio's floor for free bots)"
     )
+    for label in SERIAL_FLOOR_ROWS:
+        low, high = g[f"ratio_serial_floor_{label}_range"]
+        print(
+            f"serial floor of {label} (the runner thread's CPU plus the bots' CPU on the "
+            f"decisions asked alone): {g[f'ratio_serial_floor_{label}']:.1f}x the in-process "
+            f"game (median; {low:.1f}x-{high:.1f}x over the games): no game of these bots "
+            f"can be faster, whatever the pipes, the sandbox, the start or the wake-ups cost"
+        )
     if args.breakdown:
         steps = figures["runner_cpu_us_per_decision"]
         print(f"CPU of the thread that plays a subprocess game, per decision: "
