@@ -89,6 +89,19 @@ def test_viewer_plays_seeks_and_switches_seats(
             page.keyboard.press("Home")
             assert page.evaluate("window.viewer.step") == 0
 
+            # On a phone a long name ends in an ellipsis inside its own box (the header never
+            # clips it mid-word), and the whole name stays in the header's title.
+            page.set_viewport_size({"width": 360, "height": 800})
+            heads = page.eval_on_selector_all(".boat .who", """els => els.map(e => ({
+                title: e.title, name: e.querySelector('.name').textContent,
+                clipped: e.scrollWidth > e.clientWidth + 1,
+                ellipsis: getComputedStyle(e.querySelector('.name')).textOverflow}))""")
+            assert len(heads) == 4
+            for head in heads:
+                assert head["title"] == head["name"] and head["name"], head
+                assert not head["clipped"] and head["ellipsis"] == "ellipsis", head
+            page.set_viewport_size({"width": 1500, "height": 1100})
+
             page.click("#btn-play")
             page.select_option("#speed", "8")
             page.wait_for_function("window.viewer.step >= 3", timeout=5000)

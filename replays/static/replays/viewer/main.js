@@ -173,7 +173,7 @@ function renderBoats(view, scores) {
       const picture = name
         ? `<svg viewBox="-2 -2 ${layout.width + 4} ${layout.height + 4}" width="${layout.width + 4}" height="${layout.height + 4}" role="img" aria-label="Boat of ${esc(fullName(s))}"><g class="layout">${layout.svg}</g><g class="tiles"></g></svg>`
         : '<p class="nil no-boat">No boat chosen yet.</p>';
-      return `<figure class="boat" data-seat="${s}" style="--seat:${SEAT_COLOURS[s % 4]}"><figcaption><span class="who"><i></i>${esc(fullName(s))}</span><span class="stats"></span><span class="score"></span></figcaption>
+      return `<figure class="boat" data-seat="${s}" style="--seat:${SEAT_COLOURS[s % 4]}"><figcaption><span class="who" title="${esc(fullName(s))}"><i></i><span class="name">${esc(fullName(s))}</span></span><span class="stats"></span><span class="score"></span></figcaption>
         ${picture}
         <div class="hands"></div></figure>`;
     }).join("") || '<p class="nil">No boats in this view.</p>';
