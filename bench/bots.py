@@ -200,7 +200,6 @@ def game_times(games: int, compiled: str | None = None) -> dict[str, Any]:
     # the decisions asked alone, over that seed's in-process game
     serial_floor: dict[str, list[float]] = {label: [] for label in SERIAL_FLOOR_ROWS}
     for seed in range(games):
-        in_process = []
         for label, bots, isolation in plays:
             # the seats of a simultaneous step asked together, except in the rows that show
             # the runner before: one after another
@@ -217,20 +216,19 @@ def game_times(games: int, compiled: str | None = None) -> dict[str, Any]:
             # an in-process game lasts ~12 ms: one stall of the machine moves it by half, so
             # each seed's is played three times (all three count in its median)
             for _ in range(IN_PROCESS_REPEATS if label == "in_process" else 1):
-                cpu = time.thread_time()
+                cpu_start = time.thread_time()
                 started = time.perf_counter()
                 try:
                     outcome = run_match(spec, isolation=isolation, ask_together=together)
                 finally:
                     runner_module._in_parallel = parallel
                 runs[label].append(time.perf_counter() - started)
-                if label == "in_process":
-                    in_process.append(runs[label][-1])
+                cpu = time.thread_time() - cpu_start
                 if label == "subprocess":
-                    runner_cpu.append(time.thread_time() - cpu)
-                if label in serial_floor:
-                    floor = time.thread_time() - cpu + bots_cpu_asked_alone(outcome)
-                    serial_floor[label].append(floor / statistics.median(in_process))
+                    runner_cpu.append(cpu)
+                if label in serial_floor:  # over this seed's in-process game (played first)
+                    in_process = statistics.median(runs["in_process"][-IN_PROCESS_REPEATS:])
+                    serial_floor[label].append((cpu + bots_cpu_asked_alone(outcome)) / in_process)
             phases[label].append(outcome.phases)
             assert not outcome.faults, outcome.faults
             if label == "subprocess":
