@@ -1,6 +1,7 @@
-"""Liveness/readiness probe used by docker compose, scripts/stack.py and load balancers."""
+"""/healthz: the liveness/readiness probe used by docker compose, scripts/stack.py and load
+balancers (cheap: one SELECT 1). /status: the health report for people and monitors."""
 
-from django.db import connection
+from django.db import DatabaseError, connection
 from django.http import HttpRequest, JsonResponse
 
 
@@ -12,3 +13,19 @@ def healthz(request: HttpRequest) -> JsonResponse:
     except Exception as exc:  # any driver error means "not ready", reported not raised
         return JsonResponse({"status": "error", "database": str(exc)}, status=503)
     return JsonResponse({"status": "ok"})
+
+
+def status(request: HttpRequest) -> JsonResponse:
+    """What an operator (or a monitor) wants to know at a glance, as JSON: the workers that
+    beat recently, the queue's depth, the oldest queued match's age and matches by status
+    (tournament/health_selectors.py). 200 while the database answers, even with no worker:
+    ``status`` says "no_worker" then. Unlike /healthz it is not meant for liveness probes."""
+    from .health_selectors import health_status
+
+    try:
+        body = health_status()
+    except DatabaseError as exc:
+        return JsonResponse({"status": "error", "database": str(exc)}, status=503)
+    response = JsonResponse(body)
+    response["Cache-Control"] = "no-store"
+    return response

@@ -427,3 +427,21 @@ class PairedGame(models.Model):
                 name="pairedgame_unique_cell",
             ),
         ]
+
+
+class WorkerHeartbeat(models.Model):
+    """A Celery worker's last sign of life, stamped every WORKER_HEARTBEAT_SECONDS by a thread
+    of its main process (workers/heartbeat.py). In the database, because that is the one
+    store every process shares on every setup (the embedded default's cache is per process);
+    /status, /metrics and the site's banner read it."""
+
+    name = models.CharField(max_length=255, unique=True, help_text="Celery's node name")
+    pid = models.PositiveIntegerField(default=0)
+    started_at = models.DateTimeField()
+    beat_at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return f"worker {self.name} (beat {self.beat_at:%H:%M:%S})"

@@ -253,7 +253,7 @@ REPLAY_RECORD_RETRIES = env_int("REPLAY_RECORD_RETRIES", 1440)
 
 if not DEBUG:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
-    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # container health checks speak plain HTTP
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^status$", r"^metrics$"]  # probes, scrapers
     SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
@@ -395,6 +395,16 @@ MATCH_HEARTBEAT_STALE_SECONDS = env_float("MATCH_HEARTBEAT_STALE_SECONDS", 60.0)
 MATCH_TIME_MARGIN_SECONDS = env_float("MATCH_TIME_MARGIN_SECONDS", 300.0)
 # League creation refuses limits whose worst-case match duration exceeds this.
 MATCH_WORST_CASE_CEILING_SECONDS = env_float("MATCH_WORST_CASE_CEILING_SECONDS", 3600.0)
+
+# --- Health ---------------------------------------------------------------------------------
+# Every Celery worker stamps its row in WorkerHeartbeat this often (workers/heartbeat.py); one
+# silent for WORKER_STALE_SECONDS is no longer counted as live by /status and /metrics, and
+# organisers and staff see a banner on the site when no worker is live.
+WORKER_HEARTBEAT_SECONDS = env_float("WORKER_HEARTBEAT_SECONDS", 5.0)
+WORKER_STALE_SECONDS = env_float("WORKER_STALE_SECONDS", 30.0)
+# /metrics (Prometheus) with DEBUG off answers staff and `Authorization: Bearer METRICS_TOKEN`
+# only; with no token set, staff only. With DEBUG on it is open.
+METRICS_TOKEN = env_str("METRICS_TOKEN")
 
 # --- Bot sandbox ------------------------------------------------------------------------------
 

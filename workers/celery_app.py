@@ -8,7 +8,7 @@ runs its worker) and a real one.
 import os
 
 from celery import Celery
-from celery.signals import worker_process_init
+from celery.signals import worker_process_init, worker_ready, worker_shutdown
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
 
@@ -29,3 +29,20 @@ def _sweep_dead_predecessors(**_: object) -> None:
 
     sweep_leftovers()
     prestart()  # the Python bots' fork server, ready before the first match
+
+
+@worker_ready.connect
+def _start_heartbeat(sender: object = None, **_: object) -> None:
+    """The worker is consuming: from now on its heartbeat says so (workers/heartbeat.py),
+    for /status, /metrics and the site's banner. Runs in the main process only."""
+    from .heartbeat import heartbeat_start
+
+    # the sender is the worker's consumer, named as `celery inspect` names the node
+    heartbeat_start(getattr(sender, "hostname", None) or f"celery@{os.uname().nodename}")
+
+
+@worker_shutdown.connect
+def _stop_heartbeat(**_: object) -> None:
+    from .heartbeat import heartbeat_stop
+
+    heartbeat_stop()

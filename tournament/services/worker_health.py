@@ -1,0 +1,26 @@
+"""Workers' heartbeats: each Celery worker stamps its row every WORKER_HEARTBEAT_SECONDS
+(workers/heartbeat.py calls `worker_beat`), so any process can tell whether some worker is
+alive to take queued matches: /status, /metrics and the site's banner read the rows
+(tournament/health_selectors.py)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.utils import timezone
+
+from ..models import WorkerHeartbeat
+
+# A worker silent this long is forgotten: /metrics stops reporting its age, /status its name.
+FORGET_AFTER = timedelta(days=1)
+
+
+def worker_beat(*, name: str, pid: int, started_at: datetime) -> WorkerHeartbeat:
+    """Record that worker ``name`` (Celery's node name) is alive now, and forget workers
+    silent for a day (gone for good: a replaced container, a renamed node)."""
+    now = timezone.now()
+    beat, _ = WorkerHeartbeat.objects.update_or_create(
+        name=name[:255], defaults={"pid": pid, "started_at": started_at, "beat_at": now}
+    )
+    WorkerHeartbeat.objects.filter(beat_at__lt=now - FORGET_AFTER).delete()
+    return beat
