@@ -34,6 +34,8 @@ def viewer_context(match: Any) -> dict[str, Any]:
         "frames_url": frames_url,
         "replay_url": "" if live else reverse("replays:replay", args=[match.pk]),
         "live": live,
+        # a queued match is followed like a live one, but its badge says what it waits for
+        "waiting": live and match.status == "queued",
     }
 
 

@@ -59,13 +59,18 @@ def worker_silence(*, now: datetime | None = None) -> float | None:
     return None if newest is None else _age(newest, now or timezone.now())
 
 
-def workers_missing(*, now: datetime | None = None) -> bool:
-    """True when queued matches have no worker to take them: none beat within
-    WORKER_STALE_SECONDS. Never with CELERY_TASK_ALWAYS_EAGER, which needs no worker."""
-    if settings.CELERY_TASK_ALWAYS_EAGER:
-        return False
+def worker_alarm(*, user: Any, now: datetime | None = None) -> dict[str, Any] | None:
+    """What the site's banner says to ``user`` about missing workers: None for everyone but
+    organisers and staff, and for them too while some worker beats; else how long none has
+    (``silence``, None for never) and whether the worker is the embedded one."""
+    if user is None or not user.is_authenticated or settings.CELERY_TASK_ALWAYS_EAGER:
+        return None  # (eager tasks need no worker) decided before any query
+    if not (user.is_staff or user.has_perm("tournament.organise_leagues")):
+        return None
     silence = worker_silence(now=now)
-    return silence is None or silence > settings.WORKER_STALE_SECONDS
+    if silence is not None and silence <= settings.WORKER_STALE_SECONDS:
+        return None
+    return {"silence": silence, "embedded": bool(settings.EMBEDDED_WORKER)}
 
 
 def matches_by_status() -> dict[str, int]:
@@ -96,7 +101,7 @@ def broker_queues() -> list[str]:
     names = [app.conf.task_default_queue or "celery"]
     names += [q.name for q in (app.conf.task_queues or [])]
     routes = app.conf.task_routes
-    for route in (routes.values() if isinstance(routes, dict) else []):
+    for route in routes.values() if isinstance(routes, dict) else []:
         queue = route.get("queue") if isinstance(route, dict) else route
         if isinstance(queue, str):
             names.append(queue)

@@ -37,9 +37,7 @@ class ArenaCollector(Collector):
     def collect(self) -> Iterator[Metric]:
         from . import health_selectors as health
 
-        matches = GaugeMetricFamily(
-            "arena_matches", "Matches in each status.", labels=["status"]
-        )
+        matches = GaugeMetricFamily("arena_matches", "Matches in each status.", labels=["status"])
         for status, count in health.matches_by_status().items():
             matches.add_metric([status], count)
         yield matches

@@ -1,5 +1,6 @@
-"""Template helpers every page uses: a bot's colour and link, and a page link that keeps the
-list's filters."""
+"""Template helpers every page uses: a bot's colour and link, a page link that keeps the
+list's filters, a match status as visitors read it, and the banner that tells organisers and
+staff that no worker is taking matches."""
 
 from __future__ import annotations
 
@@ -52,3 +53,35 @@ def rank_text(rank: int, mode: str) -> str:
     if mode == "solo":
         return SOLO_OUTCOMES.get(rank, ordinal(rank))
     return ordinal(rank)
+
+
+# A queued match is waiting for a worker to take it: say so, rather than a status word
+# that reads like "it is playing".
+STATUS_TEXT = {"queued": "waiting for a worker"}
+
+
+@register.filter
+def match_status_text(status: str) -> str:
+    return STATUS_TEXT.get(str(status), str(status))
+
+
+@register.inclusion_tag("website/_worker_banner.html", takes_context=True)
+def worker_banner(context: template.Context) -> dict[str, Any]:
+    """The banner of base.html: shown to organisers and staff when no worker has checked in
+    for WORKER_STALE_SECONDS (tournament.health_selectors.worker_alarm)."""
+    from tournament.health_selectors import worker_alarm
+
+    request = context.get("request")
+    alarm = worker_alarm(user=getattr(request, "user", None))
+    if alarm is None:
+        return {"alarm": None}
+    silence = alarm["silence"]
+    if silence is None:
+        since = "yet"
+    elif silence < 120:
+        since = f"for {silence:.0f} s"
+    elif silence < 7200:
+        since = f"for {silence / 60:.0f} min"
+    else:
+        since = f"for {silence / 3600:.0f} h"
+    return {"alarm": alarm, "since": since}

@@ -88,10 +88,15 @@
         .then((r) => (r.ok ? r.json() : Promise.reject(r.status)))
         .then((m) => {
           if (m.status === "queued" || m.status === "running") {
+            // a queued match waits for a worker; only a running one is live
+            const text = m.status === "queued" ? "waiting for a worker" : m.status;
             const badge = document.querySelector("[data-match-status]");
-            if (badge && badge.textContent !== m.status) {
-              badge.textContent = m.status; badge.className = "badge " + m.status;
+            if (badge && badge.textContent !== text) {
+              badge.textContent = text;
+              badge.className = "badge " + m.status + (m.status === "running" ? " live" : "");
             }
+            const heading = document.querySelector("[data-match-heading]");
+            if (heading) heading.textContent = m.status === "queued" ? "Waiting for a worker" : "Live";
             pollMatch(el);
           } else if (el.hasAttribute("data-follow-live")) {
             refreshInfo();

@@ -444,6 +444,14 @@ function framesUrl(seat, since, play) {
   return url;
 }
 
+// "● live" only while the match is played; a queued one is waiting for a worker.
+function liveBadge(status) {
+  const badge = $("#live-badge");
+  const waiting = status === "queued";
+  badge.textContent = waiting ? "waiting for a worker" : "● live";
+  badge.classList.toggle("waiting", waiting);
+}
+
 function setStatus(text, error = false) {
   const el = $("#status");
   el.textContent = text;
@@ -470,6 +478,7 @@ function adopt(body, step) {
   select.value = state.seat;
   select.disabled = state.live;
   root.classList.toggle("is-live", state.live);
+  liveBadge(body.status);
   $("#live-badge").hidden = !state.live;
   $("#btn-live").hidden = !state.live;
   setStatus("");
@@ -491,7 +500,10 @@ async function load(seat, step) {
   }
   if (body.waiting) {
     state.live = true;
-    setStatus("The match has not started yet; it will appear here as it is played.");
+    liveBadge(body.status);
+    setStatus(body.status === "queued"
+      ? "The match has not started yet: it is waiting for a worker. It will appear here as it is played."
+      : "The match has not started yet; it will appear here as it is played.");
     schedulePoll();
     return;
   }
@@ -516,7 +528,7 @@ async function poll() {
     await load("spectator", at);
     return;
   }
-  if (body.waiting) { schedulePoll(); return; }
+  if (body.waiting) { liveBadge(body.status); schedulePoll(); return; }
   if (body.views) {
     // A whole payload (the first steps, or a poll from step 0): take it, still following.
     const following = !state.payload || state.step === state.views.length - 1;

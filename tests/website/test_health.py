@@ -1,0 +1,209 @@
+"""Health is visible (issue 26): /status and /metrics read what the database and the broker
+hold, on real matches played by the engine and a real bot that crashes in its validation
+match; /metrics is closed to all but staff and the token holder with DEBUG off; organisers and
+staff see a banner when no worker has checked in; every visitor sees that a queued match is
+waiting for a worker rather than "live"."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+from prometheus_client.parser import text_string_to_metric_families
+
+from tournament.models import Match, MatchSeat, WorkerHeartbeat
+from tournament.services.bots import bot_create, bot_version_upload
+from workers.heartbeat import Heartbeat
+
+from .conftest import builtin_copy
+
+pytestmark = pytest.mark.django_db
+
+TOKEN = "metrics-token-for-the-test"
+
+
+def _families(text: str) -> dict[str, list]:
+    """Family name -> samples, as Prometheus's own parser reads the page."""
+    return {f.name: f.samples for f in text_string_to_metric_families(text)}
+
+
+def _value(samples: list, name: str, **labels: str) -> float:
+    found = [s.value for s in samples if s.name == name and s.labels == labels]
+    assert len(found) == 1, (name, labels, samples)
+    return found[0]
+
+
+def _beat(name: str, seconds_ago: float) -> None:
+    now = timezone.now()
+    WorkerHeartbeat.objects.update_or_create(name=name, defaults={
+        "pid": 1, "started_at": now - timedelta(hours=1),
+        "beat_at": now - timedelta(seconds=seconds_ago),
+    })  # fmt: skip
+
+
+def _queued_match(author) -> Match:
+    a, b = builtin_copy(author, "waits-a"), builtin_copy(author, "waits-b")
+    match = Match.objects.create(kind=Match.Kind.CHALLENGE, mode="duel", seed=1)
+    MatchSeat.objects.create(match=match, seat=0, bot_version=a)
+    MatchSeat.objects.create(match=match, seat=1, bot_version=b)
+    return match
+
+
+def test_metrics_parse_and_hold_the_recorded_matches_faults_queue_and_workers(
+    played_league, author, client, settings, django_capture_on_commit_callbacks
+) -> None:
+    settings.DEBUG, settings.METRICS_TOKEN = False, TOKEN
+    league = played_league(seats=2, entrants=3)  # real Duels, played by the engine
+    crashy = bot_create(owner=author, name="crashy")
+    with django_capture_on_commit_callbacks(execute=True):  # a real validation match
+        bot_version_upload(bot=crashy, user=author, filename="bot.py",
+                           data=b"raise SystemExit(1)\n")  # fmt: skip
+    crashed = MatchSeat.objects.filter(fault="crash").count()
+    assert crashed >= 1
+    beat = Heartbeat("celery@metrics-test", 5.0)
+    assert beat.beat()  # what a worker's heartbeat thread does every WORKER_HEARTBEAT_SECONDS
+    _queued_match(author)
+
+    response = client.get("/metrics", HTTP_AUTHORIZATION=f"Bearer {TOKEN}")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/plain; version=")
+    families = _families(response.content.decode())
+
+    finished = Match.objects.filter(status="finished")
+    assert finished.filter(league=league).count() >= 3  # a round robin of three entrants
+    matches = families["arena_matches"]
+    assert _value(matches, "arena_matches", status="finished") == finished.count()
+    assert _value(matches, "arena_matches", status="queued") == 1
+    assert _value(matches, "arena_matches", status="failed") == 0
+
+    histogram = families["arena_match_duration_seconds"]
+    count = _value(histogram, "arena_match_duration_seconds_count")
+    assert count == finished.count()
+    assert _value(histogram, "arena_match_duration_seconds_sum") > 0
+    buckets = [s for s in histogram if s.name.endswith("_bucket")]
+    assert [s.value for s in buckets] == sorted(s.value for s in buckets)  # cumulative
+    assert buckets[-1].labels == {"le": "+Inf"} and buckets[-1].value == count
+    took = [(m.finished_at - m.started_at).total_seconds() for m in finished]
+    for bucket in buckets[:-1]:  # each bucket counts the matches that took at most its bound
+        bound = float(bucket.labels["le"])
+        assert bucket.value == sum(t <= bound for t in took), (bound, took)
+
+    faults = families["arena_match_faults"]
+    assert _value(faults, "arena_match_faults_total", kind="crash") == crashed
+
+    depth = families["arena_queue_depth"]
+    assert len(depth) == 1 and depth[0].labels["source"] in ("broker", "database")
+    assert families["arena_oldest_queued_match_age_seconds"][0].value >= 0
+
+    assert _value(families["arena_workers_live"], "arena_workers_live") == 1
+    age = _value(families["arena_worker_last_beat_age_seconds"],
+                 "arena_worker_last_beat_age_seconds", worker="celery@metrics-test")  # fmt: skip
+    assert 0 <= age < settings.WORKER_STALE_SECONDS
+
+
+def test_metrics_are_closed_to_all_but_staff_and_the_token_with_debug_off(
+    client, author, make_user, settings
+) -> None:
+    from tests.accounts import PASSWORD
+
+    staff = make_user("sam", is_staff=True)
+    settings.DEBUG, settings.METRICS_TOKEN = False, TOKEN
+    anonymous = client.get("/metrics")
+    assert anonymous.status_code == 401 and anonymous["WWW-Authenticate"].startswith("Bearer")
+    assert b"METRICS_TOKEN" in anonymous.content
+    wrong = client.get("/metrics", HTTP_AUTHORIZATION="Bearer not-the-token")
+    assert wrong.status_code == 401 and b"not the metrics token" in wrong.content
+    assert client.get("/metrics", HTTP_AUTHORIZATION=f"Bearer {TOKEN}").status_code == 200
+    client.login(username=author.username, password=PASSWORD)
+    refused = client.get("/metrics")
+    assert refused.status_code == 403 and b"staff only" in refused.content
+    client.login(username=staff.username, password=PASSWORD)
+    assert client.get("/metrics").status_code == 200
+    client.logout()
+    settings.METRICS_TOKEN = ""  # no token configured: no bearer gets in, staff still do
+    assert client.get("/metrics", HTTP_AUTHORIZATION="Bearer ").status_code == 401
+    settings.DEBUG = True  # development: open
+    assert client.get("/metrics").status_code == 200
+
+
+def test_status_when_no_worker_beats(client, author, settings) -> None:
+    settings.CELERY_TASK_ALWAYS_EAGER = False  # a real setup: matches wait for a worker
+    _beat("celery@gone", seconds_ago=125)
+    match = _queued_match(author)
+    Match.objects.filter(pk=match.pk).update(created_at=timezone.now() - timedelta(seconds=90))
+    response = client.get("/status")
+    assert response.status_code == 200 and response["Cache-Control"] == "no-store"
+    body = response.json()
+    assert body["status"] == "no_worker" and body["workers"] == []
+    assert body["last_beat_seconds"] >= 125 and body["worker_stale_seconds"] == 30
+    assert body["matches"] == {"queued": 1, "running": 0, "finished": 0, "failed": 0,
+                               "cancelled": 0}  # fmt: skip
+    assert 90 <= body["oldest_queued_seconds"] < 3600
+    queue = body["queue"]
+    assert queue["source"] in ("broker", "database") and queue["depth"] >= 0
+    if queue["source"] == "database":
+        assert queue["depth"] == 1 and queue["queues"] is None
+    else:
+        assert queue["depth"] == sum(queue["queues"].values()) and "celery" in queue["queues"]
+
+    WorkerHeartbeat.objects.all().delete()  # never any worker
+    body = client.get("/status").json()
+    assert body["status"] == "no_worker" and body["last_beat_seconds"] is None
+
+
+def test_status_lists_the_workers_that_beat_recently(client, settings) -> None:
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    assert Heartbeat("celery@alive", 5.0).beat()
+    _beat("celery@silent", seconds_ago=45)
+    body = client.get("/status").json()
+    assert body["status"] == "ok"
+    assert [w["name"] for w in body["workers"]] == ["celery@alive"]
+    alive = body["workers"][0]
+    assert 0 <= alive["last_beat_seconds"] < 30 and alive["up_seconds"] >= 0
+    assert body["last_beat_seconds"] == alive["last_beat_seconds"]
+    assert body["oldest_queued_seconds"] is None and body["matches"]["queued"] == 0
+
+
+def test_banner_for_organisers_and_staff_when_no_worker_checked_in(
+    client, author, organiser, make_user, settings
+) -> None:
+    from tests.accounts import PASSWORD
+
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    staff = make_user("sam", is_staff=True)
+    banner = 'class="worker-alarm" role="alert"'
+
+    def page(user) -> str:
+        client.logout()
+        if user is not None:
+            client.login(username=user.username, password=PASSWORD)
+        return client.get("/leagues/").content.decode()
+
+    assert "No worker has checked in yet" in page(organiser)  # none ever beat
+    _beat("celery@one", seconds_ago=31)
+    for user in (organiser, staff):
+        html = page(user)
+        assert banner in html and "No worker has checked in for 31 s" in html, user
+        assert 'href="/status"' in html
+    for user in (author, None):  # authors and visitors are not told
+        assert banner not in page(user)
+    _beat("celery@one", seconds_ago=2)  # a worker is back
+    assert banner not in page(organiser) and banner not in page(staff)
+
+
+def test_a_queued_match_is_waiting_for_a_worker_not_live(client, author) -> None:
+    match = _queued_match(author)
+    html = client.get(f"/matches/{match.pk}/").content.decode()
+    assert '<span class="badge queued" data-match-status>waiting for a worker</span>' in html
+    assert '<h2 id="replay-title" data-match-heading>Waiting for a worker</h2>' in html
+    assert ">Live<" not in html and "● live" not in html
+    assert 'class="live-badge waiting"' in html  # the viewer's badge too
+    row = client.get("/matches/").content.decode()
+    assert '<span class="badge queued">waiting for a worker</span>' in row
+    viewer = client.get(f"/replays/{match.pk}/").content.decode()
+    assert ">waiting for a worker</span>" in viewer and "● live" not in viewer
+    Match.objects.filter(pk=match.pk).update(status=Match.Status.RUNNING)  # a worker took it
+    html = client.get(f"/matches/{match.pk}/").content.decode()
+    assert '<span class="badge running live" data-match-status>running</span>' in html
+    assert ">Live</h2>" in html and "● live" in html and "waiting for a worker" not in html
