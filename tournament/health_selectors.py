@@ -170,7 +170,8 @@ def health_status(*, now: datetime | None = None) -> dict[str, Any]:
     return {
         "status": "ok" if live or settings.CELERY_TASK_ALWAYS_EAGER else "no_worker",
         "workers": [
-            {"name": w.name, "last_beat_seconds": round(w.age, 1), "up_seconds": round(w.up)}
+            {"name": w.name, "pid": w.pid, "last_beat_seconds": round(w.age, 1),
+             "up_seconds": round(w.up)}
             for w in live
         ],
         "last_beat_seconds": None if silence is None else round(silence, 1),

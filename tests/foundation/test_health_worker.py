@@ -1,0 +1,76 @@
+"""/status and /metrics with a real worker (issue 26): the embedded default's Celery worker,
+started by `runserver` on a fresh DATA_DIR, beats; /status lists it and /metrics counts it and
+the validation matches it plays. Frozen (SIGSTOP: alive to its parent, but doing nothing), it
+stops beating and /status says "no_worker" once WORKER_STALE_SECONDS pass; thawed, it is back.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import urllib.request
+from pathlib import Path
+
+import pytest
+from prometheus_client.parser import text_string_to_metric_families
+
+from scripts.embedded_ladder import EmbeddedArena
+
+pytestmark = pytest.mark.slow
+
+STALE_SECONDS = 3  # WORKER_STALE_SECONDS of the arena: six missed beats of half a second
+
+
+def _metrics(arena: EmbeddedArena) -> dict[str, list]:
+    with urllib.request.urlopen(arena.base_url + "/metrics", timeout=60) as response:
+        text = response.read().decode()
+    return {f.name: f.samples for f in text_string_to_metric_families(text)}
+
+
+def _sample(samples: list, name: str, **labels: str) -> float:
+    return next(s.value for s in samples if s.name == name and s.labels == labels)
+
+
+@pytest.mark.timeout(900)  # real processes on a machine that may be busy
+def test_status_and_metrics_see_the_embedded_worker_beat_and_go_silent(
+    tmp_path: Path, free_port: int
+) -> None:
+    env = {"WORKER_HEARTBEAT_SECONDS": "0.5", "WORKER_STALE_SECONDS": str(STALE_SECONDS)}
+    with EmbeddedArena(tmp_path / "data", free_port, **env) as arena:
+
+        def status() -> dict:
+            code, body = arena.request("GET", "/status")
+            assert code == 200, body
+            return body
+
+        body = arena.wait_for(lambda: (b := status())["workers"] and b, 120, "a worker's beat")
+        assert body["status"] == "ok"
+        [worker] = body["workers"]
+        assert worker["name"].startswith("embedded@") and worker["pid"] > 0
+        assert 0 <= worker["last_beat_seconds"] <= STALE_SECONDS
+        assert set(body["matches"]) == {"queued", "running", "finished", "failed", "cancelled"}
+        assert body["queue"]["source"] in ("broker", "database")
+
+        # The two starter bots' validation matches, played by that worker, are in /metrics.
+        arena.wait_for(lambda: status()["matches"]["finished"] >= 2, 300, "validations")
+        families = _metrics(arena)  # DEBUG is on in the embedded default: open
+        assert _sample(families["arena_matches"], "arena_matches", status="finished") >= 2
+        histogram = families["arena_match_duration_seconds"]
+        assert _sample(histogram, "arena_match_duration_seconds_count") >= 2
+        assert _sample(histogram, "arena_match_duration_seconds_sum") > 0
+        assert _sample(families["arena_workers_live"], "arena_workers_live") == 1
+        ages = families["arena_worker_last_beat_age_seconds"]
+        assert [s.labels["worker"] for s in ages] == [worker["name"]]
+
+        os.kill(worker["pid"], signal.SIGSTOP)  # alive, but no longer beating
+        try:
+            silent = arena.wait_for(
+                lambda: (b := status())["status"] == "no_worker" and b, 60, "the silence"
+            )
+            assert silent["workers"] == [] and silent["last_beat_seconds"] > STALE_SECONDS
+            families = _metrics(arena)
+            assert _sample(families["arena_workers_live"], "arena_workers_live") == 0
+        finally:
+            os.kill(worker["pid"], signal.SIGCONT)
+        back = arena.wait_for(lambda: (b := status())["workers"] and b, 60, "the beat again")
+        assert [w["pid"] for w in back["workers"]] == [worker["pid"]]
