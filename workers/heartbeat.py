@@ -35,23 +35,24 @@ class Heartbeat(threading.Thread):
     def beat(self) -> bool:
         """One beat; a failure (database away for a moment) is logged and tried again at the
         next one, never raised: the worker goes on taking tasks."""
-        from django.db import connection
-
         from tournament.services.worker_health import worker_beat
 
         try:
             worker_beat(name=self.node, pid=os.getpid(), started_at=self.started_at)
-            self.beats += 1
-            return True
         except Exception:  # any driver error: reported, retried at the next beat
             log.warning("worker heartbeat of %s: not recorded", self.node, exc_info=True)
             return False
-        finally:
-            connection.close()
+        self.beats += 1
+        return True
 
     def run(self) -> None:
+        from django.db import connection
+
         while not self._stopping.is_set():
-            self.beat()
+            try:
+                self.beat()
+            finally:
+                connection.close()  # this thread's own connection, never held between beats
             self._stopping.wait(self.interval)
 
     def stop(self) -> None:
