@@ -237,11 +237,15 @@ def test_a_live_match_is_followed_without_a_reload_and_becomes_the_replay(
             page.goto(f"{live_server.url}/replays/{match.pk}/")
             page.wait_for_function(
                 "document.querySelector('#status').textContent.includes('not started')")
+            # queued: the badge says what the match waits for, never "live"
+            assert page.locator("#live-badge").inner_text() == "waiting for a worker"
+            assert "waiting for a worker" in page.locator("#status").inner_text()
             page.evaluate("window.__sameDocument = true")
             worker.start()
             page.wait_for_function("window.viewer.live && window.viewer.views.length > 1",
                                    timeout=30000)
             assert page.locator("#live-badge").is_visible()
+            assert page.locator("#live-badge").inner_text().lower() == "● live"  # being played
             seen = page.evaluate("window.viewer.views.length")
             go.set()
             page.wait_for_function(f"window.viewer.views.length > {seen + 10}", timeout=30000)
