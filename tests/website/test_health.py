@@ -42,8 +42,8 @@ def _beat(name: str, seconds_ago: float) -> None:
     })  # fmt: skip
 
 
-def _queued_match(author) -> Match:
-    a, b = builtin_copy(author, "waits-a"), builtin_copy(author, "waits-b")
+def _queued_match(author, name: str = "waits") -> Match:
+    a, b = builtin_copy(author, f"{name}-a"), builtin_copy(author, f"{name}-b")
     match = Match.objects.create(kind=Match.Kind.CHALLENGE, mode="duel", seed=1)
     MatchSeat.objects.create(match=match, seat=0, bot_version=a)
     MatchSeat.objects.create(match=match, seat=1, bot_version=b)
@@ -207,3 +207,30 @@ def test_a_queued_match_is_waiting_for_a_worker_not_live(client, author) -> None
     html = client.get(f"/matches/{match.pk}/").content.decode()
     assert '<span class="badge running live" data-match-status>running</span>' in html
     assert ">Live</h2>" in html and "● live" in html and "waiting for a worker" not in html
+
+
+@pytest.fixture
+def broker_away():
+    """The Celery app's broker pointed at a port where nothing listens, for one test."""
+    from workers.celery_app import app
+
+    keys = ("broker_url", "broker_transport_options")
+    saved = {key: app.conf[key] for key in keys}
+    app.conf.update(broker_url="redis://127.0.0.1:1/0", broker_transport_options={})
+    try:
+        yield
+    finally:
+        app.conf.update(saved)
+
+
+def test_queue_depth_falls_back_on_the_database_when_the_broker_is_away(
+    client, author, settings, broker_away
+) -> None:
+    settings.DEBUG = True  # /metrics open
+    _queued_match(author, "first")
+    _queued_match(author, "second")
+    queue = client.get("/status").json()["queue"]
+    assert queue == {"depth": 2, "source": "database", "queues": None}
+    families = _families(client.get("/metrics").content.decode())
+    assert _value(families["arena_queue_depth"], "arena_queue_depth", source="database") == 2
+    assert "arena_broker_queue_messages" not in families
