@@ -170,11 +170,15 @@ def health_status(*, now: datetime | None = None) -> dict[str, Any]:
     return {
         "status": "ok" if live or settings.CELERY_TASK_ALWAYS_EAGER else "no_worker",
         "workers": [
-            {"name": w.name, "pid": w.pid, "last_beat_seconds": round(w.age, 1),
-             "up_seconds": round(w.up)}
+            {
+                "name": w.name,
+                "pid": w.pid,
+                "last_beat_seconds": round(w.age, 1),
+                "up_seconds": round(w.up),
+            }
             for w in live
         ],
-        "last_beat_seconds": None if silence is None else round(silence, 1),
+        "last_beat_seconds": _round(silence),
         "worker_stale_seconds": settings.WORKER_STALE_SECONDS,
         "queue": queue_depth(),
         "oldest_queued_seconds": _round(oldest_queued_age(now=now)),

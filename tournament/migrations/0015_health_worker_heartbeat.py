@@ -4,23 +4,30 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournament', '0013_pages_without_history'),
+        ("tournament", "0013_pages_without_history"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='WorkerHeartbeat',
+            name="WorkerHeartbeat",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(help_text="Celery's node name", max_length=255, unique=True)),
-                ('pid', models.PositiveIntegerField(default=0)),
-                ('started_at', models.DateTimeField()),
-                ('beat_at', models.DateTimeField(db_index=True)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "name",
+                    models.CharField(help_text="Celery's node name", max_length=255, unique=True),
+                ),
+                ("pid", models.PositiveIntegerField(default=0)),
+                ("started_at", models.DateTimeField()),
+                ("beat_at", models.DateTimeField(db_index=True)),
             ],
             options={
-                'ordering': ['name'],
+                "ordering": ["name"],
             },
         ),
     ]
