@@ -92,14 +92,18 @@ def oldest_queued_age(*, now: datetime | None = None) -> float | None:
 
 def broker_queues() -> list[str]:
     """The broker queues that carry the arena's tasks: Celery's default queue, the queues
-    named in the task routes, the beat schedule and CELERY_TASK_QUEUES, and one per mode
-    with MATCH_QUEUE_PER_MODE."""
+    named by the tasks themselves, the task routes, the beat schedule and CELERY_TASK_QUEUES,
+    and one per mode with MATCH_QUEUE_PER_MODE. Read from the configuration, so a queue added
+    there (periodic jobs on their own) is counted without a change here."""
     from workers.celery_app import app
 
     from .services.matches import match_queue
 
     names = [app.conf.task_default_queue or "celery"]
     names += [q.name for q in (app.conf.task_queues or [])]
+    for task in app.tasks.values():  # a task may name its queue (`@shared_task(queue=...)`)
+        if isinstance(queue := getattr(task, "queue", None), str):
+            names.append(queue)
     routes = app.conf.task_routes
     for route in routes.values() if isinstance(routes, dict) else []:
         queue = route.get("queue") if isinstance(route, dict) else route

@@ -234,3 +234,24 @@ def test_queue_depth_falls_back_on_the_database_when_the_broker_is_away(
     families = _families(client.get("/metrics").content.decode())
     assert _value(families["arena_queue_depth"], "arena_queue_depth", source="database") == 2
     assert "arena_broker_queue_messages" not in families
+
+
+def test_the_queues_asked_are_read_from_the_configuration(settings) -> None:
+    """A queue that periodic jobs or a mode's matches are routed to is counted too."""
+    from tournament.health_selectors import broker_queues
+    from workers.celery_app import app
+
+    keys = ("task_routes", "beat_schedule")
+    saved = {key: app.conf[key] for key in keys}
+    settings.MATCH_QUEUE_PER_MODE = True
+    app.conf.update(
+        task_routes={"arena.ladders_schedule": {"queue": "jobs"}},
+        beat_schedule={"reap": {"task": "arena.matches_reap_stale", "schedule": 60.0,
+                                "options": {"queue": "periodic"}}},
+    )  # fmt: skip
+    try:
+        queues = broker_queues()
+    finally:
+        app.conf.update(saved)
+    assert queues[0] == "celery" and {"jobs", "periodic", "matches.duel"} <= set(queues)
+    assert len(queues) == len(set(queues))
