@@ -29,7 +29,6 @@ class Heartbeat(threading.Thread):
         self.node = name
         self.interval = interval
         self.started_at = timezone.now()
-        self.beats = 0
         self._stopping = threading.Event()
 
     def beat(self) -> bool:
@@ -42,7 +41,6 @@ class Heartbeat(threading.Thread):
         except Exception:  # any driver error: reported, retried at the next beat
             log.warning("worker heartbeat of %s: not recorded", self.node, exc_info=True)
             return False
-        self.beats += 1
         return True
 
     def run(self) -> None:

@@ -1,6 +1,7 @@
 """How many messages wait in the broker's queues: the one question /status and /metrics ask
-the broker, for Redis as for the embedded broker, through kombu (a passive queue declare
-answers with the queue's message count on every transport, without creating anything)."""
+the broker, for Redis as for the embedded broker, through kombu: a passive queue declare
+answers with the queue's message count on every transport (Redis: the lengths of the queue's
+priority lists; the embedded broker: its own count)."""
 
 from __future__ import annotations
 
