@@ -12,6 +12,7 @@ from .models import (
     MatchSeat,
     PairedComparison,
     RatingChange,
+    WorkerHeartbeat,
 )
 
 
@@ -102,3 +103,11 @@ class PairedComparisonAdmin(admin.ModelAdmin):
                     "created_at"]  # fmt: skip
     list_filter = ["status", "mode"]
     readonly_fields = ["result", "base_seed", "error", "finished_at"]
+
+
+@admin.register(WorkerHeartbeat)
+class WorkerHeartbeatAdmin(admin.ModelAdmin):
+    """Written by the workers' heartbeats only (workers/heartbeat.py); /status reads them."""
+
+    list_display = ["name", "pid", "beat_at", "started_at"]
+    readonly_fields = ["name", "pid", "beat_at", "started_at"]

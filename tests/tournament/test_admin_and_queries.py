@@ -13,7 +13,7 @@ pytestmark = pytest.mark.django_db
 
 MODELS = [
     "bot", "botversion", "league", "leagueentry", "leagueinvitation", "match", "matchseat",
-    "ratingchange", "pairedcomparison",
+    "ratingchange", "pairedcomparison", "workerheartbeat",
 ]  # fmt: skip
 
 
