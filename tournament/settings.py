@@ -4,8 +4,10 @@ Every value has a default that gives the embedded development setup (SQLite unde
 Celery tasks queued in files under DATA_DIR for the embedded worker that runserver starts), so a
 fresh clone runs with no configuration.
 Setting DATABASE_URL / CELERY_BROKER_URL switches to PostgreSQL / a real broker with workers.
-Production (DJANGO_ENV=production or DEBUG=0) refuses to start without a SECRET_KEY and turns on
-the hardening that `manage.py check --deploy` asks for. The README lists every variable.
+DEBUG is off unless DEBUG=1 is set, so the demo and a fresh `runserver` show the site's own error
+pages, never Django's debug pages. Production (DJANGO_ENV=production) refuses to start without a
+SECRET_KEY and turns on the hardening that `manage.py check --deploy` asks for. The README lists
+every variable.
 """
 
 import contextlib
@@ -57,18 +59,25 @@ DATA_DIR = Path(env_str("DATA_DIR") or BASE_DIR / "var").resolve()
 # --- Core -------------------------------------------------------------------------------------
 
 DJANGO_ENV = env_str("DJANGO_ENV", "development").lower()
-DEBUG = env_bool("DEBUG", DJANGO_ENV != "production")
+if DJANGO_ENV not in {"development", "production"}:
+    raise ImproperlyConfigured(f"DJANGO_ENV={DJANGO_ENV!r}: use development or production.")
+PRODUCTION = DJANGO_ENV == "production"
+# Django's debug pages list every URL pattern and setting: only for a developer who asks.
+DEBUG = env_bool("DEBUG", False)
 
 SECRET_KEY = env_str("SECRET_KEY")
 if not SECRET_KEY:
-    if not DEBUG:
+    if PRODUCTION:
         raise ImproperlyConfigured(
-            "SECRET_KEY must be set when DEBUG is off (DJANGO_ENV=production or DEBUG=0). "
+            "SECRET_KEY must be set in production (DJANGO_ENV=production). "
             "Generate one with: python -c 'import secrets; print(secrets.token_urlsafe(50))'"
         )
     SECRET_KEY = "django-insecure-isle-arena-development-only"
 
-ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"] if DEBUG else [])
+# Development serves this machine's names (the demo's links use 127.0.0.1), DEBUG or not.
+ALLOWED_HOSTS = env_list(
+    "ALLOWED_HOSTS", [] if PRODUCTION else ["localhost", "127.0.0.1", "[::1]"]
+)
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
@@ -105,6 +114,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Innermost: an empty 405 of a page becomes the site's 405 page (with the user's menu).
+    "website.error_pages.NotAllowedPageMiddleware",
 ]
 
 ROOT_URLCONF = "tournament.urls"
@@ -229,12 +240,18 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
         # The manifest storage needs collectstatic; development serves app files directly.
-        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
-        if DEBUG
-        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        if PRODUCTION
+        else "django.contrib.staticfiles.storage.StaticFilesStorage"
     },
     **FILE_STORAGES,
 }
+
+# WhiteNoise serves /static/ in every setup (runserver included, whitenoise.runserver_nostatic):
+# from STATIC_ROOT in production, straight from the apps' static/ folders in development, so
+# the demo has its styles with DEBUG off and no collectstatic.
+WHITENOISE_USE_FINDERS = not PRODUCTION
+WHITENOISE_AUTOREFRESH = DEBUG
 
 # Workers copy bot bundles from the "bots" storage into a local cache, by sha256: checked on
 # arrival, least recently used evicted past this size.
@@ -251,7 +268,7 @@ REPLAY_RECORD_RETRIES = env_int("REPLAY_RECORD_RETRIES", 1440)
 
 # --- Security (production) --------------------------------------------------------------------
 
-if not DEBUG:
+if PRODUCTION:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
     SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # container health checks speak plain HTTP
     SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000)

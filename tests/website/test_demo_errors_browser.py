@@ -1,0 +1,136 @@
+"""The demo's error pages in Debian's Chromium: a server started the way scripts/demo.sh starts
+it (migrate, then `manage.py runserver` with the environment a fresh clone has: no DEBUG, no
+DATABASE_URL, no broker) answers an unknown address with the site's styled 404 page and a
+form's target opened as a page with the styled 405 page, never Django's debug pages. Both pages
+have the site's stylesheet (served by WhiteNoise with DEBUG off), pass axe-core with no serious
+or critical violation, and fit a 390 px phone.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .browser import ARGS, DESKTOP, REPO, Audit, axe_script
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+START_DEADLINE = 120.0
+
+
+@pytest.fixture(scope="module")
+def axe() -> Any:
+    script = axe_script()
+    if script is None:
+        pytest.skip("browser: npm is not installed, so axe-core cannot be installed")
+    return script
+
+
+def demo_env(tmp_path: Path) -> dict[str, str]:
+    """A fresh clone's environment: nothing the settings read, but a DATA_DIR of its own."""
+    dropped = {"DEBUG", "DATABASE_URL", "CELERY_BROKER_URL", "ALLOWED_HOSTS", "CACHE_URL"}
+    env = {
+        key: value for key, value in os.environ.items()
+        if key not in dropped and not key.startswith(("DJANGO_", "CELERY_", "SECURE_"))
+    }  # fmt: skip
+    env.update(DATA_DIR=str(tmp_path / "data"), PYTHONUNBUFFERED="1")
+    return env
+
+
+@pytest.fixture
+def demo_server(tmp_path: Path, free_port: int) -> Iterator[str]:
+    env = demo_env(tmp_path)
+    manage = [sys.executable, "manage.py"]
+    migrated = subprocess.run([*manage, "migrate", "--noinput"], cwd=REPO, env=env,
+                              capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert migrated.returncode == 0, migrated.stderr
+    log = tmp_path / "runserver.log"
+    with log.open("wb") as out:
+        server = subprocess.Popen(
+            [*manage, "runserver", f"127.0.0.1:{free_port}"],  # as scripts/demo.sh runs it
+            cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+        )  # fmt: skip
+    base = f"http://127.0.0.1:{free_port}"
+    try:
+        deadline = time.monotonic() + START_DEADLINE
+        while True:
+            assert server.poll() is None, log.read_text()
+            try:
+                with urllib.request.urlopen(f"{base}/healthz", timeout=5) as response:
+                    if response.status == 200:
+                        break
+            except (urllib.error.URLError, OSError):
+                pass
+            assert time.monotonic() < deadline, log.read_text()
+            time.sleep(0.2)
+        yield base
+    finally:
+        # The autoreloader's parent, its child and the embedded worker share the session.
+        os.killpg(server.pid, 15)
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, 9)
+            server.wait()
+
+
+def test_demo_serves_styled_404_and_405_pages(demo_server: str, chromium_executable: str,
+                                              axe: Any) -> None:  # fmt: skip
+    from playwright.sync_api import sync_playwright
+
+    base = demo_server
+    audit = Audit(axe)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium_executable, args=ARGS)
+        context = browser.new_context(viewport=DESKTOP)
+        audit.guard(context)
+        page = context.new_page()
+        audit.watch(page)
+        stylesheets = []
+        page.on("response", lambda r: stylesheets.append((r.url, r.status))
+                if r.url.endswith(".css") else None)  # fmt: skip
+
+        missing = page.goto(f"{base}/no-such-page/")
+        assert missing is not None and missing.status == 404
+        assert page.locator("h1").inner_text() == "404 — nothing here"
+        text = page.locator("main").inner_text()
+        assert "There is no page at /no-such-page/" in text
+        assert "URLconf" not in page.content()  # not Django's debug page
+        _styled(page)
+        audit.check(page, "demo-404")
+
+        wrong = page.goto(f"{base}/leagues/1/invite/")
+        assert wrong is not None and wrong.status == 405
+        assert wrong.headers.get("allow") == "POST"
+        assert page.locator("h1").inner_text() == "405 — not like this"
+        assert "does nothing when opened as a page" in page.locator("main").inner_text()
+        _styled(page)
+        audit.check(page, "demo-405")
+        page.get_by_role("link", name="Back to /leagues/1/").click()
+        page.wait_for_load_state("load")
+        assert page.url == f"{base}/leagues/1/"  # no league 1 in a fresh demo: the 404 page
+        assert page.locator("h1").inner_text() == "404 — nothing here"
+        browser.close()
+
+    assert stylesheets and all(status == 200 for _, status in stylesheets), stylesheets
+    assert not audit.violations, audit.violations
+    assert not audit.blocked, audit.blocked
+    assert not audit.errors, audit.errors
+
+
+def _styled(page: Any) -> None:
+    """The site's stylesheet applied: the header bar has its colour, not the browser's
+    transparent default."""
+    background = page.evaluate(
+        "() => getComputedStyle(document.querySelector('header.site')).backgroundColor"
+    )
+    assert background not in ("rgba(0, 0, 0, 0)", "transparent"), background
