@@ -17,6 +17,7 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from tournament.client_address import trusted_networks
 from tournament.storage_config import StorageConfigError, file_storages
 
 
@@ -322,14 +323,28 @@ SPECTACULAR_SETTINGS = {
 }
 
 # --- Logins ---------------------------------------------------------------------------------
-# Failed logins are counted per account and per client address over a window; over either
-# limit, logins of that account / from that address answer 429 with Retry-After.
+# Failed logins are counted per client address, per account at an address, and per account
+# from every address (tournament/services/login_throttle.py): an address that guesses is
+# refused (429 with Retry-After); an account guessed at from many addresses is slowed, never
+# locked, so nobody can lock its owner out.
 
 # (Where a login lands, LOGIN_REDIRECT_URL, is set with the site's URLs above: the dashboard.)
-LOGIN_FAILURES_PER_ACCOUNT = env_int("LOGIN_FAILURES_PER_ACCOUNT", 10)
+LOGIN_FAILURES_PER_ACCOUNT = env_int("LOGIN_FAILURES_PER_ACCOUNT", 10)  # per account+address
 LOGIN_FAILURES_PER_ADDRESS = env_int("LOGIN_FAILURES_PER_ADDRESS", 50)
+LOGIN_FAILURES_PER_ACCOUNT_TOTAL = env_int("LOGIN_FAILURES_PER_ACCOUNT_TOTAL", 100)
+LOGIN_FAILURES_UNDER_ATTACK = env_int("LOGIN_FAILURES_UNDER_ATTACK", 1)
+LOGIN_KNOWN_ADDRESS_DAYS = env_int("LOGIN_KNOWN_ADDRESS_DAYS", 30)
 LOGIN_THROTTLE_WINDOW_SECONDS = env_int("LOGIN_THROTTLE_WINDOW_SECONDS", 900)
 LOGIN_THROTTLE_PATHS = ["/api/v1/auth/token/", "/accounts/login/", "/admin/login/"]
+
+# The proxies in front of the web (addresses or networks): from a peer among them, the client's
+# address is the right-most X-Forwarded-For hop that is not one of them
+# (tournament/client_address.py). Empty: REMOTE_ADDR is the client (no proxy).
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", [])
+try:
+    TRUSTED_PROXY_NETWORKS = trusted_networks(TRUSTED_PROXIES)
+except ValueError as exc:
+    raise ImproperlyConfigured(str(exc)) from None
 
 # --- Celery -----------------------------------------------------------------------------------
 # No broker configured = embedded mode: tasks go to kombu's filesystem transport, a queue of

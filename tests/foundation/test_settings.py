@@ -16,7 +16,7 @@ REPO = Path(__file__).resolve().parents[2]
 READ_BY_SETTINGS = {
     "DEBUG", "SECRET_KEY", "DATABASE_URL", "DATABASE_CONN_MAX_AGE", "ALLOWED_HOSTS",
     "CSRF_TRUSTED_ORIGINS", "DATA_DIR", "REPLAY_ROOT", "BOT_ROOT", "STATIC_ROOT", "LOG_LEVEL",
-    "BEHIND_TLS_PROXY",
+    "BEHIND_TLS_PROXY", "TRUSTED_PROXIES",
 }  # fmt: skip
 PRODUCTION = {
     "DJANGO_ENV": "production",
@@ -89,6 +89,14 @@ def test_debug_is_on_only_when_asked(tmp_path: Path) -> None:
     production = read_settings(clean_env(tmp_path, **PRODUCTION), expression)
     assert production["debug"] is False and production["ssl"] is True
     assert production["static"] == "whitenoise.storage.CompressedManifestStaticFilesStorage"
+
+
+def test_trusted_proxies_are_parsed_or_refused(tmp_path: Path) -> None:
+    got = read_settings(clean_env(tmp_path, TRUSTED_PROXIES="127.0.0.1,172.16.0.0/12"),
+                        "[str(n) for n in settings.TRUSTED_PROXY_NETWORKS]")  # fmt: skip
+    assert got == ["127.0.0.1/32", "172.16.0.0/12"]
+    done = run(["manage.py", "check"], clean_env(tmp_path, TRUSTED_PROXIES="nginx"))
+    assert done.returncode != 0 and "TRUSTED_PROXIES: 'nginx' is not an address" in done.stderr
 
 
 def test_unknown_django_env_fails_clearly(tmp_path: Path) -> None:
