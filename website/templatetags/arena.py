@@ -13,6 +13,19 @@ from ..colours import bot_colour
 register = template.Library()
 
 
+@register.simple_tag
+def upload_formats() -> str:
+    """The formats a bot upload may take, in the one wording (tournament/bundle_formats.py),
+    each file ending in <code>."""
+    from django.utils.html import escape
+    from django.utils.safestring import mark_safe
+
+    from tournament.bundle_formats import formats_sentence
+
+    return mark_safe(escape(formats_sentence(code=lambda s: f"\0{s}\1")).replace(
+        "\0", "<code>").replace("\1", "</code>"))  # fmt: skip
+
+
 @register.filter
 def colour(bot_id: int) -> str:
     return bot_colour(bot_id)
