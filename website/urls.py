@@ -14,6 +14,7 @@ _reset_done = reverse_lazy("website:password_reset_done")
 urlpatterns = [
     path("", public.home, name="home"),
     path("docs/protocol/", docs.protocol, name="protocol"),
+    path("docs/<slug:name>/", docs.document, name="doc"),
     # accounts: Django's views with the site's templates
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/login/", auth_views.LoginView.as_view(redirect_authenticated_user=True),
