@@ -46,13 +46,27 @@ def demo_env(tmp_path: Path) -> dict[str, str]:
     return env
 
 
-@pytest.fixture
-def demo_server(tmp_path: Path, free_port: int) -> Iterator[str]:
+# An author with a bot, made in the demo's database before it serves.
+AUTHOR_SETUP = """
+from django.contrib.auth import get_user_model
+from tournament.models import Bot
+user = get_user_model().objects.create_user("ada", password="demo-pass-1234")
+Bot.objects.create(name="adabot", owner=user)
+"""
+
+
+@pytest.fixture(scope="module")
+def demo_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    from scripts.s3server import free_port
+
+    tmp_path = tmp_path_factory.mktemp("demo")
     env = demo_env(tmp_path)
     manage = [sys.executable, "manage.py"]
-    migrated = subprocess.run([*manage, "migrate", "--noinput"], cwd=REPO, env=env,
+    for step in (["migrate", "--noinput"], ["shell", "-c", AUTHOR_SETUP]):
+        done = subprocess.run([*manage, *step], cwd=REPO, env=env,
                               capture_output=True, text=True, timeout=300)  # fmt: skip
-    assert migrated.returncode == 0, migrated.stderr
+        assert done.returncode == 0, done.stderr
+    free_port = free_port()
     log = tmp_path / "runserver.log"
     with log.open("wb") as out:
         server = subprocess.Popen(
@@ -134,3 +148,35 @@ def _styled(page: Any) -> None:
         "() => getComputedStyle(document.querySelector('header.site')).backgroundColor"
     )
     assert background not in ("rgba(0, 0, 0, 0)", "transparent"), background
+
+
+def test_the_upload_box_says_empty_and_too_large(demo_server: str,
+                                                 chromium_executable: str) -> None:
+    """site.js refuses an empty file and one over the limit before sending it, in the words the
+    server uses (tests/website/test_upload_messages.py)."""
+    from playwright.sync_api import sync_playwright
+
+    base = demo_server
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium_executable, args=ARGS)
+        page = browser.new_context(viewport=DESKTOP).new_page()
+        page.goto(f"{base}/accounts/login/?next=/bots/1/")
+        page.fill("#id_username", "ada")
+        page.fill("#id_password", "demo-pass-1234")
+        page.click("main form button[type=submit]")
+        page.wait_for_url(f"{base}/bots/1/")
+        sent = []
+        page.on("request", lambda r: sent.append(r.url) if "/upload/" in r.url else None)
+        status = "[data-upload-status]"
+        for name, size, message in (
+            ("empty.py", 0, "The file is empty."),
+            ("big.py", 10 * 1000 * 1000, "The file is too large: the limit is 5 MiB."),
+        ):
+            page.set_input_files("#id_file", {"name": name, "mimeType": "text/x-python",
+                                              "buffer": b"#" * size})  # fmt: skip
+            page.click("form[data-upload] button[type=submit]")
+            page.wait_for_function("m => document.querySelector('[data-upload-status]')"
+                                   ".textContent === m", arg=message)  # fmt: skip
+            assert "errorlist" in (page.get_attribute(status, "class") or "")
+        assert sent == []  # refused before a byte was sent
+        browser.close()
