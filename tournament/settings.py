@@ -250,9 +250,10 @@ STORAGES = {
 
 # WhiteNoise serves /static/ in every setup (runserver included, whitenoise.runserver_nostatic):
 # from STATIC_ROOT in production, straight from the apps' static/ folders in development, so
-# the demo has its styles with DEBUG off and no collectstatic.
+# the demo has its styles with DEBUG off and no collectstatic, and an edited file is served as
+# it is now.
 WHITENOISE_USE_FINDERS = not PRODUCTION
-WHITENOISE_AUTOREFRESH = DEBUG
+WHITENOISE_AUTOREFRESH = not PRODUCTION
 
 # Workers copy bot bundles from the "bots" storage into a local cache, by sha256: checked on
 # arrival, least recently used evicted past this size.
