@@ -26,11 +26,12 @@ def _or(items: list[str]) -> str:
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} or {items[-1]}"
 
 
-def formats_sentence(code: Callable[[str], str] = str) -> str:
+def formats_sentence(code: Callable[[str], str] = str, text: Callable[[str], str] = str) -> str:
     """"a .py, .js, .mjs or .cjs file, or a .zip of Python 3.11, ... or a static Linux x86-64
-    executable"; ``code`` marks up each file ending (HTML <code>, Markdown backticks)."""
+    executable"; ``code`` marks up each file ending (HTML <code>, Markdown backticks) and
+    ``text`` the words (HTML escaping)."""
     files, languages = upload_formats()
     return (
-        f"a {_or([code(suffix) for suffix in files])} file, "
-        f"or a {code('.zip')} of {_or(list(languages))}"
+        f"{text('a ')}{_or([code(suffix) for suffix in files])}{text(' file, or a ')}"
+        f"{code('.zip')}{text(' of ')}{text(_or(list(languages)))}"
     )

@@ -74,6 +74,10 @@ def test_an_account_under_attack_is_slowed_to_one_try_per_new_address(make_user,
     for _ in range(3):  # the owner's typos at home are forgiven as usual
         assert _token(client, "victim", "wrong", "192.0.2.7").status_code == 400
     assert _token(client, "victim", PASSWORD, "192.0.2.7").status_code == 200
+    # A token login (`arena login`) marks its address as known too.
+    assert _token(client, "victim", PASSWORD, "192.0.2.8").status_code == 200
+    for _ in range(3):
+        assert _token(client, "victim", "wrong", "192.0.2.8").status_code == 400
     # Another account is not slowed at all.
     make_user("bystander")
     for _ in range(3):
