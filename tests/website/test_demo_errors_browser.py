@@ -46,12 +46,18 @@ def demo_env(tmp_path: Path) -> dict[str, str]:
     return env
 
 
-# An author with a bot, made in the demo's database before it serves.
+# An author with a bot, and an organiser with a draft league (league 1), made in the demo's
+# database before it serves.
 AUTHOR_SETUP = """
 from django.contrib.auth import get_user_model
 from tournament.models import Bot
+from tournament.services.accounts import organiser_grant
+from tournament.services.leagues import league_create
 user = get_user_model().objects.create_user("ada", password="demo-pass-1234")
 Bot.objects.create(name="adabot", owner=user)
+olga = get_user_model().objects.create_user("olga", password="demo-pass-1234")
+organiser_grant(user=olga)
+league_create(organiser=olga, name="Winter duel", mode="duel", seats=2, format="round_robin")
 """
 
 
@@ -131,8 +137,8 @@ def test_demo_serves_styled_404_and_405_pages(demo_server: str, chromium_executa
         audit.check(page, "demo-405")
         page.get_by_role("link", name="Back to /leagues/1/").click()
         page.wait_for_load_state("load")
-        assert page.url == f"{base}/leagues/1/"  # no league 1 in a fresh demo: the 404 page
-        assert page.locator("h1").inner_text() == "404 — nothing here"
+        assert page.url == f"{base}/leagues/1/"
+        assert "Winter duel" in page.locator("h1").inner_text()
         browser.close()
 
     assert stylesheets and all(status == 200 for _, status in stylesheets), stylesheets
@@ -180,3 +186,38 @@ def test_the_upload_box_says_empty_and_too_large(demo_server: str,
             assert "errorlist" in (page.get_attribute(status, "class") or "")
         assert sent == []  # refused before a byte was sent
         browser.close()
+
+
+def test_closing_a_league_for_good_asks_first(demo_server: str, chromium_executable: str,
+                                              axe: Any) -> None:  # fmt: skip
+    """"Close for good…" opens a page that says what closing does; its button does nothing
+    until the box is ticked (the browser refuses the form), then the league is closed."""
+    from playwright.sync_api import sync_playwright
+
+    base = demo_server
+    audit = Audit(axe)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium_executable, args=ARGS)
+        context = browser.new_context(viewport=DESKTOP)
+        audit.guard(context)
+        page = context.new_page()
+        audit.watch(page)
+        page.goto(f"{base}/accounts/login/?next=/leagues/1/")
+        page.fill("#id_username", "olga")
+        page.fill("#id_password", "demo-pass-1234")
+        page.click("main form button[type=submit]")
+        page.wait_for_url(f"{base}/leagues/1/")
+        page.get_by_role("link", name="Close for good…").click()
+        page.wait_for_url(f"{base}/leagues/1/close/")
+        assert page.locator("h1").inner_text() == "Close Winter duel for good?"
+        audit.check(page, "league-close")
+        page.get_by_role("button", name="Close for good").click()
+        assert page.url == f"{base}/leagues/1/close/"  # not sent: the box is required
+        assert page.evaluate("() => document.querySelector('#id_confirm').validity.valueMissing")
+        page.get_by_label("Yes, close Winter duel for good").check()
+        page.get_by_role("button", name="Close for good").click()
+        page.wait_for_url(f"{base}/leagues/1/")
+        assert "Winter duel is closed." in page.locator(".messages").inner_text()
+        browser.close()
+    assert not audit.violations, audit.violations
+    assert not audit.errors, audit.errors
