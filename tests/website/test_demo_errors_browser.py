@@ -1,9 +1,13 @@
-"""The demo's error pages in Debian's Chromium: a server started the way scripts/demo.sh starts
-it (migrate, then `manage.py runserver` with the environment a fresh clone has: no DEBUG, no
-DATABASE_URL, no broker) answers an unknown address with the site's styled 404 page and a
-form's target opened as a page with the styled 405 page, never Django's debug pages. Both pages
-have the site's stylesheet (served by WhiteNoise with DEBUG off), pass axe-core with no serious
-or critical violation, and fit a 390 px phone.
+"""The demo's rough edges in Debian's Chromium, on a server started the way scripts/demo.sh
+starts it (migrate, then `manage.py runserver` with the environment a fresh clone has: no
+DEBUG, no DATABASE_URL, no broker):
+
+* an unknown address gets the site's styled 404 page and a form's target opened as a page the
+  styled 405 page, never Django's debug pages; both have the site's stylesheet (served by
+  WhiteNoise with DEBUG off), pass axe-core with no serious or critical violation and fit a
+  390 px phone;
+* the upload box says "The file is empty." and "the limit is 5 MiB" without sending the file;
+* closing a league for good asks first, on a page of its own.
 """
 
 from __future__ import annotations
