@@ -20,17 +20,20 @@ def _parent(path: str) -> str:
 
 
 class NotAllowedPageMiddleware:
-    """Replaces an empty 405 outside /api/ with 405.html, keeping its Allow header. Last in
-    MIDDLEWARE, so the page has the user and messages like any other."""
+    """Replaces an empty 405 outside /api/ with 405.html, keeping its Allow header, unless the
+    client asked for JSON only (the replay endpoints' scripts). Last in MIDDLEWARE, so the page
+    has the user and messages like any other."""
 
     def __init__(self, get_response: Any) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
+        accept = request.headers.get("Accept", "")
         if (
             response.status_code != 405
             or request.path.startswith(API_PREFIX)
+            or ("application/json" in accept and "text/html" not in accept)  # a script
             or response.streaming
             or response.content
         ):

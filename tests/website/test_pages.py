@@ -294,6 +294,8 @@ def test_a_page_asked_with_the_wrong_method_gets_the_styled_405(client, organise
     )
     api = client.delete("/api/v1/leagues/")
     assert api.status_code == 405 and api.json()["error"]["code"] == "method_not_allowed"
+    script = client.get("/leagues/1/invite/", HTTP_ACCEPT="application/json")
+    assert script.status_code == 405 and script.content == b""  # a script gets no page
 
 
 def test_logout_by_get_shows_a_button_and_logs_out_only_by_post(client, author) -> None:
