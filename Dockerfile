@@ -1,10 +1,15 @@
-# One image for web, worker and beat (docker-compose.yml picks the command).
+# One image for web, worker and beat (docker-compose.yml picks the command), and the nginx image
+# that stands in front of the web (the `proxy` target; docs/deployment.md):
+#   docker build -t isle-arena .                        # web, worker, beat (the last stage)
+#   docker build --target proxy -t isle-arena-proxy .   # nginx + the collected static files
+# gunicorn's sync workers are never exposed to clients: they listen on port 8000 inside the
+# deployment's network, and only nginx (port 80 of the proxy image) is published.
 # Bot languages (docs/bot-protocol.md, "Languages"): Python 3.11 is the base image's; Node.js 20
 # is the official build, copied from its Debian bookworm image (the same Debian as ours); C++ is
 # Debian's g++ 12 with the static C and C++ libraries (bots are linked with -static).
 FROM node:20-bookworm-slim AS node
 
-FROM python:3.11-slim-bookworm
+FROM python:3.11-slim-bookworm AS app
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
@@ -32,3 +37,22 @@ USER arena
 
 EXPOSE 8000
 CMD ["gunicorn", "tournament.wsgi:application", "--bind", "0.0.0.0:8000"]
+
+# The static files, collected at build time for nginx (the web collects the same files, with the
+# same content-hashed names, into its own STATIC_ROOT for WhiteNoise's manifest).
+FROM app AS static
+RUN DJANGO_ENV=production SECRET_KEY=collectstatic-only STATIC_ROOT=/tmp/static \
+    python manage.py collectstatic --noinput
+
+# The buffering reverse proxy: slow clients wait in nginx, never in a gunicorn worker.
+FROM nginx:1.28.0 AS proxy
+ENV NGINX_ENVSUBST_FILTER=^ARENA_ \
+    ARENA_LISTEN=80 \
+    ARENA_UPSTREAM=web:8000 \
+    ARENA_STATIC_PARENT=/srv/arena
+RUN rm /etc/nginx/conf.d/default.conf
+COPY deploy/nginx.conf.template /etc/nginx/templates/arena.conf.template
+COPY --from=static /tmp/static /srv/arena/static
+
+# The default target (`docker build .`): the application image.
+FROM app

@@ -62,8 +62,23 @@ class BundleRejected(ArenaError):
     code = "bundle_rejected"
     status = 400
 
-    TOO_LARGE = "The bundle is larger than {limit} bytes."
-    BAD_EXTENSION = "A bundle is a .py or .js file or a .zip archive."
+    TOO_LARGE = "The file is too large: the limit is {limit}."
+    EMPTY = "The file is empty."
+    BAD_EXTENSION = "A bundle is {formats}."
+
+    @classmethod
+    def too_large(cls, limit: int) -> BundleRejected:
+        """The refusal of a bundle over ``limit`` bytes, the limit in words ("5 MiB")."""
+        return cls(cls.TOO_LARGE.format(limit=size_text(limit)), fields={"file": ["too large"]})
+
+
+def size_text(size: int) -> str:
+    """A size as people say it: 5 MiB, 1.5 MiB, 512 KiB, 300 bytes (to a tenth of the unit)."""
+    for unit, factor in (("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if size >= factor:
+            value = size / factor
+            return f"{value:.0f} {unit}" if value == int(value) else f"{value:.1f} {unit}"
+    return f"{size} bytes"
 
 
 class BadGameConfig(ArenaError):

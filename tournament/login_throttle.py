@@ -1,5 +1,7 @@
-"""Wiring of the login brakes (tournament/services/login_throttle.py) into Django: a signal
-receiver that counts failed logins and a middleware that refuses logins while over a limit."""
+"""Wiring of the login brakes (tournament/services/login_throttle.py) into Django: signal
+receivers that count failed logins and remember where an account logged in, and a middleware
+that refuses logins while over a limit. The address is the client's as the trusted proxy
+reports it (tournament/client_address.py)."""
 
 from __future__ import annotations
 
@@ -9,13 +11,14 @@ from typing import Any
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
-from .services.login_throttle import login_failure_record, login_retry_after
+from .client_address import client_address
+from .services.login_throttle import (
+    login_failure_record,
+    login_retry_after,
+    login_success_record,
+)
 
-MESSAGE = "Too many failed logins for this account or from this address; try again in {s} s."
-
-
-def client_address(request: HttpRequest | None) -> str | None:
-    return request.META.get("REMOTE_ADDR") if request is not None else None
+MESSAGE = "Too many failed logins from this address; try again in {s} s."
 
 
 def on_login_failed(
@@ -24,6 +27,14 @@ def on_login_failed(
     """`user_login_failed` receiver: every failed authenticate() counts, whatever the form."""
     request = getattr(request, "_request", request)  # a DRF Request wraps Django's
     login_failure_record(username=credentials.get("username"), address=client_address(request))
+
+
+def on_logged_in(sender: Any, request: Any = None, user: Any = None, **_: Any) -> None:
+    """`user_logged_in` receiver: the account's known addresses keep their allowance when it is
+    under attack."""
+    request = getattr(request, "_request", request)
+    if user is not None:
+        login_success_record(username=user.get_username(), address=client_address(request))
 
 
 def _username(request: HttpRequest) -> str | None:
@@ -38,9 +49,10 @@ def _username(request: HttpRequest) -> str | None:
 
 
 class LoginThrottleMiddleware:
-    """Answers 429 with Retry-After to a login POST (LOGIN_THROTTLE_PATHS) while the account
-    or the address is over its limit of failed logins: JSON error body under /api/, a short
-    page elsewhere. Runs before the view, so not even the right password gets through."""
+    """Answers 429 with Retry-After to a login POST (LOGIN_THROTTLE_PATHS) while the address,
+    or the account at this address, is over its limit of failed logins: JSON error body under
+    /api/, a short page elsewhere. Runs before the view, so not even the right password gets
+    through."""
 
     def __init__(self, get_response: Any) -> None:
         self.get_response = get_response

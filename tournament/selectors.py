@@ -143,6 +143,11 @@ def league_get(*, league_id: int, user: Any = None) -> League | None:
     return league_list(user=user).filter(pk=league_id).first()
 
 
+def league_queued_count(*, league: League) -> int:
+    """Matches of the league still waiting for a worker: what closing it would cancel."""
+    return league.matches.filter(status=Match.Status.QUEUED).count()
+
+
 # The conservative rating μ − 3σ of a LeagueEntry row, in SQL (the same formula as skill.py's)
 CONSERVATIVE = skill.conservative(F("openskill_mu"), F("openskill_sigma"))
 # Each needs ``conservative=CONSERVATIVE`` annotated. Past the two ratings and games, entries

@@ -4,8 +4,10 @@ Every value has a default that gives the embedded development setup (SQLite unde
 Celery tasks queued in files under DATA_DIR for the embedded worker that runserver starts), so a
 fresh clone runs with no configuration.
 Setting DATABASE_URL / CELERY_BROKER_URL switches to PostgreSQL / a real broker with workers.
-Production (DJANGO_ENV=production or DEBUG=0) refuses to start without a SECRET_KEY and turns on
-the hardening that `manage.py check --deploy` asks for. The README lists every variable.
+DEBUG is off unless DEBUG=1 is set, so the demo and a fresh `runserver` show the site's own error
+pages, never Django's debug pages. Production (DJANGO_ENV=production) refuses to start without a
+SECRET_KEY and turns on the hardening that `manage.py check --deploy` asks for. The README lists
+every variable.
 """
 
 import contextlib
@@ -15,6 +17,7 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from tournament.client_address import trusted_networks
 from tournament.storage_config import StorageConfigError, file_storages
 
 
@@ -57,18 +60,25 @@ DATA_DIR = Path(env_str("DATA_DIR") or BASE_DIR / "var").resolve()
 # --- Core -------------------------------------------------------------------------------------
 
 DJANGO_ENV = env_str("DJANGO_ENV", "development").lower()
-DEBUG = env_bool("DEBUG", DJANGO_ENV != "production")
+if DJANGO_ENV not in {"development", "production"}:
+    raise ImproperlyConfigured(f"DJANGO_ENV={DJANGO_ENV!r}: use development or production.")
+PRODUCTION = DJANGO_ENV == "production"
+# Django's debug pages list every URL pattern and setting: only for a developer who asks.
+DEBUG = env_bool("DEBUG", False)
 
 SECRET_KEY = env_str("SECRET_KEY")
 if not SECRET_KEY:
-    if not DEBUG:
+    if PRODUCTION:
         raise ImproperlyConfigured(
-            "SECRET_KEY must be set when DEBUG is off (DJANGO_ENV=production or DEBUG=0). "
+            "SECRET_KEY must be set in production (DJANGO_ENV=production). "
             "Generate one with: python -c 'import secrets; print(secrets.token_urlsafe(50))'"
         )
     SECRET_KEY = "django-insecure-isle-arena-development-only"
 
-ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"] if DEBUG else [])
+# Development serves this machine's names (the demo's links use 127.0.0.1), DEBUG or not.
+ALLOWED_HOSTS = env_list(
+    "ALLOWED_HOSTS", [] if PRODUCTION else ["localhost", "127.0.0.1", "[::1]"]
+)
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
@@ -105,6 +115,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Innermost: an empty 405 of a page becomes the site's 405 page (with the user's menu).
+    "website.error_pages.NotAllowedPageMiddleware",
 ]
 
 ROOT_URLCONF = "tournament.urls"
@@ -229,12 +241,19 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
         # The manifest storage needs collectstatic; development serves app files directly.
-        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
-        if DEBUG
-        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        if PRODUCTION
+        else "django.contrib.staticfiles.storage.StaticFilesStorage"
     },
     **FILE_STORAGES,
 }
+
+# WhiteNoise serves /static/ in every setup (runserver included, whitenoise.runserver_nostatic):
+# from STATIC_ROOT in production, straight from the apps' static/ folders in development, so
+# the demo has its styles with DEBUG off and no collectstatic, and an edited file is served as
+# it is now.
+WHITENOISE_USE_FINDERS = not PRODUCTION
+WHITENOISE_AUTOREFRESH = not PRODUCTION
 
 # Workers copy bot bundles from the "bots" storage into a local cache, by sha256: checked on
 # arrival, least recently used evicted past this size.
@@ -251,7 +270,7 @@ REPLAY_RECORD_RETRIES = env_int("REPLAY_RECORD_RETRIES", 1440)
 
 # --- Security (production) --------------------------------------------------------------------
 
-if not DEBUG:
+if PRODUCTION:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
     SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^status$", r"^metrics$"]  # probes, scrapers
     SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000)
@@ -305,14 +324,28 @@ SPECTACULAR_SETTINGS = {
 }
 
 # --- Logins ---------------------------------------------------------------------------------
-# Failed logins are counted per account and per client address over a window; over either
-# limit, logins of that account / from that address answer 429 with Retry-After.
+# Failed logins are counted per client address, per account at an address, and per account
+# from every address (tournament/services/login_throttle.py): an address that guesses is
+# refused (429 with Retry-After); an account guessed at from many addresses is slowed, never
+# locked, so nobody can lock its owner out.
 
 # (Where a login lands, LOGIN_REDIRECT_URL, is set with the site's URLs above: the dashboard.)
-LOGIN_FAILURES_PER_ACCOUNT = env_int("LOGIN_FAILURES_PER_ACCOUNT", 10)
+LOGIN_FAILURES_PER_ACCOUNT = env_int("LOGIN_FAILURES_PER_ACCOUNT", 10)  # per account+address
 LOGIN_FAILURES_PER_ADDRESS = env_int("LOGIN_FAILURES_PER_ADDRESS", 50)
+LOGIN_FAILURES_PER_ACCOUNT_TOTAL = env_int("LOGIN_FAILURES_PER_ACCOUNT_TOTAL", 100)
+LOGIN_FAILURES_UNDER_ATTACK = env_int("LOGIN_FAILURES_UNDER_ATTACK", 1)
+LOGIN_KNOWN_ADDRESS_DAYS = env_int("LOGIN_KNOWN_ADDRESS_DAYS", 30)
 LOGIN_THROTTLE_WINDOW_SECONDS = env_int("LOGIN_THROTTLE_WINDOW_SECONDS", 900)
 LOGIN_THROTTLE_PATHS = ["/api/v1/auth/token/", "/accounts/login/", "/admin/login/"]
+
+# The proxies in front of the web (addresses or networks): from a peer among them, the client's
+# address is the right-most X-Forwarded-For hop that is not one of them
+# (tournament/client_address.py). Empty: REMOTE_ADDR is the client (no proxy).
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", [])
+try:
+    TRUSTED_PROXY_NETWORKS = trusted_networks(TRUSTED_PROXIES)
+except ValueError as exc:
+    raise ImproperlyConfigured(str(exc)) from None
 
 # --- Celery -----------------------------------------------------------------------------------
 # No broker configured = embedded mode: tasks go to kombu's filesystem transport, a queue of

@@ -74,14 +74,15 @@ class BotForm(forms.Form):
 
 
 def bundle_kinds() -> str:
-    """".py, .js, ... or .zip": what an upload may be (the bots service decides)."""
-    from tournament.services.bots import BUNDLE_KINDS
+    """".py, .js, ..., .zip": the file endings an upload may have (the languages table)."""
+    from tournament.bundle_formats import bundle_kinds as kinds
 
-    return ", ".join(f".{k}" for k in BUNDLE_KINDS)
+    return ", ".join(f".{k}" for k in kinds())
 
 
 class UploadForm(forms.Form):
     file = forms.FileField(
+        allow_empty_file=True,  # the service says "The file is empty.", as the API does
         label="Bundle",
         help_text="A single source file, or a .zip with a bot.json manifest (see the bot "
         "protocol).",

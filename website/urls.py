@@ -14,11 +14,12 @@ _reset_done = reverse_lazy("website:password_reset_done")
 urlpatterns = [
     path("", public.home, name="home"),
     path("docs/protocol/", docs.protocol, name="protocol"),
+    path("docs/<slug:name>/", docs.document, name="doc"),
     # accounts: Django's views with the site's templates
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/login/", auth_views.LoginView.as_view(redirect_authenticated_user=True),
          name="login"),
-    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/logout/", accounts.LogoutView.as_view(), name="logout"),
     path("accounts/password/change/", auth_views.PasswordChangeView.as_view(
         success_url=reverse_lazy("website:password_change_done")), name="password_change"),
     path("accounts/password/change/done/", auth_views.PasswordChangeDoneView.as_view(),
@@ -57,6 +58,7 @@ urlpatterns = [
              name=f"league-{action}")
         for action in organisers.ACTIONS
     ],
+    path("leagues/<int:league_id>/close/", organisers.league_close, name="league-close"),
     # matches
     path("matches/", cached_page(public.match_list), name="matches"),
     path("matches/<int:match_id>/", public.match_detail, name="match"),

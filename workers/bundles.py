@@ -145,6 +145,13 @@ def _single_file_suffixes() -> dict[str, str]:
     }
 
 
+def upload_formats() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """What an upload may be, from the language table: the suffixes a single-file bundle may
+    have (".py", ".js", ...) and the labels of the languages a zip may hold, in table order.
+    Every page, message and document that lists the formats draws on this."""
+    return tuple(_single_file_suffixes()), tuple(spec["label"] for spec in languages().values())
+
+
 def _language_for_suffix(filename: str) -> str | None:
     return _single_file_suffixes().get(PurePosixPath(filename).suffix.lower())
 

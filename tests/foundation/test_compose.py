@@ -1,4 +1,4 @@
-"""docker-compose.yml must describe the six-service topology and point at files that exist.
+"""docker-compose.yml must describe the seven-service topology and point at files that exist.
 
 No Docker engine runs in CI, so this is the check that the compose file stays in step with the
 code: service names, health checks, named volumes, and every module, script and file it names.
@@ -23,11 +23,13 @@ def command_text(service: dict) -> str:
     return " ".join(command) if isinstance(command, list) else str(command)
 
 
-def test_six_services(compose: dict) -> None:
-    assert set(compose["services"]) == {"db", "redis", "objects", "web", "worker", "beat"}
+def test_seven_services(compose: dict) -> None:
+    assert set(compose["services"]) == {
+        "db", "redis", "objects", "web", "proxy", "worker", "beat"
+    }  # fmt: skip
 
 
-@pytest.mark.parametrize("name", ["db", "redis", "objects", "web", "worker"])
+@pytest.mark.parametrize("name", ["db", "redis", "objects", "web", "proxy", "worker"])
 def test_health_checks(compose: dict, name: str) -> None:
     check = compose["services"][name]["healthcheck"]
     assert check["test"] and check.get("interval")
@@ -106,3 +108,51 @@ def test_build_and_commands_refer_to_existing_files(compose: dict) -> None:
             assert (REPO / script).is_file(), f"{name}: {script}"
     web = command_text(compose["services"]["web"])
     assert "migrate" in web and "collectstatic" in web and "tournament.wsgi:application" in web
+
+
+def dockerfile_stages() -> dict[str, str]:
+    """Stage name (or its index) -> the image it starts from."""
+    stages = {}
+    for index, match in enumerate(re.finditer(r"^FROM\s+(\S+)(?:\s+AS\s+(\S+))?", (
+        REPO / "Dockerfile"
+    ).read_text(), re.MULTILINE | re.IGNORECASE)):
+        stages[match[2] or str(index)] = match[1]
+    return stages
+
+
+def test_only_the_proxy_is_published(compose: dict) -> None:
+    """Slow clients must meet nginx, never gunicorn's sync workers (tests/foundation/
+    test_proxy.py shows why): the web has no host port, the proxy has the site's."""
+    services = compose["services"]
+    published = {name for name, service in services.items() if service.get("ports")}
+    assert published == {"proxy"}
+    assert services["proxy"]["ports"] == ["8000:80"]
+    assert "8000" in [str(port) for port in services["web"]["expose"]]
+    assert services["proxy"]["depends_on"]["web"]["condition"] == "service_healthy"
+    assert "--bind 0.0.0.0:8000" in command_text(services["web"])
+
+
+def test_proxy_image_is_the_official_nginx_pinned_with_the_repo_config(compose: dict) -> None:
+    proxy = compose["services"]["proxy"]
+    assert proxy["build"]["target"] == "proxy"
+    stages = dockerfile_stages()
+    assert re.fullmatch(r"nginx:\d+\.\d+\.\d+", stages["proxy"]), stages["proxy"]
+    dockerfile = (REPO / "Dockerfile").read_text()
+    assert "COPY deploy/nginx.conf.template /etc/nginx/templates/" in dockerfile
+    template = (REPO / "deploy" / "nginx.conf.template").read_text()
+    placeholders = set(re.findall(r"\$\{(ARENA_[A-Z_]+)\}", template))
+    assert placeholders == set(proxy["environment"])
+    assert proxy["environment"]["ARENA_UPSTREAM"] == "web:8000"
+    # The app services build the application stage, and so does a plain `docker build .`.
+    for name in ("web", "worker", "beat"):
+        assert compose["services"][name]["build"]["target"] == "app"
+    assert stages[str(len(stages) - 1)] == "app"
+
+
+def test_web_trusts_the_proxys_forwarded_address() -> None:
+    env = dict(
+        line.split("=", 1)
+        for line in (REPO / ".env.example").read_text().splitlines()
+        if line and not line.startswith("#")
+    )
+    assert "172.16.0.0/12" in env["TRUSTED_PROXIES"].split(",")

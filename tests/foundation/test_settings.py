@@ -16,10 +16,10 @@ REPO = Path(__file__).resolve().parents[2]
 READ_BY_SETTINGS = {
     "DEBUG", "SECRET_KEY", "DATABASE_URL", "DATABASE_CONN_MAX_AGE", "ALLOWED_HOSTS",
     "CSRF_TRUSTED_ORIGINS", "DATA_DIR", "REPLAY_ROOT", "BOT_ROOT", "STATIC_ROOT", "LOG_LEVEL",
-    "BEHIND_TLS_PROXY",
+    "BEHIND_TLS_PROXY", "TRUSTED_PROXIES",
 }  # fmt: skip
 PRODUCTION = {
-    "DEBUG": "0",
+    "DJANGO_ENV": "production",
     "SECRET_KEY": "k3Yq9-pR7vX2mN8tL4wZ6bH1cJ5dF0gS-aE3uI7oP9yT2rW4xQ6vB8nM1",
     "ALLOWED_HOSTS": "arena.example.com",
     "DATABASE_URL": "postgres://arena:secret@db.invalid:5432/arena",
@@ -62,11 +62,48 @@ def test_deploy_check_passes_with_production_env(tmp_path: Path) -> None:
 
 
 def test_production_without_secret_key_fails_clearly(tmp_path: Path) -> None:
-    for overrides in ({"DEBUG": "0"}, {"DJANGO_ENV": "production"}):
+    for overrides in ({"DJANGO_ENV": "production"}, {"DJANGO_ENV": "production", "DEBUG": "1"}):
         done = run(["manage.py", "check"], clean_env(tmp_path, **overrides))
         assert done.returncode != 0
         assert "ImproperlyConfigured" in done.stderr
-        assert "SECRET_KEY must be set when DEBUG is off" in done.stderr
+        assert "SECRET_KEY must be set in production" in done.stderr
+
+
+def test_debug_is_on_only_when_asked(tmp_path: Path) -> None:
+    """A fresh clone (the demo, runserver) runs with DEBUG off, on this machine's host names,
+    with no production hardening (plain HTTP works) and static files served without
+    collectstatic; DEBUG=1 turns Django's debug pages on."""
+    expression = (
+        '{"debug": settings.DEBUG, "hosts": settings.ALLOWED_HOSTS,'
+        ' "ssl": getattr(settings, "SECURE_SSL_REDIRECT", False),'
+        ' "static": settings.STORAGES["staticfiles"]["BACKEND"],'
+        ' "finders": settings.WHITENOISE_USE_FINDERS}'
+    )
+    got = read_settings(clean_env(tmp_path), expression)
+    assert got["debug"] is False
+    assert "127.0.0.1" in got["hosts"] and "localhost" in got["hosts"]
+    assert got["ssl"] is False
+    assert got["static"] == "django.contrib.staticfiles.storage.StaticFilesStorage"
+    assert got["finders"] is True
+    assert read_settings(clean_env(tmp_path, DEBUG="1"), "settings.DEBUG") is True
+    production = read_settings(clean_env(tmp_path, **PRODUCTION), expression)
+    assert production["debug"] is False and production["ssl"] is True
+    assert production["static"] == "whitenoise.storage.CompressedManifestStaticFilesStorage"
+
+
+def test_trusted_proxies_are_parsed_or_refused(tmp_path: Path) -> None:
+    got = read_settings(clean_env(tmp_path, TRUSTED_PROXIES="127.0.0.1,172.16.0.0/12"),
+                        "[str(n) for n in settings.TRUSTED_PROXY_NETWORKS]")  # fmt: skip
+    assert got == ["127.0.0.1/32", "172.16.0.0/12"]
+    done = run(["manage.py", "check"], clean_env(tmp_path, TRUSTED_PROXIES="nginx"))
+    assert done.returncode != 0 and "TRUSTED_PROXIES: 'nginx' is not an address" in done.stderr
+
+
+def test_unknown_django_env_fails_clearly(tmp_path: Path) -> None:
+    done = run(["manage.py", "check"], clean_env(tmp_path, DJANGO_ENV="prod"))
+    assert done.returncode != 0 and "DJANGO_ENV='prod': use development or production" in (
+        done.stderr
+    )
 
 
 def test_a_soft_time_limit_not_below_the_hard_one_fails_clearly(tmp_path: Path) -> None:
@@ -91,7 +128,7 @@ def test_defaults_are_embedded_sqlite_under_data_dir(tmp_path: Path) -> None:
         ' "static": str(settings.STATIC_ROOT)}',
     )
     data = Path(env["DATA_DIR"]).resolve()
-    assert got["debug"] is True
+    assert got["debug"] is False
     assert got["engine"] == "django.db.backends.sqlite3"
     assert Path(got["name"]).parent == data
     assert got["replays"] == str(data / "replays")

@@ -79,7 +79,8 @@ def test_a_50_mib_upload_is_refused_before_it_is_read(author, bot):
     )  # fmt: skip
     assert response.status_code == 400, response.content[:300]
     error = json.loads(response.content)["error"]
-    assert error["code"] == "bundle_rejected" and "larger than" in error["message"]
+    assert error["code"] == "bundle_rejected"
+    assert error["message"] == "The file is too large: the limit is 5 MiB."
     assert body.read_bytes == 0
 
 

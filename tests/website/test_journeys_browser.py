@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from tests.accounts import PASSWORD
+from tournament.bundle_formats import formats_sentence
 from tournament.errors import BundleRejected
 
 from .browser import ARGS, DESKTOP, REPO, Audit, axe_script
@@ -129,7 +130,7 @@ def test_every_role_in_the_browser(live_server, chromium_executable, axe, make_u
             author.dispatch_event("[data-dropzone]", "drop", {"dataTransfer": drop})
             author.wait_for_function(
                 "m => document.querySelector('[data-upload-status]').textContent === m",
-                arg=BundleRejected.BAD_EXTENSION,
+                arg=BundleRejected.BAD_EXTENSION.format(formats=formats_sentence()),
             )
             author.set_input_files("#id_file", str(STARTER))
             author.click("form[data-upload] button[type=submit]")

@@ -277,6 +277,42 @@ def test_styled_errors_for_pages_json_for_the_api(client, author) -> None:
     assert server_error(RequestFactory().get("/api/v1/x")).status_code == 500
 
 
+def test_a_page_asked_with_the_wrong_method_gets_the_styled_405(client, organiser) -> None:
+    """A form's target opened as a page: the site's 405 page, with the Allow header and a way
+    back, never an empty body. The API keeps its JSON error body."""
+    client.force_login(organiser)
+    for path, back in (("/leagues/1/invite/", "/leagues/1/"), ("/bots/1/retire/", "/bots/1/")):
+        page = client.get(path)
+        assert page.status_code == 405 and page["Allow"] == "POST", path
+        assert page["Content-Type"].startswith("text/html")
+        text = page.content.decode()
+        assert "405" in text and "it does nothing when opened as a page" in text
+        assert f'href="{back}"' in text and "Log out" in text  # the site's menu, with the user
+    put = client.put("/accounts/logout/")
+    assert put.status_code == 405 and b"does not take a PUT request; it takes GET, POST" in (
+        put.content
+    )
+    api = client.delete("/api/v1/leagues/")
+    assert api.status_code == 405 and api.json()["error"]["code"] == "method_not_allowed"
+    script = client.get("/leagues/1/invite/", HTTP_ACCEPT="application/json")
+    assert script.status_code == 405 and script.content == b""  # a script gets no page
+
+
+def test_logout_by_get_shows_a_button_and_logs_out_only_by_post(client, author) -> None:
+    client.force_login(author)
+    page = client.get("/accounts/logout/")
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert "You are logged in as <strong>alice</strong>" in text
+    assert 'action="/accounts/logout/"' in text and ">Log out</button>" in text
+    assert client.get("/dashboard/").status_code == 200  # the GET logged nobody out
+    done = client.post("/accounts/logout/")
+    assert done.status_code == 302
+    assert client.get("/dashboard/").status_code == 302
+    anonymous = client.get("/accounts/logout/").content.decode()
+    assert "You are not logged in" in anonymous
+
+
 def test_signup_logs_in_and_goes_where_the_user_came_from(client, db) -> None:
     form = {"username": "newbie", "email": "n@example.com", "password1": PASSWORD,
             "password2": PASSWORD}  # fmt: skip
@@ -399,7 +435,15 @@ def test_organiser_creates_invites_starts_pauses_closes(client, organiser, autho
     assert league.status == "paused"
     paused = client.get(f"/leagues/{league.pk}/").content.decode()
     assert "Resume" in paused and "Close for good" in paused and ">Pause<" not in paused
-    client.post(f"/leagues/{league.pk}/close/")
+    # Closing for good has a page of its own, and acts only with its box ticked.
+    confirm = client.get(f"/leagues/{league.pk}/close/")
+    assert confirm.status_code == 200
+    assert b'name="confirm"' in confirm.content and b"required" in confirm.content
+    unticked = client.post(f"/leagues/{league.pk}/close/")
+    assert unticked.status_code == 400 and b"Tick the box" in unticked.content
+    league.refresh_from_db()
+    assert league.status == "paused"
+    client.post(f"/leagues/{league.pk}/close/", {"confirm": "closed-for-good"})
     league.refresh_from_db()
     assert league.status == "closed"
     # A closed league's organiser panel explains it, and offers no button that would do nothing.

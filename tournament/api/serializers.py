@@ -91,7 +91,8 @@ class BotUpdateInput(serializers.Serializer):
 
 
 class BundleInput(serializers.Serializer):
-    file = serializers.FileField(allow_empty_file=False)
+    # An empty file reaches the service, which says so in the one message the site shows too.
+    file = serializers.FileField(allow_empty_file=True)
 
 
 class BotVersionOutput(serializers.ModelSerializer):

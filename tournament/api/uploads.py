@@ -28,9 +28,7 @@ def bundle_upload_guard(request: Any) -> None:
         declared = 0
     limit = settings.BOT_UPLOAD_MAX_BYTES
     if declared > limit + MULTIPART_OVERHEAD_BYTES:
-        raise BundleRejected(
-            BundleRejected.TOO_LARGE.format(limit=limit), fields={"file": ["too large"]}
-        )
+        raise BundleRejected.too_large(limit)
 
 
 class RequestBodyLimitMiddleware:
@@ -42,7 +40,7 @@ class RequestBodyLimitMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: Any) -> Any:
-        from django.http import HttpResponse
+        from django.http import HttpResponse, JsonResponse
 
         from .exceptions import API_PREFIX
 
@@ -53,6 +51,8 @@ class RequestBodyLimitMiddleware:
                 declared = 0
             limit = settings.BOT_UPLOAD_MAX_BYTES + MULTIPART_OVERHEAD_BYTES
             if declared > limit:
-                message = BundleRejected.TOO_LARGE.format(limit=settings.BOT_UPLOAD_MAX_BYTES)
+                message = BundleRejected.too_large(settings.BOT_UPLOAD_MAX_BYTES).message
+                if "application/json" in request.headers.get("Accept", ""):  # the upload script
+                    return JsonResponse({"error": message}, status=413)
                 return HttpResponse(message, status=413, content_type="text/plain; charset=utf-8")
         return self.get_response(request)

@@ -1,11 +1,11 @@
 """URLs of API v1 (mounted at /api/v1/)."""
 
 from django.urls import path
-from rest_framework.authtoken.views import ObtainAuthToken
 
 from ..page_cache import cached_page
 from . import protocol
 from . import views as v
+from .token import TokenLoginApi
 
 # Anonymous reads of these are served from the page cache (tournament/page_cache.py).
 league_detail = cached_page(v.LeagueDetailApi.as_view())
@@ -14,7 +14,7 @@ league_ladder = cached_page(v.LeagueLadderApi.as_view())
 urlpatterns = [
     path("accounts/", v.AccountCreateApi.as_view(), name="account-create"),
     path("accounts/me/", v.AccountMeApi.as_view(), name="account-me"),
-    path("auth/token/", ObtainAuthToken.as_view(), name="auth-token"),
+    path("auth/token/", TokenLoginApi.as_view(), name="auth-token"),
     path("bots/", v.BotListApi.as_view(), name="bot-list"),
     path("bots/<int:bot_id>/", cached_page(v.BotDetailApi.as_view()), name="bot-detail"),
     path("bots/<int:bot_id>/retire/", v.BotRetireApi.as_view(), name="bot-retire"),

@@ -17,6 +17,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Count, Max, Q
 from django.utils import timezone
 
+from ..bundle_formats import bundle_kinds, formats_sentence
 from ..errors import BundleRejected, Conflict, PermissionDenied, ValidationFailed
 from ..models import Bot, BotVersion, Match, MatchSeat
 
@@ -25,7 +26,7 @@ SYSTEM_USERNAME = "arena-system"
 # that this build of the engine has.
 VALIDATION_MODES = ("standard", "duel", "family")
 # What an upload may be: one source file of a language that runs from one file, or a zip.
-BUNDLE_KINDS = ("py", "js", "mjs", "cjs", "zip")
+BUNDLE_KINDS = bundle_kinds()  # from the languages table: py, js, mjs, cjs, zip
 BUILT_PREFIX = "built/"  # built bundles in storage "bots", named by their sha256
 # A build is only given up as lost this long after its time limit (fetching the sources and
 # storing the result take time too), whatever BOT_BUILD_RESEND_AGE_SECONDS says.
@@ -111,12 +112,15 @@ def bot_version_upload(*, bot: Bot, user: Any, filename: str, data: bytes) -> Bo
         raise Conflict(Conflict.BOT_RETIRED)
     limit = settings.BOT_UPLOAD_MAX_BYTES
     if len(data) > limit:
-        raise BundleRejected(
-            BundleRejected.TOO_LARGE.format(limit=limit), fields={"file": ["too large"]}
-        )
+        raise BundleRejected.too_large(limit)
+    if not data:
+        raise BundleRejected(BundleRejected.EMPTY, fields={"file": ["empty"]})
     kind = filename.rsplit(".", 1)[-1].lower() if "." in filename else ""
     if kind not in BUNDLE_KINDS:
-        raise BundleRejected(BundleRejected.BAD_EXTENSION, fields={"file": ["bad extension"]})
+        raise BundleRejected(
+            BundleRejected.BAD_EXTENSION.format(formats=formats_sentence()),
+            fields={"file": ["bad extension"]},
+        )
     manifest = _validate_bundle(data, filename)
     sha256 = hashlib.sha256(data).hexdigest()
     storage = storages["bots"]

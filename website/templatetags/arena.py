@@ -14,6 +14,19 @@ from ..colours import bot_colour
 register = template.Library()
 
 
+@register.simple_tag
+def upload_formats() -> str:
+    """The formats a bot upload may take, in the one wording (tournament/bundle_formats.py),
+    each file ending in <code>."""
+    from django.utils.html import escape, format_html
+    from django.utils.safestring import mark_safe
+
+    from tournament.bundle_formats import formats_sentence
+
+    sentence = formats_sentence(code=lambda s: format_html("<code>{}</code>", s), text=escape)
+    return mark_safe(sentence)  # noqa: S308 - every part escaped above
+
+
 @register.filter
 def colour(bot_id: int) -> str:
     return bot_colour(bot_id)

@@ -4,6 +4,7 @@ Django's own views, rendered with the site's templates (website/templates/regist
 from __future__ import annotations
 
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -63,3 +64,13 @@ def token_regenerate(request: HttpRequest) -> HttpResponse:
 
     messages.success(request, "A new API token was made; the old one no longer works.")
     return redirect("website:account")
+
+
+class LogoutView(auth_views.LogoutView):
+    """Django's logout, which acts only on a POST (a link must not log anyone out), plus a
+    page for a GET (a typed or bookmarked /accounts/logout/) with the button that does it."""
+
+    http_method_names = ["get", "post", "options"]
+
+    def get(self, request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
+        return render(request, "registration/logout.html")

@@ -75,6 +75,8 @@ def bot_upload(request: HttpRequest, bot_id: int) -> HttpResponse:
         except ArenaError as exc:
             error = exc.message
             status = exc.status
+    elif "file" in request.FILES:  # a file that is not a file (no name): said as it is
+        error, status = "; ".join(form.errors.get("file", ["The file cannot be read."])), 400
     else:
         error, status = "Choose a file to upload.", 400
     if error:

@@ -3,10 +3,12 @@ close it. Each view calls one service; the services check who may do it."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
@@ -20,8 +22,9 @@ from .common import found
 ACTIONS = {
     "start": league_services.league_start,
     "pause": league_services.league_pause,
-    "close": league_services.league_close,
 }
+# The value of the confirmation checkbox of the close page (league_close.html).
+CLOSE_CONFIRMED = "closed-for-good"
 STATUS_MESSAGES = {
     "running": "{name} is running: its matches are queued for the workers.",
     "paused": "{name} is paused: queued matches wait until it is started again.",
@@ -46,13 +49,34 @@ def league_create(request: HttpRequest) -> HttpResponse:
     return render(request, "website/league_new.html", {"form": form})
 
 
-@login_required
 @require_POST
+@login_required
 def league_action(request: HttpRequest, league_id: int, action: str) -> HttpResponse:
     league = found(selectors.league_get(league_id=league_id, user=request.user), "league",
                    league_id)  # fmt: skip
+    return _act(request, league, ACTIONS[action])
+
+
+@login_required
+def league_close(request: HttpRequest, league_id: int) -> HttpResponse:
+    """Closing for good cannot be undone, so it has a page of its own: what it cancels, and a
+    box to tick before the button acts. A POST without the box ticked shows the page again."""
+    league = found(selectors.league_get(league_id=league_id, user=request.user), "league",
+                   league_id)  # fmt: skip
+    confirmed = request.POST.get("confirm") == CLOSE_CONFIRMED
+    if request.method == "POST" and confirmed:
+        return _act(request, league, league_services.league_close)
+    if request.method not in ("GET", "HEAD", "POST"):
+        return HttpResponseNotAllowed(["GET", "POST"])
+    return render(request, "website/league_close.html", {
+        "league": league, "queued": selectors.league_queued_count(league=league),
+        "confirm_value": CLOSE_CONFIRMED, "unconfirmed": request.method == "POST",
+    }, status=400 if request.method == "POST" else 200)  # fmt: skip
+
+
+def _act(request: HttpRequest, league: Any, action: Any) -> HttpResponse:
     try:
-        league = ACTIONS[action](league=league, user=request.user)
+        league = action(league=league, user=request.user)
     except ArenaError as exc:
         messages.error(request, exc.message)
     else:
@@ -62,8 +86,8 @@ def league_action(request: HttpRequest, league_id: int, action: str) -> HttpResp
     return redirect("website:league", league.pk)
 
 
-@login_required
 @require_POST
+@login_required
 def league_order(request: HttpRequest, league_id: int) -> HttpResponse:
     """Change which rating orders the ladder (Elo or conservative OpenSkill)."""
     league = found(selectors.league_get(league_id=league_id, user=request.user), "league",
@@ -79,8 +103,8 @@ def league_order(request: HttpRequest, league_id: int) -> HttpResponse:
     return redirect("website:league", league.pk)
 
 
-@login_required
 @require_POST
+@login_required
 def league_invite(request: HttpRequest, league_id: int) -> HttpResponse:
     league = found(selectors.league_get(league_id=league_id, user=request.user), "league",
                    league_id)  # fmt: skip

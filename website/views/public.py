@@ -4,17 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 
 from tournament import selectors, site_selectors
+from tournament.errors import size_text
 from tournament.models import Match
 from tournament.services.leagues import is_organiser
 
 from .. import charts
 from ..colours import bot_colour
-from ..forms import EnterForm, InviteForm, UploadForm, bundle_kinds
+from ..forms import EnterForm, InviteForm, UploadForm
 from ..head_to_head_cells import head_to_head_cells
 from ..match_rows import match_rows
 from .common import found, int_param, match_page, paginate
@@ -183,7 +185,8 @@ def bot_detail(request: HttpRequest, bot_id: int) -> HttpResponse:
         "paired": selectors.paired_of_bot(bot_id=bot.pk, limit=PAIRED_ON_BOT_PAGE),
         "may_compare": is_organiser(user),
         "upload_form": UploadForm() if owner and not bot.retired else None,
-        "upload_kinds": bundle_kinds(),
+        "upload_max_bytes": settings.BOT_UPLOAD_MAX_BYTES,
+        "upload_limit": size_text(settings.BOT_UPLOAD_MAX_BYTES),
         "enter_form": enter,
         "challenge_version": next(iter(site_selectors.ready_versions(bot=bot)), None),
     })  # fmt: skip

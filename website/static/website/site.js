@@ -21,8 +21,21 @@
     const status = form.querySelector("[data-upload-status]");
     const button = form.querySelector("button[type=submit]");
 
+    function refuse(message) {
+      status.textContent = message;
+      status.classList.add("errorlist");
+    }
+
     function send() {
-      if (!input.files.length) { status.textContent = "Choose a file first."; return; }
+      status.classList.remove("errorlist");
+      if (!input.files.length) { refuse("Choose a file first."); return; }
+      // The server says the same (tournament/errors.py); checked here to spare the upload.
+      if (input.files[0].size === 0) { refuse("The file is empty."); return; }
+      const max = Number(form.dataset.maxBytes || 0);
+      if (max && input.files[0].size > max) {
+        refuse("The file is too large: the limit is " + form.dataset.limit + ".");
+        return;
+      }
       const data = new FormData(form);
       const xhr = new XMLHttpRequest();
       xhr.open("POST", form.action);
@@ -41,8 +54,9 @@
         try { body = JSON.parse(xhr.responseText); } catch (err) { body = {}; }
         if (xhr.status === 201 && body.url) { window.location.assign(body.url); return; }
         button.disabled = false; bar.hidden = true;
-        status.textContent = body.error || ("Upload failed (HTTP " + xhr.status + ").");
-        status.classList.add("errorlist");
+        const text = xhr.getResponseHeader("Content-Type") || "";
+        const plain = text.startsWith("text/plain") ? xhr.responseText.trim() : "";
+        refuse(body.error || plain || ("Upload failed (HTTP " + xhr.status + ")."));
       });
       xhr.addEventListener("error", () => {
         button.disabled = false; bar.hidden = true;
