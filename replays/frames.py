@@ -28,6 +28,7 @@ from engine.narration import Narrator, seat_names
 from engine.shapes import base_shapes
 
 from .format import expand_action
+from .privacy import public_fault
 from .verify import game_from_header
 
 SPECTATOR = "spectator"
@@ -407,7 +408,8 @@ def build_frames(doc: Mapping[str, Any], seat: int | None = None) -> dict[str, A
         events.append(entry["events"])
         scores.append(entry["scores"])
         days.append(entry["day"])
-    faults = list(doc.get("faults") or [])
+    # public fields only: a stored replay of an older build may still carry a fault's stderr
+    faults = [public_fault(f) for f in doc.get("faults") or [] if isinstance(f, Mapping)]
     return {
         "header": setup["header"],
         "result": doc.get("result"),

@@ -65,6 +65,11 @@ class AccountMeApi(APIView):
 # --- bots -----------------------------------------------------------------------------------
 
 
+def _bot_output(request: Request, bot_id: int) -> dict[str, Any]:
+    """A bot as its reader may see it (its versions' logs for the owner and staff only)."""
+    return s.BotOutput(selectors.bot_get(bot_id=bot_id), context={"request": request}).data
+
+
 class BotListApi(FilteredListApi):
     filterset_class = BotFilter
 
@@ -77,7 +82,7 @@ class BotListApi(FilteredListApi):
         data = s.BotInput(data=request.data)
         data.is_valid(raise_exception=True)
         bot = bot_services.bot_create(owner=request.user, **data.validated_data)
-        return Response(s.BotOutput(selectors.bot_get(bot_id=bot.pk)).data, status=201)
+        return Response(_bot_output(request, bot.pk), status=201)
 
 
 class BotDetailApi(APIView):
@@ -94,7 +99,7 @@ class BotDetailApi(APIView):
         data = s.BotUpdateInput(data=request.data)
         data.is_valid(raise_exception=True)
         bot_services.bot_update(bot=bot, user=request.user, **data.validated_data)
-        return Response(s.BotOutput(selectors.bot_get(bot_id=bot_id)).data)
+        return Response(_bot_output(request, bot_id))
 
 
 class BotRetireApi(APIView):
@@ -102,7 +107,7 @@ class BotRetireApi(APIView):
     def post(self, request: Request, bot_id: int) -> Response:
         bot = found(selectors.bot_get(bot_id=bot_id), "Bot", bot_id)
         bot_services.bot_retire(bot=bot, user=request.user)
-        return Response(s.BotOutput(selectors.bot_get(bot_id=bot_id)).data)
+        return Response(_bot_output(request, bot_id))
 
 
 class BotVersionListApi(FilteredListApi):
