@@ -96,6 +96,7 @@ class BotDetailApi(APIView):
     @extend_schema(request=s.BotUpdateInput, responses=s.BotOutput)
     def patch(self, request: Request, bot_id: int) -> Response:
         bot = found(selectors.bot_get(bot_id=bot_id), "Bot", bot_id)
+        bot_services.bot_owner_check(bot=bot, user=request.user)  # before the fields
         data = s.BotUpdateInput(data=request.data)
         data.is_valid(raise_exception=True)
         bot_services.bot_update(bot=bot, user=request.user, **data.validated_data)
@@ -134,6 +135,7 @@ class BotVersionListApi(FilteredListApi):
     )
     def post(self, request: Request, bot_id: int) -> Response:
         bot = found(selectors.bot_get(bot_id=bot_id), "Bot", bot_id)
+        bot_services.bot_owner_check(bot=bot, user=request.user)  # before the fields
         data = s.BundleInput(data=request.data)
         data.is_valid(raise_exception=True)
         upload = data.validated_data["file"]
@@ -172,6 +174,7 @@ class LeagueListApi(FilteredListApi):
 
     @extend_schema(request=s.LeagueInput, responses={201: s.LeagueOutput})
     def post(self, request: Request) -> Response:
+        league_services.league_create_check(user=request.user)  # before the fields
         data = s.LeagueInput(data=request.data)
         data.is_valid(raise_exception=True)
         league = league_services.league_create(organiser=request.user, **data.validated_data)
@@ -185,10 +188,12 @@ class LeagueDetailApi(APIView):
 
     @extend_schema(request=s.LeagueUpdateInput, responses=s.LeagueOutput)
     def patch(self, request: Request, league_id: int) -> Response:
+        league = _league(request, league_id)
+        league_services.league_organiser_check(league=league, user=request.user)
         data = s.LeagueUpdateInput(data=request.data)
         data.is_valid(raise_exception=True)
         league = league_services.league_set_ladder_order(
-            league=_league(request, league_id), user=request.user, **data.validated_data
+            league=league, user=request.user, **data.validated_data
         )
         return Response(s.LeagueOutput(league).data)
 
@@ -222,6 +227,7 @@ class LeagueInvitationApi(ListApi):
     @extend_schema(request=s.InvitationInput, responses={201: s.InvitationOutput})
     def post(self, request: Request, league_id: int) -> Response:
         league = _league(request, league_id)
+        league_services.league_organiser_check(league=league, user=request.user)
         data = s.InvitationInput(data=request.data)
         data.is_valid(raise_exception=True)
         invitation = league_services.league_invite(
