@@ -101,7 +101,6 @@ def test_a_non_organiser_is_refused_before_the_fields_are_read(author):
     )  # fmt: skip
     error = assert_error_body(response, 403, "permission_denied")
     assert "colour" not in error["fields"] and "colour" not in error["message"]
-    # an organiser is told about the unknown field
     assert not League.objects.exists()
 
 

@@ -1,0 +1,60 @@
+"""What the viewer's frames say of a fault (replays/fault_notes.py): the seat's decision in
+words, the default policy's moves, and nothing private."""
+
+from __future__ import annotations
+
+import pytest
+
+from replays.fault_notes import default_say, fault_notes, kind_verbs, ordinal, seat_label
+from workers.faults import FaultKind
+
+PLAYERS = [{"seat": 0, "bot": "random", "version": "builtin"},
+           {"seat": 1, "bot": "cats", "version": "3"}]  # fmt: skip
+SEATS = [0, 1, 0, 1, 1, 0, 1, 0]  # the seat of each logged move
+
+
+@pytest.mark.parametrize(("n", "text"), [(1, "1st"), (2, "2nd"), (3, "3rd"), (4, "4th"),
+                                         (11, "11th"), (12, "12th"), (13, "13th"),
+                                         (21, "21st"), (102, "102nd"), (111, "111th")])  # fmt: skip
+def test_ordinal(n, text):
+    assert ordinal(n) == text
+
+
+def test_every_fault_kind_has_words():
+    assert set(kind_verbs()) == {k.value for k in FaultKind}
+
+
+def test_seat_labels():
+    assert seat_label(PLAYERS, 1) == "seat 1 (cats v3)"
+    assert seat_label(PLAYERS, 0) == "seat 0 (random)"
+    assert seat_label(PLAYERS, 5) == "seat 5"
+
+
+def test_a_timeout_at_the_third_decision():
+    fault = {"seat": 1, "kind": "timeout", "step": 4, "message": "no reply within 1.000 s",
+             "seconds": 1.0, "stderr": ["secret"], "evidence": {"cpu": 1.0}}  # fmt: skip
+    [note], default = fault_notes([fault], SEATS, PLAYERS)
+    assert note["say"] == ("seat 1 (cats v3) timed out at its 3rd decision; the default policy "
+                           "plays for it from here.")  # fmt: skip
+    assert note["decision"] == 3 and note["frame"] == 5
+    assert "stderr" not in note and "evidence" not in note
+    assert note["message"] == "no reply within 1.000 s"
+    assert default == {4: 1, 6: 1}
+
+
+def test_a_bot_that_never_started_and_one_that_crashed_after_its_last_move():
+    start = {"seat": 0, "kind": "start_failed", "step": 0, "message": "no interpreter"}
+    end = {"seat": 1, "kind": "crash", "step": 8, "message": "exited with status 1"}
+    (first, last), default = fault_notes([start, end], SEATS, PLAYERS)
+    assert first["say"] == ("seat 0 (random) could not start; the default policy plays for it "
+                            "from its first decision.")  # fmt: skip
+    assert first["frame"] == 1 and default == {0: 0, 2: 0, 5: 0, 7: 0}
+    assert last["say"] == "seat 1 (cats v3) crashed after its last decision."
+    assert last["frame"] == len(SEATS)
+
+
+def test_a_default_move_is_narrated_as_the_default_policys():
+    assert default_say("cats (seat 1) takes the blue cat", "cats (seat 1)") == (
+        "The default policy, playing for cats (seat 1), takes the blue cat")
+    assert default_say("pass", "cats (seat 1)") == (
+        "The default policy, playing for cats (seat 1): pass")
