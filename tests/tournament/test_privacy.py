@@ -14,6 +14,8 @@ import pytest
 from django.core.management import call_command
 from django.test import Client
 
+import workers.runner as real_runner
+from arena.cli import main
 from replays.format import decode, document_from_game, encode
 from replays.privacy import is_public
 from replays.recording import header_for_bots, play_recorded
@@ -46,10 +48,11 @@ def _replay(seed: int) -> tuple[dict[str, Any], bytes]:
 
 
 @pytest.fixture
-def world(author, other_author, make_user, ready_version, runner):
+def world(author, other_author, make_user, ready_version, runner, monkeypatch):
     """A played match between the author's bot (seat 0, crashed, its stderr and evidence kept)
     and another author's bot, recorded by the match service from a real replay; and an older
     match whose stored replay still carries the fault's private fields."""
+    monkeypatch.setattr(ms, "match_enqueue", lambda *a, **kw: None)  # played below, once
     mine, theirs = ready_version(author, "secretive"), ready_version(other_author, "open")
     BotVersion.objects.filter(pk=mine.pk).update(log=VERSION_LOG, build_log=BUILD_LOG)
     match = ms.match_create_internal(
@@ -200,3 +203,37 @@ def test_an_older_replay_is_stripped_when_sent_and_rewritten_by_the_command(worl
     call_command("make_replays_public")  # nothing left to do
     old.refresh_from_db()
     assert hashlib.sha256(again).hexdigest() == old.replay_sha256
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_cli_prints_what_the_api_decides(world, live_server, tmp_path, monkeypatch, capsys):
+    """`arena matches` and `arena replay` against a real server: another author reads no
+    stderr or evidence; the owner reads the evidence of their own seat."""
+    from rest_framework.authtoken.models import Token
+
+    monkeypatch.setitem(sys.modules, "workers.runner", real_runner)  # `arena play` imports it
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("ISLE_ARENA_SERVER", live_server.url)
+    match = world["match"]
+
+    def run(user: Any | None, *argv: str) -> tuple[int, str]:
+        if user is None:
+            monkeypatch.delenv("ISLE_ARENA_TOKEN", raising=False)
+        else:
+            monkeypatch.setenv("ISLE_ARENA_TOKEN", Token.objects.get_or_create(user=user)[0].key)
+        code = main(list(argv))
+        out, err = capsys.readouterr()
+        return code, out + err
+
+    private = [mark for marks in MARKS.values() for mark in marks]
+    for user in (None, world["other"]):
+        for argv in (["matches"], ["matches", "--json"], ["matches", "--bot", "secretive"]):
+            code, text = run(user, *argv)
+            assert code == 0 and f"{match.pk}" in text, text
+            assert not [mark for mark in private if mark in text], (user, argv, text)
+        saved = tmp_path / f"match-{match.pk}.replay"
+        code, text = run(user, "replay", str(match.pk), "-o", str(saved))
+        assert code == 0 and "verified" in text, text
+        assert not [m for m in private if m in json.dumps(decode(saved.read_bytes()))]
+    code, text = run(world["author"], "matches", "--json")
+    assert code == 0 and EVIDENCE_MARK in text
