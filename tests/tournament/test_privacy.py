@@ -31,8 +31,10 @@ VERSION_LOG = "SECRET-VLOG-77ab: validation stderr"
 BUILD_LOG = "SECRET-BUILD-9c1e: main.cpp:3: warning"
 EVIDENCE = {"cpu": 1.234, "wall": 4.987, "load": [7.321, 2.5, 1.0]}
 EVIDENCE_MARK = "4.987"
+BUILD_REASON = "SECRET-REASON-31d0 'my_book' was not declared"  # a compile error quotes sources
 MARKS = {"stderr": [STDERR.split(":")[0], VERSION_LOG.split(":")[0]],
-         "build log": [BUILD_LOG.split(":")[0]], "evidence": [EVIDENCE_MARK]}  # fmt: skip
+         "build log": [BUILD_LOG.split(":")[0], BUILD_REASON.split()[0]],
+         "evidence": [EVIDENCE_MARK]}  # fmt: skip
 
 
 def _fault(step: int) -> dict[str, Any]:
@@ -55,6 +57,10 @@ def world(author, other_author, make_user, ready_version, runner, monkeypatch):
     monkeypatch.setattr(ms, "match_enqueue", lambda *a, **kw: None)  # played below, once
     mine, theirs = ready_version(author, "secretive"), ready_version(other_author, "open")
     BotVersion.objects.filter(pk=mine.pk).update(log=VERSION_LOG, build_log=BUILD_LOG)
+    failed = BotVersion.objects.create(
+        bot=mine.bot, number=2, bundle_kind="zip", status=BotVersion.Status.FAILED,
+        failure_reason=f"build failed: main.cpp:2: error: {BUILD_REASON}", build_log=BUILD_LOG,
+    )  # fmt: skip
     match = ms.match_create_internal(
         kind="challenge", mode="duel", options={}, bot_versions=[mine, theirs], league=None,
         requested_by=author,
@@ -91,15 +97,18 @@ def world(author, other_author, make_user, ready_version, runner, monkeypatch):
         )  # fmt: skip
     staff = make_user("sam", is_staff=True)
     return {"mine": mine, "theirs": theirs, "match": match, "old": old, "staff": staff,
-            "author": author, "other": other_author}  # fmt: skip
+            "author": author, "other": other_author, "failed": failed}  # fmt: skip
 
 
 def _urls(world: dict[str, Any], signed_in: bool) -> list[str]:
     mine, match, old = world["mine"], world["match"], world["old"]
     bot = mine.bot_id
+    failed = world["failed"].pk
     urls = [
         "/api/v1/bots/", f"/api/v1/bots/{bot}/", f"/api/v1/bots/{bot}/versions/",
-        f"/api/v1/bot-versions/{mine.pk}/", "/api/v1/matches/", f"/api/v1/matches/?bot={bot}",
+        f"/api/v1/bot-versions/{mine.pk}/", f"/api/v1/bot-versions/{failed}/",
+        f"/versions/{failed}/", f"/versions/{failed}/status/", "/api/v1/matches/",
+        f"/api/v1/matches/?bot={bot}",
         f"/api/v1/bots/{bot}/head-to-head/",
         "/bots/", f"/bots/{bot}/", f"/versions/{mine.pk}/", f"/versions/{mine.pk}/status/",
         "/matches/", "/",
@@ -148,6 +157,10 @@ def _leaks(client: Client, urls: list[str]) -> dict[str, list[str]]:
 def test_others_get_no_stderr_build_log_or_evidence_anywhere(world, who):
     user = None if who == "anonymous" else world["other"]
     assert _leaks(_client(user), _urls(world, signed_in=user is not None)) == {}
+    # what they do read: that the versions failed, and how
+    failed = _client(user).get(f"/api/v1/bot-versions/{world['failed'].pk}/").json()
+    assert failed["status"] == "failed" and failed["failure_reason"] == "build failed"
+    assert failed["log"] is None and failed["build_log"] is None
 
 
 @pytest.mark.parametrize("who", ["owner", "staff"])
@@ -157,8 +170,12 @@ def test_the_owner_and_staff_get_them_where_they_are_kept(world, who):
     mine, match = world["mine"], world["match"]
     version_api = leaks[f"/api/v1/bot-versions/{mine.pk}/"]
     assert set(version_api) == {MARKS["stderr"][1], MARKS["build log"][0]}
-    assert set(leaks[f"/api/v1/bots/{mine.bot_id}/versions/"]) == set(version_api)
     assert set(leaks[f"/versions/{mine.pk}/"]) == set(version_api)
+    failed = world["failed"].pk
+    assert set(leaks[f"/api/v1/bot-versions/{failed}/"]) == set(MARKS["build log"])
+    assert set(leaks[f"/versions/{failed}/"]) == set(MARKS["build log"])
+    every = {*version_api, *MARKS["build log"]}
+    assert set(leaks[f"/api/v1/bots/{mine.bot_id}/versions/"]) == every
     for m in (match, world["old"]):
         assert set(leaks[f"/api/v1/matches/{m.pk}/"]) == {MARKS["stderr"][0], EVIDENCE_MARK}
         assert set(leaks[f"/matches/{m.pk}/"]) == {MARKS["stderr"][0], EVIDENCE_MARK}

@@ -23,6 +23,7 @@ from ..models import (
     PairedComparison,
     RatingChange,
 )
+from ..privacy import failure_kind, may_see_private
 
 
 class StrictInput(serializers.Serializer):
@@ -100,15 +101,13 @@ def _viewer(context: Mapping[str, Any]) -> Any:
     return user if user is not None and user.is_authenticated else None
 
 
-def may_see_private(viewer: Any, owner_id: int | None) -> bool:
-    """A bot's stderr, build log and fault evidence are for its owner and staff only
-    (docs/api.md, "Who sees what"). `viewer` is a signed-in user or None."""
-    return viewer is not None and (viewer.is_staff or viewer.pk == owner_id)
-
-
 class BotVersionOutput(serializers.ModelSerializer):
     bot_name = serializers.CharField(source="bot.name")
     language = serializers.SerializerMethodField()
+    failure_reason = serializers.SerializerMethodField(
+        help_text="why the version failed; others than the owner and staff read only its kind "
+        "(e.g. 'crash', 'build failed'): the detail can quote the sources or the bot's output"
+    )
     log = serializers.SerializerMethodField(
         help_text="the bot's kept stderr of its validation match; the owner and staff only "
         "(null for others)"
@@ -128,6 +127,13 @@ class BotVersionOutput(serializers.ModelSerializer):
 
     def get_language(self, version: BotVersion) -> str | None:
         return (version.manifest or {}).get("language") or None
+
+    def get_failure_reason(self, version: BotVersion) -> str:
+        """"crash: exited with status 1" for the owner, "crash" for others (the site's version
+        page says as much); a compile error quotes the sources."""
+        if may_see_private(_viewer(self.context), version.bot.owner_id):
+            return version.failure_reason
+        return failure_kind(version.failure_reason)
 
     def get_log(self, version: BotVersion) -> str | None:
         """What the bot wrote on stderr can hold its secrets (strategy, keys it printed)."""
