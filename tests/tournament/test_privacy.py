@@ -16,11 +16,14 @@ from django.test import Client
 
 import workers.runner as real_runner
 from arena.cli import main
+from engine import new_game
 from replays.format import decode, document_from_game, encode
+from replays.live import LivePublisher
 from replays.privacy import is_public
 from replays.recording import header_for_bots, play_recorded
 from replays.storage import save_replay
 from replays.verify import verify_document
+from tests.replays.live_matches import file_live_logs
 from tournament.models import BotVersion, Match, MatchSeat
 from tournament.services import matches as ms
 
@@ -50,7 +53,8 @@ def _replay(seed: int) -> tuple[dict[str, Any], bytes]:
 
 
 @pytest.fixture
-def world(author, other_author, make_user, ready_version, runner, monkeypatch):
+def world(author, other_author, make_user, ready_version, runner, monkeypatch, settings,
+          tmp_path):
     """A played match between the author's bot (seat 0, crashed, its stderr and evidence kept)
     and another author's bot, recorded by the match service from a real replay; and an older
     match whose stored replay still carries the fault's private fields."""
@@ -95,9 +99,22 @@ def world(author, other_author, make_user, ready_version, runner, monkeypatch):
             fault_detail="exited with status 1" if seat == 0 else "",
             log=STDERR if seat == 0 else "", fault_evidence=EVIDENCE if seat == 0 else None,
         )  # fmt: skip
+    # A match being played: its live frames, published step by step as the runner does.
+    file_live_logs(settings, tmp_path / "data")
+    running = Match.objects.create(kind=Match.Kind.CHALLENGE, mode="duel", seed=5,
+                                   status=Match.Status.RUNNING, requested_by=author)  # fmt: skip
+    for seat, version in enumerate((mine, theirs)):
+        MatchSeat.objects.create(match=running, seat=seat, bot_version=version)
+    publisher = LivePublisher(match_id=running.pk, spec={
+        "mode": "duel", "seed": 5, "seats": [{"seat": 0, "name": "secretive"},
+                                             {"seat": 1, "name": "open"}]})  # fmt: skip
+    live = new_game("duel", 2, 5)
+    for step in play_recorded("duel", 2, 5)[1][:12]:
+        publisher(live, step["seat"], live.apply(step["seat"], step["action"]), 0.001)
     staff = make_user("sam", is_staff=True)
     return {"mine": mine, "theirs": theirs, "match": match, "old": old, "staff": staff,
-            "author": author, "other": other_author, "failed": failed}  # fmt: skip
+            "author": author, "other": other_author, "failed": failed,
+            "running": running}  # fmt: skip
 
 
 def _urls(world: dict[str, Any], signed_in: bool) -> list[str]:
@@ -117,6 +134,9 @@ def _urls(world: dict[str, Any], signed_in: bool) -> list[str]:
         urls += [f"/api/v1/matches/{m.pk}/", f"/api/v1/matches/{m.pk}/replay",
                  f"/matches/{m.pk}/", f"/replays/{m.pk}/"]  # fmt: skip
         urls += [f"/api/v1/matches/{m.pk}/frames?seat={s}" for s in ("spectator", "0", "1")]
+    running = world["running"].pk
+    urls += [f"/api/v1/matches/{running}/", f"/api/v1/matches/{running}/frames?seat=spectator",
+             f"/matches/{running}/", f"/replays/{running}/"]  # fmt: skip
     if signed_in:
         urls += ["/api/v1/challenges/", "/dashboard/"]
     return urls
@@ -161,6 +181,8 @@ def test_others_get_no_stderr_build_log_or_evidence_anywhere(world, who):
     failed = _client(user).get(f"/api/v1/bot-versions/{world['failed'].pk}/").json()
     assert failed["status"] == "failed" and failed["failure_reason"] == "build failed"
     assert failed["log"] is None and failed["build_log"] is None
+    live = _client(user).get(f"/api/v1/matches/{world['running'].pk}/frames?seat=spectator")
+    assert live.json()["live"] is True and len(live.json()["steps"]) == 12  # steps were fetched
 
 
 @pytest.mark.parametrize("who", ["owner", "staff"])
