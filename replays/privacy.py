@@ -5,7 +5,8 @@ record (``workers.faults.Fault.to_json``) also holds what is for the bot's owner
 only: ``stderr`` (the last lines the bot wrote on stderr, which can hold its secrets) and
 ``evidence`` (a timeout's CPU time, wall clock and the machine's load). The public copy keeps
 each fault's seat, kind, step, message and seconds, which is all the verifier and the viewer
-read; the owner reads the stderr and the evidence from the match API's seat (``log``,
+read, and nothing else: a key the runner adds later stays out until it is listed here (fail
+closed). The owner reads the stderr and the evidence from the match API's seat (``log``,
 ``fault_evidence``), which hold the same text.
 
 Pure (no Django): the match service strips a replay before storing it, the download and the
@@ -19,27 +20,26 @@ from typing import Any
 
 from .format import ReplayError, decode, encode
 
-PRIVATE_FAULT_KEYS = ("stderr", "evidence")
+PUBLIC_FAULT_KEYS = ("seat", "kind", "step", "message", "seconds")
 
 
 def is_public(doc: Mapping[str, Any]) -> bool:
-    """True when no fault of the decoded replay carries a private key."""
-    return not any(
-        isinstance(fault, Mapping) and any(key in fault for key in PRIVATE_FAULT_KEYS)
+    """True when every fault of the decoded replay holds public keys only."""
+    return all(
+        isinstance(fault, Mapping) and set(fault) <= set(PUBLIC_FAULT_KEYS)
         for fault in doc.get("faults") or ()
     )
 
 
 def public_fault(fault: Mapping[str, Any]) -> dict[str, Any]:
-    """A fault record without its private keys."""
-    return {k: v for k, v in fault.items() if k not in PRIVATE_FAULT_KEYS}
+    """A fault record with its public keys only."""
+    return {k: v for k, v in fault.items() if k in PUBLIC_FAULT_KEYS}
 
 
 def public_document(doc: Mapping[str, Any]) -> dict[str, Any]:
-    """The decoded replay without the faults' private keys (a new dict; ``doc`` is kept)."""
+    """The decoded replay with its faults' public keys only (a new dict; ``doc`` is kept)."""
     out = dict(doc)
-    out["faults"] = [public_fault(f) if isinstance(f, Mapping) else f
-                     for f in doc.get("faults") or ()]  # fmt: skip
+    out["faults"] = [public_fault(f) for f in doc.get("faults") or () if isinstance(f, Mapping)]
     return out
 
 

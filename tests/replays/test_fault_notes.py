@@ -58,3 +58,18 @@ def test_a_default_move_is_narrated_as_the_default_policys():
         "The default policy, playing for cats (seat 1), takes the blue cat")
     assert default_say("pass", "cats (seat 1)") == (
         "The default policy, playing for cats (seat 1): pass")
+
+
+def test_a_public_fault_keeps_listed_keys_only():
+    """Fail closed: a key the runner adds to a fault stays out of public replays until it is
+    listed as public."""
+    from replays.privacy import is_public, public_document
+
+    fault = {"seat": 1, "kind": "crash", "step": 3, "message": "exited", "seconds": 0.1,
+             "stderr": ["secret"], "evidence": {"cpu": 1}, "stderr_tail": "new secret"}
+    doc = {"faults": [fault], "steps": []}
+    assert not is_public(doc)
+    public = public_document(doc)
+    assert public["faults"] == [{"seat": 1, "kind": "crash", "step": 3, "message": "exited",
+                                 "seconds": 0.1}]
+    assert is_public(public) and doc["faults"][0] is fault  # the input is kept as it was
