@@ -371,8 +371,11 @@ def marks_of(days: list[Any], faults: list[Mapping[str, Any]]) -> dict[str, Any]
         step = fault.get("step")
         if isinstance(step, int):
             frame = fault.get("frame", step + 1)
-            fault_marks.append({"frame": min(frame, len(days) - 1), "seat": fault.get("seat"),
-                                "kind": fault.get("kind"), "say": fault.get("say")})
+            mark = {"frame": min(frame, len(days) - 1), "seat": fault.get("seat"),
+                    "kind": fault.get("kind")}
+            if fault.get("say"):
+                mark["say"] = fault["say"]
+            fault_marks.append(mark)
     return {"days": [{"frame": i, "day": days[i]} for i in starts], "faults": fault_marks}
 
 
