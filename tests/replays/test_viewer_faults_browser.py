@@ -58,6 +58,10 @@ def test_the_viewer_marks_the_fault_and_narrates_the_default_policy(
 ):
     from playwright.sync_api import sync_playwright
 
+    from tests.website.browser import axe_script
+
+    axe = axe_script()
+    assert axe is not None, "npm is needed to install axe-core"
     match_id, mine = crashed_match
     fault_frame = mine[DECISION - 1] + 1  # the frame that shows the seat's first default move
     errors: list[str] = []
@@ -90,6 +94,13 @@ def test_the_viewer_marks_the_fault_and_narrates_the_default_policy(
                 assert boat.locator(".default-tag").count() == 1
                 SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
                 page.screenshot(path=str(SCREENSHOT.with_name("viewer-fault.png")))
+                # what this adds to the page passes axe-core (the fault's mark, note and tags)
+                page.add_script_tag(path=str(axe))
+                found = page.evaluate("""() => axe.run({include: [['#seek-marks'],
+                    ['#step-info'], ['.boat.faulted figcaption']]}).then(r => r.violations
+                    .filter(v => ['serious', 'critical'].includes(v.impact))
+                    .map(v => v.id + ': ' + v.nodes.map(n => n.target.join(' ')).join(', ')))""")
+                assert found == [], found
 
                 # its next move: still the default policy's, and no fault note any more
                 page.evaluate(f"window.viewer.show({mine[DECISION] + 1})")
@@ -101,6 +112,16 @@ def test_the_viewer_marks_the_fault_and_narrates_the_default_policy(
                 own = page.locator("#step-info p.say").inner_text()
                 assert own.startswith("cats (seat 2)") and "default policy" not in own
                 assert "faulted" not in boat.get_attribute("class")
+
+                # on a phone the mark stays on the seek bar, at the fault's place along it
+                page.set_viewport_size({"width": 390, "height": 844})
+                bar, dot = page.locator(".seek-wrap").bounding_box(), mark.bounding_box()
+                centre = dot["x"] + dot["width"] / 2
+                assert bar["x"] <= centre <= bar["x"] + bar["width"]
+                last = page.evaluate("window.viewer.views.length") - 1
+                assert abs((centre - bar["x"]) / bar["width"] - fault_frame / last) < 0.05
+                page.screenshot(path=str(SCREENSHOT.with_name("viewer-fault-phone.png")))
+                page.set_viewport_size({"width": 1400, "height": 1000})
 
                 # the result names the fault the same way
                 page.keyboard.press("End")
