@@ -51,9 +51,10 @@ def fault_notes(
     players: Sequence[Mapping[str, Any]] | None,
 ) -> tuple[list[dict[str, Any]], dict[int, int]]:
     """The public faults, each with ``decision`` (the seat's decision at which it faulted,
-    1 = its first), ``frame`` (the viewer's frame that shows its first default move, or the
-    last frame), ``who`` and ``say`` (the sentence); and ``{step index: seat}`` of every move
-    the default policy played. ``step_seats``: the seat of each logged move, in order."""
+    1 = its first; None at startup), ``frame`` (the viewer's frame that shows its first
+    default move, or the last frame), ``who`` and ``say`` (the sentence); and ``{step index:
+    seat}`` of every move the default policy played. ``step_seats``: the seat of each logged
+    move, in order."""
     notes: list[dict[str, Any]] = []
     default_steps: dict[int, int] = {}
     verbs = kind_verbs()
@@ -68,16 +69,21 @@ def fault_notes(
         kind = str(fault.get("kind") or "fault")
         verb = verbs.get(kind, kind.replace("_", " "))
         who = seat_label(players, seat)
-        earlier = sum(1 for s in step_seats[:step] if s == seat)
         later = [i for i in range(max(step, 0), len(step_seats)) if step_seats[i] == seat]
+        # The runner's own count of the bot's decisions when it has one (None: at startup),
+        # else the seat's moves logged before the fault.
+        decision = fault.get("decision", sum(1 for s in step_seats[:step] if s == seat) + 1)
         if kind == "start_failed":
             say = f"{who} {verb}; the default policy plays for it from its first decision."
+        elif not isinstance(decision, int) or decision < 1:
+            say = (f"{who} {verb} at startup; the default policy plays for it from its first "
+                   "decision.")  # fmt: skip
         elif later:
-            say = (f"{who} {verb} at its {ordinal(earlier + 1)} decision; the default policy "
+            say = (f"{who} {verb} at its {ordinal(decision)} decision; the default policy "
                    "plays for it from here.")  # fmt: skip
         else:
             say = f"{who} {verb} after its last decision."
-        note.update(who=who, say=say, decision=earlier + 1,
+        note.update(who=who, say=say, decision=decision,
                     frame=later[0] + 1 if later else len(step_seats))  # fmt: skip
         notes.append(note)
         default_steps.update({i: seat for i in later})

@@ -4,10 +4,10 @@ A replay is public: anybody who may see its match may download it and watch it. 
 record (``workers.faults.Fault.to_json``) also holds what is for the bot's owner and staff
 only: ``stderr`` (the last lines the bot wrote on stderr, which can hold its secrets) and
 ``evidence`` (a timeout's CPU time, wall clock and the machine's load). The public copy keeps
-each fault's seat, kind, step, message and seconds, which is all the verifier and the viewer
-read, and nothing else: a key the runner adds later stays out until it is listed here (fail
-closed). The owner reads the stderr and the evidence from the match API's seat (``log``,
-``fault_evidence``), which hold the same text.
+each fault's seat, kind, step, message, seconds and decision, which is all the verifier and
+the viewer read, and nothing else: a key the runner adds later stays out until it is listed
+here (fail closed). The owner reads the stderr and the evidence from the match API's seat
+(``log``, ``fault_evidence``), which hold the same text.
 
 Pure (no Django): the match service strips a replay before storing it, the download and the
 viewer's frames strip what older replays still carry.
@@ -20,7 +20,9 @@ from typing import Any
 
 from .format import ReplayError, decode, encode
 
-PUBLIC_FAULT_KEYS = ("seat", "kind", "step", "message", "seconds")
+# `decision`: the bot's own decision number when it faulted (None: at startup), written by
+# runners that count faults against the bot's own decisions
+PUBLIC_FAULT_KEYS = ("seat", "kind", "step", "message", "seconds", "decision")
 
 
 def is_public(doc: Mapping[str, Any]) -> bool:

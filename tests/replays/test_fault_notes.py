@@ -71,5 +71,15 @@ def test_a_public_fault_keeps_listed_keys_only():
     assert not is_public(doc)
     public = public_document(doc)
     assert public["faults"] == [{"seat": 1, "kind": "crash", "step": 3, "message": "exited",
-                                 "seconds": 0.1}]
+                                 "seconds": 0.1}]  # fmt: skip
     assert is_public(public) and doc["faults"][0] is fault  # the input is kept as it was
+
+
+def test_the_runners_own_decision_count_wins_and_none_is_startup():
+    """A runner that counts the bot's own decisions writes `decision` (None: at startup)."""
+    own = {"seat": 1, "kind": "timeout", "step": 4, "message": "m", "decision": 7}
+    early = {"seat": 0, "kind": "timeout", "step": 0, "message": "m", "decision": None}
+    (first, second), _ = fault_notes([own, early], SEATS, PLAYERS)
+    assert first["decision"] == 7 and "at its 7th decision" in first["say"]
+    assert second["say"] == ("seat 0 (random) timed out at startup; the default policy plays "
+                             "for it from its first decision.")  # fmt: skip
