@@ -27,6 +27,7 @@ from engine.game import Game
 from engine.narration import Narrator, seat_names
 from engine.shapes import base_shapes
 
+from .fault_notes import default_say, fault_notes
 from .format import expand_action
 from .verify import game_from_header
 
@@ -362,14 +363,19 @@ class FrameBuilder:
 
 
 def marks_of(days: list[Any], faults: list[Mapping[str, Any]]) -> dict[str, Any]:
-    """Where the score chart marks the start of each day and each fault (frame indices)."""
+    """Where the score chart and the seek bar mark the start of each day and each fault
+    (frame indices; a fault's own ``frame`` when ``fault_notes`` gave it one)."""
     starts = [i for i in range(1, len(days)) if days[i] is not None and days[i] != days[i - 1]]
     fault_marks = []
     for fault in faults:
         step = fault.get("step")
         if isinstance(step, int):
-            fault_marks.append({"frame": min(step + 1, len(days) - 1), "seat": fault.get("seat"),
-                                "kind": fault.get("kind")})
+            frame = fault.get("frame", step + 1)
+            mark = {"frame": min(frame, len(days) - 1), "seat": fault.get("seat"),
+                    "kind": fault.get("kind")}
+            if fault.get("say"):
+                mark["say"] = fault["say"]
+            fault_marks.append(mark)
     return {"days": [{"frame": i, "day": days[i]} for i in starts], "faults": fault_marks}
 
 
@@ -407,7 +413,15 @@ def build_frames(doc: Mapping[str, Any], seat: int | None = None) -> dict[str, A
         events.append(entry["events"])
         scores.append(entry["scores"])
         days.append(entry["day"])
-    faults = list(doc.get("faults") or [])
+    # Public fields only (a stored replay of an older build may still carry a fault's stderr),
+    # with where each fault happened in words; the faulted seats' later moves are narrated as
+    # the default policy's.
+    faults, default_steps = fault_notes(doc.get("faults") or [], [row[0] for row in doc["steps"]],
+                                        header.get("players"))  # fmt: skip
+    names = setup["names"]
+    for i, seat in default_steps.items():
+        steps[i]["default"] = True
+        steps[i]["say"] = default_say(steps[i].get("say") or steps[i].get("text"), names[seat])
     return {
         "header": setup["header"],
         "result": doc.get("result"),

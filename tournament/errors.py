@@ -86,8 +86,8 @@ class BadGameConfig(ArenaError):
     status = 400
 
     UNKNOWN_MODE = "Unknown or unavailable mode {mode!r}; available: {available}."
-    SEATS = "Mode {mode!r} is played by {span} seats, not {seats}."
-    DIFFICULTY = "A solo league needs options.difficulty, one of {choices}."
+    SEATS = "A {mode} game has {span}, not {seats}."
+    DIFFICULTY = "Solo {what} need a difficulty: {choices}."
 
 
 class RateLimited(ArenaError):

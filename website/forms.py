@@ -12,6 +12,7 @@ from django.contrib.auth.forms import UserCreationForm
 from tournament.errors import ArenaError
 from tournament.models import BotVersion, League
 from tournament.ratings import SISTER_RATINGS
+from tournament.services.game_config import solo_difficulty_message
 
 MODE_HELP = {
     "standard": "the full game, 2-4 players",
@@ -103,8 +104,23 @@ class EnterForm(forms.Form):
             self.fields["league"].queryset = leagues
 
 
-class LeagueForm(forms.Form):
+class SoloDifficulty(forms.Form):
+    """A solo game needs the sister's difficulty: said next to that field, in plain words,
+    before the service is asked (`solo_what` names what is being made)."""
+
+    solo_what = "games"
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("mode") == "solo" and not data.get("difficulty"):
+            self.add_error("difficulty", solo_difficulty_message(self.solo_what))
+        return data
+
+
+class LeagueForm(SoloDifficulty):
     """Every field says what it does: the organiser should not need the API docs."""
+
+    solo_what = "leagues"
 
     label_suffix = ""
 
@@ -178,7 +194,7 @@ class InviteForm(forms.Form):
     username = forms.CharField(max_length=150, help_text="The user sees the league and may enter.")
 
 
-class ChallengeForm(forms.Form):
+class ChallengeForm(SoloDifficulty):
     """A challenge seats 1-4 ready bot versions; empty seats at the end are left out."""
 
     label_suffix = ""
@@ -223,7 +239,7 @@ class ChallengeForm(forms.Form):
                 "bot_version_ids": [v.pk for v in d["versions"]]}  # fmt: skip
 
 
-class PairedForm(forms.Form):
+class PairedForm(SoloDifficulty):
     """Compare version A with version B in the duplicate format (tournament/services/paired.py)."""
 
     label_suffix = ""

@@ -147,11 +147,13 @@ def test_summary_rows_are_written_as_drf_would_write_them(
     from rest_framework.test import APIRequestFactory
 
     from tournament import selectors
-    from tournament.api.serializers import MatchOutput, MatchSummaryOutput
+    from tournament.api.serializers import MatchOutput, MatchSeatSummaryOutput, MatchSummaryOutput
     from tournament.match_summaries import summaries
     from tournament.models import MatchSeat
 
     class Generic(MatchOutput):
+        seats = MatchSeatSummaryOutput(many=True)
+
         class Meta(MatchOutput.Meta):
             fields = MatchSummaryOutput.Meta.fields
 

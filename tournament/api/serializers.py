@@ -23,6 +23,7 @@ from ..models import (
     PairedComparison,
     RatingChange,
 )
+from ..privacy import failure_kind, may_see_private
 
 
 class StrictInput(serializers.Serializer):
@@ -95,11 +96,26 @@ class BundleInput(serializers.Serializer):
     file = serializers.FileField(allow_empty_file=True)
 
 
+def _viewer(context: Mapping[str, Any]) -> Any:
+    """The signed-in user the output is written for, or None (anonymous, or no request)."""
+    user = getattr(context.get("request"), "user", None)
+    return user if user is not None and user.is_authenticated else None
+
+
 class BotVersionOutput(serializers.ModelSerializer):
     bot_name = serializers.CharField(source="bot.name")
     language = serializers.SerializerMethodField()
+    failure_reason = serializers.SerializerMethodField(
+        help_text="why the version failed; others than the owner and staff read only its kind "
+        "(e.g. 'crash', 'build failed'): the detail can quote the sources or the bot's output"
+    )
+    log = serializers.SerializerMethodField(
+        help_text="the bot's kept stderr of its validation match; the owner and staff only "
+        "(null for others)"
+    )
     build_log = serializers.SerializerMethodField(
-        help_text="compiler output of a compiled language's build; only for the bot's owner"
+        help_text="compiler output of a compiled language's build; the owner and staff only "
+        "(null for others)"
     )
 
     class Meta:
@@ -113,11 +129,20 @@ class BotVersionOutput(serializers.ModelSerializer):
     def get_language(self, version: BotVersion) -> str | None:
         return (version.manifest or {}).get("language") or None
 
+    def get_failure_reason(self, version: BotVersion) -> str:
+        """"crash: exited with status 1" for the owner, "crash" for others (the site's version
+        page says as much); a compile error quotes the sources."""
+        if may_see_private(_viewer(self.context), version.bot.owner_id):
+            return version.failure_reason
+        return failure_kind(version.failure_reason)
+
+    def get_log(self, version: BotVersion) -> str | None:
+        """What the bot wrote on stderr can hold its secrets (strategy, keys it printed)."""
+        return version.log if may_see_private(_viewer(self.context), version.bot.owner_id) else None
+
     def get_build_log(self, version: BotVersion) -> str | None:
-        """The compile log can quote the sources: the owner sees it, nobody else."""
-        request = self.context.get("request")
-        user = getattr(request, "user", None)
-        if user is None or not user.is_authenticated or version.bot.owner_id != user.pk:
+        """The compile log can quote the sources."""
+        if not may_see_private(_viewer(self.context), version.bot.owner_id):
             return None
         return version.build_log
 
@@ -172,23 +197,34 @@ class EntryRatingOutput(_SkillFields, serializers.ModelSerializer):
 class MatchSeatOutput(serializers.ModelSerializer):
     bot = serializers.CharField(source="bot_version.bot.name")
     version = serializers.IntegerField(source="bot_version.number")
-    fault_evidence = serializers.SerializerMethodField()
+    fault_evidence = serializers.SerializerMethodField(
+        help_text="a timeout's CPU time, wall clock and machine load; the owner and staff only"
+    )
+    log = serializers.SerializerMethodField(
+        help_text="the seat's kept stderr (the stderr of its fault, when it faulted); the owner "
+        "and staff only (null for others)"
+    )
 
     class Meta:
         model = MatchSeat
         fields = ["seat", "bot_version", "bot", "version", "bot_sha256", "score", "rank",
-                  "fault", "fault_detail", "time_used", "fault_evidence"]  # fmt: skip
+                  "fault", "fault_detail", "time_used", "fault_evidence", "log"]  # fmt: skip
+
+    def _private(self, seat: MatchSeat) -> bool:
+        return may_see_private(_viewer(self.context), seat.bot_version.bot.owner_id)
 
     def get_fault_evidence(self, seat: MatchSeat) -> dict | None:
-        """A timeout's CPU time, wall clock and machine load: the bot's owner and staff only
-        (null for everyone else), like its stderr."""
-        request = self.context.get("request")
-        user = getattr(request, "user", None)
-        if user is None or not user.is_authenticated:
-            return None
-        if user.is_staff or seat.bot_version.bot.owner_id == user.pk:
-            return seat.fault_evidence
-        return None
+        return seat.fault_evidence if self._private(seat) else None
+
+    def get_log(self, seat: MatchSeat) -> str | None:
+        return seat.log if self._private(seat) else None
+
+
+class MatchSeatSummaryOutput(MatchSeatOutput):
+    """A seat in a match list: no stderr log (kilobytes a seat; the match itself has it)."""
+
+    class Meta(MatchSeatOutput.Meta):
+        fields = [f for f in MatchSeatOutput.Meta.fields if f != "log"]
 
 
 class MatchOutput(serializers.ModelSerializer):
@@ -228,6 +264,8 @@ class MatchSummaryOutput(MatchOutput):
     more than the queries of a page. tests/tournament/test_page_queries.py checks that the
     output is what that machinery would write."""
 
+    seats = MatchSeatSummaryOutput(many=True)
+
     class Meta(MatchOutput.Meta):
         fields = [f for f in MatchOutput.Meta.fields if f not in ("result", "error")]
 
@@ -238,8 +276,7 @@ class MatchSummaryOutput(MatchOutput):
 
     def to_representation(self, match: MatchSummary) -> dict[str, Any]:
         base = self._base
-        user = getattr(self.context.get("request"), "user", None)
-        viewer = user if user is not None and user.is_authenticated else None
+        viewer = _viewer(self.context)
         when = _WHEN.to_representation
         replay = bool(match.replay_name)
         return {
@@ -262,7 +299,7 @@ def _float(value: float | None) -> float | None:
 
 def _seat_summary(seat: SeatSummary, viewer: Any) -> dict[str, Any]:
     """A seat as MatchSeatOutput writes it (fault evidence for the owner and staff only)."""
-    private = viewer is not None and (viewer.is_staff or seat.bot_owner_id == viewer.pk)
+    private = may_see_private(viewer, seat.bot_owner_id)
     return {
         "seat": seat.seat, "bot_version": seat.bot_version_id, "bot": seat.bot_name,
         "version": seat.version, "bot_sha256": seat.bot_sha256, "score": _float(seat.score),

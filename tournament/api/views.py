@@ -65,6 +65,11 @@ class AccountMeApi(APIView):
 # --- bots -----------------------------------------------------------------------------------
 
 
+def _bot_output(request: Request, bot_id: int) -> dict[str, Any]:
+    """A bot as its reader may see it (its versions' logs for the owner and staff only)."""
+    return s.BotOutput(selectors.bot_get(bot_id=bot_id), context={"request": request}).data
+
+
 class BotListApi(FilteredListApi):
     filterset_class = BotFilter
 
@@ -77,7 +82,7 @@ class BotListApi(FilteredListApi):
         data = s.BotInput(data=request.data)
         data.is_valid(raise_exception=True)
         bot = bot_services.bot_create(owner=request.user, **data.validated_data)
-        return Response(s.BotOutput(selectors.bot_get(bot_id=bot.pk)).data, status=201)
+        return Response(_bot_output(request, bot.pk), status=201)
 
 
 class BotDetailApi(APIView):
@@ -91,10 +96,11 @@ class BotDetailApi(APIView):
     @extend_schema(request=s.BotUpdateInput, responses=s.BotOutput)
     def patch(self, request: Request, bot_id: int) -> Response:
         bot = found(selectors.bot_get(bot_id=bot_id), "Bot", bot_id)
+        bot_services.bot_owner_check(bot=bot, user=request.user)  # before the fields
         data = s.BotUpdateInput(data=request.data)
         data.is_valid(raise_exception=True)
         bot_services.bot_update(bot=bot, user=request.user, **data.validated_data)
-        return Response(s.BotOutput(selectors.bot_get(bot_id=bot_id)).data)
+        return Response(_bot_output(request, bot_id))
 
 
 class BotRetireApi(APIView):
@@ -102,7 +108,7 @@ class BotRetireApi(APIView):
     def post(self, request: Request, bot_id: int) -> Response:
         bot = found(selectors.bot_get(bot_id=bot_id), "Bot", bot_id)
         bot_services.bot_retire(bot=bot, user=request.user)
-        return Response(s.BotOutput(selectors.bot_get(bot_id=bot_id)).data)
+        return Response(_bot_output(request, bot_id))
 
 
 class BotVersionListApi(FilteredListApi):
@@ -129,6 +135,7 @@ class BotVersionListApi(FilteredListApi):
     )
     def post(self, request: Request, bot_id: int) -> Response:
         bot = found(selectors.bot_get(bot_id=bot_id), "Bot", bot_id)
+        bot_services.bot_owner_check(bot=bot, user=request.user)  # before the fields
         data = s.BundleInput(data=request.data)
         data.is_valid(raise_exception=True)
         upload = data.validated_data["file"]
@@ -167,6 +174,7 @@ class LeagueListApi(FilteredListApi):
 
     @extend_schema(request=s.LeagueInput, responses={201: s.LeagueOutput})
     def post(self, request: Request) -> Response:
+        league_services.league_create_check(user=request.user)  # before the fields
         data = s.LeagueInput(data=request.data)
         data.is_valid(raise_exception=True)
         league = league_services.league_create(organiser=request.user, **data.validated_data)
@@ -180,10 +188,12 @@ class LeagueDetailApi(APIView):
 
     @extend_schema(request=s.LeagueUpdateInput, responses=s.LeagueOutput)
     def patch(self, request: Request, league_id: int) -> Response:
+        league = _league(request, league_id)
+        league_services.league_organiser_check(league=league, user=request.user)
         data = s.LeagueUpdateInput(data=request.data)
         data.is_valid(raise_exception=True)
         league = league_services.league_set_ladder_order(
-            league=_league(request, league_id), user=request.user, **data.validated_data
+            league=league, user=request.user, **data.validated_data
         )
         return Response(s.LeagueOutput(league).data)
 
@@ -217,6 +227,7 @@ class LeagueInvitationApi(ListApi):
     @extend_schema(request=s.InvitationInput, responses={201: s.InvitationOutput})
     def post(self, request: Request, league_id: int) -> Response:
         league = _league(request, league_id)
+        league_services.league_organiser_check(league=league, user=request.user)
         data = s.InvitationInput(data=request.data)
         data.is_valid(raise_exception=True)
         invitation = league_services.league_invite(

@@ -52,6 +52,11 @@ def _check_owner(bot: Bot, user: Any) -> None:
         raise PermissionDenied(PermissionDenied.NOT_OWNER)
 
 
+def bot_owner_check(*, bot: Bot, user: Any) -> None:
+    """PermissionDenied unless `user` owns `bot`: asked before a request's fields are read."""
+    _check_owner(bot, user)
+
+
 def bot_create(*, owner: Any, name: str, description: str = "") -> Bot:
     name = name.strip()
     if not name:

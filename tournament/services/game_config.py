@@ -10,11 +10,32 @@ from ..errors import BadGameConfig
 from ..ratings import SISTER_RATINGS
 
 
-def game_config_check(*, mode: str, seats: int, options: dict[str, Any] | None) -> dict[str, Any]:
+def plain_list(words: list[str]) -> str:
+    """``a, b or c``: a list as a sentence says it."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
+
+
+def difficulty_names() -> str:
+    """The sister's difficulties as people say them: easy, medium, hard, very hard or expert."""
+    return plain_list([d.replace("_", " ") for d in SISTER_RATINGS])
+
+
+def solo_difficulty_message(what: str = "games", got: Any = None) -> str:
+    """What a solo game without a valid difficulty is told, e.g. "Solo leagues need a
+    difficulty: easy, medium, hard, very hard or expert." (and what was sent, if anything)."""
+    message = BadGameConfig.DIFFICULTY.format(what=what, choices=difficulty_names())
+    if got not in (None, ""):
+        message = f"{message[:-1]}; {got!r} is not one."
+    return message
+
+
+def game_config_check(
+    *, mode: str, seats: int, options: dict[str, Any] | None, what: str = "games"
+) -> dict[str, Any]:
     """Return the cleaned options, or raise BadGameConfig naming the field at fault.
 
     Done before anything is queued, so a bad league or challenge fails at request time rather
-    than on a worker.
+    than on a worker. `what` names what is being made in the messages ("leagues").
     """
     try:
         game_type = engine.mode_class(mode).game_type
@@ -38,20 +59,18 @@ def game_config_check(*, mode: str, seats: int, options: dict[str, Any] | None) 
     ):
         lo, hi = game_type.min_seats, game_type.max_seats
         span = f"{lo}" if lo == hi else f"{lo}-{hi}"
-        message = BadGameConfig.SEATS.format(mode=mode, span=span, seats=seats)
+        seat_word = "seat" if hi == 1 else "seats"
+        message = BadGameConfig.SEATS.format(mode=mode, span=f"{span} {seat_word}", seats=seats)
         fault("seats", message, f"{span} seats")
     if options is not None and not isinstance(options, dict):
         fault("options", "options must be a JSON object.", "an object")
         options = {}
     cleaned = dict(options or {})
     if mode == "solo" and cleaned.get("difficulty") not in SISTER_RATINGS:
-        choices = ", ".join(SISTER_RATINGS)
-        got = cleaned.get("difficulty")
         fault(
             "options",
-            BadGameConfig.DIFFICULTY.format(choices=choices)
-            + ("" if got is None else f" Got {got!r}."),
-            f"difficulty must be one of {choices}",
+            solo_difficulty_message(what, cleaned.get("difficulty")),
+            f"difficulty: one of {', '.join(SISTER_RATINGS)}",  # the values, as sent
         )
     for key, value in cleaned.items():
         if mode == "solo" and key == "difficulty":

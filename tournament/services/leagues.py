@@ -33,6 +33,18 @@ def _check_league_organiser(league: League, user: Any) -> None:
         raise PermissionDenied(PermissionDenied.NOT_LEAGUE_ORGANISER)
 
 
+def league_organiser_check(*, league: League, user: Any) -> None:
+    """PermissionDenied unless `user` runs `league`: asked before a request's fields are
+    read, so a stranger learns nothing of what the fields should be."""
+    _check_league_organiser(league, user)
+
+
+def league_create_check(*, user: Any) -> None:
+    """PermissionDenied unless `user` may create leagues (asked before the fields too)."""
+    if not is_organiser(user):
+        raise PermissionDenied(PermissionDenied.NOT_ORGANISER)
+
+
 def league_create(
     *,
     organiser: Any,
@@ -48,8 +60,7 @@ def league_create(
     rounds: int = 3,
     ladder_order: str = League.LadderOrder.ELO,
 ) -> League:
-    if not is_organiser(organiser):
-        raise PermissionDenied(PermissionDenied.NOT_ORGANISER)
+    league_create_check(user=organiser)
     cleaned = _league_config_check(
         mode=mode, seats=seats, format=format, options=options,
         decision_time_limit=decision_time_limit, time_bank=time_bank, seeds=seeds,
@@ -98,7 +109,7 @@ def _league_config_check(
     cleaned: dict[str, Any] = {}
     game_error: BadGameConfig | None = None
     try:
-        cleaned = game_config_check(mode=mode, seats=seats, options=options)
+        cleaned = game_config_check(mode=mode, seats=seats, options=options, what="leagues")
     except BadGameConfig as exc:
         game_error = exc
     if format not in League.Format.values:

@@ -46,7 +46,12 @@ def replay_upload(
     if not data:
         return {}
     from replays import storage
+    from replays.privacy import public_replay_or_same
     from replays.stored_frames import frames_precompute
+
+    # The stored replay is the public one: anybody who sees the match may download it. The
+    # faults' stderr and evidence stay in the seats' owner-only fields (replays/privacy.py).
+    data = public_replay_or_same(data)
 
     attempts = max(1, settings.REPLAY_UPLOAD_ATTEMPTS if attempts is None else attempts)
     pause = settings.REPLAY_UPLOAD_BACKOFF if backoff is None else backoff

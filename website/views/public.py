@@ -12,6 +12,7 @@ from django.urls import reverse
 from tournament import selectors, site_selectors
 from tournament.errors import size_text
 from tournament.models import Match
+from tournament.privacy import failure_kind, may_see_private
 from tournament.services.leagues import is_organiser
 
 from .. import charts
@@ -22,11 +23,6 @@ from ..match_rows import match_rows
 from .common import found, int_param, match_page, paginate
 
 LADDER_PAGE = 50
-
-
-def may_see_private(user: Any, owner_id: int) -> bool:
-    """A bot's stderr and fault details are for its owner and staff only."""
-    return bool(user.is_authenticated and (user.is_staff or user.pk == owner_id))
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -175,9 +171,14 @@ def bot_detail(request: HttpRequest, bot_id: int) -> HttpResponse:
     enter = None
     if owner and not bot.retired:
         enter = EnterForm(leagues=site_selectors.enterable_leagues(user=user))
+    versions = paginate(request, site_selectors.bot_versions(bot=bot), 10)
+    private = may_see_private(user, bot.owner_id)
+    for version in versions:  # why a version failed: its kind only, for others
+        version.shown_reason = version.failure_reason if private else failure_kind(
+            version.failure_reason)  # fmt: skip
     return render(request, "website/bot.html", {
         "bot": bot, "owner": owner,
-        "versions": paginate(request, site_selectors.bot_versions(bot=bot), 10),
+        "versions": versions,
         "leagues": leagues,
         "matches": match_rows(selectors.bot_recent_matches(bot=bot, user=user)),
         "fault_rate": site_selectors.bot_fault_rate(bot=bot),

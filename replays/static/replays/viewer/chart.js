@@ -52,7 +52,7 @@ export function renderChart(el, opts) {
     for (const f of marks.faults || []) {
       const row = scores[f.frame] || [];
       const v = row[f.seat] ?? lo;
-      parts.push(`<g class="fault-mark" clip-path="url(#${clipId})"><title>fault: ${esc(names[f.seat] || "seat " + f.seat)} ${esc(f.kind || "")}</title><path d="M${px(f.frame) - 5} ${py(v) - 5}l10 10m0 -10l-10 10" stroke="#b00020" stroke-width="2.5"/></g>`);
+      parts.push(`<g class="fault-mark" clip-path="url(#${clipId})"><title>${esc(f.say || `fault: ${names[f.seat] || "seat " + f.seat} ${f.kind || ""}`)}</title><path d="M${px(f.frame) - 5} ${py(v) - 5}l10 10m0 -10l-10 10" stroke="#b00020" stroke-width="2.5"/></g>`);
     }
     el.innerHTML = `<svg viewBox="0 0 ${W} ${H}" width="100%" role="img" aria-label="Score over time; click to go to a step" class="chart-svg"><defs><clipPath id="${clipId}"><rect class="clip" x="0" y="0" width="${W}" height="${H}"/></clipPath></defs><rect x="${PAD_L}" y="${PAD_T}" width="${W - PAD_L - PAD_R}" height="${H - PAD_T - PAD_B}" fill="transparent" class="hit"/>${parts.join("")}<line class="cursor" y1="${PAD_T}" y2="${H - PAD_B}" stroke="#e69b00" stroke-width="2"/><g class="dots"></g></svg>`;
     el._cursor = el.querySelector(".cursor");

@@ -39,6 +39,25 @@ function fullName(s) {
   const names = (state.payload && state.payload.names) || [];
   return names[s] || `seat ${s}`;
 }
+// ---- faults ----------------------------------------------------------------------------------
+// The frames say where each fault happened (`frame`, `say`: "seat 2 (cats v3) timed out at its
+// 12th decision; ...") and mark the default policy's moves (`default` on a step).
+function faultsAt(frame) {
+  return ((state.payload && state.payload.faults) || []).filter((f) => f.frame === frame);
+}
+function faultFrame(seat) {
+  const f = ((state.payload && state.payload.faults) || []).find((x) => x.seat === seat && Number.isInteger(x.frame));
+  return f ? f.frame : null;
+}
+function renderSeekMarks() {
+  const last = Math.max(1, state.views.length - 1);
+  const marks = (state._marks && state._marks.faults) || [];
+  setHTML($("#seek-marks"), marks.map((m) => {
+    const text = m.say || `${fullName(m.seat)}: ${m.kind}`;
+    return `<button type="button" class="seek-fault" data-frame="${m.frame}" style="left:${(100 * m.frame / last).toFixed(3)}%" title="${esc(text)}" aria-label="Go to the fault: ${esc(text)}">!</button>`;
+  }).join(""));
+}
+
 const ctx = {
   get shapes() { return state.payload.shapes || {}; },
   get cards() { return state.payload.cards || {}; },
@@ -173,7 +192,7 @@ function renderBoats(view, scores) {
       const picture = name
         ? `<svg viewBox="-2 -2 ${layout.width + 4} ${layout.height + 4}" width="${layout.width + 4}" height="${layout.height + 4}" role="img" aria-label="Boat of ${esc(fullName(s))}"><g class="layout">${layout.svg}</g><g class="tiles"></g></svg>`
         : '<p class="nil no-boat">No boat chosen yet.</p>';
-      return `<figure class="boat" data-seat="${s}" style="--seat:${SEAT_COLOURS[s % 4]}"><figcaption><span class="who" title="${esc(fullName(s))}"><i></i><span class="name">${esc(fullName(s))}</span></span><span class="stats"></span><span class="score"></span></figcaption>
+      return `<figure class="boat" data-seat="${s}" style="--seat:${SEAT_COLOURS[s % 4]}"><figcaption><span class="who" title="${esc(fullName(s))}"><i></i><span class="name">${esc(fullName(s))}</span></span><span class="policy"></span><span class="stats"></span><span class="score"></span></figcaption>
         ${picture}
         <div class="hands"></div></figure>`;
     }).join("") || '<p class="nil">No boats in this view.</p>';
@@ -188,6 +207,12 @@ function renderBoats(view, scores) {
     const boat = boatOf(p);
     fig.classList.toggle("me", me === s);
     fig.classList.toggle("acted", Boolean(step && step.seat === s));
+    const faulted = faultFrame(s);
+    const policy = faulted !== null && state.step >= faulted;
+    if (fig.classList.contains("faulted") !== policy) {
+      fig.classList.toggle("faulted", policy);
+      setHTML(fig.querySelector(".policy"), policy ? '<span class="default-tag" title="This seat faulted: the default policy plays for it">default policy</span>' : "");
+    }
     fig.dataset.tiles = String(boat.tiles.length);
     setHTML(fig.querySelector(".stats"), statsHTML((view.you && view.you.seat === s) ? view.you : p) + `<span title="tiles on the boat">${icon("tiles", "tiles")} ${boat.tiles.length}</span>`);
     const score = scores && scores[s] !== null && scores[s] !== undefined ? `${scores[s]} <small>pts</small>` : "";
@@ -245,7 +270,11 @@ function renderStep() {
       : `<span class="time" title="time the bot took">${s.seconds >= 0.001 ? (s.seconds * 1000).toFixed(1) + " ms" : Math.round(s.seconds * 1e6) + " µs"}</span>`;
     const card = s.action && Number.isInteger(s.action.card) && state.payload.cards[String(s.action.card)] && !/^a card|chooses a card|buys a card/.test(s.say || "")
       ? `<div class="step-card">${cardFace(s.action.card, state.payload.cards[String(s.action.card)], 'data-fresh="1"')}</div>` : "";
-    html += `<p class="say" style="--seat:${SEAT_COLOURS[s.seat % 4]}" tabindex="0" title="${esc(s.text)}" data-raw="${esc(s.text)}">${esc(s.say || s.text)}</p>` +
+    for (const f of faultsAt(i)) {
+      html += `<p class="fault-note" role="note"><strong>Fault:</strong> ${esc(f.say || `${fullName(f.seat)}: ${f.kind}`)}${f.message ? `<span class="detail">${esc(f.message)}</span>` : ""}</p>`;
+    }
+    const tag = s.default ? '<span class="default-tag">default policy</span>' : "";
+    html += `<p class="say${s.default ? " default-move" : ""}" style="--seat:${SEAT_COLOURS[s.seat % 4]}" tabindex="0" title="${esc(s.text)}" data-raw="${esc(s.text)}">${esc(s.say || s.text)}${tag}</p>` +
       `<p class="raw"><code>${esc(s.text)}</code> ${secs}</p>${card}`;
     if (s.note) html += `<p class="note" title="the bot's debug note">${icon("note", "the bot's note")} ${esc(s.note)}</p>`;
   }
@@ -299,7 +328,7 @@ function renderFinal() {
     if (r.tiebreak) html += `<p>Tiebreak: ${esc(String(r.tiebreak.name || "").replace(/_/g, " "))} ${esc((r.tiebreak.values || []).join(", "))}</p>`;
     if (r.sister) html += `<p>The sister: ${esc(typeof r.sister === "object" ? (r.sister.total ?? JSON.stringify(r.sister)) : r.sister)}${r.won !== undefined ? (r.won ? " — the player wins" : " — the sister wins") : ""}</p>`;
     const faults = state.payload.faults || [];
-    if (faults.length) html += `<p class="faults">Faults: ${faults.map((f) => esc(`${fullName(f.seat)}: ${f.kind}${f.step !== undefined ? " at step " + f.step : ""}`)).join("; ")}</p>`;
+    if (faults.length) html += `<p class="faults">Faults: ${faults.map((f) => esc(f.say || `${fullName(f.seat)}: ${f.kind}${f.step !== undefined ? " at step " + f.step : ""}`)).join(" ")}</p>`;
     return html;
   }));
 }
@@ -470,6 +499,7 @@ function adopt(body, step) {
   state.views = views;
   state._marks = dayMarks();
   deriveTimelines();
+  renderSeekMarks();
   const select = $("#seat-select");
   if (select.options.length !== body.seats + 1) {
     while (select.options.length > 1) select.remove(1);
@@ -569,6 +599,10 @@ function wire() {
   $("#btn-live").addEventListener("click", () => show(state.views.length - 1));
   $("#btn-play").addEventListener("click", () => (state.playing ? pause() : play()));
   $("#seek").addEventListener("input", (e) => { pause(); show(Number(e.target.value)); });
+  $("#seek-marks").addEventListener("click", (e) => {
+    const mark = e.target.closest(".seek-fault");
+    if (mark) { pause(); show(Number(mark.dataset.frame)); }
+  });
   $("#speed").addEventListener("change", (e) => {
     state.speed = Number(e.target.value);
     if (state.playing) play();
