@@ -121,11 +121,18 @@ def _duel_cards() -> list[dict[str, Any]]:
 def _vocabulary(mode: str) -> dict[str, Any]:
     """What the terms of the cards' ``rules`` mean (the data file's own notes)."""
     if mode == "duel":
-        return {"cards": "Duel cards are taken from the island as discoveries: 'treasure' and "
-                         "'instant' cards act at once (rules.params), 'lesson' cards score at "
-                         "the end (rules.scoring, in the terms below)",
-                **{k: v for k, v in base_cards_meta().items()
-                   if k in ("count_of_vocabulary", "scoring_kinds")}}
+        return {
+            "cards": "Duel cards are taken from the island as discoveries: 'treasure' and "
+                     "'instant' cards act at once (rules.params: action and its numbers), "
+                     "'lesson' cards score at the end (rules.scoring)",
+            "scoring": "a Duel lesson's scoring.kind names its rule (e.g. exact_cats_of_colour: "
+                       "its points if you have exactly count cat tiles of colour; "
+                       "min_of_two_colours: points_each per pair of one cat of each colour); "
+                       "its other keys are the rule's numbers, and the card's effect states it "
+                       "in words. Families, edges and visible rats or maps are as in "
+                       "count_of_vocabulary",
+            "count_of_vocabulary": base_cards_meta()["count_of_vocabulary"],
+        }
     meta = base_cards_meta()
     keep = ["count_of_vocabulary", "scoring_kinds"]
     if mode == "solo":
@@ -205,7 +212,8 @@ def _duel_shapes() -> dict[str, Any]:
     out: dict[str, Any] = {}
     for cat in data.cats:
         if cat.shape.key not in out:
-            out[cat.shape.key] = _shape(cat.shape, "cat", fish=cat.fish)
+            count = sum(1 for c in data.cats if c.shape is cat.shape)
+            out[cat.shape.key] = _shape(cat.shape, "cat", count=count, fish=cat.fish)
     for s in data.treasure_shapes:
         out[s.key] = _shape(s, "treasure", count=len(data.treasure_ids[s.key]))
     return out
