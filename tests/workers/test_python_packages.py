@@ -77,7 +77,10 @@ def test_python3_numpy_is_in_the_language_table_and_the_worker_image() -> None:
     assert spec["packages"] == ["numpy"] and spec["interpreter"] == "python3"
     root = Path(__file__).resolve().parents[2]
     assert "numpy==2.4.6" in (root / "requirements.txt").read_text().split()
-    assert "pip install -r requirements.txt" in (root / "Dockerfile").read_text()
+    dockerfile = (root / "Dockerfile").read_text()
+    # the worker's packages in a virtualenv: the python3 that runs bots keeps the stdlib alone
+    assert "/opt/venv/bin/pip install -r requirements.txt" in dockerfile
+    assert "ENV PATH=/opt/venv/bin:$PATH" in dockerfile
 
 
 @pytest.mark.parametrize("forkserver", ["1", "0"])
