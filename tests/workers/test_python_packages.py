@@ -119,5 +119,24 @@ def test_a_package_the_sandbox_lacks_is_an_import_error_the_fault_shows(tmp_path
     outcome = run_match(spec)
     assert len(outcome.faults) == 1
     fault = outcome.faults[0]
-    assert fault.seat == 0 and fault.kind in (FaultKind.CRASH, FaultKind.START_FAILED)
+    assert fault.seat == 0 and fault.kind == FaultKind.CRASH
     assert any("ModuleNotFoundError: No module named 'numpy'" in line for line in fault.stderr)
+
+
+def test_a_package_the_worker_lacks_is_a_clear_start_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A language offering a package this worker has not installed cannot start its bots: the
+    sandbox says which package, and the match records a start_failed fault with it."""
+    from workers import bot_packages
+
+    spec = {**languages()["python3-numpy"], "packages": ["no_such_package_here"]}
+    monkeypatch.setattr(bot_packages, "language_spec", lambda language: spec)
+    with pytest.raises(bot_packages.PackagesMissing,
+                       match="the package 'no_such_package_here' is not installed"):
+        bot_packages.package_site("python3-numpy", tmp_path)
+    outcome = run_match(MatchSpec(
+        mode="duel", seats=(SeatSpec.parse(str(numpy_bundle(tmp_path))), SeatSpec.parse("random")),
+        seed=7, limits=FAST, replay=False))  # fmt: skip
+    assert [(f.seat, f.kind) for f in outcome.faults] == [(0, FaultKind.START_FAILED)]
+    assert "no_such_package_here" in outcome.faults[0].message
