@@ -105,11 +105,15 @@ def package_site(language: str, root: Path) -> PackageSite | None:
     names = language_spec(language).get("packages") or ()
     if not names:
         return None
-    return _package_site(language, tuple(names), root)
+    sources = _sources(language, tuple(names))
+    parents = tuple(dict.fromkeys(os.path.dirname(s) for s in sources))
+    return PackageSite(sources, parents, _link_folder(root, list(sources)))
 
 
 @cache
-def _package_site(language: str, names: tuple[str, ...], root: Path) -> PackageSite:
+def _sources(language: str, names: tuple[str, ...]) -> tuple[str, ...]:
+    """Where the packages are (looked up once per process), after checking that the bots'
+    interpreter is the Python they were installed for."""
     try:
         interpreter = resolve_interpreter(language)
     except BundleError as exc:
@@ -121,6 +125,4 @@ def _package_site(language: str, names: tuple[str, ...], root: Path) -> PackageS
             f"{language} bots run {interpreter} (Python {theirs}), but this worker's "
             f"{', '.join(names)} is installed for Python {ours}"
         )
-    sources = [path for name in names for path in _locate(name)]
-    parents = list(dict.fromkeys(os.path.dirname(s) for s in sources))
-    return PackageSite(tuple(sources), tuple(parents), _link_folder(root, sources))
+    return tuple(path for name in names for path in _locate(name))
