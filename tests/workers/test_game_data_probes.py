@@ -1,5 +1,6 @@
-"""Bots read the game's data: a probe bot in Python, JavaScript and C++, each through its
-starter kit's helper (arena_bot.GameData, game_data.js, arena::GameData), plays a whole game of
+"""Bots read the game's data: a probe bot in Python, JavaScript, C++ and C (a static binary),
+each through its starter kit's helper (arena_bot.GameData, game_data.js, arena::GameData, the
+game_* look-ups of arena.h), plays a whole game of
 every mode through the real sandbox. It exits with a fault if a card's cost or a boat's cells
 are missing from ``start``'s ``game_data``, or if a legal placement or a placed tile leaves
 the cells of its boat; its notes say how many it checked. The kits' placement helpers also
@@ -23,7 +24,7 @@ from workers.runner import MatchSpec, SeatSpec, run_match
 from .starters import EXAMPLES, zip_bundle
 
 PROBES = Path(__file__).resolve().parent / "probes"
-LANGUAGES = ("python", "js", "cpp")
+LANGUAGES = ("python", "js", "cpp", "c")
 SEATS = {"standard": 2, "family": 2, "solo": 1, "duel": 2}
 
 
@@ -37,10 +38,17 @@ def probe_bundle(language: str, out: Path) -> Path:
         files = {"main.js": (PROBES / "probe.js").read_bytes(),
                  "game_data.js": (EXAMPLES / "js" / "game_data.js").read_bytes()}
         manifest = {"entrypoint": "main.js", "language": "node"}
-    else:
+    elif language == "cpp":
         files = {"probe.cpp": (PROBES / "probe.cpp").read_bytes(),
                  "arena.hpp": (EXAMPLES / "cpp" / "arena.hpp").read_bytes()}
         manifest = {"entrypoint": "probe.cpp", "language": "cpp"}
+    else:  # built here as the C kit's Makefile does, uploaded as a static executable
+        exe = out / "probe_c"
+        subprocess.run(["gcc", "-std=c99", "-O2", "-Wall", "-Wextra", "-Werror", "-static",
+                        "-I", str(EXAMPLES / "binary"), "-o", str(exe), str(PROBES / "probe.c")],
+                       check=True, capture_output=True)  # fmt: skip
+        files = {"probe": exe.read_bytes()}
+        manifest = {"entrypoint": "probe", "language": "binary"}
     return zip_bundle(out / f"probe_{language}.zip", manifest, files)
 
 
