@@ -140,3 +140,32 @@ def test_a_package_the_worker_lacks_is_a_clear_start_error(
         seed=7, limits=FAST, replay=False))  # fmt: skip
     assert [(f.seat, f.kind) for f in outcome.faults] == [(0, FaultKind.START_FAILED)]
     assert "no_such_package_here" in outcome.faults[0].message
+
+
+def test_the_bundle_limit_leaves_room_for_16_mib_of_weights(tmp_path: Path) -> None:
+    """17 MiB of weights that do not compress, zipped with the bot: the bundle passes the
+    default checks and the bot loads them in the sandbox."""
+    from workers.bundles import MAX_BUNDLE_BYTES
+
+    weights = np.random.default_rng(1).random((17 * 1024 * 1024) // 8)  # float64
+    buffer = io.BytesIO()
+    np.save(buffer, weights)
+    bot = NUMPY_BOT.replace(b'np.load(Path(__file__).parent / "model" / "weights.npy")',
+                            b'np.load(Path(__file__).parent / "model" / "small.npy")')
+    bot = bot.replace(b"note = ", b'big = np.load(Path(__file__).parent / "big.npy")\nnote = ')
+    bot = bot.replace(b'"weights %.2f numpy %s" % (float(weights.sum()), np.__version__)',
+                      b'"%d MiB" % (big.nbytes // 2**20)')
+    small = io.BytesIO()
+    np.save(small, WEIGHTS)
+    manifest = {"entrypoint": "main.py", "language": "python3-numpy"}
+    bundle = zip_bundle(tmp_path / "big.zip", manifest,
+                        {"main.py": bot, "model/small.npy": small.getvalue(),
+                         "big.npy": buffer.getvalue()})  # fmt: skip
+    size = bundle.stat().st_size
+    assert 16 * 2**20 < size <= MAX_BUNDLE_BYTES
+    assert validate_bundle(bundle).size == size
+    spec = MatchSpec(mode="duel", seats=(SeatSpec.parse(str(bundle)), SeatSpec.parse("random")),
+                     seed=9, limits=FAST, replay=False)  # fmt: skip
+    outcome = run_match(spec)
+    assert outcome.faults == [], [(f.describe(), f.stderr) for f in outcome.faults]
+    assert {a.get("note") for a in outcome.actions if a["seat"] == 0} == {"17 MiB"}
