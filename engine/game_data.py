@@ -26,6 +26,7 @@ import hashlib
 import json
 from functools import cache
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from .boat import COLOURS, BoatLayout, cells_of
@@ -318,7 +319,8 @@ GAME_DATA_SCHEMA_ID = "https://isle-arena.invalid/protocol/game-data.schema.json
 
 @cache
 def _schema_defs() -> dict[str, Any]:
-    return _without_doc(_read("engine.data.protocol", "game_data.schema.json"))
+    path = Path(__file__).resolve().parent / "data" / "protocol" / "game_data.schema.json"
+    return _without_doc(json.loads(path.read_text()))  # beside the protocol's description
 
 
 def game_data_defs(mode: str | None = None) -> dict[str, Any]:
