@@ -76,7 +76,9 @@ def test_python3_numpy_is_in_the_language_table_and_the_worker_image() -> None:
     spec = languages()["python3-numpy"]
     assert spec["packages"] == ["numpy"] and spec["interpreter"] == "python3"
     root = Path(__file__).resolve().parents[2]
-    assert "numpy==2.4.6" in (root / "requirements.txt").read_text().split()
+    for requirements in ("requirements.txt", "requirements-env.txt"):
+        assert "numpy==2.4.6" in (root / requirements).read_text().split(), requirements
+    assert np.__version__ == "2.4.6" and "numpy 2.4.6" in spec["description"]
     dockerfile = (root / "Dockerfile").read_text()
     # the worker's packages in a virtualenv: the python3 that runs bots keeps the stdlib alone
     assert "/opt/venv/bin/pip install -r requirements.txt" in dockerfile
