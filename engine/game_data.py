@@ -14,8 +14,10 @@ names into the facts behind them, for one mode:
 * ``island`` (the Duel): the spaces, their kinds and places, and which are joined;
 * ``rules``: the mode's rule numbers (days, fish, prices...).
 
-One source: everything is read through the engine's own loaders of ``engine/data/**`` and
-the modes' rule files, never copied, so it cannot disagree with the rules the engine plays.
+One source: everything comes from ``engine/data/**`` and the modes' rule files, through the
+engine's own loaders (cards, boats, shapes, the island), the files themselves only for what
+the loaders drop (room icons, the island's rows and columns): never a copy, so it cannot
+disagree with the rules the engine plays.
 ``version`` is the engine's version and a hash of the content, so a bot (or a cache) can tell
 two sets of data apart. Pure: no Django, nothing outside the engine.
 """
@@ -62,7 +64,7 @@ _BASE_CARD_IDS: dict[str, tuple[range, ...]] = {
 }
 # Keys of a card record that the common head of a card carries; the rest of the record is its
 # machine-readable ``rules``.
-_HEAD_KEYS = frozenset({"id", "family", "kind", "name", "label", "effect", "cost_fish", "speed",
+_HEAD_KEYS = frozenset({"id", "family", "name", "label", "effect", "cost_fish", "speed",
                         "basket", "basket_value", "colour"})
 _BASKETS = {"full": 1.0, "half": 0.5}
 
@@ -101,21 +103,18 @@ def _base_cards(mode: str) -> list[dict[str, Any]]:
 
 
 def _duel_cards() -> list[dict[str, Any]]:
+    from .modes.duel.data import duel_data
+
     out = []
-    for raw in _read("engine.data.duel", "cards.json")["cards"]:
-        out.append({
-            "id": raw["id"],
-            "family": raw["kind"],
-            "label": raw.get("label") or "",
-            "name": raw.get("name"),
-            "cost": None,
-            "speed": None,
-            "basket": None,
-            "baskets": None,
-            "colour": None,
-            "effect": raw.get("effect") or "",
-            "rules": {k: v for k, v in raw.items() if k not in _HEAD_KEYS},
-        })
+    for card in sorted(duel_data().cards.values(), key=lambda c: c.id):
+        rules: dict[str, Any] = {}
+        if card.params:
+            rules["params"] = card.params
+        if card.scoring:
+            rules["scoring"] = card.scoring
+        out.append({"id": card.id, "family": card.kind, "label": card.label, "name": card.name,
+                    "cost": None, "speed": None, "basket": None, "baskets": None,
+                    "colour": None, "effect": card.effect, "rules": rules})
     return out
 
 
