@@ -4,7 +4,8 @@
 #   docker build --target proxy -t isle-arena-proxy .   # nginx + the collected static files
 # gunicorn's sync workers are never exposed to clients: they listen on port 8000 inside the
 # deployment's network, and only nginx (port 80 of the proxy image) is published.
-# Bot languages (docs/bot-protocol.md, "Languages"): Python 3.11 is the base image's; Node.js 20
+# Bot languages (docs/bot-protocol.md, "Languages"): Python 3.11 is the base image's (numpy for
+# python3-numpy bots comes from the virtualenv below); Node.js 20
 # is the official build, copied from its Debian bookworm image (the same Debian as ours); C++ is
 # Debian's g++ 12 with the static C and C++ libraries (bots are linked with -static).
 FROM node:20-bookworm-slim AS node
@@ -26,7 +27,11 @@ RUN apt-get update \
 
 WORKDIR /app
 COPY requirements.txt .
-RUN pip install -r requirements.txt
+# The project's packages go into a virtualenv, first on PATH: the image's own python3, which
+# runs the Python bots, keeps the standard library alone, and python3-numpy bots are shown the
+# virtualenv's numpy and nothing else of it (workers/bot_packages.py).
+RUN python -m venv /opt/venv && /opt/venv/bin/pip install -r requirements.txt
+ENV PATH=/opt/venv/bin:$PATH
 
 # Unprivileged user; /data/* exist in the image so named volumes mounted there inherit ownership.
 RUN useradd --create-home --uid 1000 arena \

@@ -17,6 +17,7 @@ from .errors import (
     NotYourTurn,
 )
 from .game import Game, GameType
+from .game_data import game_data
 from .modes import MODES, available_modes, mode_class, new_game
 from .version import ENGINE_VERSION
 
@@ -36,6 +37,7 @@ __all__ = [
     "MalformedAction",
     "NotYourTurn",
     "available_modes",
+    "game_data",
     "mode_class",
     "new_game",
 ]

@@ -4,7 +4,10 @@
 * the per-mode tables of ``docs/bot-protocol.md`` (between the ``protocol-tables`` markers):
   every observation field, type and decision of each mode, and its action kinds;
 * the layout of the training environments' flat encoding in ``docs/training.md`` (between
-  the ``env-layout`` markers).
+  the ``env-layout`` markers);
+* what ``scripts/game_data_docs.py`` makes from the game's data: its JSON Schema
+  (``docs/protocol-schema/game-data.schema.json``), the table of every card in
+  ``docs/bot-protocol.md`` and the list of every shape in ``docs/engine.md``.
 
     python scripts/protocol_docs.py          # rewrite them
     python scripts/protocol_docs.py --check  # exit 1 when a committed copy is stale
@@ -25,10 +28,12 @@ sys.path.insert(0, str(ROOT))
 from engine import available_modes  # noqa: E402
 from engine.env.encoding import encoder, layout_rows  # noqa: E402
 from engine.protocol_spec import ModeSpec, ObjectType, mode_spec  # noqa: E402
+from scripts import game_data_docs  # noqa: E402
 from workers.protocol_schema import protocol_schema  # noqa: E402
 
 SCHEMA_DIR = ROOT / "docs" / "protocol-schema"
 PROTOCOL_DOC = ROOT / "docs" / "bot-protocol.md"
+ENGINE_DOC = ROOT / "docs" / "engine.md"
 TRAINING_DOC = ROOT / "docs" / "training.md"
 START, END = "<!-- protocol-tables:start -->", "<!-- protocol-tables:end -->"
 LAYOUT_START, LAYOUT_END = "<!-- env-layout:start -->", "<!-- env-layout:end -->"
@@ -136,8 +141,15 @@ def replaced(current: str, start: str, end: str, body: str, heading: str) -> str
 
 def expected_files() -> dict[Path, str]:
     files = {SCHEMA_DIR / f"{mode}.schema.json": schema_text(mode) for mode in available_modes()}
-    files[PROTOCOL_DOC] = replaced(PROTOCOL_DOC.read_text(), START, END, tables(),
-                                   "Every mode's fields and actions")
+    protocol_doc = replaced(PROTOCOL_DOC.read_text(), START, END, tables(),
+                            "Every mode's fields and actions")
+    files[PROTOCOL_DOC] = replaced(protocol_doc, game_data_docs.CARDS_START,
+                                   game_data_docs.CARDS_END, game_data_docs.card_table(),
+                                   "Every card")
+    files[game_data_docs.SCHEMA_PATH] = game_data_docs.schema_text()
+    files[ENGINE_DOC] = replaced(ENGINE_DOC.read_text(), game_data_docs.SHAPES_START,
+                                 game_data_docs.SHAPES_END, game_data_docs.shape_list(),
+                                 "Shapes")
     files[TRAINING_DOC] = replaced(TRAINING_DOC.read_text(), LAYOUT_START, LAYOUT_END,
                                    layout_tables(), "The flat encoding, mode by mode")
     return files

@@ -79,6 +79,28 @@ def shortened(message: dict[str, Any]) -> dict[str, Any]:
     return cut
 
 
+def start_shortened(message: dict[str, Any]) -> dict[str, Any]:
+    """The start message with its ``game_data`` cut to a few entries of each part (bots get
+    all of it: about 100 KB)."""
+    data = message.get("game_data")
+    if not isinstance(data, dict):
+        return message
+    cut = dict(data)
+    cut["cards"] = [*data["cards"][:2],
+                    f"... {len(data['cards']) - 2} more cards (cut in this document)"]
+    for key in ("boats", "shapes"):
+        names = list(data[key])
+        first = dict(data[key][names[0]])
+        for part, value in first.items():
+            if isinstance(value, list) and len(value) > 3:
+                first[part] = [*value[:3], f"... {len(value) - 3} more"]
+        cut[key] = {names[0]: first, "...": f"{len(names) - 1} more: {', '.join(names[1:])}"}
+    for key in ("tiles", "island", "vocabulary"):
+        if key in cut:
+            cut[key] = "... (cut in this document)"
+    return {**message, "game_data": cut}
+
+
 def collect(mode: str, games: int) -> dict[str, Any]:
     """Play games until every decision kind has an example (or ``games`` have been played)."""
     seats = SEATS.get(mode, mode_class(mode).game_type.min_seats)
@@ -178,7 +200,7 @@ def render(collected: dict[str, dict[str, Any]]) -> str:
             "### start (to seat 0)",
             "",
             "```json",
-            pretty(data["start"]),
+            pretty(start_shortened(data["start"])),
             "```",
             "",
             "The bot answers:",

@@ -451,7 +451,8 @@ BOT_WALL_FACTOR = env_float("BOT_WALL_FACTOR", 3.0)
 # many extra seconds, which the bot is not told about.
 BOT_VALIDATION_STARTUP_GRACE_SECONDS = env_float("BOT_VALIDATION_STARTUP_GRACE_SECONDS", 20.0)
 BOT_MEMORY_LIMIT_MB = env_int("BOT_MEMORY_LIMIT_MB", 512)
-BOT_UPLOAD_MAX_BYTES = env_int("BOT_UPLOAD_MAX_BYTES", 5 * 1024 * 1024)
+# 32 MiB: room for a model's weights beside the code (python3-numpy bots load them with np.load).
+BOT_UPLOAD_MAX_BYTES = env_int("BOT_UPLOAD_MAX_BYTES", 32 * 1024 * 1024)
 # Compiled languages (C++) are built once, on upload, on a worker, in the sandbox.
 BOT_BUILD_TIME_LIMIT = env_float("BOT_BUILD_TIME_LIMIT", 120.0)  # seconds (wall clock)
 BOT_BUILD_MEMORY_MB = env_int("BOT_BUILD_MEMORY_MB", 1024)  # per compiler process

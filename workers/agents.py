@@ -31,7 +31,7 @@ from .protocol import (
     end_message,
     parse_ready_reply,
     parse_reply,
-    start_message,
+    start_line,
 )
 from .sandbox import BotProcess, BotSandbox, SandboxError
 
@@ -186,7 +186,7 @@ class ProgramAgent:
         except (BundleError, SandboxError, OSError) as exc:
             self._record(game, BotFault(FaultKind.START_FAILED, str(exc)))
             return
-        self._pending_start = dumps_line(start_message(game, self.seat, self.limits))
+        self._pending_start = start_line(game, self.seat, self.limits)
 
     def await_ready(self, game: Game) -> None:
         """Wait for the answer to ``start`` within the startup limit."""

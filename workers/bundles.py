@@ -35,7 +35,7 @@ from typing import Any
 from .elf import ElfError, check_static_x86_64
 from .forklock import FILES_AND_FORKS
 
-MAX_BUNDLE_BYTES = 5 * 1024 * 1024  # the uploaded file
+MAX_BUNDLE_BYTES = 32 * 1024 * 1024  # the uploaded file (settings.BOT_UPLOAD_MAX_BYTES)
 MAX_ENTRIES = 500  # files and folders in a zip
 MAX_UNCOMPRESSED_BYTES = 50 * 1024 * 1024  # all files of a zip, unpacked
 MAX_MANIFEST_BYTES = 16 * 1024

@@ -129,6 +129,10 @@ def _run_bot(entrypoint: str, env: dict[str, str]) -> None:
     os.environ.update(env)
     sys.argv = [entrypoint]
     sys.path[0] = os.path.dirname(entrypoint)
+    # as the interpreter does at its start: PYTHONPATH's folders right after the script's
+    # (a language's packages, workers/bot_packages.py)
+    extra = [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
+    sys.path[1:1] = [p for p in extra if p not in sys.path]
     code = 0
     try:
         runpy.run_path(entrypoint, run_name="__main__")

@@ -23,6 +23,7 @@ from typing import Any
 from engine import ENGINE_VERSION, Action, ActionCodec, Game, MalformedAction
 from engine.actions import PlacementActions
 from engine.boat import STRIDE, iter_bits
+from engine.game_data import GAME_DATA_MODES, game_data, game_data_text
 from engine.jsontext import JSONText, compact
 
 from .faults import BotFault, FaultKind
@@ -179,7 +180,7 @@ class LegalEncoder:
         return "[" + ",".join(parts) + "]"
 
 
-def start_message(game: Game, seat: int, limits: Limits) -> dict[str, Any]:
+def _start_head(game: Game, seat: int, limits: Limits) -> dict[str, Any]:
     return {
         "type": "start",
         "protocol": PROTOCOL_VERSION,
@@ -191,6 +192,26 @@ def start_message(game: Game, seat: int, limits: Limits) -> dict[str, Any]:
         "limits": limits.protocol_view(),
         "catalogue": game.codec.catalogue(),
     }
+
+
+def start_message(game: Game, seat: int, limits: Limits) -> dict[str, Any]:
+    """The ``start`` message, with the mode's ``game_data`` (``engine.game_data``: cards,
+    boats, shapes, the Duel's island) last; a mode without game data (tests' toy modes) has
+    none. The game data is shared by every match of the mode: do not change it."""
+    message = _start_head(game, seat, limits)
+    if game.mode in GAME_DATA_MODES:
+        message["game_data"] = game_data(game.mode)
+    return message
+
+
+def start_line(game: Game, seat: int, limits: Limits) -> bytes:
+    """``dumps_line(start_message(...))``, with the game data's text (about 100 KB, encoded
+    once per mode and process: ``engine.game_data.game_data_text``) spliced in instead of
+    encoded again at every launch."""
+    text = _dumps(_start_head(game, seat, limits))
+    if game.mode in GAME_DATA_MODES:
+        text = f'{text[:-1]},"game_data":{game_data_text(game.mode)}}}'
+    return (text + "\n").encode()
 
 
 def decide_line(

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.game_data import GAME_DATA_MODES, game_data_defs
 from engine.modes import available_modes
 from engine.protocol_spec import SCHEMA_DIALECT, mode_defs, type_schema
 
@@ -91,6 +92,9 @@ def message_defs(mode: str) -> dict[str, Any]:
             "limits": (_obj({k: v for k, v in _LIMITS.items()}), "the match's limits"),
             "catalogue": ({"type": "array", "items": _catalogue_entry()},
                           "the mode's action kinds"),
+            "game_data": ({"$ref": f"#/$defs/game_data_{mode}"},
+                          "the game's data: every card, boat and shape of the mode (and the "
+                          "Duel's island); docs/bot-protocol.md, \"The game's data\""),
         }, doc="Sent once, at launch. Answer with a ready message."),
         "ready": _obj({
             "ready": ({"const": True}, "always true"),
@@ -139,6 +143,9 @@ def message_defs(mode: str) -> dict[str, Any]:
             "result": ({"$ref": "#/$defs/result"}, "the engine's result"),
         }, doc="Sent once the game is over. No answer is expected."),
     }
+    if mode not in GAME_DATA_MODES:  # a mode without game data (a test's toy mode) is sent none
+        del defs["start"]["properties"]["game_data"]
+        defs["start"]["required"].remove("game_data")
     # a decide carries exactly one of the three forms of the observation
     defs["decide"]["oneOf"] = [{"required": ["observation"]},
                                {"required": ["observation_delta"]},
@@ -152,6 +159,8 @@ def protocol_schema(mode: str) -> dict[str, Any]:
     ``{"$ref": "#/$defs/<message>"}`` inside this document."""
     defs = mode_defs(mode)
     defs.update(message_defs(mode))
+    if mode in GAME_DATA_MODES:
+        defs.update(game_data_defs(mode))
     return {
         "$schema": SCHEMA_DIALECT,
         "$id": SCHEMA_BASE.format(version=PROTOCOL_VERSION, mode=mode),

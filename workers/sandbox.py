@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import forkserver, unpacked_cache
+from .bot_packages import PackageSite, PackagesMissing, package_site
 from .bundles import (
     BundleError,
     BundleInfo,
@@ -742,6 +743,11 @@ class BotSandbox:
                 if not self.shared_workdir:
                     shutil.rmtree(self.workdir)
                 self.info = self._unpack(built, name)
+            try:  # the Python packages its language offers (python3-numpy), if any
+                self.packages: PackageSite | None = package_site(
+                    self.info.language, root / "packages")
+            except PackagesMissing as exc:
+                raise SandboxError(str(exc)) from None
             if self.isolation.uid:
                 self._lease = lease_uid(root)
             self._prepare_dirs()
@@ -800,6 +806,8 @@ class BotSandbox:
             interpreter = Path(command[0]).resolve()
             if iso.filesystem and not str(interpreter).startswith(("/usr/", "/bin/", "/lib")):
                 readonly = (str(interpreter.parent.parent),)  # the interpreter's prefix
+        if self.packages is not None:
+            readonly += self.packages.readonly_dirs(iso.filesystem)
         return LaunchPlan(
             command=tuple(command),
             workdir=str(self.workdir),
@@ -827,10 +835,11 @@ class BotSandbox:
         return self._cgroup_path
 
     def environment(self) -> dict[str, str]:
-        """A minimal environment: nothing of ours leaks to the bot."""
+        """A minimal environment: nothing of ours leaks to the bot. A language's own variables
+        (``"env"`` in data/languages.json) and its packages' ``PYTHONPATH`` come last."""
         home = JAIL_WORKDIR if self.isolation.filesystem else str(self.workdir)
         tmp = "/tmp" if self.isolation.filesystem else str(self.dir / "tmp")
-        return {
+        env = {
             "PATH": SYSTEM_PATH,
             "LANG": "C.UTF-8",
             "HOME": home,
@@ -839,6 +848,10 @@ class BotSandbox:
             "PYTHONHASHSEED": "0",
             "PYTHONUNBUFFERED": "1",
         }
+        env.update(language_spec(self.info.language).get("env", {}))
+        if self.packages is not None:
+            env["PYTHONPATH"] = self.packages.python_path(self.isolation.filesystem)
+        return env
 
     def start(self) -> BotProcess:
         if self.process is not None:

@@ -1,4 +1,5 @@
-/* Isle Arena helper for C bots: a small JSON parser (a tree of nodes) and reply helpers.
+/* Isle Arena helper for C bots: a small JSON parser (a tree of nodes), reply helpers and
+ * look-ups in the game's data (game_card, game_boat, game_shape, ...).
  * Copy it next to your bot; C99 and the C library only. Protocol: docs/bot-protocol.md.
  * Nodes live in one arena per message: json_parse() allocates, json_free() releases. */
 #ifndef ISLE_ARENA_H
@@ -164,6 +165,40 @@ static inline char *read_line(void) {
   if (!buf || len == 0) { free(buf); return NULL; }
   buf[len] = 0;
   return buf;
+}
+
+/* --- The game's data ---------------------------------------------------------------------
+ * start's "game_data" (docs/bot-protocol.md, "The game's data"): keep the start message's
+ * tree (do not json_free it) and pass json_get(start, "game_data") to these look-ups. */
+
+/* The card with this id (id, family, label, cost, speed, baskets, effect, rules), or null. */
+static inline const json *game_card(const json *game_data, int id) {
+  for (const json *c = json_get(game_data, "cards")->child; c; c = c->next)
+    if (json_int(json_get(c, "id")) == id) return c;
+  return &json_none;
+}
+
+/* Its cost in fish; -1 for a card that is never bought (or unknown). */
+static inline int game_card_cost(const json *game_data, int id) {
+  const json *cost = json_get(game_card(game_data, id), "cost");
+  return cost->kind == J_NUMBER ? (int)cost->number : -1;
+}
+
+/* A boat by the name observations give (cells, rats, maps, rooms, edge), or null. */
+static inline const json *game_boat(const json *game_data, const char *name) {
+  return json_get(json_get(game_data, "boats"), name);
+}
+
+/* Whether [x, y] is in a list of cells (a boat's "cells", "rats", "edge", a room's "cells"). */
+static inline int game_has_cell(const json *cells, int x, int y) {
+  for (const json *c = cells->child; c; c = c->next)
+    if (json_int(json_at(c, 0)) == x && json_int(json_at(c, 1)) == y) return 1;
+  return 0;
+}
+
+/* A shape by the key tiles carry: "orientations" lists the cells of each, from [0, 0]. */
+static inline const json *game_shape(const json *game_data, const char *key) {
+  return json_get(json_get(game_data, "shapes"), key);
 }
 
 /* One reply line on stdout, flushed at once (the arena waits for it). */

@@ -200,7 +200,7 @@ def test_sandbox_limits_from_env(tmp_path: Path) -> None:
         "BOT_DECISION_TIME_LIMIT": 1.0,
         "BOT_TIME_BANK": 30.0,
         "BOT_MEMORY_LIMIT_MB": 512,
-        "BOT_UPLOAD_MAX_BYTES": 5 * 1024 * 1024,
+        "BOT_UPLOAD_MAX_BYTES": 32 * 1024 * 1024,
     }
     expression = "{" + ", ".join(f"{n!r}: settings.{n}" for n in defaults) + "}"
     assert read_settings(clean_env(tmp_path), expression) == defaults

@@ -80,7 +80,7 @@ def test_a_50_mib_upload_is_refused_before_it_is_read(author, bot):
     assert response.status_code == 400, response.content[:300]
     error = json.loads(response.content)["error"]
     assert error["code"] == "bundle_rejected"
-    assert error["message"] == "The file is too large: the limit is 5 MiB."
+    assert error["message"] == "The file is too large: the limit is 32 MiB."
     assert body.read_bytes == 0
 
 

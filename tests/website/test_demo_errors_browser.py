@@ -6,7 +6,7 @@ DEBUG, no DATABASE_URL, no broker):
   styled 405 page, never Django's debug pages; both have the site's stylesheet (served by
   WhiteNoise with DEBUG off), pass axe-core with no serious or critical violation and fit a
   390 px phone;
-* the upload box says "The file is empty." and "the limit is 5 MiB" without sending the file;
+* the upload box says "The file is empty." and "the limit is 32 MiB" without sending the file;
 * closing a league for good asks first, on a page of its own.
 """
 
@@ -180,7 +180,7 @@ def test_the_upload_box_says_empty_and_too_large(demo_server: str,
         status = "[data-upload-status]"
         for name, size, message in (
             ("empty.py", 0, "The file is empty."),
-            ("big.py", 10 * 1000 * 1000, "The file is too large: the limit is 5 MiB."),
+            ("big.py", 40 * 1000 * 1000, "The file is too large: the limit is 32 MiB."),
         ):
             page.set_input_files("#id_file", {"name": name, "mimeType": "text/x-python",
                                               "buffer": b"#" * size})  # fmt: skip

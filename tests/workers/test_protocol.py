@@ -202,3 +202,18 @@ def test_ready_answer() -> None:
         with pytest.raises(BotFault) as caught:
             parse_ready(bad)
         assert caught.value.kind is FaultKind.BAD_OUTPUT
+
+
+@pytest.mark.parametrize("mode", available_modes())
+def test_start_line_splices_the_modes_game_data(mode: str) -> None:
+    """The line sent at launch is exactly the start message encoded, with the mode's game data
+    (encoded once per mode) last; a mode without game data (the tests' tiny mode) has none."""
+    game = new_game(mode, 2 if mode != "solo" else 1, 3)
+    line = protocol.start_line(game, 0, Limits())
+    assert line == dumps_line(start_message(game, 0, Limits()))
+    message = json.loads(line)
+    assert list(message)[-1] == "game_data" and message["game_data"]["mode"] == mode
+    assert message["game_data"]["version"].startswith(message["engine_version"] + "+")
+    tiny = TinyGame(2, 5)
+    assert protocol.start_line(tiny, 0, Limits()) == dumps_line(start_message(tiny, 0, Limits()))
+    assert "game_data" not in start_message(tiny, 0, Limits())

@@ -16,7 +16,13 @@ from engine import available_modes, new_game
 from engine.protocol_spec import mode_spec
 from scripts import protocol_docs
 from workers.limits import Limits
-from workers.protocol import LegalEncoder, decide_line, end_message, start_message
+from workers.protocol import (
+    LegalEncoder,
+    decide_line,
+    end_message,
+    start_line,
+    start_message,
+)
 from workers.protocol_schema import all_schemas, protocol_schema
 
 SEATS = {"standard": (2, 3, 4), "family": (2, 4), "solo": (1,), "duel": (2,)}
@@ -50,7 +56,7 @@ def play_and_collect(mode: str) -> dict[str, Any]:
                 game = new_game(mode, seats=seats, seed=seed, options=options)
                 rng = random.Random(seed)
                 encoder = LegalEncoder(game.codec)
-                starts += [start_message(game, s, Limits()) for s in range(seats)]
+                starts += [json.loads(start_line(game, s, Limits())) for s in range(seats)]
                 while not game.is_over():
                     seat = game.pending()[0]
                     obs = game.observation(seat)
@@ -110,6 +116,27 @@ def test_every_declared_decision_occurs_and_offers_only_declared_kinds(
     declared_kinds = {k for d in declared.values() for k in d.actions}
     assert offered == declared_kinds, f"never offered: {declared_kinds - offered}"
     assert offered <= {a.kind for a in spec.actions}
+
+
+def test_start_carries_the_modes_game_data_and_the_schema_checks_it(
+    mode_messages: tuple[str, dict],
+) -> None:
+    """Every start message validated above carries ``game_data`` (the schema requires it); the
+    schema also refuses another mode's data and a card without its cost."""
+    mode, collected = mode_messages
+    check = validator(protocol_schema(mode), "start")
+    start = collected["starts"][0]
+    assert start["game_data"]["mode"] == mode and start["game_data"]["cards"]
+    assert start == start_message(new_game(mode, seats=start["seats"], seed=0,
+                                           options=start["options"]), start["seat"], Limits())
+    other = next(m for m in available_modes() if m != mode)
+    assert not check.is_valid({**start, "game_data": start_message(
+        new_game(other, seats=2 if other != "solo" else 1, seed=0), 0, Limits())["game_data"]})
+    broken = json.loads(json.dumps(start))
+    del broken["game_data"]["cards"][0]["cost"]
+    assert not check.is_valid(broken)
+    del broken["game_data"]
+    assert not check.is_valid(broken)
 
 
 def test_schema_rejects_what_the_engine_never_sends() -> None:

@@ -34,6 +34,8 @@ urlpatterns = [
     path("leagues/<int:league_id>/ladder/", league_ladder, name="league-ladder"),
     path("leagues/<int:league_id>/history/", v.LeagueHistoryApi.as_view(), name="league-history"),
     path("protocol/schema", protocol.ProtocolSchemaApi.as_view(), name="protocol-schema"),
+    path("protocol/game-data", protocol.ProtocolGameDataApi.as_view(),
+         name="protocol-game-data"),
     path("challenges/", v.ChallengeListApi.as_view(), name="challenge-list"),
     path(
         "leagues/<int:league_id>/head-to-head/",
