@@ -34,7 +34,8 @@ def test_the_list_is_the_languages_table() -> None:
     for spec in table.values():  # every language can come as a zip
         assert spec["label"] in sentence
     assert sentence == (
-        "a .py, .js, .mjs or .cjs file, or a .zip of Python 3.11, JavaScript (Node.js 20), "
+        "a .py, .js, .mjs or .cjs file, or a .zip of Python 3.11, Python 3.11 with numpy, "
+        "JavaScript (Node.js 20), "
         "C++17 sources or a static Linux x86-64 executable"
     )
 

@@ -20,6 +20,8 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 
+from engine import available_modes
+
 DOCS = Path(settings.BASE_DIR) / "docs"
 PROTOCOL = "bot-protocol"  # served at /docs/protocol/, the address the site always had
 TITLES = {PROTOCOL: "Bot protocol"}
@@ -39,10 +41,10 @@ def _rewrite(href: str) -> str:
         return href
     path, _, fragment = href.partition("#")
     anchor = f"#{fragment}" if fragment else ""
-    schema = re.fullmatch(r"protocol-schema/(?:([a-z]+)\.schema\.json)?", path)
-    if schema:
+    schema = re.fullmatch(r"protocol-schema/(?:([a-z-]+)\.schema\.json)?", path)
+    if schema:  # a mode's document, or one shared by every mode's (game-data): the whole schema
         url = reverse("protocol-schema")
-        return f"{url}?mode={schema[1]}" if schema[1] else url
+        return f"{url}?mode={schema[1]}" if schema[1] in available_modes() else url
     if path.endswith(".md") and (DOCS / path).is_file() and _NAME.match(path[:-3]):
         return doc_url(path[:-3]) + anchor
     return href
