@@ -284,6 +284,56 @@ def test_without_isolation_the_snoop_does_read(tmp_path: Path) -> None:
     assert len(notes) == 1 and "settings.py" in (notes.pop() or ""), notes
 
 
+# Where a jailed bot's mounts are: its own root, the system folders, /dev, /tmp, /bot, /proc.
+JAIL_MOUNTS = {"/", "/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32", "/dev",
+               "/tmp", "/bot", "/proc"}  # fmt: skip
+
+
+def _host_views(outcome: MatchOutcome) -> dict[str, dict[str, str]]:
+    """What host_paths.py read, as the bot and as its child: {"bot"|"child": {file: text}}."""
+    assert outcome.faults == []
+    notes = [a["note"] for a in outcome.actions if a["seat"] == 0 and a.get("note")]
+    assert len(notes) == 1, notes
+    return json.loads(notes[0])
+
+
+def _mounts(mountinfo: str) -> list[tuple[str, str]]:
+    """(root within its file system, mount point) of each line of a mountinfo."""
+    return [(line.split()[3], line.split()[4]) for line in mountinfo.splitlines() if line]
+
+
+def test_bot_sees_nothing_of_the_host_in_proc(isolation: Isolation) -> None:
+    if not isolation.filesystem:
+        pytest.skip(
+            "SKIPPED LOUDLY: without root there is no jail, so a bot reads the host's "
+            f"mounts and cgroups ({'; '.join(isolation.notes)})"
+        )
+    outcome = play(hostile("host_paths"), FAST.override(debug_chars=20_000))
+    views = _host_views(outcome)
+    for who in ("bot", "child"):
+        cgroup, mountinfo = views[who]["cgroup"], views[who]["mountinfo"]
+        # a cgroup namespace rooted at the bot's own cgroup: every hierarchy reads "/"
+        lines = cgroup.splitlines()
+        assert lines and all(line.endswith(":/") for line in lines), cgroup
+        assert "0::/" in lines
+        # a mount namespace with the jail's mounts only, none of them bound from a host
+        # folder other than the one it stands for (no sandbox root, no bot folder, no devtmpfs)
+        mounts = _mounts(mountinfo)
+        assert {point for _, point in mounts} <= JAIL_MOUNTS, mountinfo
+        assert {"/", "/bot", "/tmp", "/proc", "/dev"} <= {point for _, point in mounts}
+        assert all(root in ("/", point) for root, point in mounts), mountinfo
+        assert str(sandbox_root()) not in mountinfo and "devtmpfs" not in mountinfo
+    assert views["child"] == views["bot"]
+
+
+def test_without_isolation_the_bot_sees_the_host_mounts() -> None:
+    """The control case for the test above: with no isolation the same bot lists the host's
+    own mounts (/proc and / at the least, and folders no jail has)."""
+    outcome = play(hostile("host_paths"), FAST.override(debug_chars=200_000),
+                   isolation=Isolation())  # fmt: skip
+    mounts = _mounts(_host_views(outcome)["bot"]["mountinfo"])
+    assert {point for _, point in mounts} - JAIL_MOUNTS, mounts
+
 def test_logging_while_others_think_never_blocks_the_bot() -> None:
     limits = FAST.override(wall_factor=40.0)  # seat 1 times out on its CPU time, not the wall
     outcome = play(hostile("chatty_idle"), limits, second=str(Path(hostile("slow"))))
