@@ -75,6 +75,7 @@ _libc.prctl.argtypes = [ctypes.c_int, *[ctypes.c_ulong] * 4]
 
 
 LAYERS = ("uid", "network", "filesystem", "pid")
+INCOMPLETE = "bot isolation incomplete"  # how the one line on missing layers begins
 
 
 class IsolationMissing(RuntimeError):
@@ -114,7 +115,7 @@ class Isolation:
     def summary(self) -> str:
         """One line: which layers are missing, or '' when every layer is there."""
         missing = self.missing()
-        return f"bot isolation incomplete: no {', no '.join(missing)} isolation" if missing else ""
+        return f"{INCOMPLETE}: no {', no '.join(missing)} isolation" if missing else ""
 
     def warnings(self) -> list[str]:
         """The summary line and why each layer is missing, for match records and the CLI."""
