@@ -77,6 +77,17 @@ def chromium_executable() -> str:
     return path
 
 
+@pytest.fixture(scope="session")
+def axe() -> Path:
+    """axe.min.js for browser tests, pinned in tests/browser-deps/package-lock.json."""
+    from tests.website.browser import axe_script
+
+    script = axe_script()
+    if script is None:
+        pytest.skip("browser: npm is not installed, so axe-core (tests/browser-deps) is not")
+    return script
+
+
 @pytest.fixture
 def free_port() -> int:
     """A TCP port on 127.0.0.1 that was free a moment ago, for servers a test starts."""
