@@ -335,11 +335,35 @@ def test_without_isolation_the_bot_sees_the_host_mounts() -> None:
     assert {point for _, point in mounts} - JAIL_MOUNTS, mounts
 
 def test_logging_while_others_think_never_blocks_the_bot() -> None:
+    """Seat 0 logs all the time from a thread while seat 1 thinks 0.5 s of CPU per decision:
+    its log keeps flowing between every two of its decisions while seat 1 thinks (its stderr
+    is emptied, so the logging never stalls on a full pipe) and it answers every decision
+    itself."""
     limits = FAST.override(wall_factor=40.0)  # seat 1 times out on its CPU time, not the wall
-    outcome = play(hostile("chatty_idle"), limits, second=str(Path(hostile("slow"))))
+    events: list[tuple[str, int, int]] = []  # ("stderr", seat, bytes) | ("step", seat, 0)
+    seats = (SeatSpec.parse(hostile("chatty_idle")), SeatSpec.parse(hostile("slow")))
+    spec = MatchSpec(mode="tiny", seats=seats, seed=3, options={"rounds": ROUNDS}, limits=limits,
+                     replay=False)  # fmt: skip
+    outcome = run_match(
+        spec,
+        on_step=lambda game, seat, action, seconds: events.append(("step", seat, 0)),
+        stderr_sink=lambda seat, chunk: events.append(("stderr", seat, len(chunk))),
+    )
     # seat 1 (slow) spends 0.5 s per decision, times out on its fifth; seat 0 logs throughout
     assert [(f.seat, f.kind) for f in outcome.faults] == [(1, FaultKind.TIMEOUT)]
     mine = [a for a in outcome.actions if a["seat"] == 0]
-    # Never waiting for the slow seat's 0.5 s of thinking (a blocked write would), and never a
-    # fault of its own (checked above): no tighter wall-clock budget on a busy machine.
-    assert len(mine) == ROUNDS and all(a["seconds"] < 0.5 for a in mine)
+    assert len(mine) == ROUNDS and not any(a.get("default") for a in mine)
+    # the bytes of seat 0's log read between two of its decisions while seat 1 still thought
+    # (from seat 1's fault on, the default policy plays it at once: nothing to wait through)
+    fault_step = outcome.faults[0].step
+    logged, between, step = 0, [], 0
+    for kind, seat, size in events:
+        if kind == "stderr" and seat == 0:
+            logged += size
+        elif kind == "step":
+            if seat == 0 and step < fault_step:
+                between.append(logged)
+            if seat == 0:
+                logged = 0
+            step += 1
+    assert len(between) >= 3 and all(between[1:]), between
