@@ -67,7 +67,7 @@ CONTAINMENT = {  # the sandbox's containment tests, which skip where a layer is 
     "tests/workers/test_uid_lease.py", "tests/workers/test_unpacked_cache.py",
     "tests/workers/test_sandbox.py", "tests/workers/test_forkserver.py",
     "tests/workers/test_limits.py", "tests/workers/test_languages.py",
-    "tests/tournament/test_fail_closed.py",
+    "tests/tournament/test_fail_closed.py", "tests/workers/test_fail_closed.py",
 }  # fmt: skip
 
 

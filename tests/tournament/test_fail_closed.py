@@ -125,3 +125,26 @@ def test_production_requires_every_layer_and_the_embedded_default_none() -> None
     assert _required({**production, "SANDBOX_REQUIRED_ISOLATION": "network,pid"}) == "network,pid"
     bad = _required({**production, "SANDBOX_REQUIRED_ISOLATION": "network,chroot"})
     assert "unknown layer 'chroot'" in bad
+
+
+@pytest.mark.parametrize(
+    ("required", "level", "words"),
+    [
+        (list(LAYERS), logging.ERROR, "so this worker refuses every match"),
+        ([], logging.WARNING, "so matches run and their records say so"),
+    ],
+)
+def test_the_worker_says_at_start_what_its_bots_lack(
+    settings, monkeypatch, caplog, required: list[str], level: int, words: str
+) -> None:
+    from workers import celery_app
+
+    settings.SANDBOX_REQUIRED_ISOLATION = required
+    monkeypatch.setattr("workers.isolation.detect_isolation", lambda: NONE)
+    with caplog.at_level(logging.INFO, logger="workers.isolation"):
+        celery_app._say_isolation()
+    [record] = [r for r in caplog.records if r.name == "workers.isolation"]
+    assert record.levelno == level
+    message = record.getMessage()
+    assert message.startswith("bot isolation incomplete: no uid, no network") and words in message
+    assert "test: this worker has no layer" in message
