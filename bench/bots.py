@@ -43,7 +43,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine import available_modes, new_game  # noqa: E402
+from engine import new_game  # noqa: E402
 from engine.bots.random_bot import RandomBot  # noqa: E402
 from workers import runner as runner_module  # noqa: E402
 from workers.agents import ProgramAgent  # noqa: E402
@@ -341,9 +341,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--breakdown", action="store_true",
                         help="also time each of the runner's steps inside real games")
     args = parser.parse_args(argv)
-    if "standard" not in available_modes():
-        print("bench/bots.py: the standard mode is not built yet", file=sys.stderr)
-        return 2
     iso = detect_isolation()
     figures: dict[str, Any] = {"isolation": iso.to_json()}
     figures["round_trip_tiny_us"] = round_trip_tiny(args.rounds) * 1e6

@@ -23,13 +23,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m engine", description="The Isle of Cats engine")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMANDS:
-        try:
-            module = importlib.import_module(f"engine.commands.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name == f"engine.commands.{name}":
-                continue  # not built yet
-            raise
-        module.add_parser(sub)
+        importlib.import_module(f"engine.commands.{name}").add_parser(sub)
     return parser
 
 

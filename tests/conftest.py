@@ -8,7 +8,12 @@ configured:
 
 * `integration`: PostgreSQL via DATABASE_URL and Redis via TEST_REDIS_URL (.ci/run sets both
   when it finds them on 127.0.0.1).
-* `browser`: Debian's Chromium at /usr/bin/chromium (or CHROMIUM_PATH) for Playwright.
+* `browser`: Debian's Chromium at /usr/bin/chromium (or CHROMIUM_PATH) for Playwright, and
+  axe-core from tests/browser-deps (npm).
+
+Under CI=true (.ci/run) such a skip is a failure, as is the skip of a containment test of the
+sandbox (`CONTAINMENT`, where a missing isolation layer would make it skip): CI proves the
+sandbox and the services, it never reports them untested.
 
 The S3-compatible server is not configured but started: `s3_server` runs moto in server mode
 (requirements-dev.txt) as its own process on 127.0.0.1, once per session, and `s3_storages`
@@ -53,6 +58,50 @@ def pytest_configure(config: pytest.Config) -> None:
     app.conf.update(task_always_eager=True, task_eager_propagates=True)
 
 
+# Under CI=true these may not skip: a skip there would hide a missing service, browser or
+# isolation layer (.ci/check refuses to start without them; this catches what it cannot see).
+STRICT_MARKERS = ("integration", "browser")
+CONTAINMENT = {  # the sandbox's containment tests, which skip where a layer is missing
+    "tests/workers/test_hostile.py", "tests/workers/test_orphans.py",
+    "tests/workers/test_credentials.py", "tests/workers/test_fair_time.py",
+    "tests/workers/test_uid_lease.py", "tests/workers/test_unpacked_cache.py",
+    "tests/workers/test_sandbox.py", "tests/workers/test_forkserver.py",
+    "tests/workers/test_limits.py", "tests/workers/test_languages.py",
+    "tests/tournament/test_fail_closed.py", "tests/workers/test_fail_closed.py",
+    "tests/foundation/test_proxy.py",  # the reverse proxy: skips where nginx is missing
+}  # fmt: skip
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() == "true"
+
+
+def must_not_skip(item: pytest.Item) -> str | None:
+    """Why this test may not skip under CI=true (its marker or module), or None."""
+    for marker in STRICT_MARKERS:
+        if marker in item.keywords:
+            return f"an {marker} test" if marker[0] in "aeiou" else f"a {marker} test"
+    if Path(str(item.fspath)).resolve().relative_to(REPO).as_posix() in CONTAINMENT:
+        return "a containment test"
+    return None
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Iterator[None]:
+    """Under CI=true a skip of an integration, browser or containment test is a failure."""
+    outcome = yield
+    report = outcome.get_result()  # type: ignore[attr-defined]
+    if not (report.skipped and in_ci()) or hasattr(report, "wasxfail"):
+        return
+    kind = must_not_skip(item)
+    if kind is None:
+        return
+    longrepr = report.longrepr
+    reason = longrepr[2] if isinstance(longrepr, tuple) else str(longrepr)
+    report.outcome = "failed"
+    report.longrepr = f"CI=true: {kind} may not skip, and this one did: {reason}"
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     integration_reason = _integration_skip_reason()
     browser_reason = None if chromium_path() else "browser: /usr/bin/chromium is not installed"
@@ -75,6 +124,17 @@ def chromium_executable() -> str:
     if path is None:
         pytest.skip("browser: /usr/bin/chromium is not installed")
     return path
+
+
+@pytest.fixture(scope="session")
+def axe() -> Path:
+    """axe.min.js for browser tests, pinned in tests/browser-deps/package-lock.json."""
+    from tests.website.browser import axe_script
+
+    script = axe_script()
+    if script is None:
+        pytest.skip("browser: npm is not installed, so axe-core (tests/browser-deps) is not")
+    return script
 
 
 @pytest.fixture

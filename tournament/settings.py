@@ -461,6 +461,26 @@ BOT_BUILD_MEMORY_MB = env_int("BOT_BUILD_MEMORY_MB", 1024)  # per compiler proce
 # than BOT_BUILD_TIME_LIMIT + 60 s (a build still compiling is not taken over).
 BOT_BUILD_RESEND_AGE_SECONDS = env_float("BOT_BUILD_RESEND_AGE_SECONDS", 300.0)
 
+# Fail closed: a match (or a build) whose worker lacks one of these isolation layers does not
+# start a single bot; it fails with the reason on the match and in the worker's log. Layers:
+# uid, network, filesystem, pid (docs/bot-protocol.md), or "none". Every layer by default in
+# production (DJANGO_ENV=production, or DEBUG off with a broker); none for the embedded default,
+# which runs bots with what the machine has and says so in its log and on each match.
+from workers.isolation import LAYERS as SANDBOX_LAYERS  # noqa: E402 (no Django in it)
+
+_production = DJANGO_ENV == "production" or (not DEBUG and not EMBEDDED_WORKER)
+SANDBOX_REQUIRED_ISOLATION = [
+    layer
+    for layer in env_list("SANDBOX_REQUIRED_ISOLATION", list(SANDBOX_LAYERS) if _production else [])
+    if layer != "none"
+]
+for _layer in SANDBOX_REQUIRED_ISOLATION:
+    if _layer not in SANDBOX_LAYERS:
+        raise ImproperlyConfigured(
+            f"SANDBOX_REQUIRED_ISOLATION: unknown layer {_layer!r} "
+            f"(use a comma list of {', '.join(SANDBOX_LAYERS)}, or none)."
+        )
+
 # --- Tournament -------------------------------------------------------------------------------
 
 # Challenge matches (unrated, any user): per-user limits, counted from the matches themselves.

@@ -32,6 +32,7 @@ import subprocess
 import tempfile
 import time
 import zipfile
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -39,7 +40,15 @@ from typing import Any
 from .bundle_cache import evict_lru, lru_entries, max_bytes_from_env, touch
 from .bundles import MANIFEST, BundleError, Source, language_spec, resolve_tool
 from .elf import ElfError, check_static_x86_64
-from .isolation import JAIL_OUTDIR, JAIL_WORKDIR, Isolation, LaunchPlan, kill_uid, spawn
+from .isolation import (
+    JAIL_OUTDIR,
+    JAIL_WORKDIR,
+    Isolation,
+    LaunchPlan,
+    detect_isolation,
+    kill_uid,
+    spawn,
+)
 from .limits import Limits
 from .sandbox import SYSTEM_PATH, BotSandbox, SandboxError, sandbox_root
 
@@ -189,11 +198,15 @@ def build_bundle(
     *,
     limits: BuildLimits | None = None,
     isolation: Isolation | None = None,
+    require_isolation: Sequence[str] = (),
 ) -> BuildResult:
     """Compile a source bundle in the sandbox. A failed compile is a result with ``ok``
     False and the compiler's log, not an exception; a bundle that is no source bundle
-    raises ``BundleError``."""
+    raises ``BundleError``; a layer of ``require_isolation`` missing here raises
+    ``IsolationMissing`` before the compiler starts (it runs the author's build)."""
     limits = limits or BuildLimits()
+    isolation = isolation if isolation is not None else detect_isolation()
+    isolation.require(tuple(require_isolation))
     started = time.monotonic()
     with BotSandbox(source, filename, limits=limits.sandbox_limits(), isolation=isolation,
                     label="build", build=False) as box:  # fmt: skip

@@ -5,6 +5,7 @@ Configuration comes from Django settings under the CELERY_ prefix, so one place
 runs its worker) and a real one.
 """
 
+import logging
 import os
 
 from celery import Celery
@@ -46,3 +47,26 @@ def _stop_heartbeat(**_: object) -> None:
     from .heartbeat import heartbeat_stop
 
     heartbeat_stop()
+
+
+@worker_ready.connect
+def _say_isolation(**_: object) -> None:
+    """One line in the worker's log on its bots' isolation, once at start: an error when a
+    layer the deployment requires is missing (every match it takes then fails closed), a
+    warning when the embedded default runs bots with fewer layers."""
+    from django.conf import settings
+
+    from .isolation import detect_isolation
+
+    log = logging.getLogger("workers.isolation")
+    iso = detect_isolation()
+    missing = iso.missing(settings.SANDBOX_REQUIRED_ISOLATION)
+    why = "; ".join(iso.notes)
+    if missing:
+        log.error("%s; SANDBOX_REQUIRED_ISOLATION requires it, so this worker refuses every "
+                  "match (%s)", iso.summary(), why)  # fmt: skip
+    elif iso.summary():
+        log.warning("%s; no layer is required here (SANDBOX_REQUIRED_ISOLATION), so matches "
+                    "run and their records say so (%s)", iso.summary(), why)  # fmt: skip
+    else:
+        log.info("bot isolation: every layer (uid, network, filesystem, pid)")

@@ -35,6 +35,7 @@ import os
 import resource
 import shutil
 import signal
+import stat
 import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields, replace
@@ -46,6 +47,7 @@ from .forklock import FILES_AND_FORKS
 from .limits import Limits
 
 CLONE_NEWNS = 0x00020000
+CLONE_NEWCGROUP = 0x02000000
 CLONE_NEWUSER = 0x10000000
 CLONE_NEWNET = 0x40000000
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_REMOUNT = 1, 2, 4, 32
@@ -56,7 +58,7 @@ PR_SET_NO_NEW_PRIVS = 38
 JAIL_WORKDIR = "/bot"  # where the bot's folder appears inside the jail
 JAIL_OUTDIR = "/out"  # a build's output folder inside the jail (the only writable bind)
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32")
-DEVICES = ("null", "zero", "random", "urandom")
+DEVICES = {"null": (1, 3), "zero": (1, 5), "random": (1, 8), "urandom": (1, 9)}  # (major, minor)
 UID_BASE = 200_000  # bot uids: UID_BASE .. UID_BASE + UID_SLOTS - 1, never real users
 UID_SLOTS = 4096
 
@@ -70,6 +72,14 @@ _libc.mount.argtypes = [
 ]
 _libc.unshare.argtypes = [ctypes.c_int]
 _libc.prctl.argtypes = [ctypes.c_int, *[ctypes.c_ulong] * 4]
+
+
+LAYERS = ("uid", "network", "filesystem", "pid")
+INCOMPLETE = "bot isolation incomplete"  # how the one line on missing layers begins
+
+
+class IsolationMissing(RuntimeError):
+    """Bots may not run here: a layer the deployment requires is missing (fail closed)."""
 
 
 @dataclass(frozen=True)
@@ -95,13 +105,34 @@ class Isolation:
         """A copy with some layers turned off (tests, and machines that must opt out)."""
         return replace(self, **{name: False for name in layers})
 
+    def missing(self, layers: tuple[str, ...] | list[str] = LAYERS) -> list[str]:
+        """The layers of ``layers`` this machine lacks, in their order."""
+        unknown = [name for name in layers if name not in LAYERS]
+        if unknown:
+            raise ValueError(f"unknown isolation layer {unknown[0]!r} (one of {', '.join(LAYERS)})")
+        return [name for name in layers if not getattr(self, name)]
+
+    def summary(self) -> str:
+        """One line: which layers are missing, or '' when every layer is there."""
+        missing = self.missing()
+        return f"{INCOMPLETE}: no {', no '.join(missing)} isolation" if missing else ""
+
     def warnings(self) -> list[str]:
-        """One line per missing layer, for match records and the CLI."""
-        layers = ("uid", "network", "filesystem", "pid")
-        missing = [name for name in layers if not getattr(self, name)]
-        if not missing:
-            return []
-        return [f"bot isolation incomplete: no {', no '.join(missing)} isolation", *self.notes]
+        """The summary line and why each layer is missing, for match records and the CLI."""
+        summary = self.summary()
+        return [summary, *self.notes] if summary else []
+
+    def require(self, layers: tuple[str, ...] | list[str]) -> None:
+        """Fail closed: raise ``IsolationMissing`` unless every layer of ``layers`` is here.
+        Called before any bot process starts, so a bot never runs with less than required."""
+        missing = self.missing(layers)
+        if missing:
+            why = "; ".join(self.notes)
+            raise IsolationMissing(
+                f"refusing to run bots: this worker has no {', no '.join(missing)} isolation, "
+                f"which the deployment requires (SANDBOX_REQUIRED_ISOLATION)"
+                + (f"; {why}" if why else "")
+            )
 
 
 # --- system calls used between fork and exec ---------------------------------------------
@@ -149,6 +180,18 @@ def _enter_user_namespace() -> None:
         f.write(f"{uid} {uid} 1")
 
 
+def _copy_readonly(source: str, target: str) -> None:
+    """The bot's folder as a read-only tmpfs of its own at ``target``: a copy, not a bind,
+    because a bind's line in /proc/self/mountinfo names its host folder (the sandbox root)."""
+    size = 0
+    for folder, _dirs, files in os.walk(source):
+        size += 4096 * (1 + len(files))  # tmpfs rounds each file up to a page
+        size += sum(os.lstat(os.path.join(folder, name)).st_size for name in files)
+    _mount("tmpfs", target, "tmpfs", MS_NOSUID | MS_NODEV, f"size={size + (1 << 20)},mode=0755")
+    shutil.copytree(source, target, symlinks=True, dirs_exist_ok=True)
+    _mount(None, target, None, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV)
+
+
 def _build_jail(
     root: str, workdir: str, readonly_dirs: tuple[str, ...], tmp_mb: int, output_dir: str | None
 ) -> None:
@@ -166,15 +209,18 @@ def _build_jail(
             os.makedirs(inside, exist_ok=True)
             _bind_readonly(path, inside)
             bound.append(path)
+    # Device nodes made in a small tmpfs of their own, rather than bound from the host's
+    # devtmpfs, whose mount options (in /proc/self/mountinfo) tell the host's memory size.
     os.mkdir(root + "/dev")
-    for name in DEVICES:
-        with open(f"{root}/dev/{name}", "w"):
-            pass
-        _mount(f"/dev/{name}", f"{root}/dev/{name}", None, MS_BIND)
+    _mount("tmpfs", root + "/dev", "tmpfs", MS_NOSUID, "size=4k,nr_inodes=16,mode=0755")
+    for name, (major, minor) in DEVICES.items():
+        os.mknod(f"{root}/dev/{name}", 0o666 | stat.S_IFCHR, os.makedev(major, minor))
+        os.chmod(f"{root}/dev/{name}", 0o666)  # whatever the umask
+    _mount(None, root + "/dev", None, MS_REMOUNT | MS_RDONLY | MS_NOSUID)
     for name in ("proc", "tmp", JAIL_WORKDIR.strip("/")):
         os.mkdir(f"{root}/{name}")
     _mount("tmpfs", root + "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, f"size={tmp_mb}m,mode=1777")
-    _bind_readonly(workdir, root + JAIL_WORKDIR)
+    _copy_readonly(workdir, root + JAIL_WORKDIR)
     if output_dir is not None:
         os.mkdir(root + JAIL_OUTDIR)
         _mount(output_dir, root + JAIL_OUTDIR, None, MS_BIND)
@@ -290,9 +336,11 @@ class LaunchPlan:
                 if iso.network and not iso.filesystem and os.geteuid() != 0:
                     _enter_user_namespace()
                 elif iso.network or iso.filesystem:
+                    # A jailed bot's cgroup namespace starts at the cgroup it just joined, so
+                    # /proc/self/cgroup reads "0::/" and names no host cgroup.
                     _unshare(
                         (CLONE_NEWNET if iso.network else 0)
-                        | (CLONE_NEWNS if iso.filesystem else 0)
+                        | (CLONE_NEWNS | CLONE_NEWCGROUP if iso.filesystem else 0)
                     )
                 if iso.filesystem:
                     _build_jail(*jail)  # type: ignore[arg-type]
@@ -643,9 +691,12 @@ def detect_isolation() -> Isolation:
     base = Path(tempfile.mkdtemp(prefix="isle-probe-"))
     try:
 
+        workdir = base / "bot"  # beside the jail, never around it: the jail copies it
+        workdir.mkdir()
+
         def probe(iso: Isolation, label: str, **extra: Any) -> bool:
             plan = LaunchPlan(
-                command=(true,), workdir=str(base), limits=limits, isolation=iso, **extra
+                command=(true,), workdir=str(workdir), limits=limits, isolation=iso, **extra
             )
             reason = _probe(plan)
             if reason is not None:

@@ -25,7 +25,7 @@ from engine.bots import BUILTIN_BOTS
 
 from .agents import BuiltinAgent, ProgramAgent
 from .faults import Fault
-from .isolation import Isolation, detect_isolation
+from .isolation import LAYERS, Isolation, detect_isolation
 from .limits import Limits, seat_wall_budget
 from .protocol import PROTOCOL_VERSION
 
@@ -93,6 +93,8 @@ class MatchSpec:
     limits: Limits = field(default_factory=Limits)
     match_id: Any = None
     replay: bool = True  # build the replay bytes (needs the replays package's writer)
+    # isolation layers bots must have: without one of them no bot starts (IsolationMissing)
+    require_isolation: tuple[str, ...] = ()
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> MatchSpec:
@@ -104,6 +106,12 @@ class MatchSpec:
         seats = data["seats"]
         if isinstance(seats, Sequence) and seats and isinstance(seats[0], Mapping):
             seats = sorted(seats, key=lambda s: s.get("seat", 0))
+        required = tuple(data.get("require_isolation") or ())
+        unknown = [name for name in required if name not in LAYERS]
+        if unknown:
+            raise ConfigError(
+                f"require_isolation: unknown layer {unknown[0]!r} (one of {', '.join(LAYERS)})"
+            )
         limits = Limits.from_json(data.get("limits")).override(
             decision_seconds=data.get("decision_time_limit"),
             bank_seconds=data.get("time_bank"),
@@ -117,6 +125,7 @@ class MatchSpec:
             limits=limits,
             match_id=data.get("match_id"),
             replay=bool(data.get("replay", True)),
+            require_isolation=required,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -128,6 +137,7 @@ class MatchSpec:
             "seats": [s.to_json() for s in self.seats],
             "limits": self.limits.to_json(),
             "replay": self.replay,
+            "require_isolation": list(self.require_isolation),
         }
 
 
@@ -290,12 +300,16 @@ def run_match(
     means the spec itself is wrong. ``isolation`` overrides the machine's detected layers;
     ``stderr_sink(seat, chunk)`` sees each bot program's stderr as it is read;
     ``ask_together=False`` asks the seats of a simultaneous step one after another (the
-    benchmark's comparison: the game is the same either way)."""
+    benchmark's comparison: the game is the same either way). A match with bot programs
+    raises ``IsolationMissing`` before any of them starts when a layer of
+    ``spec.require_isolation`` is missing (fail closed)."""
     if not isinstance(spec, MatchSpec):
         spec = MatchSpec.from_json(spec)
     game = new_game(spec.mode, len(spec.seats), spec.seed, spec.options)
     programs = any(s.bundle_path is not None for s in spec.seats)
     iso = isolation if isolation is not None else detect_isolation()
+    if programs:
+        iso.require(spec.require_isolation)
     started_at, t0 = _utc_now(), time.monotonic()
     actions: list[dict[str, Any]] = []
     agents = _make_agents(spec, iso, stderr_sink)

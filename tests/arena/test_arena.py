@@ -11,11 +11,9 @@ import pytest
 
 from arena.cli import main
 from arena.commands.arena import Progress, lineups
-from engine import ConfigError, available_modes
+from engine import ConfigError
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "bots"
-needs_standard = pytest.mark.skipif("standard" not in available_modes(),
-                                    reason="the standard mode is not built yet")  # fmt: skip
 
 
 @pytest.mark.parametrize(("bots", "seats"), [(1, 4), (2, 4), (3, 4), (4, 4), (3, 2), (5, 3)])
@@ -40,7 +38,6 @@ def test_progress_without_a_terminal_prints_the_first_game_and_every_tenth() -> 
     assert len(lines) == 11 and lines[-1].startswith("[" + "#" * 30 + "] 20/20 games")
 
 
-@needs_standard
 @pytest.mark.slow
 def test_arena_json_between_built_in_bots(capsys: pytest.CaptureFixture) -> None:
     argv = ["arena", "--mode", "standard", "--players", "2", "--bots", "greedy,random",
@@ -58,7 +55,6 @@ def test_arena_json_between_built_in_bots(capsys: pytest.CaptureFixture) -> None
     assert "6/6 games" in err
 
 
-@needs_standard
 @pytest.mark.slow
 def test_arena_plays_bot_files_in_the_sandbox(capsys: pytest.CaptureFixture) -> None:
     bots = f"{EXAMPLES / 'heuristic_bot.py'},random"
@@ -119,7 +115,6 @@ def test_solo_sets_each_bot_against_the_sister_without_elo() -> None:
     assert low < row["margin"] < high
 
 
-@needs_standard
 @pytest.mark.slow
 def test_solo_arena_prints_score_against_the_sister(capsys: pytest.CaptureFixture) -> None:
     argv = ["arena", "--mode", "solo", "--bots", "greedy", "--games", "3", "--jobs", "1",
@@ -133,12 +128,10 @@ def test_solo_arena_prints_score_against_the_sister(capsys: pytest.CaptureFixtur
     assert row.startswith("greedy") and row.count("[") == 4
 
 
-@needs_standard
 @pytest.mark.slow
 def test_arena_json_gives_per_seat_figures_and_writes_replays(
     tmp_path: Path, capsys: pytest.CaptureFixture
 ) -> None:
-    pytest.importorskip("replays.format")
     folder = tmp_path / "games"
     argv = ["arena", "--mode", "duel", "--bots", "greedy,random", "--games", "4", "--jobs", "2",
             "--json", "--replays", str(folder)]  # fmt: skip

@@ -113,7 +113,6 @@ def test_mistakes_exit_2_with_one_readable_line(
 
 
 def test_replay_is_written_and_verifies(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    pytest.importorskip("replays.format")
     path = tmp_path / "game.replay"
     assert main(["play", "--players", "2", "--seed", "5", "--replay", str(path)]) == 0
     assert path.stat().st_size > 100

@@ -15,7 +15,6 @@ from arena import watch as watch_module
 from arena.cli import main
 from arena.watch import LocalReplay, WatchServer
 
-pytest.importorskip("replays.format")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 

@@ -16,6 +16,7 @@ import signal
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -36,6 +37,11 @@ def _children(pid: int) -> list[int]:
 def _page(arena: EmbeddedArena, path: str) -> str:
     with urllib.request.urlopen(arena.base_url + path, timeout=60) as response:
         return response.read().decode()
+
+
+def _topups(arena: EmbeddedArena) -> int:
+    """How many runs of the ladder top-up the embedded worker has finished (its log)."""
+    return len(re.findall(r"arena\.ladders_schedule\[[^\]]+\] succeeded", arena.worker_log()))
 
 
 def _alive(pid: int) -> bool:
@@ -90,7 +96,9 @@ def test_ladder_league_plays_in_the_background_and_stops_when_paused(
             lambda: all(m["status"] not in ("running",) for m in arena.matches(league_id)),
             300, "running matches to end after the pause",
         )  # fmt: skip
-        time.sleep(6)  # three beat periods of the ladder top-up
+        # three runs of the ladder top-up, as the worker's log shows them, see the pause
+        topups = _topups(arena)
+        arena.wait_for(lambda: _topups(arena) >= topups + 3, 300, "three ladder top-ups")
         after = {m["id"]: m["status"] for m in arena.matches(league_id)}
         assert set(after) == set(at_pause), "a paused ladder scheduled new matches"
         for match_id, state in at_pause.items():
@@ -148,7 +156,16 @@ def test_autoreloader_starts_one_worker_only(tmp_path: Path, free_port: int) -> 
         while len(_children(server.pid)) < 2:  # the worker and the serving child
             assert time.monotonic() < deadline, _children(server.pid)
             time.sleep(0.2)
-        time.sleep(2)
+        # the serving child answers: it is past its start, where a second worker would begin
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{free_port}/healthz", timeout=5):
+                    break
+            except urllib.error.HTTPError:  # an answer all the same
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "the server never answered"
+                time.sleep(0.2)
         roles = {}
         for pid in _children(server.pid):
             cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-SCRIPTS = ["scripts/demo.sh", "scripts/test.sh", "scripts/stack.sh", ".ci/run"]
+SCRIPTS = ["scripts/demo.sh", "scripts/test.sh", "scripts/stack.sh", ".ci/run", ".ci/check"]
 
 
 def test_sourced_helper_parses() -> None:

@@ -18,18 +18,8 @@ def toy_mode(monkeypatch: pytest.MonkeyPatch) -> str:
 
 
 def real_modes() -> list[str]:
-    """The engine's available modes; a mode still being written (import fails) is left out."""
-    try:
-        return [m for m in available_modes() if m != "toy"]
-    except (ImportError, AttributeError):
-        out = []
-        for name in MODES:
-            try:
-                mode_class(name)
-            except Exception:  # noqa: BLE001 - a half-written mode in the working tree
-                continue
-            out.append(name)
-        return [m for m in out if m != "toy"]
+    """Every mode of the engine (a mode that fails to import fails the tests, loudly)."""
+    return [m for m in available_modes() if m != "toy"]
 
 
 def max_seats(mode: str) -> int:
@@ -56,12 +46,6 @@ def record():
         return game, steps, data
 
     return _record
-
-
-@pytest.fixture
-def modes_available() -> list[str]:
-    """The real modes importable now (see ``real_modes``)."""
-    return real_modes()
 
 
 @pytest.fixture

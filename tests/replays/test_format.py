@@ -93,9 +93,7 @@ def test_unknown_version_is_refused(record, toy_mode):
         decode(zstandard.ZstdCompressor().compress(msgpack.packb(doc)))
 
 
-def test_four_player_replay_is_a_few_kilobytes(record, modes_available):
+def test_four_player_replay_is_a_few_kilobytes(record):
     """The size budget (docs/replay-format.md): a full 4-player game in a few KB."""
-    if "standard" not in modes_available:
-        pytest.skip("the standard mode is not available yet")
     _, steps, data = record("standard", seed=11, seats=4)
     assert len(data) < 8 * 1024, f"{len(data)} bytes for {len(steps)} steps"

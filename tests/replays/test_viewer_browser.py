@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from .conftest import real_modes
+
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -16,22 +18,13 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-f
 SCREENSHOT = Path(__file__).resolve().parents[2] / "var" / "screenshots" / "viewer.png"
 
 
-def _four_player_mode(modes: list[str]) -> str:
-    for mode in ("standard", "family"):
-        if mode in modes:
-            return mode
-    return "toy"
-
-
 @pytest.mark.django_db(transaction=True)
 def test_viewer_plays_seeks_and_switches_seats(
-    live_server, chromium_executable, stored_match, modes_available, request
+    live_server, chromium_executable, stored_match
 ):
     from playwright.sync_api import sync_playwright
 
-    mode = _four_player_mode(modes_available)
-    if mode == "toy":
-        request.getfixturevalue("toy_mode")
+    mode = "standard"
     match = stored_match(mode, seed=21, seats=4)  # the ORM is touched before Playwright starts
     result = match.result
     tiles = [len(b["tiles"]) for b in result["boats"]]
@@ -115,11 +108,11 @@ def test_viewer_plays_seeks_and_switches_seats(
 
 @pytest.mark.django_db(transaction=True)
 def test_every_mode_renders_in_chromium(
-    live_server, chromium_executable, stored_match, modes_available, toy_mode
+    live_server, chromium_executable, stored_match, toy_mode
 ):
     from playwright.sync_api import sync_playwright
 
-    matches = [stored_match(mode, seed=5) for mode in [*modes_available, toy_mode]]
+    matches = [stored_match(mode, seed=5) for mode in [*real_modes(), toy_mode]]
     expected = {m.pk: [len(b["tiles"]) for b in m.result["boats"]] for m in matches}
     errors: list[str] = []
     with sync_playwright() as playwright:
@@ -156,13 +149,11 @@ def test_every_mode_renders_in_chromium(
 
 
 @pytest.mark.django_db(transaction=True)
-def test_open_a_replay_file(live_server, chromium_executable, record, modes_available):
+def test_open_a_replay_file(live_server, chromium_executable, record):
     """The file viewer: a replay that is in no database, posted with the page's CSRF token."""
     from playwright.sync_api import sync_playwright
 
-    mode = _four_player_mode(modes_available)
-    if mode == "toy":
-        pytest.skip("no 4-player mode available")
+    mode = "standard"
     game, _, data = record(mode, seed=8, seats=4)
     tiles = [len(b["tiles"]) for b in game.result()["boats"]]
     errors: list[str] = []

@@ -1,9 +1,11 @@
-"""Helpers of the site's browser tests: axe-core from the npm registry (installed once into
-var/cache by the test setup, never fetched by a page), a network guard that refuses every host
-but 127.0.0.1, and screenshots of every page at desktop and phone width."""
+"""Helpers of the site's browser tests: axe-core, pinned in tests/browser-deps/package-lock.json
+(installed there by .ci/run, or by the first test that needs it; never fetched by a page), a
+network guard that refuses every host but 127.0.0.1, and screenshots of every page at desktop
+and phone width."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -13,9 +15,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
-AXE_VERSION = "4.10.3"
 REPO = Path(__file__).resolve().parents[2]
-AXE_DIR = REPO / "var" / "cache" / f"axe-core-{AXE_VERSION}"
+# axe-core is an npm package pinned in a lock file of the tests (tests/browser-deps)
+BROWSER_DEPS = REPO / "tests" / "browser-deps"
+AXE_SCRIPT = BROWSER_DEPS / "node_modules" / "axe-core" / "axe.min.js"
 SCREENSHOTS = Path(os.environ.get("SITE_SCREENSHOTS") or REPO / "var" / "screenshots" / "site")
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
@@ -26,21 +29,29 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
 
 
 def axe_script() -> Path | None:
-    """axe.min.js, installed with `npm install axe-core@AXE_VERSION` into var/cache if missing.
-    None when npm is not installed."""
-    script = AXE_DIR / "node_modules" / "axe-core" / "axe.min.js"
-    if script.exists():
-        return script
+    """axe.min.js of the version pinned in tests/browser-deps/package-lock.json, installed
+    there with ``npm ci`` (as .ci/run does) when it is missing or another version. None when
+    npm is not installed."""
+    if _installed_axe_version() == _pinned_axe_version():
+        return AXE_SCRIPT
     npm = shutil.which("npm")
     if npm is None:
         return None
-    AXE_DIR.mkdir(parents=True, exist_ok=True)
-    subprocess.run(
-        [npm, "install", "--prefix", str(AXE_DIR), f"axe-core@{AXE_VERSION}", "--no-audit",
-         "--no-fund", "--no-save"],
-        check=True, capture_output=True, timeout=300,
-    )  # fmt: skip
-    return script
+    subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=BROWSER_DEPS, check=True,
+                   capture_output=True, timeout=300)  # fmt: skip
+    return AXE_SCRIPT
+
+
+def _pinned_axe_version() -> str:
+    lock = json.loads((BROWSER_DEPS / "package-lock.json").read_text())
+    return lock["packages"]["node_modules/axe-core"]["version"]
+
+
+def _installed_axe_version() -> str | None:
+    try:
+        return json.loads((AXE_SCRIPT.parents[0] / "package.json").read_text())["version"]
+    except (OSError, ValueError, KeyError):
+        return None
 
 
 def slug(url: str) -> str:

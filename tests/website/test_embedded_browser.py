@@ -12,7 +12,7 @@ import pytest
 
 from scripts.embedded_ladder import EmbeddedArena
 
-from .browser import ARGS, DESKTOP, REPO, Audit, axe_script
+from .browser import ARGS, DESKTOP, REPO, Audit
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -20,13 +20,10 @@ PASSWORD = "pw-12345!x"
 
 
 def test_validation_and_challenge_follow_the_background_worker(
-    tmp_path: Path, free_port: int, chromium_executable: str
+    tmp_path: Path, free_port: int, chromium_executable: str, axe: Path
 ) -> None:
     from playwright.sync_api import sync_playwright
 
-    axe = axe_script()
-    if axe is None:
-        pytest.skip("browser: npm is not installed, so axe-core cannot be installed")
     audit = Audit(axe)
     with EmbeddedArena(tmp_path / "data", free_port) as arena, sync_playwright() as playwright:
         base = arena.base_url

@@ -23,20 +23,13 @@ from tests.accounts import PASSWORD
 from tournament.bundle_formats import formats_sentence
 from tournament.errors import BundleRejected
 
-from .browser import ARGS, DESKTOP, REPO, Audit, axe_script
+from .browser import ARGS, DESKTOP, REPO, Audit
 from .conftest import builtin_copy
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 STARTER = REPO / "examples" / "bots" / "random_bot.py"
 
-
-@pytest.fixture(scope="session")
-def axe() -> Any:
-    script = axe_script()
-    if script is None:
-        pytest.skip("browser: npm is not installed, so axe-core cannot be installed")
-    return script
 
 
 def _watch_replay(page: Any) -> None:

@@ -11,7 +11,7 @@ from tournament.models import PairedComparison
 from tournament.services import bots as bot_services
 from tournament.services import paired as paired_services
 
-from .browser import ARGS, DESKTOP, Audit, axe_script
+from .browser import ARGS, DESKTOP, Audit
 
 
 def _comparisons(organiser: Any, django_capture_on_commit_callbacks: Any) -> dict[str, Any]:
@@ -47,13 +47,6 @@ def test_bot_page_shows_paired_comparisons(client, organiser, django_capture_on_
     random_page = client.get(f"/bots/{made['running'].version_a.bot_id}/").content.decode()
     assert "0 / 12 games" in random_page  # the running one, on the random bot's page
 
-
-@pytest.fixture(scope="session")
-def axe() -> Any:
-    script = axe_script()
-    if script is None:
-        pytest.skip("browser: npm is not installed, so axe-core cannot be installed")
-    return script
 
 
 @pytest.mark.browser

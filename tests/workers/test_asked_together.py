@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from workers.faults import FaultKind
+from workers.isolation import Isolation
 from workers.limits import Limits
 from workers.runner import MatchSpec, SeatSpec, run_match
 from workers.sandbox import BotProcess
@@ -27,11 +28,12 @@ pytestmark = pytest.mark.usefixtures("worker_guard")
 RANDOM = str(EXAMPLES / "random_bot.py")
 
 # A bot for the timing tests: at its first draft pick, seat 0 sleeps SLEEP seconds before it
-# answers and seat 1 does what BEHAVIOUR says; every other decision is answered at once.
+# answers (or, given a FLAG file, waits for it to exist) and seat 1 does what BEHAVIOUR says
+# ("answer": at once, then it makes FLAG); every other decision is answered at once.
 SLOW_FIRST_SEAT = """
-import json, sys, time
-BEHAVIOUR = {behaviour!r}
-seat, drafted = None, False
+import json, os, sys, time
+BEHAVIOUR, FLAG = {behaviour!r}, {flag!r}
+seat, drafted, flag_now = None, False, False
 for line in sys.stdin:
     message = json.loads(line)
     if message["type"] == "start":
@@ -40,8 +42,14 @@ for line in sys.stdin:
     elif message["type"] == "decide":
         if message["observation"]["decision"]["decision"] == "draft" and not drafted:
             drafted = True
-            if seat == 0:
+            if seat == 0 and FLAG:
+                deadline = time.monotonic() + 120
+                while not os.path.exists(FLAG) and time.monotonic() < deadline:
+                    time.sleep(0.005)
+            elif seat == 0:
                 time.sleep({sleep})
+            elif seat == 1 and BEHAVIOUR == "answer":
+                flag_now = bool(FLAG)
             elif seat == 1 and BEHAVIOUR == "loop":
                 while True:
                     pass
@@ -55,6 +63,9 @@ for line in sys.stdin:
         break
     sys.stdout.write(json.dumps(reply) + "\\n")
     sys.stdout.flush()
+    if flag_now:
+        flag_now = False
+        open(FLAG, "w").close()
 """
 
 
@@ -65,9 +76,9 @@ def _spec(seats: list[str], limits: Limits | None = None, seed: int = 3) -> Matc
     )  # fmt: skip
 
 
-def _bot(tmp_path: Path, behaviour: str, sleep: float) -> str:
+def _bot(tmp_path: Path, behaviour: str, sleep: float, flag: str = "") -> str:
     path = tmp_path / f"{behaviour}.py"
-    path.write_text(SLOW_FIRST_SEAT.format(behaviour=behaviour, sleep=sleep))
+    path.write_text(SLOW_FIRST_SEAT.format(behaviour=behaviour, sleep=sleep, flag=flag))
     return str(path)
 
 
@@ -115,20 +126,32 @@ def test_every_seat_of_a_draft_is_asked_before_the_first_answer(
 
 
 def test_a_seat_is_charged_until_its_answer_arrives_not_until_its_turn(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Seat 0 sleeps a second on its first draft pick; seat 1 answers at once. Seat 1's wall
-    clock stops when its answer arrives, while seat 0 still sleeps."""
-    sleep = 1.0
-    bot = _bot(tmp_path, "answer", sleep)
-    limits = Limits(decision_seconds=1.0, bank_seconds=2.0)
-    outcome = run_match(_spec([bot, bot, RANDOM, RANDOM], limits))
-    assert not outcome.faults
+    """On its first draft pick seat 0 answers only once seat 1 has answered (seat 1 makes a
+    file after its answer, which seat 0 waits for: no isolation, so both see it). Seat 1's
+    wall clock stops when its answer arrives: by the time seat 0's answer is taken, seat 1's
+    has been seen, and seat 1 is charged less than seat 0, asked before it."""
+    flag = tmp_path / "seat1-answered"
+    bot = _bot(tmp_path, "answer", 0.0, str(flag))
+    seen: list[bool] = []  # at seat 0's answers in a draft: whether seat 1's was seen before
+    original = BotProcess.finish
+
+    def finish(self: BotProcess, alongside: Any = ()) -> tuple[bytes, float]:
+        result = original(self, alongside)
+        if len(alongside) == 3:  # seat 0, asked with seats 1, 2 and 3 (in this order)
+            seen.append(alongside[0]._reply_seen_at is not None)
+        return result
+
+    monkeypatch.setattr(BotProcess, "finish", finish)
+    limits = Limits(decision_seconds=60.0, bank_seconds=60.0)  # seat 0 waits on seat 1
+    outcome = run_match(_spec([bot, bot, RANDOM, RANDOM], limits), isolation=Isolation())
+    assert not outcome.faults and flag.exists()
     drafts = [i for i, a in enumerate(outcome.actions) if a["action"]["kind"] == "keep"]
     slow = [outcome.actions[i] for i in drafts if outcome.actions[i]["seat"] == 0]
     quick = [outcome.actions[i] for i in drafts if outcome.actions[i]["seat"] == 1]
-    assert slow[0]["seconds"] >= sleep
-    assert quick[0]["seconds"] < sleep, quick[0]
+    assert seen and seen[0], seen  # the first draft: seat 1's answer seen before its turn
+    assert quick[0]["seconds"] < slow[0]["seconds"], (quick[0], slow[0])
 
 
 def test_a_bot_that_loops_while_another_seat_thinks_is_stopped_and_faulted(

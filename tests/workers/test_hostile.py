@@ -284,12 +284,86 @@ def test_without_isolation_the_snoop_does_read(tmp_path: Path) -> None:
     assert len(notes) == 1 and "settings.py" in (notes.pop() or ""), notes
 
 
+# Where a jailed bot's mounts are: its own root, the system folders, /dev, /tmp, /bot, /proc.
+JAIL_MOUNTS = {"/", "/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32", "/dev",
+               "/tmp", "/bot", "/proc"}  # fmt: skip
+
+
+def _host_views(outcome: MatchOutcome) -> dict[str, dict[str, str]]:
+    """What host_paths.py read, as the bot and as its child: {"bot"|"child": {file: text}}."""
+    assert outcome.faults == []
+    notes = [a["note"] for a in outcome.actions if a["seat"] == 0 and a.get("note")]
+    assert len(notes) == 1, notes
+    return json.loads(notes[0])
+
+
+def _mounts(mountinfo: str) -> list[tuple[str, str]]:
+    """(root within its file system, mount point) of each line of a mountinfo."""
+    return [(line.split()[3], line.split()[4]) for line in mountinfo.splitlines() if line]
+
+
+def test_bot_sees_nothing_of_the_host_in_proc(isolation: Isolation) -> None:
+    if not isolation.filesystem:
+        pytest.skip(
+            "SKIPPED LOUDLY: without root there is no jail, so a bot reads the host's "
+            f"mounts and cgroups ({'; '.join(isolation.notes)})"
+        )
+    outcome = play(hostile("host_paths"), FAST.override(debug_chars=20_000))
+    views = _host_views(outcome)
+    for who in ("bot", "child"):
+        cgroup, mountinfo = views[who]["cgroup"], views[who]["mountinfo"]
+        # a cgroup namespace rooted at the bot's own cgroup: every hierarchy reads "/"
+        lines = cgroup.splitlines()
+        assert lines and all(line.endswith(":/") for line in lines), cgroup
+        assert "0::/" in lines
+        # a mount namespace with the jail's mounts only, none of them bound from a host
+        # folder other than the one it stands for (no sandbox root, no bot folder, no devtmpfs)
+        mounts = _mounts(mountinfo)
+        assert {point for _, point in mounts} <= JAIL_MOUNTS, mountinfo
+        assert {"/", "/bot", "/tmp", "/proc", "/dev"} <= {point for _, point in mounts}
+        assert all(root in ("/", point) for root, point in mounts), mountinfo
+        assert str(sandbox_root()) not in mountinfo and "devtmpfs" not in mountinfo
+    assert views["child"] == views["bot"]
+
+
+def test_without_isolation_the_bot_sees_the_host_mounts() -> None:
+    """The control case for the test above: with no isolation the same bot lists the host's
+    own mounts (/proc and / at the least, and folders no jail has)."""
+    outcome = play(hostile("host_paths"), FAST.override(debug_chars=200_000),
+                   isolation=Isolation())  # fmt: skip
+    mounts = _mounts(_host_views(outcome)["bot"]["mountinfo"])
+    assert {point for _, point in mounts} - JAIL_MOUNTS, mounts
+
 def test_logging_while_others_think_never_blocks_the_bot() -> None:
+    """Seat 0 logs all the time from a thread while seat 1 thinks 0.5 s of CPU per decision:
+    its log keeps flowing between every two of its decisions while seat 1 thinks (its stderr
+    is emptied, so the logging never stalls on a full pipe) and it answers every decision
+    itself."""
     limits = FAST.override(wall_factor=40.0)  # seat 1 times out on its CPU time, not the wall
-    outcome = play(hostile("chatty_idle"), limits, second=str(Path(hostile("slow"))))
+    events: list[tuple[str, int, int]] = []  # ("stderr", seat, bytes) | ("step", seat, 0)
+    seats = (SeatSpec.parse(hostile("chatty_idle")), SeatSpec.parse(hostile("slow")))
+    spec = MatchSpec(mode="tiny", seats=seats, seed=3, options={"rounds": ROUNDS}, limits=limits,
+                     replay=False)  # fmt: skip
+    outcome = run_match(
+        spec,
+        on_step=lambda game, seat, action, seconds: events.append(("step", seat, 0)),
+        stderr_sink=lambda seat, chunk: events.append(("stderr", seat, len(chunk))),
+    )
     # seat 1 (slow) spends 0.5 s per decision, times out on its fifth; seat 0 logs throughout
     assert [(f.seat, f.kind) for f in outcome.faults] == [(1, FaultKind.TIMEOUT)]
     mine = [a for a in outcome.actions if a["seat"] == 0]
-    # Never waiting for the slow seat's 0.5 s of thinking (a blocked write would), and never a
-    # fault of its own (checked above): no tighter wall-clock budget on a busy machine.
-    assert len(mine) == ROUNDS and all(a["seconds"] < 0.5 for a in mine)
+    assert len(mine) == ROUNDS and not any(a.get("default") for a in mine)
+    # the bytes of seat 0's log read between two of its decisions while seat 1 still thought
+    # (from seat 1's fault on, the default policy plays it at once: nothing to wait through)
+    fault_step = outcome.faults[0].step
+    logged, between, step = 0, [], 0
+    for kind, seat, size in events:
+        if kind == "stderr" and seat == 0:
+            logged += size
+        elif kind == "step":
+            if seat == 0 and step < fault_step:
+                between.append(logged)
+            if seat == 0:
+                logged = 0
+            step += 1
+    assert len(between) >= 3 and all(between[1:]), between

@@ -13,17 +13,14 @@ import pytest
 from arena.cli import build_parser, main
 from arena.commands.play import match_spec_from_args
 from arena.seats import seat_specs
-from engine import ConfigError, available_modes
+from engine import ConfigError
 
 from .conftest import EXAMPLES, hostile
 
 REPO = Path(__file__).resolve().parents[2]
 pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("worker_guard")]
-needs_standard = pytest.mark.skipif("standard" not in available_modes(),
-                                    reason="the standard mode is not built yet")  # fmt: skip
 
 
-@needs_standard
 def test_a_newcomer_plays_the_starter_bot_against_greedy(capsys: pytest.CaptureFixture) -> None:
     bots = f"{EXAMPLES / 'random_bot.py'},greedy"
     assert main(["play", "--mode", "standard", "--players", "2", "--bots", bots]) == 0
@@ -32,7 +29,6 @@ def test_a_newcomer_plays_the_starter_bot_against_greedy(capsys: pytest.CaptureF
     assert "fault" not in err
 
 
-@needs_standard
 def test_faults_are_printed_readably(capsys: pytest.CaptureFixture) -> None:
     bots = f"{hostile('crash_mid_game')},random"
     assert main(["play", "--mode", "standard", "--bots", bots, "--time-limit", "0.5"]) == 0

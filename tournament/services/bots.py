@@ -5,6 +5,7 @@ built-in bots."""
 from __future__ import annotations
 
 import hashlib
+import logging
 from collections.abc import Iterable
 from datetime import timedelta
 from typing import Any
@@ -20,6 +21,8 @@ from django.utils import timezone
 from ..bundle_formats import bundle_kinds, formats_sentence
 from ..errors import BundleRejected, Conflict, PermissionDenied, ValidationFailed
 from ..models import Bot, BotVersion, Match, MatchSeat
+
+logger = logging.getLogger(__name__)
 
 SYSTEM_USERNAME = "arena-system"
 # A validation match is a 2-seat game against the random bot, in the first of these modes
@@ -243,6 +246,7 @@ def bot_version_build(*, version_id: int) -> BotVersion:
     written under the row lock only if no other build's result got there first.
     """
     from workers.build import BuildLimits, build_bundle
+    from workers.isolation import IsolationMissing
 
     if not _build_claim(version_id):
         return BotVersion.objects.get(pk=version_id)
@@ -254,8 +258,11 @@ def bot_version_build(*, version_id: int) -> BotVersion:
         seconds=settings.BOT_BUILD_TIME_LIMIT, memory_mb=settings.BOT_BUILD_MEMORY_MB
     )
     try:
-        result = build_bundle(data, version.bundle_name.rsplit("/", 1)[-1], limits=limits)
+        result = build_bundle(data, version.bundle_name.rsplit("/", 1)[-1], limits=limits,
+                              require_isolation=settings.SANDBOX_REQUIRED_ISOLATION)  # fmt: skip
     except Exception as exc:  # the sandbox could not run the compiler at all
+        if isinstance(exc, IsolationMissing):  # fail closed, and say so in the worker's log
+            logger.error("bot version %s: %s", version_id, exc)
         reason, log, built = f"the build could not run: {exc}", "", None
     else:
         reason, log = ("" if result.ok else f"build failed: {result.reason}"), result.log

@@ -238,6 +238,7 @@ def match_spec(match: Match) -> dict[str, Any]:
         "options": match.options, "decision_time_limit": match.decision_time_limit,
         "time_bank": match.time_bank, "memory_limit_mb": settings.BOT_MEMORY_LIMIT_MB,
         "limits": {"wall_factor": settings.BOT_WALL_FACTOR},
+        "require_isolation": list(settings.SANDBOX_REQUIRED_ISOLATION),
     }  # fmt: skip
     if match.kind == Match.Kind.VALIDATION:
         # A new upload starts on a cold worker; the grace is not part of what the bot is told.
@@ -251,6 +252,7 @@ def match_play(*, match_id: int) -> Match | None:
     if match is None:
         return None
     from replays.live import live_publisher
+    from workers.isolation import IsolationMissing
     from workers.runner import run_match
 
     try:
@@ -270,6 +272,9 @@ def match_play(*, match_id: int) -> Match | None:
 
                 raw = run_match(spec, on_step=on_step)
             outcome = outcome_from_runner(raw)
+        except IsolationMissing as exc:  # fail closed: no bot of this match was started
+            log.error("match %s: %s", match_id, exc)
+            return match_fail(match_id=match_id, error=str(exc))
         except Exception as exc:  # the runner's own bug, not a bot fault: the match failed
             log.exception("match %s: runner failed", match_id)
             return match_fail(match_id=match_id, error=f"{type(exc).__name__}: {exc}")

@@ -60,7 +60,18 @@ def outcome_from_runner(raw: Any) -> PlayedMatch:
                 fault_evidence=_get(s, "fault_evidence"),
             )
         )
+    note = _isolation_note(raw)
+    if note:  # a deployment that requires no layer runs bots with fewer, and says so
+        result["isolation"] = note
     return PlayedMatch(seats=seats, result=_jsonable(result), replay=_get(raw, "replay"))
+
+
+def _isolation_note(raw: Any) -> str:
+    """The runner's one line on the isolation layers its bots lacked ('' when they had every
+    layer, or the match had no bot program)."""
+    from workers.isolation import INCOMPLETE
+
+    return next((w for w in _get(raw, "warnings") or [] if w.startswith(INCOMPLETE)), "")
 
 
 def _jsonable(value: Any) -> Any:

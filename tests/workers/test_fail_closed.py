@@ -1,0 +1,57 @@
+"""The runner fails closed: a match with bot programs whose spec requires an isolation layer
+this machine lacks starts no bot (``IsolationMissing``); built-in bots need no sandbox."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import ConfigError
+from workers import sandbox
+from workers.build import build_bundle
+from workers.isolation import Isolation, IsolationMissing
+from workers.runner import MatchSpec, run_match
+
+from .conftest import EXAMPLES, FAST
+
+pytestmark = pytest.mark.usefixtures("worker_guard")
+PARTIAL = Isolation(network=True, notes=("pid: test machine without it",))
+
+
+def _spec(seats: list[str], required: list[str]) -> MatchSpec:
+    data = {"mode": "duel", "seats": seats, "seed": 5, "replay": False,
+            "require_isolation": required, "limits": FAST.to_json()}  # fmt: skip
+    return MatchSpec.from_json(data)
+
+
+def test_a_missing_required_layer_starts_no_bot(monkeypatch: pytest.MonkeyPatch) -> None:
+    opened: list[object] = []
+    monkeypatch.setattr(sandbox.BotSandbox, "__init__", lambda self, *a, **k: opened.append(a))
+    spec = _spec([str(EXAMPLES / "random_bot.py"), "random"], ["network", "pid"])
+    with pytest.raises(IsolationMissing) as refused:
+        run_match(spec, isolation=PARTIAL)
+    assert opened == []
+    assert str(refused.value) == (
+        "refusing to run bots: this worker has no pid isolation, which the deployment requires "
+        "(SANDBOX_REQUIRED_ISOLATION); pid: test machine without it"
+    )
+
+
+def test_what_is_there_is_enough_and_built_in_bots_need_no_sandbox() -> None:
+    played = run_match(_spec([str(EXAMPLES / "random_bot.py"), "random"], ["network"]),
+                       isolation=PARTIAL)  # fmt: skip
+    assert played.faults == [] and played.warnings[0] == (
+        "bot isolation incomplete: no uid, no filesystem, no pid isolation"
+    )
+    builtin = run_match(_spec(["random", "greedy"], ["uid", "pid"]), isolation=Isolation())
+    assert builtin.result["scores"] and builtin.warnings == []
+
+
+def test_a_build_refuses_too() -> None:
+    with pytest.raises(IsolationMissing, match="no uid, no filesystem, no pid isolation"):
+        build_bundle(b"not even a zip", "bot.zip", isolation=PARTIAL,
+                     require_isolation=["uid", "network", "filesystem", "pid"])  # fmt: skip
+
+
+def test_an_unknown_layer_is_a_config_error() -> None:
+    with pytest.raises(ConfigError, match="require_isolation: unknown layer 'chroot'"):
+        _spec(["random", "greedy"], ["chroot"])
