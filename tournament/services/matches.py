@@ -84,22 +84,11 @@ def match_enqueue(match: Match, seats: int | None = None, *, again: bool = False
 def match_queue(mode: str, *, again: bool = False) -> str | None:
     """The broker queue of a mode's matches: ``matches.<mode>`` with MATCH_QUEUE_PER_MODE on
     (so workers can be given to modes: ``celery worker -Q matches.duel,matches.duel.retry``),
-    else None, Celery's default queue. A match sent ``again`` goes to the retry queue beside
-    it (``matches.<mode>.retry``, else MATCH_RETRY_QUEUE): the worker serves its queues in
-    turn, so it does not wait behind the matches queued since (settings: Queues)."""
-    if settings.MATCH_QUEUE_PER_MODE:
-        return f"matches.{mode}.retry" if again else f"matches.{mode}"
-    return settings.MATCH_RETRY_QUEUE if again else None
+    else None, Celery's default queue; a match sent ``again`` goes to the retry queue beside
+    it, served ahead of a backlog (workers/queues.py)."""
+    from workers.queues import match_queue as queue_of
 
-
-def match_queues() -> list[str]:
-    """Every queue a match may wait in (the reaper reads them for lost messages)."""
-    if not settings.MATCH_QUEUE_PER_MODE:
-        return [settings.CELERY_TASK_DEFAULT_QUEUE, settings.MATCH_RETRY_QUEUE]
-    import engine
-
-    modes = engine.available_modes()
-    return [queue for mode in modes for queue in (f"matches.{mode}", f"matches.{mode}.retry")]
+    return queue_of(mode, again=again)
 
 
 def match_create_internal(
@@ -552,6 +541,7 @@ def _match_ids_in_broker() -> set[int] | None:
     """The ids of matches whose play task waits in the broker, None if it cannot be read."""
     from workers.broker import waiting_task_args
     from workers.celery_app import app
+    from workers.queues import match_queues
 
     try:
         found = waiting_task_args(app, "arena.match_play", match_queues())
