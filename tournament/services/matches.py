@@ -538,7 +538,10 @@ def _redispatch_long_queued(now: Any) -> list[int]:
 
 
 def _match_ids_in_broker() -> set[int] | None:
-    """The ids of matches whose play task waits in the broker, None if it cannot be read."""
+    """The ids of matches whose play task waits in the broker, None if it cannot be read
+    (or tasks run inline: there is no broker)."""
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        return None
     from workers.broker import waiting_task_args
     from workers.celery_app import app
     from workers.queues import match_queues
