@@ -268,12 +268,24 @@ class EmbeddedWorker:
         if self._watch is not None:
             return
         self.data_dir.mkdir(parents=True, exist_ok=True)
+        self._remove_filesystem_queue()
         self._stop.clear()
         for child in self.children.values():
             self._spawn(child)
         self._write_state()
         self._watch = threading.Thread(target=self._run, name="embedded-supervisor", daemon=True)
         self._watch.start()
+
+    def _remove_filesystem_queue(self) -> None:
+        """Remove DATA_DIR/broker, the message files of the filesystem transport used before
+        the SQLite broker. A match whose message was there is sent again by the reaper (it is
+        queued, and the broker no longer holds its message)."""
+        import shutil
+
+        old = self.data_dir / "broker"
+        if (old / "queue").is_dir() or (old / "control").is_dir():
+            shutil.rmtree(old, ignore_errors=True)
+            self._say(f"embedded workers: removed {old}, the old broker's message files")
 
     def _spawn(self, child: _Child) -> None:
         if child.role not in self._logs:
