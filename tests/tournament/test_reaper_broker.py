@@ -22,6 +22,7 @@ def test_only_matches_without_a_message_in_the_broker_are_sent_again(
     from workers.tasks import match_play_task
 
     settings.REAPER_QUEUED_AGE_SECONDS = 30
+    monkeypatch.setattr(ms, "BROKER_RECHECK_SECONDS", 0)
     a, b = ready_version(organiser, "reap-a"), ready_version(organiser, "reap-b")
     sent: list[tuple[tuple, str | None]] = []
     monkeypatch.setattr(
@@ -41,6 +42,10 @@ def test_only_matches_without_a_message_in_the_broker_are_sent_again(
         )
     assert [queue for _, queue in sent] == [None, None]  # first sends: the default queue
     Match.objects.update(queued_at=timezone.now() - timedelta(seconds=31))
+    # The second look finds the message the first missed (a worker was taking it): not lost.
+    looks = iter([set(), {waiting.pk, lost.pk}])
+    monkeypatch.setattr(ms, "_match_ids_in_broker", lambda: next(looks))
+    assert ms.matches_reap_stale() == []
     monkeypatch.setattr(ms, "_match_ids_in_broker", lambda: {waiting.pk})
     with TestCase.captureOnCommitCallbacks(execute=True):
         assert ms.matches_reap_stale() == [lost.pk]

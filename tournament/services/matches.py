@@ -30,6 +30,7 @@ log = logging.getLogger(__name__)
 
 SEED_MASK = 2**63 - 1  # BigIntegerField is signed; engine seeds are any int in [0, 2**64)
 MAX_ATTEMPTS = 3
+BROKER_RECHECK_SECONDS = 2.0  # the reaper's second look into the broker (lost messages)
 
 
 def derive_seed(*parts: object) -> int:
@@ -520,6 +521,14 @@ def _redispatch_long_queued(now: Any) -> list[int]:
     if not waiting:
         return []
     in_broker = _match_ids_in_broker()
+    if in_broker is not None:
+        # A worker may have taken a message a moment ago without having started its match
+        # yet: look again after a pause, and keep only what is missing both times (a match
+        # started meanwhile is no longer queued, which the loop below checks under its lock).
+        missing = [match_id for match_id in waiting if match_id not in in_broker]
+        if missing:
+            time.sleep(BROKER_RECHECK_SECONDS)
+            in_broker = (_match_ids_in_broker() or set()) | in_broker
     resent = []
     for match_id in waiting:
         if in_broker is not None and match_id in in_broker:
