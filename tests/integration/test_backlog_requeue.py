@@ -24,6 +24,7 @@ from .processes import descendants, marked, stubborn_bot
 from .stack_api import (
     Api,
     builtin_versions,
+    league_closed,
     league_started,
     login,
     login_organiser,
@@ -108,3 +109,49 @@ def test_a_killed_worker_s_match_runs_again_ahead_of_a_backlog_of_50(backlog_sta
         LeagueEntry.objects.filter(league_id=league["id"]).values_list("games", flat=True)
     ) == 2 * len(finished)
     assert ratings_recompute(league_id=league["id"]) == []
+
+
+@pytest.mark.timeout(900)
+def test_matches_whose_messages_redis_lost_are_sent_again_and_count_once(backlog_stack):
+    """Redis loses the queued messages (as a restart without persistence would): the reaper
+    sees queued matches whose message is gone and sends them again; all finish, once each."""
+    stack = backlog_stack
+    anon = Api(stack.base_url)
+    author = login(anon, "author5")
+    organiser = login_organiser(anon, "organiser5")
+    marker = f"lost-marker-{uuid.uuid4().hex}"
+    sleeper = upload_ready(author, "sleeper", "sleeper.py", stubborn_bot(marker, DECIDE_SECONDS))
+    league = league_started(
+        organiser, author,
+        {"name": "lost cup", "mode": "duel", "seats": 2, "format": "round_robin",
+         "seeds": 4, "decision_time_limit": 2.0, "time_bank": 30.0},
+        [sleeper], [builtin_versions(anon)["random"]],
+    )  # fmt: skip
+    in_league = Match.objects.filter(league_id=league["id"])
+    wait_for(lambda: in_league.filter(status="running").count() == 2, 120, "two matches to run")
+    import redis
+
+    client = redis.Redis.from_url(stack.env["CELERY_BROKER_URL"])
+    lost = client.delete("celery")  # the waiting messages are gone
+    lost_at = timezone.now()
+    queued = set(in_league.filter(status="queued").values_list("pk", flat=True))
+    assert lost == 1 and len(queued) >= 4, (lost, queued)
+
+    def all_started() -> bool:
+        return not in_league.filter(pk__in=queued, status="queued").exists()
+
+    wait_for(all_started, 300, "the lost matches to be sent again and started")
+    resent = in_league.filter(pk__in=queued).order_by("queued_at").first()
+    print(f"\nthe first lost match was sent again "
+          f"{(resent.queued_at - lost_at).total_seconds():.1f}s after the loss")  # fmt: skip
+    assert all(m.queued_at > lost_at for m in in_league.filter(pk__in=queued))
+    league_closed(anon, league["id"], 300)
+    matches = list(in_league)
+    assert {m.status for m in matches} == {"finished"}
+    assert all(m.attempts == 1 for m in matches)  # each played once
+    assert RatingChange.objects.filter(league_id=league["id"]).count() == 2 * len(matches)
+    assert ratings_recompute(league_id=league["id"]) == []
+    assert (
+        "queued without a message in the broker; sent again"
+        in (stack.log_dir / "beat.log").read_text()
+    )
