@@ -41,6 +41,14 @@ _ENGINES: dict[tuple[int, str], Any] = {}  # (pid, url) -> (engine, Session)
 _LOCK = threading.Lock()
 
 
+def _reset_lock_in_child() -> None:
+    global _LOCK  # noqa: PLW0603 - a fork may copy the lock held by another thread
+    _LOCK = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_reset_lock_in_child)
+
+
 def _on_connect(dbapi_connection: Any, _record: Any) -> None:
     # SQLAlchemy, not the sqlite3 module, decides where transactions begin (see _on_begin).
     dbapi_connection.isolation_level = None

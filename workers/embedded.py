@@ -27,7 +27,6 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import json
-import logging
 import os
 import re
 import signal
@@ -39,8 +38,6 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
-
-log = logging.getLogger(__name__)
 
 ROLES = ("matches", "periodic")
 LOG_NAMES = {"matches": "embedded-worker.log", "periodic": "embedded-periodic.log"}
