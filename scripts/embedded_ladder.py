@@ -1,6 +1,6 @@
 """Drive a ladder league on a real embedded arena: `runserver` on a fresh DATA_DIR (SQLite and
-the filesystem broker), its embedded worker with beat, and four bots (the two built-ins and two
-uploaded starter bots, validated by that worker).
+the SQLite broker), its embedded workers (matches; beat with the periodic jobs), and four bots
+(the two built-ins and two uploaded starter bots, validated by those workers).
 
 Used by tests/foundation/test_embedded_worker.py (behaviour) and bench/embedded.py (figures).
 Talks to the arena only through `manage.py` and HTTP, as a user would.

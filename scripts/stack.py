@@ -1,4 +1,5 @@
-"""Run the production topology without Docker: gunicorn web + N Celery workers + beat.
+"""Run the production topology without Docker: gunicorn web + N Celery workers + beat (with the
+worker of the periodic queue).
 
 Used by `scripts/stack.sh start|stop|status`, by integration tests and by benchmarks:
 
@@ -115,10 +116,14 @@ class Stack(Lifecycle):
         for name in self.worker_names():
             commands[name] = [
                 *celery, "worker", "--concurrency=1", "-n", f"{name}@%h", "--loglevel=info",
+                "-Q", "celery,matches.retry",
             ]  # fmt: skip
         if self.beat:
+            # beat, and the worker of the periodic jobs, which no match ever delays (as in
+            # docker-compose.yml)
             commands["beat"] = [
-                *celery, "beat", "--loglevel=info",
+                *celery, "worker", "--beat", "--pool=solo", "-Q", "periodic",
+                "-n", "beat@%h", "--loglevel=info",
                 "--schedule", str(self.state_dir / "celerybeat-schedule"),
             ]  # fmt: skip
         return commands

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+from kombu import Queue as KombuQueue
 
 from tournament.client_address import trusted_networks
 from tournament.storage_config import StorageConfigError, file_storages
@@ -348,9 +349,11 @@ except ValueError as exc:
     raise ImproperlyConfigured(str(exc)) from None
 
 # --- Celery -----------------------------------------------------------------------------------
-# No broker configured = embedded mode: tasks go to kombu's filesystem transport, a queue of
-# message files under DATA_DIR/broker, and the embedded worker (workers/embedded.py, started by
-# runserver and `manage.py demo`) runs them with beat, off the request path.
+# No broker configured = embedded mode: tasks go to an SQLite file of their own,
+# DATA_DIR/broker.sqlite3, through kombu's SQLAlchemy transport (workers/broker.py says why a
+# worker is never handed a half-written message there), and the embedded workers
+# (workers/embedded.py, started and supervised by runserver and `manage.py demo`) run them with
+# beat, off the request path.
 # CELERY_TASK_ALWAYS_EAGER=1 runs every task inline in the calling process instead (the test
 # suite does so); errors then propagate to the caller.
 
@@ -358,27 +361,43 @@ CELERY_BROKER_URL = env_str("CELERY_BROKER_URL")
 EMBEDDED_WORKER = not CELERY_BROKER_URL
 EMBEDDED_WORKER_CONCURRENCY = env_int("EMBEDDED_WORKER_CONCURRENCY", 2)
 if EMBEDDED_WORKER:
-    BROKER_DIR = DATA_DIR / "broker"
-    CELERY_BROKER_URL = "filesystem://"
+    CELERY_BROKER_URL = f"sqlite:///{DATA_DIR / 'broker.sqlite3'}"
+    CELERY_BROKER_TRANSPORT = "workers.broker:Transport"
+    # How often an idle worker looks for a message (each look is one short transaction).
     CELERY_BROKER_TRANSPORT_OPTIONS = {
-        "data_folder_in": str(BROKER_DIR / "queue"),
-        "data_folder_out": str(BROKER_DIR / "queue"),
-        "control_folder": str(BROKER_DIR / "control"),
         "polling_interval": env_float("EMBEDDED_WORKER_POLL_SECONDS", 0.5),
     }
-    for _directory in (BROKER_DIR / "queue", BROKER_DIR / "control"):
-        with contextlib.suppress(OSError):
-            _directory.mkdir(parents=True, exist_ok=True)
     CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND") or None
 else:
     CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND") or CELERY_BROKER_URL
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_TASK_EAGER_PROPAGATES = True
 
-# MATCH_QUEUE_PER_MODE=1 sends each mode's matches to the queue matches.<mode>, so that workers
-# can be sized per mode (`celery worker -Q celery,matches.standard`); periodic jobs and the
-# record task stay on the default queue "celery", which some worker must consume.
+# Queues. Matches go to Celery's default queue "celery", or with MATCH_QUEUE_PER_MODE=1 to
+# "matches.<mode>", so that workers can be sized per mode (`celery worker -Q
+# matches.standard,matches.standard.retry`). A match sent again because its worker died or its
+# message was lost goes to the retry queue beside it ("matches.retry", "matches.<mode>.retry"),
+# which the same workers consume: kombu serves a worker's queues in turn, so it is played at the
+# next free slot, not behind the backlog. Periodic jobs go to "periodic", consumed by a worker
+# of their own (compose's beat service, the embedded periodic worker: workers/embedded.py), so
+# that no backlog of matches delays the reaper or the ladders. A worker started without -Q
+# consumes every queue below.
 MATCH_QUEUE_PER_MODE = env_bool("MATCH_QUEUE_PER_MODE", False)
+PERIODIC_QUEUE = "periodic"
+MATCH_RETRY_QUEUE = "matches.retry"
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+CELERY_TASK_QUEUES = [
+    KombuQueue(name, routing_key=name)
+    for name in (CELERY_TASK_DEFAULT_QUEUE, MATCH_RETRY_QUEUE, PERIODIC_QUEUE)
+]
+CELERY_TASK_ROUTES = {
+    task: {"queue": PERIODIC_QUEUE}
+    for task in (
+        "arena.ladders_schedule",
+        "arena.matches_reap_stale",
+        "arena.bot_builds_resend_lost",
+    )
+}
 
 # A match lost with its worker is run again rather than dropped; one match per worker slot.
 CELERY_TASK_ACKS_LATE = True
@@ -399,8 +418,9 @@ CELERY_ACCEPT_CONTENT = ["json"]  # never pickle: messages may come from anyone 
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
-# Periodic jobs of the tournament: top up ladder leagues, re-queue matches whose worker died
-# or whose queued message was lost, send again builds whose message or worker was lost.
+# Periodic jobs of the tournament (on the "periodic" queue, above): top up ladder leagues,
+# re-queue matches whose worker died or whose queued message was lost, send again builds whose
+# message or worker was lost.
 CELERY_BEAT_SCHEDULE: dict = {
     "ladders-schedule": {
         "task": "arena.ladders_schedule",
@@ -408,21 +428,27 @@ CELERY_BEAT_SCHEDULE: dict = {
     },
     "matches-reap-stale": {
         "task": "arena.matches_reap_stale",
-        "schedule": env_float("REAPER_SECONDS", 60.0),
+        "schedule": env_float("REAPER_SECONDS", 10.0),
     },
     "bot-builds-resend-lost": {
         "task": "arena.bot_builds_resend_lost",
-        "schedule": env_float("REAPER_SECONDS", 60.0),
+        "schedule": env_float("REAPER_SECONDS", 10.0),
     },
 }
-# The reaper re-sends a match queued this long (its broker message may be lost); a duplicate
-# delivery is harmless, so this only trades broker traffic against recovery time.
-REAPER_QUEUED_AGE_SECONDS = env_float("REAPER_QUEUED_AGE_SECONDS", 900.0)
-# The worker playing a match stamps its heartbeat this often; the reaper re-queues a running
-# match whose heartbeat is older than MATCH_HEARTBEAT_STALE_SECONDS (its worker died), so
-# with the reaper every 60 s such a match is queued again within 2 minutes.
-MATCH_HEARTBEAT_SECONDS = env_float("MATCH_HEARTBEAT_SECONDS", 15.0)
-MATCH_HEARTBEAT_STALE_SECONDS = env_float("MATCH_HEARTBEAT_STALE_SECONDS", 60.0)
+# A match whose worker died or whose message was lost is sent again within 60 s:
+# * the worker playing a match stamps its heartbeat every MATCH_HEARTBEAT_SECONDS; the reaper
+#   (every REAPER_SECONDS) re-queues a running match whose heartbeat is older than
+#   MATCH_HEARTBEAT_STALE_SECONDS (four missed beats: a live worker on a busy machine is not
+#   taken for dead), so within STALE + REAPER = 30 s of its worker's death;
+# * a match queued longer than REAPER_QUEUED_AGE_SECONDS whose message the broker no longer
+#   holds (Redis restarted without persistence, a worker killed with the message it had taken)
+#   is sent again within AGE + REAPER = 40 s. The reaper reads the broker's queues to tell a
+#   lost message from one waiting behind a backlog (workers/broker.py: waiting_task_args), so
+#   a long healthy queue gets no duplicates; a duplicate would be harmless anyway (a match
+#   already decided is skipped, and a result is recorded once: services/matches.py).
+REAPER_QUEUED_AGE_SECONDS = env_float("REAPER_QUEUED_AGE_SECONDS", 30.0)
+MATCH_HEARTBEAT_SECONDS = env_float("MATCH_HEARTBEAT_SECONDS", 5.0)
+MATCH_HEARTBEAT_STALE_SECONDS = env_float("MATCH_HEARTBEAT_STALE_SECONDS", 20.0)
 # A match's play task gets Celery time limits of its worst-case duration (seats x (decisions x
 # limit + bank) + startup, see workers/limits.py) plus this margin (half of it: the soft limit).
 MATCH_TIME_MARGIN_SECONDS = env_float("MATCH_TIME_MARGIN_SECONDS", 300.0)

@@ -1,8 +1,8 @@
 """The Celery application (`celery -A workers.celery_app worker|beat`).
 
 Configuration comes from Django settings under the CELERY_ prefix, so one place
-(tournament/settings.py) decides between the embedded filesystem broker (workers/embedded.py
-runs its worker) and a real one.
+(tournament/settings.py) decides between the embedded SQLite broker (workers/broker.py;
+workers/embedded.py runs its workers) and a real one.
 """
 
 import logging

@@ -156,3 +156,13 @@ def test_web_trusts_the_proxys_forwarded_address() -> None:
         if line and not line.startswith("#")
     )
     assert "172.16.0.0/12" in env["TRUSTED_PROXIES"].split(",")
+
+def test_periodic_jobs_have_a_worker_of_their_own(compose: dict) -> None:
+    """The reaper and the ladders run on the "periodic" queue, consumed by the beat service's
+    own worker, so no backlog of matches delays them; match workers also take the matches sent
+    again (tournament/settings.py: Queues)."""
+    beat = command_text(compose["services"]["beat"])
+    assert "--beat" in beat and re.search(r"-Q\s+periodic(\s|$)", beat), beat
+    worker = command_text(compose["services"]["worker"])
+    queues = re.search(r"-Q\s+(\S+)", worker).group(1).split(",")
+    assert {"celery", "matches.retry"} <= set(queues) and "periodic" not in queues

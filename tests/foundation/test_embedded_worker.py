@@ -1,11 +1,12 @@
 """The embedded default runs matches off the request path (issue 11).
 
-A real `runserver` with no broker configured, on a fresh DATA_DIR: its embedded Celery worker
-(filesystem broker, beat included) validates two uploaded starter bots, then plays a ladder
-league of four bots. The start request answers while its matches are still open; matches go
-queued -> running -> finished; the ladder keeps scheduling until paused; pausing stops it; and
-the worker goes away with the server. Figures (start latency, matches per minute) are printed
-by bench/embedded.py, not asserted here.
+A real `runserver` with no broker configured, on a fresh DATA_DIR: its embedded Celery workers
+(the SQLite broker; a matches worker, and a periodic worker with beat) validate two uploaded
+starter bots, then play a ladder league of four bots. The start request answers while its
+matches are still open; matches go queued -> running -> finished; the ladder keeps scheduling
+until paused; pausing stops it; and the workers go away with the server (a worker killed in a
+ladder: test_embedded_restart.py). Figures (start latency, matches per minute) are printed by
+bench/embedded.py, not asserted here.
 """
 
 from __future__ import annotations
@@ -42,6 +43,14 @@ def _page(arena: EmbeddedArena, path: str) -> str:
 def _topups(arena: EmbeddedArena) -> int:
     """How many runs of the ladder top-up the embedded worker has finished (its log)."""
     return len(re.findall(r"arena\.ladders_schedule\[[^\]]+\] succeeded", arena.worker_log()))
+
+
+def _role(pid: int) -> str | None:
+    """The role of an embedded worker process (its --role argument), None for another."""
+    args = Path(f"/proc/{pid}/cmdline").read_bytes().decode().split("\0")
+    if "workers.embedded" not in args:
+        return None
+    return args[args.index("--role") + 1] if "--role" in args else "matches"
 
 
 def _alive(pid: int) -> bool:
@@ -106,10 +115,14 @@ def test_ladder_league_plays_in_the_background_and_stops_when_paused(
                 assert after[match_id] == "queued", (match_id, after[match_id])
         assert not [i for i, s in after.items() if s == "failed"]
 
-        # The worker runs beside the server and ends with it.
+        # The workers run beside the server and end with it.
         worker_pids = _children(arena.server.pid)
-        assert len(worker_pids) == 1
-    arena.wait_for(lambda: not _alive(worker_pids[0]), 60, "the worker to stop with runserver")
+        assert sorted(_role(pid) for pid in worker_pids) == ["matches", "periodic"]
+    arena.wait_for(
+        lambda: not any(_alive(pid) for pid in worker_pids),
+        60,
+        "the workers to stop with runserver",
+    )
 
 
 def test_worker_stops_when_its_server_is_killed(tmp_path: Path, free_port: int) -> None:
@@ -123,19 +136,20 @@ def test_worker_stops_when_its_server_is_killed(tmp_path: Path, free_port: int) 
     )  # fmt: skip
     try:
         deadline = time.monotonic() + 60
-        while not (workers := _children(server.pid)) and time.monotonic() < deadline:
+        while len(workers := _children(server.pid)) < 2 and time.monotonic() < deadline:
             time.sleep(0.2)
-        assert len(workers) == 1
-        log = tmp_path / "data" / "embedded-worker.log"
-        while "ready" not in (log.read_text() if log.exists() else ""):
-            assert time.monotonic() < deadline, "the embedded worker never became ready"
-            time.sleep(0.2)
+        assert sorted(_role(pid) for pid in workers) == ["matches", "periodic"]
+        for name in ("embedded-worker.log", "embedded-periodic.log"):
+            log = tmp_path / "data" / name
+            while "ready" not in (log.read_text() if log.exists() else ""):
+                assert time.monotonic() < deadline, f"no ready worker in {name}"
+                time.sleep(0.2)
     finally:
-        server.send_signal(signal.SIGKILL)  # no atexit: the worker must notice on its own
+        server.send_signal(signal.SIGKILL)  # no atexit: the workers must notice on their own
         server.wait(timeout=10)
     deadline = time.monotonic() + 60
-    while _alive(workers[0]):
-        assert time.monotonic() < deadline, "the embedded worker outlived its killed server"
+    while any(_alive(pid) for pid in workers):
+        assert time.monotonic() < deadline, "an embedded worker outlived its killed server"
         time.sleep(0.2)
 
 
@@ -153,7 +167,7 @@ def test_autoreloader_starts_one_worker_only(tmp_path: Path, free_port: int) -> 
     )  # fmt: skip
     try:
         deadline = time.monotonic() + 60
-        while len(_children(server.pid)) < 2:  # the worker and the serving child
+        while len(_children(server.pid)) < 3:  # the two workers and the serving child
             assert time.monotonic() < deadline, _children(server.pid)
             time.sleep(0.2)
         # the serving child answers: it is past its start, where a second worker would begin
@@ -166,12 +180,9 @@ def test_autoreloader_starts_one_worker_only(tmp_path: Path, free_port: int) -> 
             except OSError:
                 assert time.monotonic() < deadline, "the server never answered"
                 time.sleep(0.2)
-        roles = {}
-        for pid in _children(server.pid):
-            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
-            roles[pid] = b"workers.embedded" in cmdline
-        assert sorted(roles.values()) == [False, True], roles
-        serving = next(pid for pid, is_worker in roles.items() if not is_worker)
+        roles = {pid: _role(pid) for pid in _children(server.pid)}
+        assert len(roles) == 3 and set(roles.values()) == {"matches", "periodic", None}, roles
+        serving = next(pid for pid, role in roles.items() if role is None)
         assert not any(b"workers.embedded" in Path(f"/proc/{pid}/cmdline").read_bytes()
                        for pid in _children(serving))  # fmt: skip
     finally:

@@ -157,16 +157,26 @@ CELERY_CONF = (
 
 
 def test_celery_embedded_mode_without_broker(tmp_path: Path) -> None:
-    """No broker: tasks are queued in files under DATA_DIR for the embedded worker, not run
-    inside the request (eager mode is an explicit opt-in)."""
+    """No broker: tasks are queued in an SQLite file under DATA_DIR for the embedded workers
+    (workers/broker.py), not run inside the request (eager mode is an explicit opt-in)."""
     conf = read_settings(clean_env(tmp_path), CELERY_CONF)
     assert conf["task_always_eager"] is False
-    assert conf["broker_url"] == "filesystem://"
-    options = read_settings(clean_env(tmp_path), "settings.CELERY_BROKER_TRANSPORT_OPTIONS")
-    queue = Path(options["data_folder_in"])
-    assert queue == Path(options["data_folder_out"]) and queue.is_dir()
-    assert queue.is_relative_to(tmp_path)
+    assert conf["broker_url"].startswith("sqlite:///")
+    assert Path(conf["broker_url"].removeprefix("sqlite:///")).is_relative_to(tmp_path)
+    transport = read_settings(clean_env(tmp_path), "settings.CELERY_BROKER_TRANSPORT")
+    assert transport == "workers.broker:Transport"
     assert_safe_celery(conf)
+
+
+def test_periodic_jobs_have_a_queue_of_their_own(tmp_path: Path) -> None:
+    """The reaper and the ladders never wait behind matches; a plain `celery worker`
+    consumes every queue, matches sent again included."""
+    routes = read_settings(clean_env(tmp_path), "settings.CELERY_TASK_ROUTES")
+    assert {task for task, route in routes.items() if route["queue"] == "periodic"} == {
+        "arena.ladders_schedule", "arena.matches_reap_stale", "arena.bot_builds_resend_lost"
+    }  # fmt: skip
+    queues = read_settings(clean_env(tmp_path), "[q.name for q in settings.CELERY_TASK_QUEUES]")
+    assert queues == ["celery", "matches.retry", "periodic"]
 
 
 def test_celery_eager_is_an_opt_in(tmp_path: Path) -> None:

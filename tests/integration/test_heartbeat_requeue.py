@@ -100,7 +100,7 @@ def test_a_killed_worker_s_match_is_requeued_by_its_stale_heartbeat_and_counts_o
     killed = Match.objects.get(pk=playing.pk)
     assert (killed.status, killed.attempts) == ("running", 1), "the match ended before the kill"
 
-    replacement = stack.add_worker()  # w2: its pool process sweeps what w1 left as it starts
+    stack.add_worker()  # w2: its pool process sweeps what w1 left as it starts
     deadline = time.monotonic() + 30
     while (left := alive(doomed)) and time.monotonic() < deadline:
         time.sleep(0.1)
@@ -115,7 +115,7 @@ def test_a_killed_worker_s_match_is_requeued_by_its_stale_heartbeat_and_counts_o
     assert done.queued_at > killed.started_at  # queued again after it started ...
     reaped = re.findall(  # ... by the reaper, which returns the ids it re-queued
         r"arena\.matches_reap_stale\[[^\]]*\] succeeded in \S+: \[([\d, ]+)\]",
-        (stack.log_dir / f"{replacement}.log").read_text(),
+        (stack.log_dir / "beat.log").read_text(),  # the periodic queue's worker
     )
     assert [str(done.pk)] == [i for ids in reaped for i in ids.split(", ")], reaped
     seats = list(MatchSeat.objects.filter(match=done).order_by("seat"))

@@ -30,6 +30,7 @@ log = logging.getLogger(__name__)
 
 SEED_MASK = 2**63 - 1  # BigIntegerField is signed; engine seeds are any int in [0, 2**64)
 MAX_ATTEMPTS = 3
+BROKER_RECHECK_SECONDS = 2.0  # the reaper's second look into the broker (lost messages)
 
 
 def derive_seed(*parts: object) -> int:
@@ -64,13 +65,15 @@ def match_time_limits(match: Match, seats: int | None = None) -> tuple[int, int]
     return math.ceil(worst + margin / 2), math.ceil(worst + margin)
 
 
-def match_enqueue(match: Match, seats: int | None = None) -> None:
+def match_enqueue(match: Match, seats: int | None = None, *, again: bool = False) -> None:
     """Queue the play task once the surrounding transaction commits (never a phantom id),
     with time limits from the match's worst-case duration (``seats``: its number of seats
-    when the caller knows it, else counted)."""
+    when the caller knows it, else counted). ``again``: the match is sent again (its worker
+    died, its message was lost, its play failed), to the retry queue that workers serve
+    ahead of a backlog."""
     from workers.tasks import match_play_task
 
-    match_id, queue = match.pk, match_queue(match.mode)
+    match_id, queue = match.pk, match_queue(match.mode, again=again)
     soft, hard = match_time_limits(match, seats)
     transaction.on_commit(
         lambda: match_play_task.apply_async(
@@ -79,11 +82,14 @@ def match_enqueue(match: Match, seats: int | None = None) -> None:
     )
 
 
-def match_queue(mode: str) -> str | None:
+def match_queue(mode: str, *, again: bool = False) -> str | None:
     """The broker queue of a mode's matches: ``matches.<mode>`` with MATCH_QUEUE_PER_MODE on
-    (so workers can be given to modes: ``celery worker -Q celery,matches.duel``), else None,
-    Celery's default queue."""
-    return f"matches.{mode}" if settings.MATCH_QUEUE_PER_MODE else None
+    (so workers can be given to modes: ``celery worker -Q matches.duel,matches.duel.retry``),
+    else None, Celery's default queue; a match sent ``again`` goes to the retry queue beside
+    it, served ahead of a backlog (workers/queues.py)."""
+    from workers.queues import match_queue as queue_of
+
+    return queue_of(mode, again=again)
 
 
 def match_create_internal(
@@ -430,7 +436,7 @@ def match_fail(*, match_id: int, error: str) -> Match | None:
             match.status = Match.Status.QUEUED
             match.queued_at = timezone.now()
             match.save(update_fields=["status", "error", "queued_at"])
-            match_enqueue(match)
+            match_enqueue(match, again=True)
             return match
         match.status = Match.Status.FAILED
         match.finished_at = timezone.now()
@@ -491,36 +497,74 @@ def _requeue_running_stale(now: Any) -> list[int]:
             match.status = Match.Status.QUEUED
             match.queued_at = now
             match.save(update_fields=["status", "queued_at"])
-            match_enqueue(match)
+            match_enqueue(match, again=True)
             requeued.append(match_id)
     return requeued
 
 
 def _redispatch_long_queued(now: Any) -> list[int]:
-    """Send the play task again for matches queued longer than REAPER_QUEUED_AGE_SECONDS.
+    """Send the play task again for matches queued longer than REAPER_QUEUED_AGE_SECONDS
+    whose message the broker no longer holds.
 
-    A lost message (a broker restart without persistence, a purge) would otherwise leave its
-    match queued for ever. When the first message was only slow, both get delivered: the one
-    that comes second finds the match decided and is skipped (`match_start`,
+    A lost message (a broker restart without persistence, a purge, a worker killed with the
+    message it had taken from the embedded broker) would otherwise leave its match queued for
+    ever. The broker's queues are read (`workers.broker.waiting_task_args`), so a match that
+    only waits behind a backlog is left alone; with a broker that cannot be read that way,
+    every match older than the age is sent again. A duplicate is harmless: the delivery that
+    comes second finds the match decided and is skipped (`match_start`,
     `match_record_result`), so a match never counts twice. Re-sending stamps `queued_at`, so a
-    long but healthy queue gets at most one extra message per match and age. Matches of a
-    paused league wait on purpose and are left alone.
+    match gets at most one extra message per age. Matches of a paused league wait on purpose
+    and are left alone.
     """
     cutoff = now - timedelta(seconds=settings.REAPER_QUEUED_AGE_SECONDS)
-    waiting = (
+    waiting = list(
         Match.objects.filter(status=Match.Status.QUEUED, queued_at__lt=cutoff)
         .exclude(league__status=League.Status.PAUSED)
         .order_by("queued_at", "pk")  # the longest waiting first
         .values_list("pk", flat=True)
     )
+    if not waiting:
+        return []
+    in_broker = _match_ids_in_broker()
+    if in_broker is not None:
+        # A worker may have taken a message a moment ago without having started its match
+        # yet: look again after a pause, and keep only what is missing both times (a match
+        # started meanwhile is no longer queued, which the loop below checks under its lock).
+        missing = [match_id for match_id in waiting if match_id not in in_broker]
+        if missing:
+            time.sleep(BROKER_RECHECK_SECONDS)
+            in_broker = (_match_ids_in_broker() or set()) | in_broker
     resent = []
-    for match_id in list(waiting):
+    for match_id in waiting:
+        if in_broker is not None and match_id in in_broker:
+            continue
         with transaction.atomic():
             match = Match.objects.select_for_update().get(pk=match_id)
             if match.status != Match.Status.QUEUED or match.queued_at >= cutoff:
                 continue
             match.queued_at = now
             match.save(update_fields=["queued_at"])
-            match_enqueue(match)
+            match_enqueue(match, again=True)
             resent.append(match_id)
+    if resent:
+        log.warning("matches %s: queued without a message in the broker; sent again", resent)
     return resent
+
+
+def _match_ids_in_broker() -> set[int] | None:
+    """The ids of matches whose play task waits in the broker, None if it cannot be read
+    (or tasks run inline: there is no broker)."""
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        return None
+    from workers.broker import waiting_task_args
+    from workers.celery_app import app
+    from workers.queues import match_queues
+
+    try:
+        found = waiting_task_args(app, "arena.match_play", match_queues())
+    except Exception:  # noqa: BLE001 - the broker is down: its messages may be lost too
+        log.warning("cannot read the broker's queues", exc_info=True)
+        return None
+    if found is None:
+        return None
+    return {args[0] for args in found if args and isinstance(args[0], int)}

@@ -1,8 +1,9 @@
 """`manage.py demo`: register the built-in and starter bots, play a short round-robin league of
 every available mode and print the ladders with links to the leagues and replays.
 
-In the embedded default (no broker) the command runs the embedded worker while it waits for the
-bots' validation and the leagues' matches; with a broker, the deployment's workers play them.
+In the embedded default (no broker) the command runs and supervises the embedded workers
+(workers/embedded.py) while it waits for the bots' validation and the leagues' matches; with a
+broker, the deployment's workers play them.
 Re-running keeps the leagues of the first run, so links printed before keep working.
 `--port` (or PORT) is the port the printed links point at (scripts/demo.sh serves on it).
 """
