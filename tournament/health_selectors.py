@@ -67,10 +67,28 @@ def worker_alarm(*, user: Any, now: datetime | None = None) -> dict[str, Any] | 
         return None  # (eager tasks need no worker) decided before any query
     if not (user.is_staff or user.has_perm("tournament.organise_leagues")):
         return None
+    gave_up = embedded_gave_up()
     silence = worker_silence(now=now)
-    if silence is not None and silence <= settings.WORKER_STALE_SECONDS:
+    if gave_up is None and silence is not None and silence <= settings.WORKER_STALE_SECONDS:
         return None
-    return {"silence": silence, "embedded": bool(settings.EMBEDDED_WORKER)}
+    return {"silence": silence, "embedded": bool(settings.EMBEDDED_WORKER), "gave_up": gave_up}
+
+
+def embedded_supervisor() -> dict[str, Any] | None:
+    """The embedded workers' supervisor's last word (workers.embedded.supervisor_state), or
+    None where the workers are a deployment's own."""
+    if not settings.EMBEDDED_WORKER:
+        return None
+    from workers.embedded import supervisor_state
+
+    return supervisor_state()
+
+
+def embedded_gave_up() -> str | None:
+    """Why the supervisor stopped restarting an embedded worker that kept dying, or None: the
+    banner says it at once, without waiting for the heartbeats to go stale."""
+    state = embedded_supervisor()
+    return state["message"] if state is not None and state["state"] == "failed" else None
 
 
 def matches_by_status() -> dict[str, int]:
@@ -187,7 +205,16 @@ def health_status(*, now: datetime | None = None) -> dict[str, Any]:
         "queue": queue_depth(),
         "oldest_queued_seconds": _round(oldest_queued_age(now=now)),
         "matches": matches_by_status(),
+        "embedded_workers": _embedded_summary(),
     }
+
+
+def _embedded_summary() -> dict[str, Any] | None:
+    """The embedded supervisor's state and sentence (no pids or paths), None in a deployment."""
+    state = embedded_supervisor()
+    if state is None:
+        return None
+    return {"state": state["state"], "message": state["message"]}
 
 
 def _round(value: float | None) -> float | None:

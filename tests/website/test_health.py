@@ -255,3 +255,43 @@ def test_the_queues_asked_are_read_from_the_configuration(settings) -> None:
         app.conf.update(saved)
     assert queues[0] == "celery" and {"jobs", "periodic", "matches.duel"} <= set(queues)
     assert len(queues) == len(set(queues))
+
+
+def test_a_given_up_embedded_worker_is_said_at_once_on_the_site_and_in_status(
+    client, organiser, settings, tmp_path
+) -> None:
+    """The supervisor gave up on an embedded worker that kept dying: organisers see why on
+    every page without waiting for the heartbeats to go stale, and /status says it too."""
+    import sys
+    import time
+
+    from tests.accounts import PASSWORD
+    from workers.embedded import EmbeddedWorker, supervisor_state
+
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    settings.EMBEDDED_WORKER = True
+    settings.DATA_DIR = tmp_path
+    _beat("celery@one", seconds_ago=1)  # a worker beat a moment ago: no stale-heartbeat alarm
+    crasher = [sys.executable, "-c", "import sys; print('CRITICAL Unrecoverable error: boom'); "
+               "sys.exit(3)"]  # fmt: skip
+    sleeper = [sys.executable, "-c", "import time; time.sleep(600)"]
+    client.login(username=organiser.username, password=PASSWORD)
+    assert "worker-alarm" not in client.get("/leagues/").content.decode()
+    supervisor = EmbeddedWorker(
+        data_dir=tmp_path, command=lambda role: crasher if role == "matches" else sleeper,
+        console=None,
+    )  # fmt: skip
+    with supervisor:
+        deadline = time.monotonic() + 120
+        while supervisor_state(tmp_path)["state"] != "failed":
+            assert time.monotonic() < deadline, "the supervisor never gave up"
+            time.sleep(0.1)
+        html = client.get("/leagues/").content.decode()
+        assert 'class="worker-alarm" role="alert"' in html
+        assert "The embedded worker stopped for good." in html
+        assert "CRITICAL Unrecoverable error: boom" in html and "not restarted any more" in html
+        status = client.get("/status").json()
+        assert status["embedded_workers"]["state"] == "failed"
+        assert "not restarted any more" in status["embedded_workers"]["message"]
+    client.logout()
+    assert "worker-alarm" not in client.get("/leagues/").content.decode()  # visitors: nothing
