@@ -149,6 +149,7 @@ def author_bots(*, user: Any) -> list[Bot]:
     for bot in bots:
         versions = sorted(bot.versions.all(), key=lambda v: -v.number)
         bot.latest = versions[0] if versions else None
+        bot.suspended = [v for v in versions if v.suspended_at is not None]
         bot.entry_list = by_bot.get(bot.pk, [])
     return bots
 
