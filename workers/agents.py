@@ -257,6 +257,7 @@ class ProgramAgent:
         if asked.step != len(game.history) and legal != game.legal_actions(seat):
             raise RuntimeError(f"seat {seat} was asked early, and its legal actions changed")
         elapsed, spent = 0.0, False
+        bank_before = self.stats.bank_left or 0.0
         try:
             if asked.fault is not None:
                 raise asked.fault
@@ -286,8 +287,11 @@ class ProgramAgent:
             else:  # a timeout or a death: the time was still used
                 self._spend(self.process.last_cpu, fault.seconds)
                 ceiling = asked.ceiling
-                if asked.budgeted and fault.kind == FaultKind.TIMEOUT and fault.seconds >= ceiling:
-                    fault.message = self._budget_message(fault.seconds)
+                if fault.kind == FaultKind.TIMEOUT and fault.seconds >= ceiling:
+                    if asked.budgeted:
+                        fault.message = self._budget_message(fault.seconds)
+                    elif self.process.last_cpu <= self.limits.decision_seconds + bank_before:
+                        fault.message = self._ceiling_message(ceiling, bank_before)
             self._record(game, fault)
             return legal[0]
         self.last_note = reply.debug
@@ -305,6 +309,18 @@ class ProgramAgent:
             if cpu < used / 2
             else f"its decisions took {used:.3f} s of wall-clock time in this match, the most"
             f" a seat may take (decisions x limit + bank); they used {cpu:.3f} s of CPU time"
+        )
+
+    def _ceiling_message(self, ceiling: float, bank: float) -> str:
+        """Why a decision that was stopped on the wall clock, not on its CPU time, timed out."""
+        factor, limit = self.limits.wall_factor, self.limits.decision_seconds
+        cpu = self.process.last_cpu if self.process else 0.0
+        idle = ": it slept or blocked" if cpu < ceiling / 2 else ""
+        return (
+            f"no reply within its wall-clock ceiling of {ceiling:.3f} s ({factor:g} x the"
+            f" {limit:g} s decision limit + {bank:.3f} s left in the bank), having used"
+            f" {cpu:.3f} s of CPU time{idle} (wall-clock time beyond {factor:g} x the limit is"
+            f" drawn from the bank)"
         )
 
     def _spend(self, cpu: float, elapsed: float) -> None:
