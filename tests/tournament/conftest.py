@@ -44,6 +44,10 @@ class ScriptedRunner:
         self.scores: Callable[[dict[str, Any]], list[float]] | None = None
         self.specs: list[dict[str, Any]] = []
         self.raise_error: Exception | None = None
+        # which seats crash at their first decision (default: a bot named "...crash...")
+        self.faulty: Callable[[dict[str, Any]], bool] = lambda seat: "crash" in (
+            seat["name"] or ""
+        )
 
     def run_match(self, spec: dict[str, Any], **hooks: Any) -> dict[str, Any]:
         """`hooks` (the live publisher's `on_step`, ...) see no steps: nothing is played."""
@@ -55,7 +59,7 @@ class ScriptedRunner:
         ranks = [1 + sum(1 for other in scores if other > s) for s in scores]
         seats, faults = [], []
         for i, seat in enumerate(spec["seats"]):
-            crash = "crash" in (seat["name"] or "")
+            crash = self.faulty(seat)
             if crash:  # at its first decision, as examples of a bot that exits at once
                 faults.append({"seat": i, "step": i, "kind": "crash"})
             seats.append({
