@@ -109,7 +109,9 @@ def verify_document(doc: Mapping[str, Any]) -> Verdict:
                               f"{actual_hash[:12]}{version_note}", steps=n)
     scores = (recorded or {}).get("scores")
     tail = f", scores {scores}" if scores is not None else ""
-    if faulted:
+    if legacy:
+        tail += f" ({len(faults)} fault(s): result recorded by the runner)"
+    elif faulted:
         tail += f" ({len(faults)} fault(s): faulted seats ranked last)"
     return Verdict(True, f"ok: {n} steps legal, result and state hash match{tail}", steps=n)
 
