@@ -238,11 +238,18 @@ def test_fault_totals_are_counted_with_each_result(
         ).count()
         for v in played
     }
+    from tournament.models import LeagueEntry
+
+    entry_faults = dict(league.entries.values_list("bot_version_id", "faults"))
+    assert entry_faults[crash.pk] == 9 and sum(entry_faults.values()) == 9
     for rebuild in (bot_seat_counts_rebuild, migration_count_seats):
         BotVersion.objects.update(seats_finished=0, seats_faulted=0)
+        LeagueEntry.objects.update(faults=0)
         rebuild()
         assert dict(BotVersion.objects.values_list("pk", "seats_faulted")) == kept
         assert dict(BotVersion.objects.values_list("pk", "seats_finished")) == played
+        if rebuild is migration_count_seats:  # the migration also recounts each entry's faults
+            assert dict(league.entries.values_list("bot_version_id", "faults")) == entry_faults
     # a validation run that faults changes no version's totals
     from tournament.services.bots import _queue_validation
 
