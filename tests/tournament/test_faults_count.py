@@ -55,6 +55,12 @@ def test_a_crashing_seat_ranks_4th_and_loses_rating_to_every_other_seat(
         _ready(author, "heur", str(EXAMPLES / "heuristic_bot.py"), capture),
         _ready(author, "rand-b", str(EXAMPLES / "random_bot.py"), capture),
     ]
+    # the version page's stderr holds what the example bot writes at `end`
+    assert "final scores:" in others[0].log
+    owner_page = Client()
+    owner_page.force_login(author)
+    html = owner_page.get(f"/versions/{others[0].pk}/").content.decode()
+    assert "final scores:" in html and "wrote nothing on stderr" not in html
     league = ls.league_create(
         organiser=organiser, name="faults count", mode="standard", seats=4, format="round_robin"
     )
