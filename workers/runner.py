@@ -24,7 +24,7 @@ from engine import ENGINE_VERSION, Action, ConfigError, Game, new_game
 from engine.bots import BUILTIN_BOTS
 
 from .agents import BuiltinAgent, ProgramAgent
-from .faults import Fault
+from .faults import Fault, when_faulted
 from .isolation import Isolation, detect_isolation
 from .limits import Limits, seat_wall_budget
 from .protocol import PROTOCOL_VERSION
@@ -435,7 +435,7 @@ def _seat_summaries(
                 "score": scores[seat] if seat < len(scores) else None,
                 "rank": ranks[seat] if seat < len(ranks) else None,
                 "fault": fault.kind.value if fault else "",
-                "fault_detail": fault.message if fault else "",
+                "fault_detail": _fault_detail(fault),
                 "fault_step": fault.step if fault else None,
                 "fault_decision": fault.decision if fault else None,
                 "fault_evidence": fault.evidence if fault else None,
@@ -444,6 +444,14 @@ def _seat_summaries(
             }
         )
     return out
+
+
+def _fault_detail(fault: Fault | None) -> str:
+    """What happened and when, in the bot's own terms ("at its 3rd decision"), never by the
+    game's action count (which would tell other seats' hidden answers)."""
+    if fault is None:
+        return ""
+    return f"{fault.message} ({when_faulted(fault.decision)})"
 
 
 def _replay_bytes(game: Game, outcome: MatchOutcome) -> bytes | None:
