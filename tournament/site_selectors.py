@@ -155,7 +155,12 @@ def author_bots(*, user: Any) -> list[Bot]:
 
 
 def ready_versions(*, bot: Bot) -> list[BotVersion]:
-    return list(bot.versions.filter(status=BotVersion.Status.READY).order_by("-number"))
+    """The versions a challenge or a league entry may seat: ready, and not suspended for
+    faulting (services/bots.py), newest first."""
+    return list(
+        bot.versions.filter(status=BotVersion.Status.READY, suspended_at__isnull=True)
+        .order_by("-number")
+    )
 
 
 # --- leagues --------------------------------------------------------------------------------
