@@ -5,8 +5,6 @@ keyboard alone."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from tournament.models import BotVersion, LeagueEntry
