@@ -33,7 +33,7 @@ def test_a_suspended_version_is_shown_and_resumed(
     )
     for version in (shaky, steady):
         ls.league_entry_add(league=league, user=organiser, bot_version_id=version.pk)
-    reason = "faulted in 5 rated matches in a row (the last: crash: exited with status 3)"
+    reason = "faulted in 5 rated matches in a row (the last: crash)"
     BotVersion.objects.filter(pk=shaky.pk).update(
         suspended_at=timezone.now(), suspension_reason=reason, fault_streak=5
     )

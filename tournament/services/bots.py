@@ -337,8 +337,8 @@ def bot_versions_count_seats(*, seats: Iterable[Any]) -> None:
         counts = played.setdefault(seat.bot_version_id, [0, 0])
         counts[0] += 1
         counts[1] += 1 if seat.fault else 0
-        if seat.fault:
-            details[seat.bot_version_id] = f"{seat.fault}: {seat.fault_detail}".rstrip(": ")
+        if seat.fault:  # the kind only: the reason is public, a fault's detail is not
+            details[seat.bot_version_id] = seat.fault
     fields = ["seats_finished", "seats_faulted", "fault_streak", "suspended_at",
               "suspension_reason"]  # fmt: skip
     versions = list(BotVersion.objects.select_for_update().filter(pk__in=played).order_by("pk")
