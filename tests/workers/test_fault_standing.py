@@ -138,3 +138,15 @@ def test_the_kept_stderr_includes_what_a_bot_writes_at_end() -> None:
     outcome = run_match(spec)
     assert outcome.faults == []
     assert "final scores:" in outcome.seats[0]["log"]
+
+
+@pytest.mark.usefixtures("tiny_mode")
+def test_a_bot_that_lingers_after_end_costs_the_others_nothing() -> None:
+    """`end` goes to every seat and each exits (or is killed) side by side: the bot that
+    lingers is not a fault, and the other still gets to write its last words."""
+    spec = MatchSpec(mode="tiny", seats=(SeatSpec.parse(hostile("lingers_at_end")),
+                                         SeatSpec.parse(RANDOM_BOT)),
+                     seed=3, options={"rounds": 3}, limits=FAST, replay=False)  # fmt: skip
+    outcome = run_match(spec)
+    assert outcome.faults == []
+    assert "final scores:" in outcome.seats[1]["log"]
