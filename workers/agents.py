@@ -149,6 +149,7 @@ class ProgramAgent:
         self.last_seconds = 0.0  # the last decision's round trip (0 on the default policy)
         self.last_cpu = 0.0  # the CPU time charged for it
         self.wall_left = wall_budget
+        self.wall_budget = wall_budget
         self.bot_name: str | None = None  # the name the bot gives itself in its ready answer
         self.sandbox: BotSandbox | None = None
         self.process: BotProcess | None = None
@@ -241,7 +242,7 @@ class ProgramAgent:
         asked = self._asked = _Asked(legal, len(game.history), ceiling, budgeted)
         try:
             if ceiling <= 0:
-                raise BotFault(FaultKind.TIMEOUT, self._budget_message(0.0))
+                raise BotFault(FaultKind.TIMEOUT, self._budget_message())
             self.process.begin(payload, ceiling, cpu_limit=limit + bank)
         except BotFault as fault:
             asked.fault = fault
@@ -289,7 +290,7 @@ class ProgramAgent:
                 ceiling = asked.ceiling
                 if fault.kind == FaultKind.TIMEOUT and fault.seconds >= ceiling:
                     if asked.budgeted:
-                        fault.message = self._budget_message(fault.seconds)
+                        fault.message = self._budget_message()
                     elif self.process.last_cpu <= self.limits.decision_seconds + bank_before:
                         fault.message = self._ceiling_message(ceiling, bank_before)
             self._record(game, fault)
@@ -297,19 +298,20 @@ class ProgramAgent:
         self.last_note = reply.debug
         return action
 
-    def _budget_message(self, stopped_after: float) -> str:
+    def _budget_message(self) -> str:
         """Why a seat that used up its wall budget for the match timed out, in terms true of
         what it did: the wall clock its decisions took, against the CPU time they used."""
-        used = self.stats.wall + stopped_after
+        used = self.stats.wall  # the stopped decision's time included
         cpu = self.stats.total
-        return (
-            f"its decisions took {used:.3f} s of wall-clock time in this match, the most a"
-            f" seat may take (decisions x limit + bank), while using {cpu:.3f} s of CPU time:"
-            f" it slept or blocked instead of answering"
-            if cpu < used / 2
-            else f"its decisions took {used:.3f} s of wall-clock time in this match, the most"
-            f" a seat may take (decisions x limit + bank); they used {cpu:.3f} s of CPU time"
+        budget = self.wall_budget or 0.0
+        head = (
+            f"its {self.decision} decisions took {used:.3f} s of wall-clock time in this match,"
+            f" all of the {budget:.3f} s a seat may take (the mode's bound of decisions x the"
+            f" limit + the bank)"
         )
+        if cpu < used / 2:
+            return f"{head}, while using {cpu:.3f} s of CPU time: it slept or blocked"
+        return f"{head}; they used {cpu:.3f} s of CPU time"
 
     def _ceiling_message(self, ceiling: float, bank: float) -> str:
         """Why a decision that was stopped on the wall clock, not on its CPU time, timed out."""
