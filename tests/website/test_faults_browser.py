@@ -52,6 +52,7 @@ def test_a_suspended_version_is_shown_and_resumed(
             row = page.locator("table.ladder tbody tr", has_text="shaky")
             assert "suspended" in row.inner_text()
             assert row.locator("td").last.inner_text().strip() == "5"
+            assert reason in page.locator("#main, main").first.inner_text()
             audit.check(page, "league-suspended")
 
             _login(page, base, "sam", "/dashboard/")
