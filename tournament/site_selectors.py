@@ -104,8 +104,9 @@ class FaultRate:
 
 
 def bot_fault_rate(*, bot: Bot) -> FaultRate:
-    """Faulted seats over seats played in finished matches (validation matches included),
-    from the totals each version keeps (no query when the versions are prefetched, as
+    """Faulted seats over seats played in finished rated (league) matches: a failed
+    validation of a broken version, a challenge or a paired run is not counted. From the
+    totals each version keeps (no query when the versions are prefetched, as
     `selectors.bot_get` does)."""
     versions = bot.versions.all()
     return FaultRate(sum(v.seats_finished for v in versions),
