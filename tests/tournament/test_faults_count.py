@@ -121,6 +121,9 @@ def test_a_validation_with_a_syntax_error_fails_and_ranks_the_bot_last(
     assert "(faulted)" in page and "A seat that faults loses" in page
     # a failed validation is not a rated match: the fault rate is untouched
     assert (version.seats_finished, version.seats_faulted) == (0, 0)
+    bot_page = Client().get(f"/bots/{bot_id}/").content.decode()
+    stats = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", bot_page))
+    assert "0 rated seats played — fault rate (0)" in stats
 
 
 def _play_until(league, condition, limit: int = 60) -> None:
