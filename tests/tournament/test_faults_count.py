@@ -6,10 +6,12 @@ and challenges, its author sees it and resumes it, and a new version lifts it.""
 
 from __future__ import annotations
 
+import io
 import re
 from pathlib import Path
 
 import pytest
+from django.core.management import call_command
 from django.test import Client
 
 from tests.workers.conftest import EXAMPLES, hostile
@@ -96,6 +98,10 @@ def test_a_crashing_seat_ranks_4th_and_loses_rating_to_every_other_seat(
     assert row["faults"] == 3 and row["suspended"] is False
     assert row["rank"] == len(ladder) and row["placements"][3] >= 3
     assert all(r["faults"] == 0 for r in ladder if r["bot_version"] != quitter.pk)
+    # every stored replay proves its match, faulted seats' ranks included
+    out = io.StringIO()
+    call_command("verify_replays", "--league", str(league.pk), stdout=out)
+    assert "4 replay(s) checked, 0 mismatch(es)" in out.getvalue()
     html = Client().get(f"/leagues/{league.pk}/").content.decode()
     assert "Faults</abbr>" in html
     cells = _league_row(html, "quitter")
