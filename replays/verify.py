@@ -14,6 +14,7 @@ from typing import Any
 from engine import ActionError, ConfigError, new_game
 from engine.game import Game, canonical_json
 from engine.version import ENGINE_VERSION
+from workers.standing import fault_adjusted_result
 
 from .format import ReplayError, expand_action
 
@@ -85,14 +86,19 @@ def verify_document(doc: Mapping[str, Any]) -> Verdict:
                                   f"{version_note}", step=i, steps=i)
     n = len(doc["steps"])
     recorded = doc.get("result")
-    faulted = bool(doc.get("faults"))
-    # A match that ended by a fault (forfeit) carries the runner's result, which the rules
-    # alone cannot re-derive; its steps and state hash are still checked.
-    if recorded is not None and not faulted:
+    faults = doc.get("faults") or []
+    faulted = bool(faults)
+    # A faulted seat's moves from its fault on are the default policy's, logged like any
+    # other; the standing is the engine's result with the fault rule applied
+    # (workers/standing.py, the runner's own rule), so it is re-derived too.
+    # Replays written before faults counted carry the engine's result with their faults
+    # (no "faulted" key): their standing is the runner's of then, not re-derived.
+    legacy = faulted and recorded is not None and "faulted" not in recorded
+    if recorded is not None and not legacy:
         if not game.is_over():
             return Verdict(False, f"after {n} steps the game is not over but a result is "
                                   f"recorded{version_note}", steps=n)
-        actual = game.result()
+        actual = fault_adjusted_result(game.result(), faults)
         if canonical_json(recorded) != canonical_json(actual):
             return Verdict(False, f"result mismatch: {_first_difference(recorded, actual)}"
                                   f"{version_note}", steps=n)
@@ -103,8 +109,10 @@ def verify_document(doc: Mapping[str, Any]) -> Verdict:
                               f"{actual_hash[:12]}{version_note}", steps=n)
     scores = (recorded or {}).get("scores")
     tail = f", scores {scores}" if scores is not None else ""
-    if faulted:
-        tail += f" ({len(doc['faults'])} fault(s): result recorded by the runner)"
+    if legacy:
+        tail += f" ({len(faults)} fault(s): result recorded by the runner)"
+    elif faulted:
+        tail += f" ({len(faults)} fault(s): faulted seats ranked last)"
     return Verdict(True, f"ok: {n} steps legal, result and state hash match{tail}", steps=n)
 
 

@@ -56,6 +56,11 @@ class Conflict(ArenaError):
     LEAGUE_NOT_RUNNING = "This league is not running."
     LEAGUE_CLOSED = "This league is closed."
     TOO_FEW_ENTRANTS = "The league needs more entrants to start."
+    VERSION_SUSPENDED = (
+        "This bot version is suspended after faulting in rated matches in a row; its author"
+        " can resume it, or upload a new version."
+    )
+    NOT_SUSPENDED = "This bot version is not suspended."
 
 
 class BundleRejected(ArenaError):

@@ -65,10 +65,16 @@ class BotVersion(models.Model):
     build_started_at = models.DateTimeField(
         null=True, blank=True, help_text="when a worker last began compiling it"
     )
-    # seats in finished matches (validation runs included) and how many of them faulted:
-    # the bot page's fault rate, counted with each result (services/bots.py)
+    # seats in finished rated (league) matches and how many of them faulted: the bot page's
+    # fault rate, counted with each result (services/bots.py); validations, challenges and
+    # paired runs are not counted
     seats_finished = models.PositiveIntegerField(default=0)
     seats_faulted = models.PositiveIntegerField(default=0)
+    # rated matches in a row in which it faulted; FAULT_SUSPEND_AFTER of them suspend it from
+    # scheduling until its author resumes it or a new version of the bot passes validation
+    fault_streak = models.PositiveIntegerField(default=0)
+    suspended_at = models.DateTimeField(null=True, blank=True)
+    suspension_reason = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -146,6 +152,7 @@ class LeagueEntry(models.Model):
     margin_sum = models.FloatField(default=0.0)
     last_change = models.FloatField(default=0.0)
     byes = models.PositiveIntegerField(default=0, help_text="swiss: rounds sat out")
+    faults = models.PositiveIntegerField(default=0, help_text="rated matches it faulted in")
     placements = models.JSONField(
         default=list, blank=True,
         help_text="times finished 1st, 2nd, ... in rated matches (index 0 is 1st)",

@@ -469,8 +469,12 @@ METRICS_TOKEN = env_str("METRICS_TOKEN")
 
 BOT_DECISION_TIME_LIMIT = env_float("BOT_DECISION_TIME_LIMIT", 1.0)  # seconds per decision
 BOT_TIME_BANK = env_float("BOT_TIME_BANK", 30.0)  # seconds of overrun per match
-# Bots are charged CPU time; a decision's wall-clock ceiling is this x the limit + the bank.
-BOT_WALL_FACTOR = env_float("BOT_WALL_FACTOR", 3.0)
+# Bots are charged CPU time; a decision's wall clock beyond this x the limit is drawn from the
+# bank too, so a decision's wall-clock ceiling is this x the limit + the bank left.
+BOT_WALL_FACTOR = env_float("BOT_WALL_FACTOR", 2.0)
+# A bot version that faults in this many rated matches in a row is suspended from scheduling
+# (docs/bot-protocol.md, Faults); its author's "resume", or a new version, lifts it.
+FAULT_SUSPEND_AFTER = env_int("FAULT_SUSPEND_AFTER", 5)
 # A validation match plays under the limits above (also the defaults of leagues and
 # challenges), so that its `start` message reads exactly like a league match's: a bot cannot
 # behave only while validated. A new upload starts on a cold worker, so its startup gets this

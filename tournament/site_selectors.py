@@ -104,8 +104,9 @@ class FaultRate:
 
 
 def bot_fault_rate(*, bot: Bot) -> FaultRate:
-    """Faulted seats over seats played in finished matches (validation matches included),
-    from the totals each version keeps (no query when the versions are prefetched, as
+    """Faulted seats over seats played in finished rated (league) matches: a failed
+    validation of a broken version, a challenge or a paired run is not counted. From the
+    totals each version keeps (no query when the versions are prefetched, as
     `selectors.bot_get` does)."""
     versions = bot.versions.all()
     return FaultRate(sum(v.seats_finished for v in versions),
@@ -149,12 +150,18 @@ def author_bots(*, user: Any) -> list[Bot]:
     for bot in bots:
         versions = sorted(bot.versions.all(), key=lambda v: -v.number)
         bot.latest = versions[0] if versions else None
+        bot.suspended = [v for v in versions if v.suspended_at is not None]
         bot.entry_list = by_bot.get(bot.pk, [])
     return bots
 
 
 def ready_versions(*, bot: Bot) -> list[BotVersion]:
-    return list(bot.versions.filter(status=BotVersion.Status.READY).order_by("-number"))
+    """The versions a challenge or a league entry may seat: ready, and not suspended for
+    faulting (services/bots.py), newest first."""
+    return list(
+        bot.versions.filter(status=BotVersion.Status.READY, suspended_at__isnull=True)
+        .order_by("-number")
+    )
 
 
 # --- leagues --------------------------------------------------------------------------------

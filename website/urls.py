@@ -44,6 +44,7 @@ urlpatterns = [
     path("bots/<int:bot_id>/retire/", authors.bot_retire, name="bot-retire"),
     path("versions/<int:version_id>/", public.version_detail, name="version"),
     path("versions/<int:version_id>/status/", public.version_status, name="version-status"),
+    path("versions/<int:version_id>/resume/", authors.version_resume, name="version-resume"),
     path("entries/", authors.league_enter, name="enter"),
     path("challenge/", authors.challenge, name="challenge"),
     path("paired/new/", paired.paired_new, name="paired-new"),

@@ -149,6 +149,7 @@ class ProgramAgent:
         self.last_seconds = 0.0  # the last decision's round trip (0 on the default policy)
         self.last_cpu = 0.0  # the CPU time charged for it
         self.wall_left = wall_budget
+        self.wall_budget = wall_budget
         self.bot_name: str | None = None  # the name the bot gives itself in its ready answer
         self.sandbox: BotSandbox | None = None
         self.process: BotProcess | None = None
@@ -156,6 +157,8 @@ class ProgramAgent:
         self._observations: ObservationEncoder | None = None  # set by the ready answer
         self._asked: _Asked | None = None  # the question out (ask), awaiting its answer
         self._launched_at = 0.0
+        self.launched_until = 0.0  # when its launch (unpack, start, `start` sent) ended
+        self.decision = 0  # the bot's own decision number (its `decide.step`), 1 at the first
         self._started = False
         self._bundle, self._filename, self._sha256 = bundle, filename, sha256
         self._stderr_sink = stderr_sink  # sees the bot's stderr as it comes (play --verbose)
@@ -186,10 +189,14 @@ class ProgramAgent:
         except (BundleError, SandboxError, OSError) as exc:
             self._record(game, BotFault(FaultKind.START_FAILED, str(exc)))
             return
+        finally:
+            self.launched_until = time.monotonic()
         self._pending_start = start_line(game, self.seat, self.limits)
 
     def await_ready(self, game: Game) -> None:
-        """Wait for the answer to ``start`` within the startup limit."""
+        """Send ``start`` and wait for the answer, within the startup limit counted from this
+        seat's own launch (the runner starts every seat in a thread of its own, so no seat's
+        window is spent waiting for another's bot)."""
         if self.process is None or self.fault is not None:
             return
         allowed = self.limits.startup_seconds + self.limits.startup_grace_seconds
@@ -231,10 +238,11 @@ class ProgramAgent:
         budgeted = self.wall_left is not None and self.wall_left < ceiling
         if budgeted:
             ceiling = max(self.wall_left or 0.0, 0.0)
+        self.decision += 1
         asked = self._asked = _Asked(legal, len(game.history), ceiling, budgeted)
         try:
             if ceiling <= 0:
-                raise BotFault(FaultKind.TIMEOUT, "used its wall-clock budget for the match")
+                raise BotFault(FaultKind.TIMEOUT, self._budget_message())
             self.process.begin(payload, ceiling, cpu_limit=limit + bank)
         except BotFault as fault:
             asked.fault = fault
@@ -250,6 +258,7 @@ class ProgramAgent:
         if asked.step != len(game.history) and legal != game.legal_actions(seat):
             raise RuntimeError(f"seat {seat} was asked early, and its legal actions changed")
         elapsed, spent = 0.0, False
+        bank_before = self.stats.bank_left or 0.0
         try:
             if asked.fault is not None:
                 raise asked.fault
@@ -279,22 +288,53 @@ class ProgramAgent:
             else:  # a timeout or a death: the time was still used
                 self._spend(self.process.last_cpu, fault.seconds)
                 ceiling = asked.ceiling
-                if asked.budgeted and fault.kind == FaultKind.TIMEOUT and fault.seconds >= ceiling:
-                    fault.message = (
-                        f"used its wall-clock budget for the match ({ceiling:.3f} s left at"
-                        f" this decision; it used {self.process.last_cpu:.3f} s of CPU time)"
-                    )
+                if fault.kind == FaultKind.TIMEOUT and fault.seconds >= ceiling:
+                    if asked.budgeted:
+                        fault.message = self._budget_message()
+                    elif self.process.last_cpu <= self.limits.decision_seconds + bank_before:
+                        fault.message = self._ceiling_message(ceiling, bank_before)
             self._record(game, fault)
             return legal[0]
         self.last_note = reply.debug
         return action
 
+    def _budget_message(self) -> str:
+        """Why a seat that used up its wall budget for the match timed out, in terms true of
+        what it did: the wall clock its decisions took, against the CPU time they used."""
+        used = self.stats.wall  # the stopped decision's time included
+        cpu = self.stats.total
+        budget = self.wall_budget or 0.0
+        head = (
+            f"its {self.decision} decisions took {used:.3f} s of wall-clock time in this match,"
+            f" all of the {budget:.3f} s a seat may take (the mode's bound of decisions x the"
+            f" limit + the bank)"
+        )
+        if cpu < used / 2:
+            return f"{head}, while using {cpu:.3f} s of CPU time: it slept or blocked"
+        return f"{head}; they used {cpu:.3f} s of CPU time"
+
+    def _ceiling_message(self, ceiling: float, bank: float) -> str:
+        """Why a decision that was stopped on the wall clock, not on its CPU time, timed out."""
+        factor, limit = self.limits.wall_factor, self.limits.decision_seconds
+        cpu = self.process.last_cpu if self.process else 0.0
+        idle = ": it slept or blocked" if cpu < ceiling / 2 else ""
+        return (
+            f"no reply within its wall-clock ceiling of {ceiling:.3f} s ({factor:g} x the"
+            f" {limit:g} s decision limit + {bank:.3f} s left in the bank), having used"
+            f" {cpu:.3f} s of CPU time{idle} (wall-clock time beyond {factor:g} x the limit is"
+            f" drawn from the bank)"
+        )
+
     def _spend(self, cpu: float, elapsed: float) -> None:
+        """Charge a decision: CPU time over the decision limit is drawn from the bank, and so
+        is wall-clock time over ``wall_factor x`` the limit (whichever is more), so a bot that
+        sleeps spends its bank as one that computes does."""
         self.last_seconds, self.last_cpu = elapsed, cpu
         self.stats.add(cpu, elapsed)
         if self.wall_left is not None:
             self.wall_left -= elapsed
-        over = cpu - self.limits.decision_seconds
+        limit = self.limits.decision_seconds
+        over = max(cpu - limit, elapsed - self.limits.wall_factor * limit)
         if over > 0:
             self.stats.late += 1
             self.stats.bank_left = max(0.0, (self.stats.bank_left or 0.0) - over)
@@ -311,6 +351,13 @@ class ProgramAgent:
         if self.process is None or self.fault is not None:
             return None
         return self.process.stderr_fd
+
+    def stderr_lines(self) -> list[str]:
+        """The tail of what the bot wrote on stderr (after ``close``, which reads the pipe
+        to its end once the bot exited: what it wrote at ``end`` included)."""
+        if self.process is None:
+            return []
+        return self.process.stderr.lines()
 
     def finish(self, result: dict[str, Any]) -> None:
         """Send ``end`` (best effort) so the bot can log and exit."""
@@ -333,6 +380,7 @@ class ProgramAgent:
             seat=self.seat,
             kind=fault.kind,
             step=len(game.history),
+            decision=self.decision or None,
             message=fault.message,
             seconds=fault.seconds,
             stderr=stderr,

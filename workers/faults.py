@@ -39,6 +39,9 @@ class Fault:
     stderr: list[str] = field(default_factory=list)  # the seat's last stderr lines
     # a timeout's evidence: {"cpu": s, "wall": s, "load": [1, 5, 15 min]} (see BotProcess)
     evidence: dict[str, Any] | None = None
+    # the bot's own decision number (its `decide.step`, 1 at its first) when it faulted;
+    # None: before its first decision (at startup)
+    decision: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         out = {
@@ -48,6 +51,7 @@ class Fault:
             "message": self.message,
             "seconds": round(self.seconds, 6),
             "stderr": list(self.stderr),
+            "decision": self.decision,
         }
         if self.evidence is not None:
             out["evidence"] = dict(self.evidence)
@@ -63,11 +67,12 @@ class Fault:
             seconds=data.get("seconds", 0.0),
             stderr=list(data.get("stderr", [])),
             evidence=data.get("evidence"),
+            decision=data.get("decision"),
         )
 
     def describe(self) -> str:
         """One readable line for the CLI."""
-        return f"seat {self.seat}: {self.kind.value} at step {self.step}: {self.message}"
+        return f"seat {self.seat}: {self.kind.value} {when_faulted(self.decision)}: {self.message}"
 
 
 class BotFault(Exception):
@@ -85,3 +90,14 @@ class BotFault(Exception):
         self.message = message
         self.seconds = seconds
         self.evidence = evidence
+
+
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st..."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def when_faulted(decision: int | None) -> str:
+    """When a bot faulted, in its own terms: "at its 3rd decision", or "at startup"."""
+    return "at startup" if not decision else f"at its {ordinal(decision)} decision"

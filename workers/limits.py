@@ -4,8 +4,11 @@ One value object shared by the workers, the local runner (``python -m arena
 play``) and the arena, so a bot meets the same limits everywhere. Time: each
 decision may use ``decision_seconds`` of CPU time (of the bot's whole process
 tree); a decision over it draws the excess from the match's ``bank_seconds``;
-the bot times out when the bank is spent. The wall clock is only a backstop:
-a decision may last ``wall_factor x decision_seconds + bank left`` seconds, and
+the bot times out when the bank is spent. The wall clock is a backstop for bots
+that sleep or block: wall time of a decision beyond ``wall_factor x
+decision_seconds`` is drawn from the same bank (the larger of that and the CPU
+excess), so a decision may last ``wall_factor x decision_seconds + bank left``
+seconds, and
 a seat's decisions together at most its share of the match's worst case
 (``seat_wall_budget``), so a match always ends within ``match_worst_case_seconds``.
 """
@@ -38,7 +41,7 @@ class Limits:
     stderr_lines: int = 50  # stderr lines kept for fault records
     stderr_bytes: int = 8192  # ... and at most this many bytes of them
     end_grace_seconds: float = 0.5  # time to exit after the "end" message
-    wall_factor: float = 3.0  # wall-clock ceiling of a decision: this x decision_seconds + bank
+    wall_factor: float = 2.0  # free wall clock of a decision: this x decision_seconds (see _spend)
 
     def __post_init__(self) -> None:
         for f in fields(self):

@@ -24,10 +24,11 @@ from engine import ENGINE_VERSION, Action, ConfigError, Game, new_game
 from engine.bots import BUILTIN_BOTS
 
 from .agents import BuiltinAgent, ProgramAgent
-from .faults import Fault
+from .faults import Fault, when_faulted
 from .isolation import LAYERS, Isolation, detect_isolation
 from .limits import Limits, seat_wall_budget
 from .protocol import PROTOCOL_VERSION
+from .standing import fault_adjusted_result
 
 MAX_STEPS = 100_000
 StepHook = Callable[[Game, int, Action, float], None]
@@ -210,6 +211,12 @@ def _make_agents(
     return agents
 
 
+def _start_seat(agent: ProgramAgent, game: Game) -> None:
+    """Launch one seat's bot and wait for its ``ready``, within its own startup window."""
+    agent.launch(game)
+    agent.await_ready(game)
+
+
 def _in_parallel(calls: Sequence[Callable[[], None]], threads: ThreadPoolExecutor) -> None:
     """Run the calls at once on `threads` (they wait on processes, not on the CPU), and
     re-raise the first exception after all have ended. Starting and closing four bots one
@@ -316,11 +323,11 @@ def run_match(
     threads = ThreadPoolExecutor(max_workers=max(1, len(agents)), thread_name_prefix="bot")
     try:
         launched = [a for a in agents if isinstance(a, ProgramAgent)]
-        _in_parallel([functools.partial(a.launch, game) for a in launched], threads)
-        marks = {"launch": time.monotonic()}
-        for agent in launched:
-            agent.await_ready(game)
-        marks["ready"] = time.monotonic()
+        # Each seat is launched, sent `start` and awaited in a thread of its own: every bot
+        # gets its own full startup window, and one that stalls costs no other seat time.
+        _in_parallel([functools.partial(_start_seat, a, game) for a in launched], threads)
+        marks = {"launch": max((a.launched_until for a in launched), default=time.monotonic())}
+        marks["ready"] = max(time.monotonic(), marks["launch"])
         faulted = [a.fault is not None for a in agents]
         stderr = _StderrWatch(launched)
         while not game.is_over():
@@ -353,8 +360,12 @@ def run_match(
                 on_step(game, seat, action, seconds)
             if len(actions) > MAX_STEPS:
                 raise RuntimeError(f"the game did not end within {MAX_STEPS} steps")
-        result = game.result()
+        board_result = game.result()
         marks["decisions"] = time.monotonic()
+        # a seat that faulted loses (workers/standing.py; `arena verify` applies the same rule)
+        result = fault_adjusted_result(
+            board_result, [a.fault.to_json() for a in agents if a.fault is not None]
+        )
         for agent in agents:
             if isinstance(agent, ProgramAgent):
                 agent.finish(result)
@@ -423,25 +434,38 @@ def _players(
 def _seat_summaries(
     result: Mapping[str, Any], agents: Sequence[BuiltinAgent | ProgramAgent]
 ) -> list[dict[str, Any]]:
-    """The per-seat view the tournament records (score, rank, fault, time used, log)."""
+    """The per-seat view the tournament records (score, rank, fault, time used, log). The
+    rank is the one faults give (a faulted seat ranks below every seat that did not fault);
+    the score is the board's, shown with the fault. The log is the tail of the bot's stderr
+    to the end of the match, what it wrote after ``end`` included."""
     scores, ranks = result.get("scores") or [], result.get("ranks") or []
     out = []
     for seat, agent in enumerate(agents):
         fault = agent.fault
+        log = "\n".join(agent.stderr_lines()) if isinstance(agent, ProgramAgent) else ""
         out.append(
             {
                 "seat": seat,
                 "score": scores[seat] if seat < len(scores) else None,
                 "rank": ranks[seat] if seat < len(ranks) else None,
                 "fault": fault.kind.value if fault else "",
-                "fault_detail": fault.message if fault else "",
+                "fault_detail": _fault_detail(fault),
                 "fault_step": fault.step if fault else None,
+                "fault_decision": fault.decision if fault else None,
                 "fault_evidence": fault.evidence if fault else None,
                 "time_used": round(agent.stats.total, 6),
-                "log": "\n".join(fault.stderr) if fault else "",
+                "log": log,
             }
         )
     return out
+
+
+def _fault_detail(fault: Fault | None) -> str:
+    """What happened and when, in the bot's own terms ("at its 3rd decision"), never by the
+    game's action count (which would tell other seats' hidden answers)."""
+    if fault is None:
+        return ""
+    return f"{fault.message} ({when_faulted(fault.decision)})"
 
 
 def _replay_bytes(game: Game, outcome: MatchOutcome) -> bytes | None:
@@ -461,6 +485,10 @@ def _replay_bytes(game: Game, outcome: MatchOutcome) -> bytes | None:
         "match_id": outcome.match_id,
     }
     doc = document_from_game(
-        game, outcome.actions, header, faults=[f.to_json() for f in outcome.faults]
+        game,
+        outcome.actions,
+        header,
+        faults=[f.to_json() for f in outcome.faults],
+        result=outcome.result,  # the standing the faults give, which `arena verify` re-derives
     )
     return encode(doc)

@@ -13,8 +13,10 @@ sandbox with the workers' limits, exactly as in a tournament). Seating:
 
 One *deal* is one seed played in every rotation; ``--games`` is rounded up to whole deals.
 Games run in parallel worker processes (``--jobs``, default: the CPU count) with a plain
-progress line on stderr. The table gives, per bot: games, wins (rank 1, shared ranks count
-as wins) with a 95 % Wilson interval, mean score and mean rank with 95 % intervals (a mean
+progress line on stderr. The table gives, per bot: games, wins (first alone: a first place
+shared is a tie, counted as ``ties``, not a win for each, and a seat that faulted never wins,
+whatever the default policy scored for it; the runner already ranks it last) with a 95 %
+Wilson interval, mean score and mean rank with 95 % intervals (a mean
 rank's interval is clipped to [1, seats]), faults, and an Elo estimate fitted to every pair
 of seats of every game (see ``arena.stats``). Solo has no opponents to rate against: each
 bot's score is set against the sister's, with intervals for both, the margin and the rate of
@@ -218,8 +220,20 @@ def play_all(jobs: Sequence[GameJob], workers: int, progress: Progress | None) -
     return results  # type: ignore[return-value]
 
 
+def outcome_of(rec: GameRecord, seat: int) -> str:
+    """``"win"``, ``"tie"`` (first place shared) or ``"loss"`` for one seat of a game. A seat
+    that faulted never wins or ties: the default policy's play is not the bot's."""
+    if any(s == seat for s, _ in rec.faults):
+        return "loss"
+    if rec.sister is not None:
+        return "win" if rec.won else "loss"
+    if rec.ranks[seat] != 1:
+        return "loss"
+    return "win" if rec.ranks.count(1) == 1 else "tie"
+
+
 def _rate_and_means(
-    wins: int, scores: Sequence[float], ranks: Sequence[int], seats: int
+    wins: int, scores: Sequence[float], ranks: Sequence[int], seats: int, ties: int = 0
 ) -> dict[str, Any]:
     n = len(scores)
     low, high = wilson(wins, n)
@@ -227,6 +241,7 @@ def _rate_and_means(
     rank, r_low, r_high = mean_interval(ranks)
     return {
         "wins": wins,
+        "ties": ties,
         "win_rate": wins / n if n else math.nan,
         "win_rate_ci": [low, high],
         "mean_score": mean,
@@ -247,6 +262,7 @@ def summarise(
     ranks: list[list[int]] = [[] for _ in bots]
     sister: list[list[float]] = [[] for _ in bots]
     wins = [0] * len(bots)
+    ties = [0] * len(bots)
     faults: list[dict[str, int]] = [{} for _ in bots]
     pairs = []
     for rec in records:
@@ -255,9 +271,9 @@ def summarise(
             ranks[bot].append(rec.ranks[seat])
             if rec.sister is not None:
                 sister[bot].append(rec.sister)
-                wins[bot] += bool(rec.won)
-            else:
-                wins[bot] += rec.ranks[seat] == 1
+            outcome = outcome_of(rec, seat)
+            wins[bot] += outcome == "win"
+            ties[bot] += outcome == "tie"
         for seat, kind in rec.faults:
             bot = rec.lineup[seat]
             faults[bot][kind] = faults[bot].get(kind, 0) + 1
@@ -266,7 +282,7 @@ def summarise(
     out = []
     for b, name in enumerate(bots):
         row: dict[str, Any] = {"bot": name, "seats_played": len(scores[b])}
-        row.update(_rate_and_means(wins[b], scores[b], ranks[b], seats))
+        row.update(_rate_and_means(wins[b], scores[b], ranks[b], seats, ties[b]))
         if solo:
             mean, low, high = mean_interval(sister[b])
             margins = [s - t for s, t in zip(scores[b], sister[b], strict=True)]
@@ -288,17 +304,15 @@ def summarise_seats(records: Sequence[GameRecord], seats: int) -> list[dict[str,
     for seat in range(seats):
         scores = [r.scores[seat] for r in records]
         ranks = [r.ranks[seat] for r in records]
-        if solo:
-            wins = sum(bool(r.won) for r in records)
-        else:
-            wins = sum(r.ranks[seat] == 1 for r in records)
+        outcomes = [outcome_of(r, seat) for r in records]
+        wins, ties = outcomes.count("win"), outcomes.count("tie")
         faults: dict[str, int] = {}
         for r in records:
             for s, kind in r.faults:
                 if s == seat:
                     faults[kind] = faults.get(kind, 0) + 1
         row: dict[str, Any] = {"seat": seat, "games": len(records)}
-        row.update(_rate_and_means(wins, scores, ranks, seats))
+        row.update(_rate_and_means(wins, scores, ranks, seats, ties))
         if solo:
             del row["mean_rank"], row["mean_rank_ci"]
         row["faults"] = faults
@@ -487,7 +501,7 @@ def readable(
         f"rotations) in {seconds:.1f} s",
         "",
         f"{'bot':<{width}}  {'seats':>5}  {'win rate (95% CI)':<20} {'mean score (95% CI)':<24} "
-        f"{'mean rank':<18} {'Elo':>6}  faults",
+        f"{'mean rank':<18} {'Elo':>6}  {'ties':>4}  faults",
     ]
     for row in sorted(table, key=lambda r: -r["elo"]):
         lo, hi = row["win_rate_ci"]
@@ -498,6 +512,7 @@ def readable(
             f"{row['bot']:<{width}}  {row['seats_played']:>5}  "
             f"{100 * row['win_rate']:5.1f}% [{100 * lo:4.1f}, {100 * hi:5.1f}]  "
             f"{row['mean_score']:7.2f} [{s_lo:6.2f}, {s_hi:6.2f}]  "
-            f"{row['mean_rank']:4.2f} [{r_lo:4.2f}, {r_hi:4.2f}]  {row['elo']:6.0f}  {faults}"
+            f"{row['mean_rank']:4.2f} [{r_lo:4.2f}, {r_hi:4.2f}]  {row['elo']:6.0f}  "
+            f"{row['ties']:>4}  {faults}"
         )
     return "\n".join(lines)

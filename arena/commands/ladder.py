@@ -2,7 +2,9 @@
 
 Two seats: wins, draws, losses. Three or four: the mean finishing place. Solo: wins against
 the sister and the mean margin over her. Always Elo, the conservative OpenSkill rating and the
-mean score; ``*`` marks a provisional entrant (too few games for a settled rating).
+mean score, and the faults: the rated matches an entrant faulted in (``suspended`` when its
+version is suspended for faulting); ``*`` marks a provisional entrant (too few games for a
+settled rating).
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ def ladder_text(league: dict[str, Any], rows: list[dict[str, Any]], order: str) 
     columns = f"{'#':>3}  {'bot':<{width}}  {'elo':>6}  {'cons.':>6}  {'games':>5}  "
     columns += f"{'mean rank':>9}" if multi else f"{'W-D-L':>8}"
     columns += f"  {'mean score':>10}" + (f"  {'margin':>7}" if solo else "")
+    columns += f"  {'faults':>6}"
     lines = [head, columns]
     for r, name in zip(rows, names, strict=True):
         line = (f"{r['rank']:>3}  {name:<{width}}  {r['elo']:>6.1f}  {r['conservative']:>6.1f}  "
@@ -59,9 +62,12 @@ def ladder_text(league: dict[str, Any], rows: list[dict[str, Any]], order: str) 
         line += f"  {_number(r.get('mean_score'), 1):>10}"
         if solo:
             line += f"  {_number(r.get('mean_margin'), 1, signed=True):>7}"
+        line += f"  {r.get('faults', 0):>6}" + ("  suspended" if r.get("suspended") else "")
         lines.append(line)
     if any(r.get("provisional") for r in rows):
         lines.append("* provisional: too few games for a settled rating")
+    if any(r.get("faults") for r in rows):
+        lines.append("faults: rated matches it faulted in (a faulted seat ranks last)")
     return "\n".join(lines)
 
 

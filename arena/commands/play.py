@@ -28,7 +28,7 @@ from engine.errors import ConfigError
 from engine.game import Game
 from engine.modes import mode_class
 from engine.version import ENGINE_VERSION
-from workers.faults import Fault
+from workers.faults import Fault, when_faulted
 from workers.limits import Limits
 from workers.runner import MatchOutcome, MatchSpec, run_match
 
@@ -171,7 +171,8 @@ def _narrator(spec: MatchSpec, names: Sequence[str]) -> Any:
 def fault_json(fault: Fault, names: Sequence[str]) -> dict[str, Any]:
     """A fault as scripts see it: who, what, when, and the bot's kept stderr log."""
     return {"seat": fault.seat, "bot": names[fault.seat], "kind": fault.kind.value,
-            "detail": fault.message, "step": fault.step, "seconds": round(fault.seconds, 6),
+            "detail": fault.message, "step": fault.step, "decision": fault.decision,
+            "when": when_faulted(fault.decision), "seconds": round(fault.seconds, 6),
             "stderr_tail": list(fault.stderr)}  # fmt: skip
 
 
@@ -181,8 +182,9 @@ def fault_lines(faults: Sequence[Fault], names: Sequence[str]) -> list[str]:
     lines: list[str] = []
     for fault in faults:
         detail = " ".join(fault.message.split())  # never a line break inside the line
-        lines.append(f"fault: seat {fault.seat} ({names[fault.seat]}): {fault.kind.value} at "
-                     f"step {fault.step}: {detail} ({fault.seconds:.3f} s)")
+        lines.append(f"fault: seat {fault.seat} ({names[fault.seat]}): {fault.kind.value} "
+                     f"{when_faulted(fault.decision)}: {detail} ({fault.seconds:.3f} s); "
+                     f"ranked below every seat that did not fault")
         lines += [f"  | {line}" for line in fault.stderr]
     return lines
 
@@ -191,7 +193,8 @@ def summary(
     result: dict[str, Any], specs: Sequence[str], outcome: MatchOutcome | None = None
 ) -> dict[str, Any]:
     keys = ("mode", "seats", "seed", "scores", "breakdown", "ranks", "winners", "tiebreak",
-            "sister", "margin", "won", "difficulty", "boats", "state_hash")
+            "sister", "margin", "won", "difficulty", "boats", "state_hash", "faulted",
+            "board_ranks")
     out = {k: result[k] for k in keys if k in result}
     out["engine_version"] = result.get("engine_version", ENGINE_VERSION)
     out["bots"] = list(specs)
@@ -228,6 +231,8 @@ def readable(result: dict[str, Any], specs: Sequence[str], seconds: float) -> st
                f"{result['ranks'][seat]:>6}")
         if tb_name:
             row += f"{tiebreak['values'][seat]:>{tb_w}}"
+        if seat in (result.get("faulted") or ()):
+            row += "  faulted: ranked last, its board score kept"
         lines.append(row)
     breakdown = result.get("breakdown") or []
     columns: list[str] = []

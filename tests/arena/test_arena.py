@@ -156,3 +156,43 @@ def test_arena_json_gives_per_seat_figures_and_writes_replays(
 def test_arena_names_a_missing_bot_file() -> None:
     with pytest.raises(ConfigError, match="no such file: missing/bot.py"):
         main_raising(["arena", "--bots", "missing/bot.py,random"])
+
+
+def test_a_shared_first_is_a_tie_and_a_faulted_seat_never_wins() -> None:
+    """Issue 26: a tie is not a win for both, and a crashing bot's default policy earns it
+    nothing (the runner ranks a faulted seat last; the table does not count it either)."""
+    from arena.commands.arena import summarise, summarise_seats
+
+    records = [
+        _record((0, 1), (1, 1)),  # a shared first: a tie for each
+        _record((0, 1), (1, 2)),  # bot 0 wins
+        # bot 1 faulted: ranked last by the runner; even a first place would not count
+        _record((1, 0), (1, 2)),
+    ]
+    records[2].faults.append((0, "crash"))
+    a, b = summarise(["a", "b"], records, 2)
+    assert (a["wins"], a["ties"]) == (1, 1) and (b["wins"], b["ties"]) == (0, 1)
+    assert b["faults"] == {"crash": 1}
+    seat0, seat1 = summarise_seats(records, 2)
+    assert (seat0["wins"], seat0["ties"]) == (1, 1) and (seat1["wins"], seat1["ties"]) == (0, 1)
+
+
+@pytest.mark.slow
+def test_arena_play_json_ranks_a_crashing_seat_last_with_its_fault(
+    capsys: pytest.CaptureFixture,
+) -> None:
+    """A 4-player game in which the bot in seat 2 exits at its first decision."""
+    from tests.workers.conftest import EXAMPLES, hostile
+
+    bots = ",".join([str(EXAMPLES / "random_bot.py"), "greedy", hostile("exits_off_seat0"),
+                     str(EXAMPLES / "heuristic_bot.py")])  # fmt: skip
+    assert main(["play", "--mode", "standard", "--players", "4", "--seed", "5", "--bots", bots,
+                 "--json", "--time-limit", "0.5", "--time-bank", "2"]) == 0  # fmt: skip
+    captured = capsys.readouterr()
+    out = json.loads(captured.out)
+    assert out["ranks"][2] == 4 and out["faulted"] == [2] and 2 not in out["winners"]
+    assert out["scores"][2] is not None and len(out["board_ranks"]) == 4
+    [fault] = out["faults"]
+    assert (fault["seat"], fault["kind"], fault["decision"]) == (2, "crash", 1)
+    assert fault["when"] == "at its 1st decision"
+    assert "crash at its 1st decision" in captured.err and "ranked below" in captured.err

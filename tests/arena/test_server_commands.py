@@ -204,6 +204,7 @@ def test_an_organiser_runs_a_league_from_the_command_line(server, capsys, make_u
                                     if row["provisional"] else f"v{row['version']}"]
         assert f"{row['wins']}-{row['draws']}-{row['losses']}" in line
         assert f"{row['elo']:.1f}" in line and f"{row['mean_score']:.1f}" in line
+        assert line.split()[-1] == str(row["faults"]) == "0"  # the faults column
 
     code, out, err = cli(capsys, "league", "order", "CLI cup", "conservative")
     assert code == 0 and "ordered by conservative" in out, err

@@ -92,8 +92,9 @@ def test_cli_exit_codes(record, toy_mode, tmp_path):
 
 
 def test_faulted_match_checks_steps_and_hash_not_the_result(toy_mode):
-    """A match ended by a fault (a forfeit) carries the runner's result, which the rules
-    cannot re-derive; its steps and state hash still have to hold."""
+    """A replay written before faults counted (its result has no "faulted") carries the
+    runner's result of then, which is not re-derived; its steps and state hash still have to
+    hold. Newer replays re-derive the fault standing (tests/workers/test_fault_standing.py)."""
     from engine import new_game
     from replays.format import document_from_game
 

@@ -19,6 +19,7 @@ from rest_framework.test import APIClient
 
 from tests.accounts import use_tmp_storages
 from tournament.models import Bot, BotVersion
+from workers.standing import fault_adjusted_result
 
 
 @pytest.fixture(autouse=True)
@@ -43,6 +44,10 @@ class ScriptedRunner:
         self.scores: Callable[[dict[str, Any]], list[float]] | None = None
         self.specs: list[dict[str, Any]] = []
         self.raise_error: Exception | None = None
+        # which seats crash at their first decision (default: a bot named "...crash...")
+        self.faulty: Callable[[dict[str, Any]], bool] = lambda seat: "crash" in (
+            seat["name"] or ""
+        )
 
     def run_match(self, spec: dict[str, Any], **hooks: Any) -> dict[str, Any]:
         """`hooks` (the live publisher's `on_step`, ...) see no steps: nothing is played."""
@@ -52,9 +57,11 @@ class ScriptedRunner:
         n = len(spec["seats"])
         scores = self.scores(spec) if self.scores else [50.0 - 10 * i for i in range(n)]
         ranks = [1 + sum(1 for other in scores if other > s) for s in scores]
-        seats = []
+        seats, faults = [], []
         for i, seat in enumerate(spec["seats"]):
-            crash = "crash" in (seat["name"] or "")
+            crash = self.faulty(seat)
+            if crash:  # at its first decision, as examples of a bot that exits at once
+                faults.append({"seat": i, "step": i, "kind": "crash"})
             seats.append({
                 "seat": i, "fault": "crash" if crash else "",
                 "fault_detail": "exited with status 1" if crash else "",
@@ -65,6 +72,10 @@ class ScriptedRunner:
                   "ranks": ranks, "winners": winners}  # fmt: skip
         if spec["mode"] == "solo":
             result["margin"] = scores[0] - 40.0
+            result["won"] = result["margin"] > 0
+        result = fault_adjusted_result(result, faults)  # the runner's own rule
+        for row, rank in zip(seats, result["ranks"], strict=True):
+            row["rank"], row["score"] = rank, result["scores"][row["seat"]]
         return {"seats": seats, "result": result, "replay": b"replay-of-%d" % spec["match_id"]}
 
 

@@ -218,7 +218,7 @@ def test_fault_totals_are_counted_with_each_result(
     organiser, ready_version, runner, django_capture_on_commit_callbacks
 ):
     """The bot page's fault rate reads totals kept on each version: the same as counting
-    the seats of every finished match (validation runs included)."""
+    the seats of every finished rated (league) match; validation runs are not counted."""
     from tournament.models import BotVersion, MatchSeat
     from tournament.services.bots import bot_seat_counts_rebuild
 
@@ -235,14 +235,32 @@ def test_fault_totals_are_counted_with_each_result(
     crash = BotVersion.objects.get(bot__name="f-crash")
     assert kept[crash.pk] == played[crash.pk] == 9 and sum(kept.values()) == 9
     assert played == {
-        v: MatchSeat.objects.filter(bot_version_id=v, match__status="finished").count()
+        v: MatchSeat.objects.filter(
+            bot_version_id=v, match__status="finished", match__kind="league"
+        ).count()
         for v in played
     }
+    from tournament.models import LeagueEntry
+
+    entry_faults = dict(league.entries.values_list("bot_version_id", "faults"))
+    assert entry_faults[crash.pk] == 9 and sum(entry_faults.values()) == 9
     for rebuild in (bot_seat_counts_rebuild, migration_count_seats):
         BotVersion.objects.update(seats_finished=0, seats_faulted=0)
+        LeagueEntry.objects.update(faults=0)
         rebuild()
         assert dict(BotVersion.objects.values_list("pk", "seats_faulted")) == kept
         assert dict(BotVersion.objects.values_list("pk", "seats_finished")) == played
+        if rebuild is migration_count_seats:  # the migration also recounts each entry's faults
+            assert dict(league.entries.values_list("bot_version_id", "faults")) == entry_faults
+    # a validation run that faults changes no version's totals
+    from tournament.services.bots import _queue_validation
+
+    with django_capture_on_commit_callbacks(execute=True):
+        _queue_validation(crash)
+    seat = MatchSeat.objects.get(bot_version=crash, match__kind="validation")
+    assert seat.match.status == "finished" and seat.fault == "crash"
+    crash.refresh_from_db()
+    assert (crash.seats_finished, crash.seats_faulted) == (9, 9)
 
 
 def migration_count_seats() -> None:
@@ -250,8 +268,8 @@ def migration_count_seats() -> None:
 
     from django.apps import apps
 
-    migration = importlib.import_module("tournament.migrations.0013_pages_without_history")
-    migration.count_seats(apps, None)
+    migration = importlib.import_module("tournament.migrations.0014_faults_count")
+    migration.count_from_history(apps, None)
 
 
 def test_match_lists_never_count_the_whole_list(

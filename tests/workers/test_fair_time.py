@@ -134,9 +134,10 @@ def test_a_sleeping_bot_is_faulted_by_the_wall_clock_ceiling(
     outcome = play(thinker(tmp_path, think=0.0, sleep=10.0), 3, LIMITS)
     [fault] = outcome.faults
     assert (fault.kind, fault.step) == (FaultKind.TIMEOUT, 0)
-    assert "wall-clock ceiling of 3.000 s" in fault.message
+    # 2 x the 1 s limit + no bank: and the message says what the bot did
+    assert "wall-clock ceiling of 2.000 s" in fault.message and "slept or blocked" in fault.message
     assert fault.evidence is not None
-    assert fault.evidence["wall"] >= 3.0 and fault.evidence["cpu"] < 1.0
+    assert fault.evidence["wall"] >= 2.0 and fault.evidence["cpu"] < 1.0
 
 
 def test_a_bot_that_uses_up_the_seats_wall_budget_is_faulted_and_the_match_finishes(
@@ -148,11 +149,13 @@ def test_a_bot_that_uses_up_the_seats_wall_budget_is_faulted_and_the_match_finis
     monkeypatch.setattr(limits_module, "_decisions", lambda: {"tiny": 4})
     limits = Limits(decision_seconds=0.5, bank_seconds=0.0, startup_seconds=10.0)
     assert limits_module.seat_wall_budget("tiny", limits) == 2.0
-    # sleeps 0.6 s a decision: under the 1.5 s wall-clock ceiling and no CPU to speak of,
+    # sleeps 0.6 s a decision: under the 1 s wall-clock ceiling and no CPU to speak of,
     # but the fourth decision runs out of the match's budget
     outcome = play(thinker(tmp_path, think=0.0, sleep=0.6), 6, limits)
     [fault] = outcome.faults
-    assert fault.kind == FaultKind.TIMEOUT and "wall-clock budget for the match" in fault.message
+    assert fault.kind == FaultKind.TIMEOUT and "wall-clock time in this match" in fault.message
+    # true of what it did: it slept, and no "s left" beside "used its budget"
+    assert "slept or blocked" in fault.message and "left" not in fault.message
     assert 1 <= fault.step <= 3  # by its fourth decision (one seat: step = decision)
     assert len(outcome.actions) == 6 and outcome.result["scores"] is not None
     assert all(a.get("default") for a in outcome.actions[fault.step :])

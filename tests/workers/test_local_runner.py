@@ -33,7 +33,7 @@ def test_faults_are_printed_readably(capsys: pytest.CaptureFixture) -> None:
     bots = f"{hostile('crash_mid_game')},random"
     assert main(["play", "--mode", "standard", "--bots", bots, "--time-limit", "0.5"]) == 0
     _, err = capsys.readouterr()
-    assert "fault: seat 0 (" in err and "crash_mid_game.py): crash at step" in err
+    assert "fault: seat 0 (" in err and "crash_mid_game.py): crash at its 4th decision" in err
     assert "| RuntimeError: boom in the middle of the game" in err
 
 
@@ -108,7 +108,7 @@ def test_a_fault_shows_the_whole_kept_log_on_lines_of_its_own(chatty_crash: str)
     [hash_line] = [line for line in lines if "state hash" in line]
     assert re.fullmatch(r"state hash: [0-9a-f]{64}", hash_line)
     [fault_line] = [line for line in lines if "fault:" in line]
-    assert fault_line.startswith("fault: seat 1 (") and "crash at step" in fault_line
+    assert fault_line.startswith("fault: seat 1 (") and "crash at its 4th decision" in fault_line
     log = [line[4:] for line in lines if line.startswith("  | ")]
     # The sandbox keeps the last 50 lines (at most 8 KiB), and all of them are shown.
     assert log == [f"thinking line {i}" for i in range(11, 60)] + ["no newline at the end"]

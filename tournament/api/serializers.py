@@ -123,7 +123,8 @@ class BotVersionOutput(serializers.ModelSerializer):
         fields = [
             "id", "bot", "bot_name", "number", "builtin", "bundle_kind", "sha256", "size",
             "manifest", "language", "status", "failure_reason", "log", "build_log",
-            "built_sha256", "created_at",
+            "built_sha256", "seats_finished", "seats_faulted", "fault_streak", "suspended_at",
+            "suspension_reason", "created_at",
         ]  # fmt: skip
 
     def get_language(self, version: BotVersion) -> str | None:
@@ -401,6 +402,10 @@ class LadderRowOutput(_SkillFields):
     draws = serializers.IntegerField()
     losses = serializers.IntegerField()
     byes = serializers.IntegerField()
+    faults = serializers.IntegerField(help_text="rated matches of this league it faulted in")
+    suspended = serializers.SerializerMethodField(
+        help_text="its version is suspended from scheduling after faulting (FAULT_SUSPEND_AFTER)"
+    )
     placements = serializers.ListField(
         child=serializers.IntegerField(), help_text="times finished 1st, 2nd, ... (rated games)"
     )
@@ -410,6 +415,9 @@ class LadderRowOutput(_SkillFields):
 
     def get_elo(self, entry: LeagueEntry) -> float:
         return round(entry.rating, 1)
+
+    def get_suspended(self, entry: LeagueEntry) -> bool:
+        return entry.bot_version.suspended_at is not None
 
     def get_openskill_interval(self, entry: LeagueEntry) -> list[float]:
         low, high = skill.interval(entry.openskill_mu, entry.openskill_sigma)

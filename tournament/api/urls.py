@@ -20,6 +20,8 @@ urlpatterns = [
     path("bots/<int:bot_id>/retire/", v.BotRetireApi.as_view(), name="bot-retire"),
     path("bots/<int:bot_id>/versions/", v.BotVersionListApi.as_view(), name="bot-versions"),
     path("bot-versions/<int:version_id>/", v.BotVersionDetailApi.as_view(), name="bot-version"),
+    path("bot-versions/<int:version_id>/resume/", v.BotVersionResumeApi.as_view(),
+         name="bot-version-resume"),
     path("leagues/", v.LeagueListApi.as_view(), name="league-list"),
     path("leagues/<int:league_id>/", league_detail, name="league-detail"),
     path("leagues/<int:league_id>/entries/", v.LeagueEntryApi.as_view(), name="league-entries"),

@@ -148,6 +148,18 @@ class BotVersionListApi(FilteredListApi):
         return Response(s.BotVersionOutput(version, context={"request": request}).data, status=201)
 
 
+class BotVersionResumeApi(APIView):
+    """The author lifts the version's suspension for faulting (services/bots.py)."""
+
+    @extend_schema(request=None, responses=s.BotVersionOutput)
+    def post(self, request: Request, version_id: int) -> Response:
+        version = found(selectors.bot_version_get(version_id=version_id), "Bot version",
+                        version_id)  # fmt: skip
+        bot_services.bot_version_resume(version=version, user=request.user)
+        version = selectors.bot_version_get(version_id=version_id)
+        return Response(s.BotVersionOutput(version, context={"request": request}).data)
+
+
 class BotVersionDetailApi(APIView):
     @extend_schema(responses=s.BotVersionOutput)
     def get(self, request: Request, version_id: int) -> Response:

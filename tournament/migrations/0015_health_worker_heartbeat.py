@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tournament", "0013_pages_without_history"),
+        ("tournament", "0014_faults_count"),
     ]
 
     operations = [

@@ -331,6 +331,7 @@ def bot_version_record_validation(*, match: Match) -> None:
         if match.status == Match.Status.FINISHED and not seat.fault:
             version.status = BotVersion.Status.READY
             version.failure_reason = ""
+            bot_suspensions_lift(bot_id=version.bot_id, reason="a new version passed validation")
         else:
             version.status = BotVersion.Status.FAILED
             reason = seat.fault_detail or seat.fault or match.error or "validation match failed"
@@ -340,27 +341,69 @@ def bot_version_record_validation(*, match: Match) -> None:
 
 
 def bot_versions_count_seats(*, seats: Iterable[Any]) -> None:
-    """Count a finished match's seats (with their final fault) in their versions' totals
-    (the bot page's fault rate), in the caller's transaction. The versions are locked in id
-    order, the order every result takes them in (services/head_to_head.py too)."""
+    """Count a finished rated match's seats (with their final fault) in their versions'
+    totals (the bot page's fault rate) and fault streaks, in the caller's transaction; a
+    version whose streak reaches FAULT_SUSPEND_AFTER is suspended from scheduling. Only league
+    matches come here: validations, challenges and paired runs are not rated. The versions
+    are locked in id order, the order every result takes them in (services/head_to_head.py
+    too)."""
     played: dict[int, list[int]] = {}
+    details: dict[int, str] = {}
     for seat in seats:
         counts = played.setdefault(seat.bot_version_id, [0, 0])
         counts[0] += 1
         counts[1] += 1 if seat.fault else 0
+        if seat.fault:  # the kind only: the reason is public, a fault's detail is not
+            details[seat.bot_version_id] = seat.fault
+    fields = ["seats_finished", "seats_faulted", "fault_streak", "suspended_at",
+              "suspension_reason"]  # fmt: skip
     versions = list(BotVersion.objects.select_for_update().filter(pk__in=played).order_by("pk")
-                    .only("pk", "seats_finished", "seats_faulted"))  # fmt: skip
+                    .only("pk", "builtin", *fields))  # fmt: skip
+    after = settings.FAULT_SUSPEND_AFTER
     for version in versions:
-        version.seats_finished += played[version.pk][0]
-        version.seats_faulted += played[version.pk][1]
-    BotVersion.objects.bulk_update(versions, ["seats_finished", "seats_faulted"])
+        finished, faulted = played[version.pk]
+        version.seats_finished += finished
+        version.seats_faulted += faulted
+        version.fault_streak = version.fault_streak + 1 if faulted else 0
+        if (
+            faulted and after > 0 and version.fault_streak >= after
+            and version.suspended_at is None and not version.builtin
+        ):  # fmt: skip
+            version.suspended_at = timezone.now()
+            version.suspension_reason = (
+                f"faulted in {version.fault_streak} rated matches in a row"
+                f" (the last: {details[version.pk]})"
+            )
+    BotVersion.objects.bulk_update(versions, fields)
+
+
+def bot_version_resume(*, version: BotVersion, user: Any) -> BotVersion:
+    """The author lifts a suspension: the version is scheduled again, its streak starts over
+    (FAULT_SUSPEND_AFTER more faulting matches in a row suspend it again)."""
+    _check_owner(version.bot, user)
+    if version.suspended_at is None:
+        raise Conflict(Conflict.NOT_SUSPENDED)
+    with transaction.atomic():
+        locked = BotVersion.objects.select_for_update().get(pk=version.pk)
+        locked.suspended_at, locked.suspension_reason, locked.fault_streak = None, "", 0
+        locked.save(update_fields=["suspended_at", "suspension_reason", "fault_streak"])
+    return locked
+
+
+def bot_suspensions_lift(*, bot_id: int, reason: str) -> int:
+    """Lift the suspension of every version of a bot (a new version of it passed validation:
+    its author has acted on the faults). Returns the number of versions lifted."""
+    return BotVersion.objects.filter(bot_id=bot_id, suspended_at__isnull=False).update(
+        suspended_at=None, suspension_reason="", fault_streak=0
+    )
 
 
 def bot_seat_counts_rebuild() -> int:
-    """Every version's seat and fault totals from the finished matches themselves (after
+    """Every version's seat and fault totals from the finished rated matches (after
     bulk imports that bypass the result service, such as the web bench's fill)."""
     totals = (
-        MatchSeat.objects.filter(match__status=Match.Status.FINISHED).values("bot_version_id")
+        MatchSeat.objects.filter(match__status=Match.Status.FINISHED, match__kind=Match.Kind.LEAGUE)
+        .values("bot_version_id")
         .annotate(seats=Count("pk"), faults=Count("pk", filter=~Q(fault=""))).order_by()
     )  # fmt: skip
     by_version = {t["bot_version_id"]: (t["seats"], t["faults"]) for t in totals}

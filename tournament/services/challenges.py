@@ -78,6 +78,8 @@ def _ready_versions(ids: Sequence[int]) -> list[BotVersion]:
             raise Conflict(Conflict.VERSION_NOT_READY, fields={"bot_versions": [str(vid)]})
         if version.bot.retired:
             raise Conflict(Conflict.BOT_RETIRED, fields={"bot_versions": [str(vid)]})
+        if version.suspended_at is not None:
+            raise Conflict(Conflict.VERSION_SUSPENDED, fields={"bot_versions": [str(vid)]})
         versions.append(version)
     return versions
 

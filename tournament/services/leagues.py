@@ -207,6 +207,8 @@ def league_entry_add(
             raise NotFound(f"Bot version {bot_version_id} does not exist.")
         if version.status != BotVersion.Status.READY:
             raise Conflict(Conflict.VERSION_NOT_READY, fields={"bot_version": ["not ready"]})
+        if version.suspended_at is not None:
+            raise Conflict(Conflict.VERSION_SUSPENDED, fields={"bot_version": ["suspended"]})
         bot = version.bot
     else:
         bot = Bot.objects.filter(pk=bot_id).first()
@@ -393,9 +395,18 @@ def _create_league_match(
     )  # fmt: skip
 
 
+def scheduled_entries(league: League) -> Any:
+    """The entries new matches are made of: every entry but those whose version is suspended
+    for faulting (services/bots.py, FAULT_SUSPEND_AFTER)."""
+    return league.entries.select_related("bot_version").filter(
+        bot_version__suspended_at__isnull=True
+    )
+
+
 def _standing(league: League) -> list[LeagueEntry]:
-    """Swiss standing: points (a win or a bye 1, a draw 1/2), then Elo, then entry order."""
-    entries = list(league.entries.select_related("bot_version"))
+    """Swiss standing: points (a win or a bye 1, a draw 1/2), then Elo, then entry order;
+    suspended entrants sit the round out."""
+    entries = list(scheduled_entries(league))
     return sorted(entries, key=lambda e: (-(e.wins + e.byes + 0.5 * e.draws), -e.rating, e.pk))
 
 
@@ -405,7 +416,7 @@ def league_schedule_round(*, league: League) -> list[Match]:
         league = League.objects.select_for_update().get(pk=league.pk)
         if league.status != League.Status.RUNNING:
             return []
-        entries = list(league.entries.select_related("bot_version").order_by("pk"))
+        entries = list(scheduled_entries(league).order_by("pk"))
         created: list[Match] = []
         if league.format == League.Format.ROUND_ROBIN:
             if league.current_round:

@@ -412,7 +412,8 @@ def _record_locked(
     match.save()
     # versions locked in id order by both: h2h first (league and challenge matches)
     head_to_head_record_match(match=match, seats=rows.values())
-    bots.bot_versions_count_seats(seats=rows.values())
+    if match.kind == Match.Kind.LEAGUE:  # the fault rate and streaks count rated matches
+        bots.bot_versions_count_seats(seats=rows.values())
     if match.kind == Match.Kind.VALIDATION:
         bots.bot_version_record_validation(match=match)
     elif match.kind == Match.Kind.PAIRED:

@@ -26,6 +26,7 @@ def match_ranks(match: Match, seats: list[Any]) -> list[int]:
 
 
 def solo_margin(match: Match) -> float:
+    """The board margin of a solo game (player minus sister), as shown and summed."""
     result = match.result or {}
     if "margin" in result:
         return float(result["margin"])
@@ -35,11 +36,21 @@ def solo_margin(match: Match) -> float:
     return float(scores[0]) - float(sister_score or 0)
 
 
+def rated_margin(match: Match) -> float:
+    """The margin the ratings see: the board's, but a loss whatever it is when the player
+    faulted (the fault rule, workers/standing.py, has ``won`` false then)."""
+    margin = solo_margin(match)
+    result = match.result or {}
+    if result.get("faulted") and margin >= 0:
+        return -1.0
+    return margin
+
+
 def _skill_after(match: Match, ranks: list[int], before: list[skill.Skill]) -> list[skill.Skill]:
     solo = match.mode == "solo"
     return skill.match_update(
         before, ranks, solo_difficulty=match.options.get("difficulty") if solo else None,
-        margin=solo_margin(match) if solo else None,
+        margin=rated_margin(match) if solo else None,
     )  # fmt: skip
 
 
@@ -76,7 +87,8 @@ def rating_apply_match(*, match: Match) -> list[RatingChange]:
         margin = solo_margin(match) if solo else None
         after = elo.match_update(
             before, ranks, k=elo_k(),
-            solo_difficulty=match.options.get("difficulty") if solo else None, margin=margin,
+            solo_difficulty=match.options.get("difficulty") if solo else None,
+            margin=rated_margin(match) if solo else None,
         )  # fmt: skip
         skill_before = [skill.Skill(e.openskill_mu, e.openskill_sigma) for e in ordered]
         skill_after = _skill_after(match, ranks, skill_before)
@@ -93,7 +105,10 @@ def rating_apply_match(*, match: Match) -> list[RatingChange]:
                                     before=old, after=new)  # fmt: skip
             entry.score_sum += seat.score or 0.0
             entry.placements = add_placement(entry.placements, rank)
-            if solo:
+            entry.faults += 1 if seat.fault else 0
+            if solo and seat.fault:
+                outcome = "loss"  # whatever the board margin: a fault loses to the sister
+            elif solo:
                 entry.margin_sum += margin
                 outcome = "win" if margin > 0 else "draw" if margin == 0 else "loss"
             elif rank == top:
@@ -135,6 +150,7 @@ def rating_apply_match(*, match: Match) -> list[RatingChange]:
                 "losses",
                 "placements",
                 "chart",
+                "faults",
             ],
         )
         return RatingChange.objects.bulk_create(changes)
@@ -209,7 +225,7 @@ def ratings_recompute(*, league_id: int, tolerance: float = 1e-6) -> list[str]:
         after = elo.match_update(
             before, ranks, k=elo_k(),
             solo_difficulty=match.options.get("difficulty") if solo else None,
-            margin=solo_margin(match) if solo else None,
+            margin=rated_margin(match) if solo else None,
         )  # fmt: skip
         stored = {c.bot_version_id: c for c in by_match[match.pk]}
         rows = zip(vids, before, after, skill_before, skill_after, strict=True)

@@ -105,6 +105,25 @@ def bot_retire(request: HttpRequest, bot_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+def version_resume(request: HttpRequest, version_id: int) -> HttpResponse:
+    """The author lifts a version's suspension for faulting (posted from the bot page or the
+    dashboard); back to where it was posted from when that is one of ours."""
+    version = found(selectors.bot_version_get(version_id=version_id), "bot version", version_id)
+    try:
+        bot_services.bot_version_resume(version=version, user=request.user)
+    except ArenaError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(
+            request, f"{version.bot.name} v{version.number} is resumed: it is scheduled again."
+        )
+    if request.POST.get("next") == "dashboard":
+        return redirect("website:dashboard")
+    return redirect("website:bot", version.bot_id)
+
+
+@login_required
+@require_POST
 def league_enter(request: HttpRequest) -> HttpResponse:
     """Enter a bot's latest ready version in a league (posted from the bot or league page)."""
     try:

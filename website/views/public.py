@@ -72,8 +72,9 @@ def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
         "ladder_rows": ladder_page.object_list if ladder_page else ladder,
         "rows": ladder,
         # #, entrant, Elo, games, W/D/L or one per place + mean rank, mean score, the margin
-        # over the sister (solo), interval, conservative, last change
-        "ladder_columns": 8 + (league.seats + 1 if league.seats >= 3 else 3) + (league.seats == 1),
+        # over the sister (solo), interval, conservative, last change, faults
+        "ladder_columns": 9 + (league.seats + 1 if league.seats >= 3 else 3) + (league.seats == 1),
+        "fault_suspend_after": settings.FAULT_SUSPEND_AFTER,
         "chart": charts.rating_chart(charts.league_series(lines, bot_colour)),
         "h2h_rows": h2h_rows,
         "h2h_cells": head_to_head_cells(h2h_rows),

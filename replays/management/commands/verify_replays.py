@@ -1,7 +1,8 @@
 """``python manage.py verify_replays``: prove the stored matches by re-simulating their replays.
 
 Each stored replay is read (its sha256 checked against the match), re-simulated with the
-engine, and its scores compared with the ones recorded on the match. Mismatches are listed
+engine, and its scores and ranks (faulted seats last) compared with the ones recorded on the
+match. Mismatches are listed
 one per line; the command fails (non-zero exit) if there is any.
 """
 
@@ -31,6 +32,11 @@ def verify_match(match: Match) -> str | None:
     replayed = (doc.get("result") or {}).get("scores")
     if recorded is not None and replayed is not None and list(recorded) != list(replayed):
         return f"the match records scores {recorded} but its replay gives {replayed}"
+    # the standing the ratings were given (faulted seats last) is the one the replay proves
+    ranks = list(match.seats.order_by("seat").values_list("rank", flat=True))
+    replayed_ranks = (doc.get("result") or {}).get("ranks")
+    if replayed_ranks is not None and None not in ranks and ranks != list(replayed_ranks):
+        return f"the match ranks its seats {ranks} but its replay gives {replayed_ranks}"
     return None
 
 

@@ -1,0 +1,152 @@
+"""Faults count (issue 26): a seat that faults ranks below every seat that did not, the replay
+carries that standing and `arena verify` re-derives it; every seat has its own startup window;
+a bot that sleeps is faulted on the wall clock with a message true of what it did; the kept
+stderr runs to the bot's end."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from replays.format import decode, encode
+from replays.verify import verify_document
+from workers.faults import FaultKind, when_faulted
+from workers.limits import Limits
+from workers.runner import MatchSpec, SeatSpec, run_match
+from workers.standing import fault_adjusted_result, fault_ranks
+
+from .conftest import EXAMPLES, FAST, hostile
+
+RANDOM_BOT = str(EXAMPLES / "random_bot.py")
+HEURISTIC_BOT = str(EXAMPLES / "heuristic_bot.py")
+
+
+# --- the rule ------------------------------------------------------------------------------
+
+
+def test_faulted_seats_rank_below_every_other_and_by_when_they_faulted() -> None:
+    assert fault_ranks([1, 2, 3, 4], {}) == [1, 2, 3, 4]
+    # the winner on the board faulted: last; the others move up in their own order
+    assert fault_ranks([1, 2, 3, 4], {0: 40}) == [4, 1, 2, 3]
+    # two faults: the earlier one is worse; ties among the others stay ties
+    assert fault_ranks([2, 1, 1, 4], {0: 10, 3: 30}) == [4, 1, 1, 3]
+    # faults at the same step tie
+    assert fault_ranks([2, 1, 3, 4], {1: 5, 2: 5}) == [1, 3, 3, 2]
+
+
+def test_the_adjusted_result_keeps_the_board_and_names_no_faulted_winner() -> None:
+    board = {"scores": [50, 40, 30], "ranks": [1, 2, 3], "winners": [0]}
+    out = fault_adjusted_result(board, [{"seat": 0, "step": 7}])
+    assert out["scores"] == [50, 40, 30] and out["board_ranks"] == [1, 2, 3]
+    assert out["ranks"] == [3, 1, 2] and out["winners"] == [1] and out["faulted"] == [0]
+    solo = {"scores": [60], "ranks": [1], "winners": [0], "won": True, "margin": 5}
+    lost = fault_adjusted_result(solo, [{"seat": 0, "step": 3}])
+    assert (lost["won"], lost["ranks"], lost["winners"], lost["margin"]) == (False, [2], [], 5)
+    assert fault_adjusted_result(board, []) == board
+
+
+def test_when_a_bot_faulted_is_told_by_its_own_decisions() -> None:
+    assert when_faulted(None) == "at startup"
+    assert [when_faulted(n) for n in (1, 2, 3, 12, 21)] == [
+        "at its 1st decision", "at its 2nd decision", "at its 3rd decision",
+        "at its 12th decision", "at its 21st decision",
+    ]  # fmt: skip
+
+
+# --- the runner ----------------------------------------------------------------------------
+
+
+def four_player(seats: list[str], seed: int, limits: Limits = FAST, replay: bool = True):
+    spec = MatchSpec(mode="standard", seats=tuple(SeatSpec.parse(s) for s in seats), seed=seed,
+                     limits=limits, replay=replay)  # fmt: skip
+    return run_match(spec)
+
+
+def test_a_seat_that_crashes_ranks_4th_with_its_board_score_and_the_replay_agrees() -> None:
+    crasher = hostile("exits_off_seat0")
+    outcome = four_player(["random", "greedy", crasher, "random"], seed=11)
+    assert [(f.seat, f.kind, f.decision) for f in outcome.faults] == [(2, FaultKind.CRASH, 1)]
+    assert outcome.result["ranks"][2] == 4 and outcome.result["faulted"] == [2]
+    assert sorted(outcome.result["ranks"][:2] + outcome.result["ranks"][3:]) in (
+        [1, 2, 3], [1, 1, 3], [1, 2, 2], [1, 1, 1],
+    )  # fmt: skip
+    seat = outcome.seats[2]
+    assert seat["rank"] == 4 and seat["fault"] == "crash" and seat["score"] is not None
+    assert seat["fault_decision"] == 1 and "giving up in seat 2" in seat["log"]
+    # the default policy finished the game: its moves are logged and marked
+    assert any(a["seat"] == 2 and a.get("default") for a in outcome.actions)
+    # the replay carries the same standing, and verification re-derives it
+    doc = decode(outcome.replay)
+    assert doc["result"]["ranks"] == outcome.result["ranks"]
+    verdict = verify_document(doc)
+    assert verdict.ok, verdict.message
+    assert "faulted seats ranked last" in verdict.message
+    # a replay claiming the engine's ranks (the faulted seat credited) does not verify
+    doc["result"]["ranks"] = doc["result"]["board_ranks"]
+    tampered = verify_document(decode(encode(doc)))
+    assert not tampered.ok and "result.ranks" in tampered.message
+
+
+def test_a_bot_that_never_answers_start_costs_no_other_seat_its_window() -> None:
+    """Seat 0 never answers `start`; the three others are honest example bots. Each seat has
+    its own startup window, so over 20 matches only seat 0 is ever faulted."""
+    limits = FAST.override(startup_seconds=1.0)
+    others_faulted = []
+    for seed in range(20):
+        outcome = four_player(
+            [hostile("silent_start"), RANDOM_BOT, HEURISTIC_BOT, RANDOM_BOT], seed, limits,
+            replay=False,
+        )  # fmt: skip
+        assert [(f.seat, f.kind, f.decision) for f in outcome.faults] == [
+            (0, FaultKind.TIMEOUT, None)
+        ], outcome.faults
+        others_faulted += [f for f in outcome.faults if f.seat != 0]
+        assert outcome.result["ranks"][0] == 4
+    assert others_faulted == []
+
+
+def sleeper(tmp_path: Path, seconds: float) -> str:
+    text = Path(hostile("sleeper")).read_text().replace("SLEEP = 0.5", f"SLEEP = {seconds}")
+    path = tmp_path / "sleeper.py"
+    path.write_text(text)
+    return str(path)
+
+
+@pytest.mark.usefixtures("tiny_mode")
+def test_a_bot_that_sleeps_spends_its_bank_and_is_told_so(tmp_path: Path) -> None:
+    """0.3 s decisions with a 0.4 s bank: a bot sleeping 0.9 s a decision goes 0.3 s over the
+    free 2 x 0.3 s each time, so the bank is spent by its 2nd decision and its 3rd can last
+    2 x 0.3 s at most: stopped then, told it slept, and nothing about a budget left over."""
+    limits = FAST.override(bank_seconds=0.4)
+    spec = MatchSpec(mode="tiny", seats=(SeatSpec.parse(sleeper(tmp_path, 0.9)),
+                                         SeatSpec.parse("random")),
+                     seed=3, options={"rounds": 8}, limits=limits, replay=False)  # fmt: skip
+    outcome = run_match(spec)
+    assert [(f.seat, f.kind) for f in outcome.faults] == [(0, FaultKind.TIMEOUT)]
+    fault = outcome.faults[0]
+    assert fault.decision is not None and fault.decision <= 3
+    assert "wall-clock ceiling" in fault.message and "slept or blocked" in fault.message
+    assert "left" not in fault.message.split("bank)")[-1]  # no "budget ... s left" twist
+    assert outcome.result["ranks"] == [2, 1]
+
+
+@pytest.mark.usefixtures("tiny_mode")
+def test_the_kept_stderr_includes_what_a_bot_writes_at_end() -> None:
+    spec = MatchSpec(mode="tiny", seats=(SeatSpec.parse(RANDOM_BOT), SeatSpec.parse("random")),
+                     seed=3, options={"rounds": 3}, limits=FAST, replay=False)  # fmt: skip
+    outcome = run_match(spec)
+    assert outcome.faults == []
+    assert "final scores:" in outcome.seats[0]["log"]
+
+
+@pytest.mark.usefixtures("tiny_mode")
+def test_a_bot_that_lingers_after_end_costs_the_others_nothing() -> None:
+    """`end` goes to every seat and each exits (or is killed) side by side: the bot that
+    lingers is not a fault, and the other still gets to write its last words."""
+    spec = MatchSpec(mode="tiny", seats=(SeatSpec.parse(hostile("lingers_at_end")),
+                                         SeatSpec.parse(RANDOM_BOT)),
+                     seed=3, options={"rounds": 3}, limits=FAST, replay=False)  # fmt: skip
+    outcome = run_match(spec)
+    assert outcome.faults == []
+    assert "final scores:" in outcome.seats[1]["log"]
