@@ -256,6 +256,15 @@ class Boat:
     # (the tiles it was made for, the text): not a field, so neither compared nor printed
     _tiles_text = None
 
+    def clone(self) -> Boat:
+        """An independent copy for ``Game.clone``: the tiles are immutable and shared, the
+        lists that change are copied (as ``copy.deepcopy`` would, at a tenth of the cost)."""
+        twin = object.__new__(Boat)
+        twin.__dict__.update(self.__dict__)  # the layout and the kept text (never mutated)
+        twin.tiles = list(self.tiles)
+        twin.colour_masks = dict(self.colour_masks)
+        return twin
+
     def tiles_json(self) -> list[dict[str, Any]]:
         """The tiles as JSON values, fresh (callers may change them)."""
         return [t.to_json() for t in self.tiles]
