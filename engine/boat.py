@@ -345,6 +345,26 @@ class Boat:
         result.sort(key=lambda fam: -len(fam[1]))
         return result
 
+    def family_sizes(self) -> list[tuple[str, int]]:
+        """``(colour, number of tiles)`` of each of ``families()``, in the same order,
+        without building the tile lists (final scoring asks only for the sizes)."""
+        result: list[tuple[str, int]] = []
+        by_colour: dict[str, list[int]] = {}
+        for t in self.tiles:
+            if t.colour is not None:
+                by_colour.setdefault(t.colour, []).append(t.mask)
+        for colour in COLOURS:
+            members = by_colour.get(colour)
+            if not members:
+                continue
+            if len(members) == 1:
+                result.append((colour, 1))
+                continue
+            for part in components(self.colour_masks[colour]):
+                result.append((colour, sum(1 for m in members if m & part)))
+        result.sort(key=lambda fam: -fam[1])
+        return result
+
     def map_covered(self, colour: str) -> bool:
         cell = self.layout.maps.get(colour, 0)
         return bool(cell and cell & self.occupied)

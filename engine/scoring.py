@@ -13,8 +13,7 @@ sister's score. Pure functions over ``Boat`` values; no game state, no Django.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
-from functools import cached_property
+from dataclasses import dataclass
 from typing import Any
 
 from .boat import COLOURS, Boat, Tile, neighbours
@@ -61,37 +60,50 @@ def family_points(size: int) -> int:
 # --- what a lesson can see of one boat -------------------------------------------------------
 
 
-@dataclass
 class _View:
-    """One player's boat seen by the lessons; derived facts are computed once, on demand."""
+    """One player's boat seen by the lessons; derived facts are computed once, on demand
+    (kept in plain attributes: ``functools.cached_property`` takes a lock at every read,
+    and scoring is the greedy bot's inner loop)."""
 
-    player: PlayerFacts
-    colour_tiles: list[Tile] = field(init=False)  # cats and Oshax (tiles with a colour)
+    __slots__ = ("player", "boat", "colour_tiles", "_by_colour", "_family_sizes",
+                 "_treasure_mask")
 
-    def __post_init__(self) -> None:
-        self.colour_tiles = self.player.boat.coloured_tiles()
+    def __init__(self, player: PlayerFacts) -> None:
+        self.player = player
+        self.boat = player.boat
+        self.colour_tiles: list[Tile] = self.boat.coloured_tiles()  # cats and Oshax
+        self._by_colour: dict[str, list[Tile]] | None = None
+        self._family_sizes: list[tuple[str, int]] | None = None
+        self._treasure_mask: int | None = None
 
     @property
-    def boat(self) -> Boat:
-        return self.player.boat
-
-    @cached_property
     def family_sizes(self) -> list[tuple[str, int]]:
         """(colour, number of tiles) of every family, biggest first (size 1 = lonely)."""
-        return [(colour, len(tiles)) for colour, tiles in self.boat.families()]
+        sizes = self._family_sizes
+        if sizes is None:
+            sizes = self._family_sizes = self.boat.family_sizes()
+        return sizes
 
-    @cached_property
+    @property
     def treasure_mask(self) -> int:
-        return _mask(t for t in self.boat.tiles if t.colour is None)
+        mask = self._treasure_mask
+        if mask is None:
+            mask = self._treasure_mask = _mask(t for t in self.boat.tiles if t.colour is None)
+        return mask
 
-    @cached_property
+    @property
     def visible_rats_mask(self) -> int:
         return self.boat.layout.rats_mask & ~self.boat.occupied
 
     def tiles_of(self, colour: str | None) -> list[Tile]:
         if colour is None:
             return self.colour_tiles
-        return [t for t in self.colour_tiles if t.colour == colour]
+        by_colour = self._by_colour
+        if by_colour is None:
+            by_colour = self._by_colour = {}
+            for t in self.colour_tiles:
+                by_colour.setdefault(t.colour, []).append(t)  # type: ignore[arg-type]
+        return by_colour.get(colour, [])
 
     def kind_count(self, *kinds: str) -> int:
         return sum(1 for t in self.boat.tiles if t.kind in kinds)
@@ -189,11 +201,19 @@ CONDITIONS: dict[str, Callable[[_View, str], bool]] = {
 
 def _count(v: _View, count_of: str, colour: str | None = None) -> int:
     """Evaluate a ``count_of`` word; ``name:arg`` carries its argument (a colour or a size)."""
-    name, _, arg = count_of.partition(":")
-    func = COUNTS.get(name)
-    if func is None:
-        raise ValueError(f"unknown count_of {count_of!r} in the card data")
+    parsed = _PARSED_COUNTS.get(count_of)
+    if parsed is None:
+        name, _, arg = count_of.partition(":")
+        func = COUNTS.get(name)
+        if func is None:
+            raise ValueError(f"unknown count_of {count_of!r} in the card data")
+        parsed = _PARSED_COUNTS[count_of] = (func, arg)
+    func, arg = parsed
     return func(v, arg or colour)
+
+
+# count_of word -> (its function, its argument): the words of the card data, parsed once
+_PARSED_COUNTS: dict[str, tuple[Callable[[_View, Any], int], str]] = {}
 
 
 # --- the kinds: one small function each ------------------------------------------------------
@@ -305,6 +325,9 @@ _SISTER_KINDS = ("repeat_best_other_solo_lesson", "sister_colour_multiplier")
 
 
 def _lesson_card(card_id: int) -> Card:
+    card = _LESSON_CARDS.get(card_id)
+    if card is not None:
+        return card
     card = base_cards().get(card_id)
     if card is None or card.scoring is None:
         raise ValueError(f"card {card_id} is not a lesson card")
@@ -313,7 +336,11 @@ def _lesson_card(card_id: int) -> Card:
         raise ValueError(f"card {card_id} is scored by sister_score, not as a lesson on its own")
     if kind not in KINDS:
         raise ValueError(f"card {card_id} has an unknown scoring kind {kind!r} in the card data")
+    _LESSON_CARDS[card_id] = card
     return card
+
+
+_LESSON_CARDS: dict[int, Card] = {}  # the lesson cards checked so far, by id
 
 
 def _resolve_colour(card: Card, view: _View, colour: str | None) -> str | None:

@@ -23,7 +23,7 @@ from ...actions import Action, PlacementActions
 from ...boat import Boat, Tile
 from ...game import Game, GameType
 from ...rng import Rng
-from ...shapes import Shape, is_legal_placement, legal_placements
+from ...shapes import Shape, has_legal_placement, is_legal_placement, legal_placements
 from .actions import CODEC, DECLINE, END_TURN, FISH, FISH_ACTIONS, MOVES, SELECTS
 from .data import ISLAND_SPACES, duel_data
 from .scoring import score_boats
@@ -269,7 +269,7 @@ class DuelGame(Game):
         if fits is None:
             if len(self._fits) > 4096:
                 self._fits.clear()
-            fits = self._fits[key] = bool(legal_placements(shape, boat.layout, boat.occupied))
+            fits = self._fits[key] = has_legal_placement(shape, boat.layout, boat.occupied)
         return fits
 
     def state_changed(self) -> None:

@@ -267,7 +267,10 @@ class StandardGame(Game):
         getattr(self, f"step_{step.name.lower()}")()
 
     def anytime_round(self, window: str) -> None:
-        self.push(AnytimeRoundFrame(self.state.turn_order, window))
+        # skipped when nobody holds an anytime card: such a round ends at once, asking
+        # nobody and logging nothing
+        if any(p.anytime_count for p in self.state.players):
+            self.push(AnytimeRoundFrame(self.state.turn_order, window))
 
     # --- the steps of a day -----------------------------------------------------------------------
     def step_before_fill(self) -> None:

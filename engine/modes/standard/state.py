@@ -283,6 +283,9 @@ class State:
         return where
 
 
+_CARDS = base_cards()
+
+
 def card(card_id: int) -> Card:
-    """The card record of an id (cached by engine.cards)."""
-    return base_cards()[card_id]
+    """The card record of an id (engine.cards' table, looked up once at import)."""
+    return _CARDS[card_id]
