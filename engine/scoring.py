@@ -396,18 +396,19 @@ _PRIVATE_FAMILIES = {"standard": ("private_lesson",), "solo": ("private_lesson",
                      "family": ("family_lesson",)}
 
 
-def _sheet(view: _View, views: list[_View], table: TableFacts) -> dict[str, Any]:
-    boat = view.boat
-    families = [{"colour": c, "size": s, "points": family_points(s)}
-                for c, s in view.family_sizes if s >= 3]
+def _lessons(view: _View, views: list[_View],
+             table: TableFacts) -> list[tuple[int, int, bool, str | None]]:
+    """``(card, points, public, colour)`` of every lesson on the sheet: private (or
+    family) lessons first, then public ones (halved in solo, rounded up)."""
     lessons = []
+    private_family = _PRIVATE_FAMILIES[table.mode]
     for card_id in view.player.private_lessons:
         card = _lesson_card(card_id)
-        if card.family not in _PRIVATE_FAMILIES[table.mode]:
+        if card.family not in private_family:
             raise ValueError(f"card {card_id} ({card.family}) is not a private lesson "
                              f"of {table.mode} mode")
         points, colour = _score_lesson(card, view, views, table.mode, None)
-        lessons.append({"card": card_id, "points": points, "public": False, "colour": colour})
+        lessons.append((card_id, points, False, colour))
     for card_id, chosen in table.public_lessons:
         card = _lesson_card(card_id)
         if card.family != "public_lesson":
@@ -415,7 +416,16 @@ def _sheet(view: _View, views: list[_View], table: TableFacts) -> dict[str, Any]
         points, colour = _score_lesson(card, view, views, table.mode, chosen)
         if table.mode == "solo":  # FACTS §7: halved per card, rounded up
             points = -(-points // 2)
-        lessons.append({"card": card_id, "points": points, "public": True, "colour": colour})
+        lessons.append((card_id, points, True, colour))
+    return lessons
+
+
+def _sheet(view: _View, views: list[_View], table: TableFacts) -> dict[str, Any]:
+    boat = view.boat
+    families = [{"colour": c, "size": s, "points": family_points(s)}
+                for c, s in view.family_sizes if s >= 3]
+    lessons = [{"card": card_id, "points": points, "public": public, "colour": colour}
+               for card_id, points, public, colour in _lessons(view, views, table)]
     rare = 0 if table.mode == "family" else view.kind_count("rare_treasure")
     sheet = {
         "rats": RAT_POINTS * boat.uncovered_rats(),
@@ -431,17 +441,39 @@ def _sheet(view: _View, views: list[_View], table: TableFacts) -> dict[str, Any]
     return sheet
 
 
+def _total(view: _View, views: list[_View], table: TableFacts) -> int:
+    """``_sheet(...)["total"]``, the same sum without the sheet's details."""
+    boat = view.boat
+    total = RAT_POINTS * boat.uncovered_rats() + UNFILLED_ROOM_POINTS * boat.unfilled_rooms()
+    total += sum(family_points(s) for _, s in view.family_sizes if s >= 3)
+    if table.mode != "family":
+        total += RARE_TREASURE_POINTS * view.kind_count("rare_treasure")
+    return total + sum(points for _, points, _, _ in _lessons(view, views, table))
+
+
 def score_table(table: TableFacts) -> list[dict[str, Any]]:
     """The final score sheet of every player, in seat order.
 
     ``families_detail`` lists the scoring families (3+ tiles), biggest first; ``lessons``
     lists private lessons then public ones, each with the colour it was scored with.
     """
+    _check_table(table)
+    views = [_View(p) for p in table.players]
+    return [_sheet(v, views, table) for v in views]
+
+
+def score_total(table: TableFacts, index: int = 0) -> int:
+    """``score_table(table)[index]["total"]``, computed for that player alone (the greedy
+    bot scores thousands of hypothetical boats)."""
+    _check_table(table)
+    views = [_View(p) for p in table.players]
+    return _total(views[index], views, table)
+
+
+def _check_table(table: TableFacts) -> None:
     _check_mode(table)
     if table.mode == "family" and table.public_lessons:
         raise ValueError("the family variant has no public lessons")
-    views = [_View(p) for p in table.players]
-    return [_sheet(v, views, table) for v in views]
 
 
 # --- the solo sister ----------------------------------------------------------------------------

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..boat import COLOURS, STRIDE, Boat, Tile, flood, neighbours
-from ..scoring import PlayerFacts, TableFacts, family_points, score_table, sister_score
+from ..scoring import PlayerFacts, TableFacts, family_points, score_total, sister_score
 
 # --- the weights, in points; measured with bench/greedy_winrate.py and bench/solo_winrate.py --
 ROOM_POINTS = 5.0  # an unfilled room costs 5 at the end
@@ -72,7 +72,7 @@ class SheetJudge:
     def score(self, boat: Boat) -> float:
         me = PlayerFacts(boat, self.fish, self.private_lessons, self.baskets, 0)
         players = [me, *(PlayerFacts(b) for b in self.others)]
-        total = score_table(TableFacts(players, self.public_lessons, self.mode))[0]["total"]
+        total = score_total(TableFacts(players, self.public_lessons, self.mode))
         if self.sister_lessons:
             total -= sister_score(me, (), self.sister_lessons)["total"]
         return float(total)

@@ -53,6 +53,9 @@ class Step(StrEnum):
     OVER = "over"
 
 
+_OVER = Step.OVER  # a module constant: reading an enum member off its class costs more
+
+
 class StandardGame(Game):
     game_type = GameType(
         name="standard",
@@ -186,7 +189,7 @@ class StandardGame(Game):
         self._advance()
 
     def is_over(self) -> bool:
-        return self.step is Step.OVER
+        return self.step is _OVER
 
     def observation(self, seat: int) -> dict[str, Any]:
         from .observation import observation
@@ -246,7 +249,7 @@ class StandardGame(Game):
                 if not top.waiting:
                     raise AssertionError(f"frame {top.name} neither waits nor finishes")
                 return
-            if self.step is Step.OVER:
+            if self.step is _OVER:
                 return
             self._next_step()
 

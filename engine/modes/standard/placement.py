@@ -26,7 +26,13 @@ POOLS = ("common_any", "common_small", "rare")
 
 
 def shape_of(key: str) -> Shape:
-    return base_shapes().by_key(key)
+    shape = _SHAPES.get(key)
+    if shape is None:
+        shape = _SHAPES[key] = base_shapes().by_key(key)
+    return shape
+
+
+_SHAPES: dict[str, Shape] = {}  # shape_of's answers: the base shapes never change
 
 
 def placements_for(

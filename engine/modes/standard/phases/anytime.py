@@ -27,6 +27,8 @@ from ..state import CAT, COMMON, OSHAX, RARE, PlayerState, card
 if TYPE_CHECKING:
     from ..game import StandardGame
 
+_DONE = Action("done")
+
 CONTEXTS = ("window", "buy", "placing")
 
 
@@ -258,7 +260,7 @@ class AnytimeRoundFrame(Frame):
     def legal(self, game: StandardGame, seat: int) -> Sequence[Action]:
         if seat not in self.waiting:
             return ()
-        return [*play_actions(game, seat), Action("done")]
+        return [*play_actions(game, seat), _DONE]
 
     def reason(self, game: StandardGame, seat: int, action: Action) -> str | None:
         if action.kind == "play" and not is_playable(game, seat, action[1], "window"):

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from ..game import StandardGame
 
 BASKETS = ("permanent", "full", "half")
+_DONE, _PASS = Action("done"), Action("pass")
 
 
 def is_rescue_card(card_id: int) -> bool:
@@ -213,7 +214,7 @@ class RescueTurnFrame(Frame):
             return ()
         out = rescue_options(game, seat)
         out.extend(play_actions(game, seat))
-        out.append(Action("done") if self.rescued else Action("pass"))
+        out.append(_DONE if self.rescued else _PASS)
         return out
 
     def reason(self, game: StandardGame, seat: int, action: Action) -> str | None:
