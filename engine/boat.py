@@ -245,6 +245,13 @@ class Tile:
         return self
 
 
+# The family sizes of one colour, by the colour's mask and the masks of its tiles (which
+# decide the answer): a boat and the boats the greedy bot imagines with one more tile share
+# all colours but one. Bounded: cleared when full.
+_FAMILY_SIZES: dict[tuple[int, ...], tuple[int, ...]] = {}
+_FAMILY_SIZES_KEPT = 1 << 16
+
+
 @dataclass
 class Boat:
     """A player's boat: the layout plus the tiles placed on it."""
@@ -360,8 +367,16 @@ class Boat:
             if len(members) == 1:
                 result.append((colour, 1))
                 continue
-            for part in components(self.colour_masks[colour]):
-                result.append((colour, sum(1 for m in members if m & part)))
+            mask = self.colour_masks[colour]
+            key = (mask, *members)
+            sizes = _FAMILY_SIZES.get(key)
+            if sizes is None:
+                sizes = tuple(sum(1 for m in members if m & part)
+                              for part in components(mask))
+                if len(_FAMILY_SIZES) >= _FAMILY_SIZES_KEPT:
+                    _FAMILY_SIZES.clear()
+                _FAMILY_SIZES[key] = sizes
+            result.extend((colour, size) for size in sizes)
         result.sort(key=lambda fam: -fam[1])
         return result
 

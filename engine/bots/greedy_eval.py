@@ -16,7 +16,7 @@ the other boats (public) and the sister's public cards.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -135,6 +135,7 @@ class PlacementEval:
         self._families_scored = [(mask, tiles, family_points(tiles))
                                  for mask, tiles in self.families]
         self._blocked = self.occ | ~self.cells
+        self._quick: Callable[[int], float] | None = None
         self._base: float | None = None
 
     # --- quick stage: every placement ---------------------------------------------------------
@@ -173,37 +174,53 @@ class PlacementEval:
         return v
 
     def quick(self, m: int) -> float:
-        """``quick_score + shaping - sister`` for the tile at ``m``, in one pass: the same
-        sums, term by term in the same order (so the same floats), with the loops over the
-        rooms and the families shared. Called for every legal placement of every tile the
-        bot considers: it is the greedy bot's inner loop."""
-        around = ((m << 1) | (m >> 1) | (m << STRIDE) | (m >> STRIDE)) & ~m
-        score = self.bonus + (m & self.rats).bit_count()
-        shape = 0.0
-        for rest, size in self._rooms_sized:
-            covered = rest & m
-            if covered:
-                if rest & ~m:
-                    shape += ROOM_PROGRESS * covered.bit_count() / size
-                else:
-                    score += ROOM_POINTS
-        if self.coloured:
-            size, lost = 1, 0
-            for mask, tiles, points in self._families_scored:
-                if mask & around:
-                    size += tiles
-                    lost += points
-            score += family_points(size) - lost
-            if size > 1:
-                shape += FAMILY_GROWTH * size
-            if m & self.map:
-                shape += MAP_REWARD
-            shape -= MIXING * (around & self.others).bit_count()
-        shape += CONTACT * (around & self._blocked).bit_count()
-        free = self.free & ~m
-        spread = (free << 1) | (free >> 1) | (free << STRIDE) | (free >> STRIDE)
-        shape -= HOLE * ((free & ~spread).bit_count() - self.holes_before)
-        return score + shape - self.sister
+        """``quick_score + shaping - sister`` for the tile at ``m`` (``quick_function``)."""
+        return self.quick_function()(m)
+
+    def quick_function(self) -> Callable[[int], float]:
+        """``quick`` as a function of the mask, its facts bound once: the same sums as
+        ``quick_score + shaping - sister``, term by term in the same order (so the same
+        floats), with the loops over the rooms and the families shared. Called for every
+        legal placement of every tile the bot considers: it is the greedy bot's inner loop."""
+        kept = self._quick
+        if kept is not None:
+            return kept
+        bonus, rats, rooms = self.bonus, self.rats, self._rooms_sized
+        coloured, families, the_map = self.coloured, self._families_scored, self.map
+        others, blocked, free_before = self.others, self._blocked, self.free
+        holes_before, sister = self.holes_before, self.sister
+
+        def quick(m: int) -> float:
+            around = ((m << 1) | (m >> 1) | (m << STRIDE) | (m >> STRIDE)) & ~m
+            score = bonus + (m & rats).bit_count()
+            shape = 0.0
+            for rest, size in rooms:
+                covered = rest & m
+                if covered:
+                    if rest & ~m:
+                        shape += ROOM_PROGRESS * covered.bit_count() / size
+                    else:
+                        score += ROOM_POINTS
+            if coloured:
+                size, lost = 1, 0
+                for mask, tiles, points in families:
+                    if mask & around:
+                        size += tiles
+                        lost += points
+                score += family_points(size) - lost
+                if size > 1:
+                    shape += FAMILY_GROWTH * size
+                if m & the_map:
+                    shape += MAP_REWARD
+                shape -= MIXING * (around & others).bit_count()
+            shape += CONTACT * (around & blocked).bit_count()
+            free = free_before & ~m
+            spread = (free << 1) | (free >> 1) | (free << STRIDE) | (free >> STRIDE)
+            shape -= HOLE * ((free & ~spread).bit_count() - holes_before)
+            return score + shape - sister
+
+        self._quick = quick
+        return quick
 
     # --- deep stage: the best few -------------------------------------------------------------
     def pockets(self, m: int) -> float:
@@ -240,7 +257,7 @@ class PlacementEval:
 
     def best(self, placements: Iterable[int]) -> tuple[float, int]:
         """The best placement and its value (quick values when no judge is given)."""
-        quick = self.quick
+        quick = self.quick_function()
         if self.judge is None:
             best_v, best_m = float("-inf"), 0
             for m in placements:
@@ -252,7 +269,7 @@ class PlacementEval:
 
     def shortlist(self, placements: Iterable[int]) -> list[tuple[float, int]]:
         """The ``DEEP_CANDIDATES`` best placements by quick value, best first."""
-        quick = self.quick
+        quick = self.quick_function()
         return sorted(((quick(m), m) for m in placements), reverse=True)[:DEEP_CANDIDATES]
 
     def refine(self, candidates: Sequence[tuple[float, int]]) -> tuple[float, int]:

@@ -22,7 +22,7 @@ from ....boat import COLOURS
 from ..fields import SIDES
 from ..frames import Frame, PickActions
 from ..placement import PlaceFrame, fits
-from ..state import CAT, COMMON, OSHAX, RARE, PlayerState, card
+from ..state import ANYTIME_IDS, CAT, COMMON, OSHAX, RARE, PlayerState, card
 
 if TYPE_CHECKING:
     from ..game import StandardGame
@@ -132,7 +132,8 @@ def playable_cards(game: StandardGame, seat: int, context: str = "window") -> li
     p = game.state.players[seat]
     if not p.anytime_count:
         return []
-    return sorted(c for c in p.hand if is_playable(game, seat, c, context))
+    # only anytime cards can be playable: the others are skipped before the full check
+    return sorted(c for c in p.hand if c in ANYTIME_IDS and is_playable(game, seat, c, context))
 
 
 def play_actions(game: StandardGame, seat: int, context: str = "window") -> list[Action]:

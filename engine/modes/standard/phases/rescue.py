@@ -16,6 +16,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from ....actions import Action
+from ....cards import base_cards
 from ..fields import SIDES
 from ..frames import Frame
 from ..observation import public_snapshot
@@ -32,7 +33,10 @@ _DONE, _PASS = Action("done"), Action("pass")
 
 
 def is_rescue_card(card_id: int) -> bool:
-    return card(card_id).family == "rescue"
+    return card_id in _RESCUE_IDS
+
+
+_RESCUE_IDS = frozenset(i for i, c in base_cards().items() if c.family == "rescue")
 
 
 class ChooseRescueFrame(Frame):
@@ -49,7 +53,7 @@ class ChooseRescueFrame(Frame):
         self.snapshot = public_snapshot(game)  # what others see until the reveal
 
     def _options(self, p: PlayerState) -> list[int]:
-        return sorted(c for c in p.hand if is_rescue_card(c))
+        return sorted(c for c in p.hand if c in _RESCUE_IDS)
 
     def progress(self, game: StandardGame) -> None:
         waiting = tuple(p.seat for p in game.state.players
