@@ -249,7 +249,7 @@ class Tile:
 # decide the answer): a boat and the boats the greedy bot imagines with one more tile share
 # all colours but one. Bounded: cleared when full.
 _FAMILY_SIZES: dict[tuple[int, ...], tuple[int, ...]] = {}
-_FAMILY_SIZES_KEPT = 1 << 16
+_FAMILY_SIZES_KEPT = 1 << 13  # about 6 MB at most
 
 
 @dataclass
