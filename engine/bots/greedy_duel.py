@@ -59,25 +59,31 @@ def placement_scorer(boat: Boat, colour: str | None,
     layout = boat.layout
     occupied_before = boat.occupied
     rats = layout.rats_mask
-    rooms = [room.mask for room in layout.rooms]
-    cells = layout.cells_mask
+    # each room with what of it is still uncovered: the tile completes it when it covers
+    # the room's cells and all of the rest
+    rooms = [(room.mask, room.mask & ~occupied_before) for room in layout.rooms]
+    free_before = layout.cells_mask & ~occupied_before
     the_map = layout.maps.get(colour, 0) if colour is not None else 0
-    fams = families or ()
+    fams = [(part, size, _potential(size)) for part, size in families or ()]
 
     def value_of(mask: int) -> float:
-        occupied = occupied_before | mask
         value = 0.1 * mask.bit_count() + (mask & rats).bit_count()
-        for room in rooms:
-            if room & mask and not room & ~occupied:
+        for room, rest in rooms:
+            if room & mask and not rest & ~mask:
                 value += 5.0
         around = ((mask << 1) | (mask >> 1) | (mask << STRIDE) | (mask >> STRIDE)) & ~mask
-        free = cells & ~occupied
+        free = free_before & ~mask
         value += 0.2 * (around & ~free).bit_count()  # snug against tiles and the hull
         alone = free & ~((free << 1) | (free >> 1) | (free << STRIDE) | (free >> STRIDE))
         value -= 1.5 * (alone & around).bit_count()  # squares only a 1-square treasure fills
         if colour is not None:
-            joined = [size for part, size in fams if part & around]
-            value += _potential(1 + sum(joined)) - sum(_potential(s) for s in joined)
+            sizes = []
+            potentials = []
+            for part, size, potential in fams:
+                if part & around:
+                    sizes.append(size)
+                    potentials.append(potential)
+            value += _potential(1 + sum(sizes)) - sum(potentials)
             if the_map & mask:
                 value += 2.0  # the map's treasure
         return value
