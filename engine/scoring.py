@@ -219,15 +219,19 @@ _PARSED_COUNTS: dict[str, tuple[Callable[[_View, Any], int], str]] = {}
 # --- the kinds: one small function each ------------------------------------------------------
 
 
-@dataclass
 class _Context:
-    """A lesson being scored: its rule, the player's view, the table and the resolved colour."""
+    """A lesson being scored: its rule, the player's view, the table and the resolved colour.
+    (A plain class with slots: one is made per lesson scored, thousands per greedy move.)"""
 
-    rule: dict[str, Any]
-    view: _View
-    views: list[_View]
-    mode: str
-    colour: str | None
+    __slots__ = ("rule", "view", "views", "mode", "colour")
+
+    def __init__(self, rule: dict[str, Any], view: _View, views: list[_View], mode: str,
+                 colour: str | None) -> None:
+        self.rule = rule
+        self.view = view
+        self.views = views
+        self.mode = mode
+        self.colour = colour
 
     def count(self) -> int:
         return _count(self.view, self.rule["count_of"], self.colour)

@@ -36,6 +36,8 @@ POCKET_CELL = 1.2  # per cell of a new free pocket of 1-2 cells (deep stage)
 POCKET_SMALL = 1.0  # per new free pocket of 3-4 cells: no cat fits, only treasures
 DEEP_CANDIDATES = 12  # placements the deep stage re-scores
 
+_FAMILY_POINTS = tuple(family_points(n) for n in range(64))  # the family table, looked up
+
 
 def hole_mask(free: int) -> int:
     """Free cells none of whose four neighbours is free (one-cell holes)."""
@@ -189,6 +191,7 @@ class PlacementEval:
         coloured, families, the_map = self.coloured, self._families_scored, self.map
         others, blocked, free_before = self.others, self._blocked, self.free
         holes_before, sister = self.holes_before, self.sister
+        table = _FAMILY_POINTS
 
         def quick(m: int) -> float:
             around = ((m << 1) | (m >> 1) | (m << STRIDE) | (m >> STRIDE)) & ~m
@@ -207,7 +210,7 @@ class PlacementEval:
                     if mask & around:
                         size += tiles
                         lost += points
-                score += family_points(size) - lost
+                score += (table[size] if size < 64 else family_points(size)) - lost
                 if size > 1:
                     shape += FAMILY_GROWTH * size
                 if m & the_map:
