@@ -32,6 +32,17 @@ class Action(tuple):
     def __new__(cls, kind: str, *fields: Any) -> Action:
         return tuple.__new__(cls, (kind, *fields))
 
+    def __getnewargs__(self) -> tuple[Any, ...]:
+        # copy and pickle rebuild a tuple subclass as ``cls(*args)``: the default args
+        # (the tuple itself, as one argument) would give Action(("pick", 12))
+        return tuple(self)
+
+    def __copy__(self) -> Action:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Action:
+        return self  # immutable: copies of a game share their actions
+
     @property
     def kind(self) -> str:
         return self[0]

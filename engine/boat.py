@@ -245,6 +245,13 @@ class Tile:
         return self
 
 
+# The family sizes of one colour, by the colour's mask and the masks of its tiles (which
+# decide the answer): a boat and the boats the greedy bot imagines with one more tile share
+# all colours but one. Bounded: cleared when full.
+_FAMILY_SIZES: dict[tuple[int, ...], tuple[int, ...]] = {}
+_FAMILY_SIZES_KEPT = 1 << 13  # about 6 MB at most
+
+
 @dataclass
 class Boat:
     """A player's boat: the layout plus the tiles placed on it."""
@@ -255,6 +262,15 @@ class Boat:
     colour_masks: dict[str, int] = field(default_factory=lambda: dict.fromkeys(COLOURS, 0))
     # (the tiles it was made for, the text): not a field, so neither compared nor printed
     _tiles_text = None
+
+    def clone(self) -> Boat:
+        """An independent copy for ``Game.clone``: the tiles are immutable and shared, the
+        lists that change are copied (as ``copy.deepcopy`` would, at a tenth of the cost)."""
+        twin = object.__new__(Boat)
+        twin.__dict__.update(self.__dict__)  # the layout and the kept text (never mutated)
+        twin.tiles = list(self.tiles)
+        twin.colour_masks = dict(self.colour_masks)
+        return twin
 
     def tiles_json(self) -> list[dict[str, Any]]:
         """The tiles as JSON values, fresh (callers may change them)."""
@@ -334,6 +350,34 @@ class Boat:
             for part in components(self.colour_masks[colour]):
                 result.append((colour, [t for t in members if t.mask & part]))
         result.sort(key=lambda fam: -len(fam[1]))
+        return result
+
+    def family_sizes(self) -> list[tuple[str, int]]:
+        """``(colour, number of tiles)`` of each of ``families()``, in the same order,
+        without building the tile lists (final scoring asks only for the sizes)."""
+        result: list[tuple[str, int]] = []
+        by_colour: dict[str, list[int]] = {}
+        for t in self.tiles:
+            if t.colour is not None:
+                by_colour.setdefault(t.colour, []).append(t.mask)
+        for colour in COLOURS:
+            members = by_colour.get(colour)
+            if not members:
+                continue
+            if len(members) == 1:
+                result.append((colour, 1))
+                continue
+            mask = self.colour_masks[colour]
+            key = (mask, *members)
+            sizes = _FAMILY_SIZES.get(key)
+            if sizes is None:
+                sizes = tuple(sum(1 for m in members if m & part)
+                              for part in components(mask))
+                if len(_FAMILY_SIZES) >= _FAMILY_SIZES_KEPT:
+                    _FAMILY_SIZES.clear()
+                _FAMILY_SIZES[key] = sizes
+            result.extend((colour, size) for size in sizes)
+        result.sort(key=lambda fam: -fam[1])
         return result
 
     def map_covered(self, colour: str) -> bool:

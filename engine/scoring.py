@@ -13,8 +13,7 @@ sister's score. Pure functions over ``Boat`` values; no game state, no Django.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
-from functools import cached_property
+from dataclasses import dataclass
 from typing import Any
 
 from .boat import COLOURS, Boat, Tile, neighbours
@@ -61,37 +60,50 @@ def family_points(size: int) -> int:
 # --- what a lesson can see of one boat -------------------------------------------------------
 
 
-@dataclass
 class _View:
-    """One player's boat seen by the lessons; derived facts are computed once, on demand."""
+    """One player's boat seen by the lessons; derived facts are computed once, on demand
+    (kept in plain attributes: ``functools.cached_property`` takes a lock at every read,
+    and scoring is the greedy bot's inner loop)."""
 
-    player: PlayerFacts
-    colour_tiles: list[Tile] = field(init=False)  # cats and Oshax (tiles with a colour)
+    __slots__ = ("player", "boat", "colour_tiles", "_by_colour", "_family_sizes",
+                 "_treasure_mask")
 
-    def __post_init__(self) -> None:
-        self.colour_tiles = self.player.boat.coloured_tiles()
+    def __init__(self, player: PlayerFacts) -> None:
+        self.player = player
+        self.boat = player.boat
+        self.colour_tiles: list[Tile] = self.boat.coloured_tiles()  # cats and Oshax
+        self._by_colour: dict[str, list[Tile]] | None = None
+        self._family_sizes: list[tuple[str, int]] | None = None
+        self._treasure_mask: int | None = None
 
     @property
-    def boat(self) -> Boat:
-        return self.player.boat
-
-    @cached_property
     def family_sizes(self) -> list[tuple[str, int]]:
         """(colour, number of tiles) of every family, biggest first (size 1 = lonely)."""
-        return [(colour, len(tiles)) for colour, tiles in self.boat.families()]
+        sizes = self._family_sizes
+        if sizes is None:
+            sizes = self._family_sizes = self.boat.family_sizes()
+        return sizes
 
-    @cached_property
+    @property
     def treasure_mask(self) -> int:
-        return _mask(t for t in self.boat.tiles if t.colour is None)
+        mask = self._treasure_mask
+        if mask is None:
+            mask = self._treasure_mask = _mask(t for t in self.boat.tiles if t.colour is None)
+        return mask
 
-    @cached_property
+    @property
     def visible_rats_mask(self) -> int:
         return self.boat.layout.rats_mask & ~self.boat.occupied
 
     def tiles_of(self, colour: str | None) -> list[Tile]:
         if colour is None:
             return self.colour_tiles
-        return [t for t in self.colour_tiles if t.colour == colour]
+        by_colour = self._by_colour
+        if by_colour is None:
+            by_colour = self._by_colour = {}
+            for t in self.colour_tiles:
+                by_colour.setdefault(t.colour, []).append(t)  # type: ignore[arg-type]
+        return by_colour.get(colour, [])
 
     def kind_count(self, *kinds: str) -> int:
         return sum(1 for t in self.boat.tiles if t.kind in kinds)
@@ -189,25 +201,37 @@ CONDITIONS: dict[str, Callable[[_View, str], bool]] = {
 
 def _count(v: _View, count_of: str, colour: str | None = None) -> int:
     """Evaluate a ``count_of`` word; ``name:arg`` carries its argument (a colour or a size)."""
-    name, _, arg = count_of.partition(":")
-    func = COUNTS.get(name)
-    if func is None:
-        raise ValueError(f"unknown count_of {count_of!r} in the card data")
+    parsed = _PARSED_COUNTS.get(count_of)
+    if parsed is None:
+        name, _, arg = count_of.partition(":")
+        func = COUNTS.get(name)
+        if func is None:
+            raise ValueError(f"unknown count_of {count_of!r} in the card data")
+        parsed = _PARSED_COUNTS[count_of] = (func, arg)
+    func, arg = parsed
     return func(v, arg or colour)
+
+
+# count_of word -> (its function, its argument): the words of the card data, parsed once
+_PARSED_COUNTS: dict[str, tuple[Callable[[_View, Any], int], str]] = {}
 
 
 # --- the kinds: one small function each ------------------------------------------------------
 
 
-@dataclass
 class _Context:
-    """A lesson being scored: its rule, the player's view, the table and the resolved colour."""
+    """A lesson being scored: its rule, the player's view, the table and the resolved colour.
+    (A plain class with slots: one is made per lesson scored, thousands per greedy move.)"""
 
-    rule: dict[str, Any]
-    view: _View
-    views: list[_View]
-    mode: str
-    colour: str | None
+    __slots__ = ("rule", "view", "views", "mode", "colour")
+
+    def __init__(self, rule: dict[str, Any], view: _View, views: list[_View], mode: str,
+                 colour: str | None) -> None:
+        self.rule = rule
+        self.view = view
+        self.views = views
+        self.mode = mode
+        self.colour = colour
 
     def count(self) -> int:
         return _count(self.view, self.rule["count_of"], self.colour)
@@ -305,6 +329,9 @@ _SISTER_KINDS = ("repeat_best_other_solo_lesson", "sister_colour_multiplier")
 
 
 def _lesson_card(card_id: int) -> Card:
+    card = _LESSON_CARDS.get(card_id)
+    if card is not None:
+        return card
     card = base_cards().get(card_id)
     if card is None or card.scoring is None:
         raise ValueError(f"card {card_id} is not a lesson card")
@@ -313,7 +340,11 @@ def _lesson_card(card_id: int) -> Card:
         raise ValueError(f"card {card_id} is scored by sister_score, not as a lesson on its own")
     if kind not in KINDS:
         raise ValueError(f"card {card_id} has an unknown scoring kind {kind!r} in the card data")
+    _LESSON_CARDS[card_id] = card
     return card
+
+
+_LESSON_CARDS: dict[int, Card] = {}  # the lesson cards checked so far, by id
 
 
 def _resolve_colour(card: Card, view: _View, colour: str | None) -> str | None:
@@ -369,18 +400,19 @@ _PRIVATE_FAMILIES = {"standard": ("private_lesson",), "solo": ("private_lesson",
                      "family": ("family_lesson",)}
 
 
-def _sheet(view: _View, views: list[_View], table: TableFacts) -> dict[str, Any]:
-    boat = view.boat
-    families = [{"colour": c, "size": s, "points": family_points(s)}
-                for c, s in view.family_sizes if s >= 3]
+def _lessons(view: _View, views: list[_View],
+             table: TableFacts) -> list[tuple[int, int, bool, str | None]]:
+    """``(card, points, public, colour)`` of every lesson on the sheet: private (or
+    family) lessons first, then public ones (halved in solo, rounded up)."""
     lessons = []
+    private_family = _PRIVATE_FAMILIES[table.mode]
     for card_id in view.player.private_lessons:
         card = _lesson_card(card_id)
-        if card.family not in _PRIVATE_FAMILIES[table.mode]:
+        if card.family not in private_family:
             raise ValueError(f"card {card_id} ({card.family}) is not a private lesson "
                              f"of {table.mode} mode")
         points, colour = _score_lesson(card, view, views, table.mode, None)
-        lessons.append({"card": card_id, "points": points, "public": False, "colour": colour})
+        lessons.append((card_id, points, False, colour))
     for card_id, chosen in table.public_lessons:
         card = _lesson_card(card_id)
         if card.family != "public_lesson":
@@ -388,7 +420,16 @@ def _sheet(view: _View, views: list[_View], table: TableFacts) -> dict[str, Any]
         points, colour = _score_lesson(card, view, views, table.mode, chosen)
         if table.mode == "solo":  # FACTS §7: halved per card, rounded up
             points = -(-points // 2)
-        lessons.append({"card": card_id, "points": points, "public": True, "colour": colour})
+        lessons.append((card_id, points, True, colour))
+    return lessons
+
+
+def _sheet(view: _View, views: list[_View], table: TableFacts) -> dict[str, Any]:
+    boat = view.boat
+    families = [{"colour": c, "size": s, "points": family_points(s)}
+                for c, s in view.family_sizes if s >= 3]
+    lessons = [{"card": card_id, "points": points, "public": public, "colour": colour}
+               for card_id, points, public, colour in _lessons(view, views, table)]
     rare = 0 if table.mode == "family" else view.kind_count("rare_treasure")
     sheet = {
         "rats": RAT_POINTS * boat.uncovered_rats(),
@@ -404,17 +445,39 @@ def _sheet(view: _View, views: list[_View], table: TableFacts) -> dict[str, Any]
     return sheet
 
 
+def _total(view: _View, views: list[_View], table: TableFacts) -> int:
+    """``_sheet(...)["total"]``, the same sum without the sheet's details."""
+    boat = view.boat
+    total = RAT_POINTS * boat.uncovered_rats() + UNFILLED_ROOM_POINTS * boat.unfilled_rooms()
+    total += sum(family_points(s) for _, s in view.family_sizes if s >= 3)
+    if table.mode != "family":
+        total += RARE_TREASURE_POINTS * view.kind_count("rare_treasure")
+    return total + sum(points for _, points, _, _ in _lessons(view, views, table))
+
+
 def score_table(table: TableFacts) -> list[dict[str, Any]]:
     """The final score sheet of every player, in seat order.
 
     ``families_detail`` lists the scoring families (3+ tiles), biggest first; ``lessons``
     lists private lessons then public ones, each with the colour it was scored with.
     """
+    _check_table(table)
+    views = [_View(p) for p in table.players]
+    return [_sheet(v, views, table) for v in views]
+
+
+def score_total(table: TableFacts, index: int = 0) -> int:
+    """``score_table(table)[index]["total"]``, computed for that player alone (the greedy
+    bot scores thousands of hypothetical boats)."""
+    _check_table(table)
+    views = [_View(p) for p in table.players]
+    return _total(views[index], views, table)
+
+
+def _check_table(table: TableFacts) -> None:
     _check_mode(table)
     if table.mode == "family" and table.public_lessons:
         raise ValueError("the family variant has no public lessons")
-    views = [_View(p) for p in table.players]
-    return [_sheet(v, views, table) for v in views]
 
 
 # --- the solo sister ----------------------------------------------------------------------------

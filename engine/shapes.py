@@ -173,24 +173,62 @@ def legal_placements(
     shape: Shape, layout: BoatLayout, occupied: int, *, anywhere: bool = False
 ) -> Placements:
     """Placements inside the boat, not overlapping, touching a tile unless the boat
-    is empty or ``anywhere`` (cards 69/70, drawn-tile fit checks) is set."""
+    is empty or ``anywhere`` (cards 69/70, drawn-tile fit checks) is set.
+
+    A tile touches a tile when one of its cells is a free cell next to an occupied one
+    (``_touchable``): tested over the tile's own few cells rather than over all of its
+    neighbours' offsets, some of them negative."""
     free = layout.cells_mask & ~occupied
     touch = occupied and not anywhere
+    near_cells = _touchable(occupied, free) if touch else 0
     rows = []
     for o in shape.orientations:
         anchors = o.anchor_mask
-        for off in o.offsets:
+        offsets = o.offsets
+        for off in offsets:
             anchors &= free >> off
             if not anchors:
                 break
         if anchors and touch:
             near = 0
-            for off in o.neighbour_offsets:
-                near |= _shift(occupied, off)
+            for off in offsets:
+                near |= near_cells >> off
             anchors &= near
         if anchors:
             rows.append((o, anchors))
     return Placements(shape, rows)
+
+
+def has_legal_placement(
+    shape: Shape, layout: BoatLayout, occupied: int, *, anywhere: bool = False
+) -> bool:
+    """``bool(legal_placements(...))``, stopped at the first placement found (rescue
+    options, treasure offers and Duel discoveries ask only whether a tile fits)."""
+    free = layout.cells_mask & ~occupied
+    touch = occupied and not anywhere
+    near_cells = _touchable(occupied, free) if touch else 0
+    for o in shape.orientations:
+        anchors = o.anchor_mask
+        offsets = o.offsets
+        for off in offsets:
+            anchors &= free >> off
+            if not anchors:
+                break
+        if not anchors:
+            continue
+        if not touch:
+            return True
+        for off in offsets:
+            if anchors & (near_cells >> off):
+                return True
+    return False
+
+
+def _touchable(occupied: int, free: int) -> int:
+    """Free cells orthogonally next to an occupied cell. The guard column to the right of
+    every row keeps a shift by one from wrapping into the next row onto a real cell."""
+    return ((occupied << 1) | (occupied >> 1) | (occupied << STRIDE)
+            | (occupied >> STRIDE)) & free
 
 
 def is_legal_placement(

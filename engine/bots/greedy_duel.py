@@ -12,10 +12,11 @@ deck order).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ..actions import Action
-from ..boat import STRIDE, Boat, components, neighbours
+from ..boat import STRIDE, Boat, components
 from ..modes.duel.game import instant_fish
 from ..modes.duel.scoring import lesson_points
 from ..rng import Rng
@@ -48,23 +49,46 @@ def colour_families(boat: Boat, colour: str) -> list[tuple[int, int]]:
 def placement_value(boat: Boat, mask: int, colour: str | None,
                     families: list[tuple[int, int]] | None = None) -> float:
     """How much a tile on ``mask`` improves the boat, in rough points."""
+    return placement_scorer(boat, colour, families)(mask)
+
+
+def placement_scorer(boat: Boat, colour: str | None,
+                     families: list[tuple[int, int]] | None = None) -> Callable[[int], float]:
+    """``placement_value`` of one boat and one colour as a function of the mask: the
+    boat's facts are looked up once for the many placements of a tile."""
     layout = boat.layout
-    occupied = boat.occupied | mask
-    value = 0.1 * mask.bit_count() + (mask & layout.rats_mask).bit_count()
-    for room in layout.rooms:
-        if room.mask & mask and not room.mask & ~occupied:
-            value += 5.0
-    around = neighbours(mask)
-    free = layout.cells_mask & ~occupied
-    value += 0.2 * (around & ~free).bit_count()  # snug against tiles and the hull
-    alone = free & ~((free << 1) | (free >> 1) | (free << STRIDE) | (free >> STRIDE))
-    value -= 1.5 * (alone & around).bit_count()  # squares only a 1-square treasure can fill
-    if colour is not None:
-        joined = [size for part, size in families or () if part & around]
-        value += _potential(1 + sum(joined)) - sum(_potential(s) for s in joined)
-        if layout.maps.get(colour, 0) & mask:
-            value += 2.0  # the map's treasure
-    return value
+    occupied_before = boat.occupied
+    rats = layout.rats_mask
+    # each room with what of it is still uncovered: the tile completes it when it covers
+    # the room's cells and all of the rest
+    rooms = [(room.mask, room.mask & ~occupied_before) for room in layout.rooms]
+    free_before = layout.cells_mask & ~occupied_before
+    the_map = layout.maps.get(colour, 0) if colour is not None else 0
+    fams = [(part, size, _potential(size)) for part, size in families or ()]
+
+    def value_of(mask: int) -> float:
+        value = 0.1 * mask.bit_count() + (mask & rats).bit_count()
+        for room, rest in rooms:
+            if room & mask and not rest & ~mask:
+                value += 5.0
+        around = ((mask << 1) | (mask >> 1) | (mask << STRIDE) | (mask >> STRIDE)) & ~mask
+        free = free_before & ~mask
+        value += 0.2 * (around & ~free).bit_count()  # snug against tiles and the hull
+        alone = free & ~((free << 1) | (free >> 1) | (free << STRIDE) | (free >> STRIDE))
+        value -= 1.5 * (alone & around).bit_count()  # squares only a 1-square treasure fills
+        if colour is not None:
+            sizes = []
+            potentials = []
+            for part, size, potential in fams:
+                if part & around:
+                    sizes.append(size)
+                    potentials.append(potential)
+            value += _potential(1 + sum(sizes)) - sum(potentials)
+            if the_map & mask:
+                value += 2.0  # the map's treasure
+        return value
+
+    return value_of
 
 
 class GreedyDuelBot:
@@ -94,8 +118,9 @@ class GreedyDuelBot:
             cat = cats[tile_id]
             fams = colour_families(boat, cat.colour)
             best, best_mask = -1e9, 0
+            value_of = placement_scorer(boat, cat.colour, fams)
             for mask in legal_placements(cat.shape, boat.layout, boat.occupied):
-                v = placement_value(boat, mask, cat.colour, fams)
+                v = value_of(mask)
                 if v > best:
                     best, best_mask = v, mask
             found = self._cat_cache[key] = (best, best_mask)
@@ -107,9 +132,10 @@ class GreedyDuelBot:
         found = self._treasure_cache.get(key)
         if found is None:
             best, best_mask = -1e9, 0
+            value_of = placement_scorer(boat, None)
             for shape in shapes:
                 for mask in legal_placements(shape, boat.layout, boat.occupied):
-                    v = placement_value(boat, mask, None)
+                    v = value_of(mask)
                     if v > best:
                         best, best_mask = v, mask
             found = self._treasure_cache[key] = (best, best_mask)

@@ -16,12 +16,12 @@ the other boats (public) and the sister's public cards.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..boat import COLOURS, STRIDE, Boat, Tile, flood, neighbours
-from ..scoring import PlayerFacts, TableFacts, family_points, score_table, sister_score
+from ..scoring import PlayerFacts, TableFacts, family_points, score_total, sister_score
 
 # --- the weights, in points; measured with bench/greedy_winrate.py and bench/solo_winrate.py --
 ROOM_POINTS = 5.0  # an unfilled room costs 5 at the end
@@ -35,6 +35,8 @@ HOLE = 1.0  # per new one-cell hole (quick stage)
 POCKET_CELL = 1.2  # per cell of a new free pocket of 1-2 cells (deep stage)
 POCKET_SMALL = 1.0  # per new free pocket of 3-4 cells: no cat fits, only treasures
 DEEP_CANDIDATES = 12  # placements the deep stage re-scores
+
+_FAMILY_POINTS = tuple(family_points(n) for n in range(64))  # the family table, looked up
 
 
 def hole_mask(free: int) -> int:
@@ -72,7 +74,7 @@ class SheetJudge:
     def score(self, boat: Boat) -> float:
         me = PlayerFacts(boat, self.fish, self.private_lessons, self.baskets, 0)
         players = [me, *(PlayerFacts(b) for b in self.others)]
-        total = score_table(TableFacts(players, self.public_lessons, self.mode))[0]["total"]
+        total = score_total(TableFacts(players, self.public_lessons, self.mode))
         if self.sister_lessons:
             total -= sister_score(me, (), self.sister_lessons)["total"]
         return float(total)
@@ -129,6 +131,13 @@ class PlacementEval:
                     self.others &= ~t.mask
         self.coloured = colour is not None
         self.holes_before = hole_mask(self.free).bit_count()
+        # for ``quick``: the rooms' free cells with their counts, the families with their
+        # points, the cells that count as contact
+        self._rooms_sized = [(rest, rest.bit_count()) for rest in self.rooms]
+        self._families_scored = [(mask, tiles, family_points(tiles))
+                                 for mask, tiles in self.families]
+        self._blocked = self.occ | ~self.cells
+        self._quick: Callable[[int], float] | None = None
         self._base: float | None = None
 
     # --- quick stage: every placement ---------------------------------------------------------
@@ -167,8 +176,54 @@ class PlacementEval:
         return v
 
     def quick(self, m: int) -> float:
-        around = neighbours(m)
-        return self.quick_score(m, around) + self.shaping(m, around) - self.sister
+        """``quick_score + shaping - sister`` for the tile at ``m`` (``quick_function``)."""
+        return self.quick_function()(m)
+
+    def quick_function(self) -> Callable[[int], float]:
+        """``quick`` as a function of the mask, its facts bound once: the same sums as
+        ``quick_score + shaping - sister``, term by term in the same order (so the same
+        floats), with the loops over the rooms and the families shared. Called for every
+        legal placement of every tile the bot considers: it is the greedy bot's inner loop."""
+        kept = self._quick
+        if kept is not None:
+            return kept
+        bonus, rats, rooms = self.bonus, self.rats, self._rooms_sized
+        coloured, families, the_map = self.coloured, self._families_scored, self.map
+        others, blocked, free_before = self.others, self._blocked, self.free
+        holes_before, sister = self.holes_before, self.sister
+        table = _FAMILY_POINTS
+
+        def quick(m: int) -> float:
+            around = ((m << 1) | (m >> 1) | (m << STRIDE) | (m >> STRIDE)) & ~m
+            score = bonus + (m & rats).bit_count()
+            shape = 0.0
+            for rest, size in rooms:
+                covered = rest & m
+                if covered:
+                    if rest & ~m:
+                        shape += ROOM_PROGRESS * covered.bit_count() / size
+                    else:
+                        score += ROOM_POINTS
+            if coloured:
+                size, lost = 1, 0
+                for mask, tiles, points in families:
+                    if mask & around:
+                        size += tiles
+                        lost += points
+                score += (table[size] if size < 64 else family_points(size)) - lost
+                if size > 1:
+                    shape += FAMILY_GROWTH * size
+                if m & the_map:
+                    shape += MAP_REWARD
+                shape -= MIXING * (around & others).bit_count()
+            shape += CONTACT * (around & blocked).bit_count()
+            free = free_before & ~m
+            spread = (free << 1) | (free >> 1) | (free << STRIDE) | (free >> STRIDE)
+            shape -= HOLE * ((free & ~spread).bit_count() - holes_before)
+            return score + shape - sister
+
+        self._quick = quick
+        return quick
 
     # --- deep stage: the best few -------------------------------------------------------------
     def pockets(self, m: int) -> float:
@@ -205,7 +260,7 @@ class PlacementEval:
 
     def best(self, placements: Iterable[int]) -> tuple[float, int]:
         """The best placement and its value (quick values when no judge is given)."""
-        quick = self.quick
+        quick = self.quick_function()
         if self.judge is None:
             best_v, best_m = float("-inf"), 0
             for m in placements:
@@ -217,7 +272,7 @@ class PlacementEval:
 
     def shortlist(self, placements: Iterable[int]) -> list[tuple[float, int]]:
         """The ``DEEP_CANDIDATES`` best placements by quick value, best first."""
-        quick = self.quick
+        quick = self.quick_function()
         return sorted(((quick(m), m) for m in placements), reverse=True)[:DEEP_CANDIDATES]
 
     def refine(self, candidates: Sequence[tuple[float, int]]) -> tuple[float, int]:

@@ -54,6 +54,7 @@ class GreedyStandardBot:
         self.rng = Rng(seed, f"bot:greedy_standard:{seat}")
         self.last_note: str | None = None
         self._planned: dict[int, int] = {}  # tile id -> mask chosen when it was taken
+        self._best: dict[tuple[Any, ...], tuple[float, int]] = {}  # see ``_best_placement``
 
     def close(self) -> None:
         pass
@@ -247,12 +248,39 @@ class GreedyStandardBot:
         planned = self._planned.pop(frame.tile, None)
         if planned is not None and Action("place", planned) in legal:
             return Action("place", planned)
-        ev = self._eval(game, frame.colour, info.shape, info.kind)
         placements = getattr(legal, "placements", None)
         if placements is None:
             placements = [a[1] for a in legal if a.kind == "place"]
-        _, mask = ev.best(placements)
+        _, mask = self._best_placement(game, frame.colour, info.shape, info.kind, placements)
         return Action("place", mask)
+
+    def _best_placement(self, game: Game, colour: str | None, shape: str, kind: str,
+                        placements: Any) -> tuple[float, int]:
+        """``PlacementEval.best`` of one tile over ``placements`` (every legal placement of
+        the tile), remembered by everything the answer depends on: a treasure or an Oshax
+        is valued when it is chosen, then placed on the same boat right after, and the
+        second evaluation would repeat the first."""
+        key = self._best_key(game, colour, shape, kind)
+        found = self._best.get(key)
+        if found is None:
+            if len(self._best) > 256:
+                self._best.clear()
+            ev = self._eval(game, colour, shape, kind)
+            found = self._best[key] = ev.best(placements)
+        return found
+
+    def _best_key(self, game: Game, colour: str | None, shape: str, kind: str) -> tuple:
+        """What ``_eval(...).best`` over the tile's legal placements depends on: the tile,
+        the seat's boat (its tiles) and whether it may place anywhere, the judge's facts
+        (``judge_for``) and, in solo, the sister's cost of the colour."""
+        state = game.state  # type: ignore[attr-defined]
+        me = state.players[self.seat]
+        judge = judge_for(game, self.seat)
+        others = tuple(tuple((t.kind, t.colour, t.mask) for t in b.tiles) for b in judge.others)
+        return (colour, shape, kind, me.anywhere, me.boat.layout.name,
+                tuple((t.kind, t.colour, t.mask) for t in me.boat.tiles),
+                judge.fish, judge.private_lessons, judge.public_lessons, judge.baskets,
+                judge.mode, judge.sister_lessons, others, sister_cost(game, colour))
 
     def _on_take_treasure(self, game: Game, frame: Any, legal: Sequence[Action]) -> Action | None:
         best, best_v = None, 0.5
@@ -262,8 +290,9 @@ class GreedyStandardBot:
             rare = any(game.state.tiles[t].shape == a[1]  # type: ignore[attr-defined]
                        for t in game.state.supply.rare)  # type: ignore[attr-defined]
             rare = rare and frame.pool == "rare"
-            ev = self._eval(game, None, a[1], "rare_treasure" if rare else "common_treasure")
-            v, _ = ev.best(self._placements(game, a[1], None))
+            v, _ = self._best_placement(game, None, a[1],
+                                        "rare_treasure" if rare else "common_treasure",
+                                        self._placements(game, a[1], None))
             if v > best_v:
                 best, best_v = a, v
         return best
@@ -316,8 +345,8 @@ class GreedyStandardBot:
             if a.kind == "oshax":
                 key = (a[2], a[3])
                 if key not in oshax_seen:
-                    ev = self._eval(game, a[3], a[2], "oshax")
-                    oshax_seen[key] = ev.best(self._placements(game, a[2], a[3]))[0] + 4.0
+                    oshax_seen[key] = self._best_placement(
+                        game, a[3], a[2], "oshax", self._placements(game, a[2], a[3]))[0] + 4.0
                 v = oshax_seen[key]
             elif a.kind == "treasure":
                 c = base_cards()[a[1]]

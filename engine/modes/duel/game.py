@@ -20,10 +20,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...actions import Action, PlacementActions
-from ...boat import Boat, Tile
+from ...boat import Boat, Tile, iter_bits
 from ...game import Game, GameType
 from ...rng import Rng
-from ...shapes import Shape, is_legal_placement, legal_placements
+from ...shapes import Shape, has_legal_placement, is_legal_placement, legal_placements
 from .actions import CODEC, DECLINE, END_TURN, FISH, FISH_ACTIONS, MOVES, SELECTS
 from .data import ISLAND_SPACES, duel_data
 from .scoring import score_boats
@@ -46,6 +46,10 @@ PLACE_CAT = "place_cat"  # place the cat being taken (island or card 7)
 PLACE_TREASURE = "place_treasure"  # a treasure may be taken: place one or decline
 RETURN_CAT = "return_cat"  # end of a day: return a round-counter cat to the bag
 OVER = "over"
+
+_SPACES_MASK = ISLAND.all_mask  # bits 1..15, one per island space
+# the move actions of each mask of target spaces, built once (a handful of masks recur)
+_MOVE_LISTS: dict[int, tuple[Action, ...]] = {}
 
 PHASE_NEEDS = {
     BOAT: "choose your boat",
@@ -167,7 +171,11 @@ class DuelGame(Game):
         phase = self.phase
         if phase == MOVE:
             targets = ISLAND.targets(self.oshax, self.touched, self.jumping)
-            return [MOVES[s] for s in range(1, ISLAND_SPACES + 1) if targets >> s & 1]
+            moves = _MOVE_LISTS.get(targets)
+            if moves is None:
+                moves = _MOVE_LISTS[targets] = tuple(
+                    MOVES[s] for s in range(1, ISLAND_SPACES + 1) if targets >> s & 1)
+            return list(moves)
         if phase == ACT:
             out = [] if self.selected else [SELECTS[s] for s in self._selectable(seat)]
             out.extend(FISH[name] for name in FISH_ACTIONS if self._fish_block(seat, name) is None)
@@ -269,7 +277,7 @@ class DuelGame(Game):
         if fits is None:
             if len(self._fits) > 4096:
                 self._fits.clear()
-            fits = self._fits[key] = bool(legal_placements(shape, boat.layout, boat.occupied))
+            fits = self._fits[key] = has_legal_placement(shape, boat.layout, boat.occupied)
         return fits
 
     def state_changed(self) -> None:
@@ -281,13 +289,13 @@ class DuelGame(Game):
         """Touched spaces holding a card, or a cat that fits on the seat's boat."""
         out = []
         island = self.island
-        for s in range(1, ISLAND_SPACES + 1):
-            if self.touched >> s & 1:
-                item = island[s]
-                if item is None:
-                    continue
-                if ISLAND.kinds[s] == "card" or self._fits_on(seat, CATS[item].shape):
-                    out.append(s)
+        kinds = ISLAND.kinds
+        for s in iter_bits(self.touched & _SPACES_MASK):  # the touched spaces, in order
+            item = island[s]
+            if item is None:
+                continue
+            if kinds[s] == "card" or self._fits_on(seat, CATS[item].shape):
+                out.append(s)
         return out
 
     def _treasure_shapes(self) -> list[Shape]:

@@ -37,7 +37,7 @@ class _Sheet:
     @cached_property
     def family_sizes(self) -> list[int]:
         """Tiles per family, biggest first (size 1 = a lonely cat)."""
-        return [len(tiles) for _, tiles in self.boat.families()]
+        return [size for _, size in self.boat.family_sizes()]
 
     def cats_of(self, colour: str) -> int:
         return sum(1 for t in self.cats if t.colour == colour)

@@ -32,6 +32,14 @@ class Fields:
     # dataclass field (neither compared nor printed)
     _text = None
 
+    def clone(self) -> Fields:
+        """An independent copy for ``Game.clone`` (a card may move a cat: ``FieldCat`` is
+        copied); the kept text is immutable and shared."""
+        twin = object.__new__(Fields)
+        twin.__dict__.update(self.__dict__)
+        twin.cats = [FieldCat(c.tile, c.side) for c in self.cats]
+        return twin
+
     def side(self, side: str) -> list[int]:
         """Tile ids of the cats in one field, in number order."""
         return [c.tile for c in self.cats if c.side == side]

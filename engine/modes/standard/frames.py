@@ -10,6 +10,7 @@ whole flow is data, so it can be hashed, inspected and reused by family and solo
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -27,6 +28,9 @@ class PickActions(list):
         if isinstance(action, tuple) and len(action) == 2 and isinstance(action[1], tuple):
             action = type(action)(action[0], tuple(sorted(action[1])))
         return list.__contains__(self, action)
+
+
+_ATOMS = frozenset({int, str, bool, float, type(None)})
 
 
 class Frame:
@@ -59,6 +63,26 @@ class Frame:
         """A precise reason why ``action`` is illegal, when the frame knows one.
         None means "check membership in ``legal``"."""
         return None
+
+    def clone(self, memo: dict[int, Any]) -> Frame:
+        """An independent copy for ``Game.clone``. Numbers, strings and tuples of seats are
+        shared, lists of them copied; anything else goes through ``copy.deepcopy`` with
+        ``memo``, which maps the original game, its state and the frames already copied to
+        their copies (a child frame's link to its phase frame then points at the copy)."""
+        twin = object.__new__(type(self))
+        memo[id(self)] = twin
+        values = twin.__dict__
+        values.update(self.__dict__)
+        for name, value in values.items():
+            kind = type(value)
+            if kind in _ATOMS:
+                continue
+            if (kind is tuple or kind is list) and all(type(i) in _ATOMS for i in value):
+                if kind is list:
+                    values[name] = value[:]
+                continue
+            values[name] = copy.deepcopy(value, memo)
+        return twin
 
     def state_edited(self) -> None:
         """The state was edited by hand (tests, tools): forget anything derived from it."""

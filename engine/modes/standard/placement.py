@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ...actions import Action, PlacementActions
-from ...boat import Tile, cells_of
+from ...boat import STRIDE, Tile, cells_of
 from ...shapes import Placements, Shape, base_shapes, is_legal_placement, legal_placements
 from .frames import Frame
 from .state import CAT, OSHAX, PlayerState
@@ -26,7 +26,13 @@ POOLS = ("common_any", "common_small", "rare")
 
 
 def shape_of(key: str) -> Shape:
-    return base_shapes().by_key(key)
+    shape = _SHAPES.get(key)
+    if shape is None:
+        shape = _SHAPES[key] = base_shapes().by_key(key)
+    return shape
+
+
+_SHAPES: dict[str, Shape] = {}  # shape_of's answers: the base shapes never change
 
 
 def placements_for(
@@ -46,14 +52,17 @@ def fits(player: PlayerState, shape_key: str, *, ignore_touch: bool = False) -> 
 
 
 def _fits(shape_key: str, cells: int, occupied: int, anywhere: bool) -> bool:
-    """``legal_placements`` stopped at the first hit. Not cached: in random games three
-    calls in four ask about a boat that changed since (an LRU cache of 8192 answers cost
-    7% of a 4-player game and saved little); callers that ask one boat about many tiles
-    remember the answers per shape themselves (``rescue_options``)."""
+    """``legal_placements`` stopped at the first hit (``has_legal_placement``). Not cached:
+    in random games three calls in four ask about a boat that changed since (an LRU cache of
+    8192 answers cost 7% of a 4-player game and saved little); callers that ask one boat
+    about many tiles remember the answers per shape themselves (``rescue_options``)."""
     free = cells & ~occupied
+    near_cells = 0 if anywhere else (
+        (occupied << 1) | (occupied >> 1) | (occupied << STRIDE) | (occupied >> STRIDE)) & free
     for o in shape_of(shape_key).orientations:
         anchors = o.anchor_mask
-        for off in o.offsets:
+        offsets = o.offsets
+        for off in offsets:
             anchors &= free >> off
             if not anchors:
                 break
@@ -61,8 +70,8 @@ def _fits(shape_key: str, cells: int, occupied: int, anywhere: bool) -> bool:
             continue
         if anywhere:
             return True
-        for off in o.neighbour_offsets:
-            if anchors & (occupied >> off if off >= 0 else occupied << -off):
+        for off in offsets:
+            if anchors & (near_cells >> off):
                 return True
     return False
 

@@ -69,6 +69,20 @@ class PlayerState:
     extra_cats: int = 0  # cards 80-82 pending: extra cats on the next rescue turn
     anytime_count: int = 0  # anytime cards in hand (kept in step with ``hand``)
 
+    def clone(self) -> PlayerState:
+        """An independent copy for ``Game.clone``: every list here holds ints, so a shallow
+        copy of each is a deep one; the boat copies itself."""
+        twin = object.__new__(PlayerState)
+        values = twin.__dict__
+        values.update(self.__dict__)
+        for name, value in values.items():
+            if type(value) is list:
+                values[name] = value[:]
+        twin.boat = self.boat.clone()
+        if self._texts is not None:
+            twin._texts = dict(self._texts)  # the kept texts themselves are never changed
+        return twin
+
     def add_card(self, card: int) -> None:
         self.hand.append(card)
         if card in ANYTIME_IDS:
@@ -158,6 +172,15 @@ class Supply:
     # field (neither compared nor printed)
     _text = None
 
+    def clone(self) -> Supply:
+        """An independent copy for ``Game.clone`` (the kept text is never changed: shared)."""
+        twin = object.__new__(Supply)
+        twin.__dict__.update(self.__dict__)
+        twin.oshax = self.oshax[:]
+        twin.rare = self.rare[:]
+        twin.common = {key: ids[:] for key, ids in self.common.items()}
+        return twin
+
     def to_json(self, tiles: list[TileInfo]) -> dict[str, Any]:
         """What the table sees: the Oshax shapes, the rare tiles, the common tiles' counts."""
         return {"oshax": [tiles[t].shape for t in self.oshax],
@@ -197,6 +220,21 @@ class State:
     in_transit: list[int] = field(default_factory=list)  # taken, waiting to be placed
     turn_order: list[int] = field(default_factory=list)
     day: int = 0
+
+    def clone(self) -> State:
+        """An independent copy for ``Game.clone``, what ``copy.deepcopy`` gives at a fraction
+        of its cost: the lists of ids (and of ``(card, colour)`` pairs, immutable) are
+        copied, the catalogue's tiles are immutable and shared, the parts copy themselves."""
+        twin = object.__new__(State)
+        values = twin.__dict__
+        values.update(self.__dict__)
+        for name, value in values.items():
+            if type(value) is list:
+                values[name] = value[:]
+        twin.players = [p.clone() for p in self.players]
+        twin.fields = self.fields.clone()
+        twin.supply = self.supply.clone()
+        return twin
 
     def draw_card(self) -> int | None:
         return self.deck.pop() if self.deck else None
@@ -245,6 +283,9 @@ class State:
         return where
 
 
+_CARDS = base_cards()
+
+
 def card(card_id: int) -> Card:
-    """The card record of an id (cached by engine.cards)."""
-    return base_cards()[card_id]
+    """The card record of an id (engine.cards' table, looked up once at import)."""
+    return _CARDS[card_id]

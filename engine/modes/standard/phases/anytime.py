@@ -22,10 +22,12 @@ from ....boat import COLOURS
 from ..fields import SIDES
 from ..frames import Frame, PickActions
 from ..placement import PlaceFrame, fits
-from ..state import CAT, COMMON, OSHAX, RARE, PlayerState, card
+from ..state import ANYTIME_IDS, CAT, COMMON, OSHAX, RARE, PlayerState, card
 
 if TYPE_CHECKING:
     from ..game import StandardGame
+
+_DONE = Action("done")
 
 CONTEXTS = ("window", "buy", "placing")
 
@@ -130,7 +132,8 @@ def playable_cards(game: StandardGame, seat: int, context: str = "window") -> li
     p = game.state.players[seat]
     if not p.anytime_count:
         return []
-    return sorted(c for c in p.hand if is_playable(game, seat, c, context))
+    # only anytime cards can be playable: the others are skipped before the full check
+    return sorted(c for c in p.hand if c in ANYTIME_IDS and is_playable(game, seat, c, context))
 
 
 def play_actions(game: StandardGame, seat: int, context: str = "window") -> list[Action]:
@@ -258,7 +261,7 @@ class AnytimeRoundFrame(Frame):
     def legal(self, game: StandardGame, seat: int) -> Sequence[Action]:
         if seat not in self.waiting:
             return ()
-        return [*play_actions(game, seat), Action("done")]
+        return [*play_actions(game, seat), _DONE]
 
     def reason(self, game: StandardGame, seat: int, action: Action) -> str | None:
         if action.kind == "play" and not is_playable(game, seat, action[1], "window"):

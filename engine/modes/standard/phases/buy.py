@@ -19,6 +19,15 @@ if TYPE_CHECKING:
     from ..game import StandardGame
 
 
+_DONE = Action("done")
+_BUY: dict[int, Action] = {}  # card -> its buy action (actions are immutable: built once)
+
+
+def _buy(card_id: int) -> Action:
+    action = _BUY[card_id] = Action("buy", card_id)
+    return action
+
+
 class BuyFrame(Frame):
     name = "buy"
     public_waiting = False  # who is asked shows who can afford a kept card
@@ -32,7 +41,8 @@ class BuyFrame(Frame):
 
     def _options(self, game: StandardGame, seat: int) -> list[Action]:
         p = game.state.players[seat]
-        out = [Action("buy", c) for c in sorted(p.kept) if (card(c).cost or 0) <= p.fish]
+        fish = p.fish
+        out = [_BUY.get(c) or _buy(c) for c in sorted(p.kept) if (card(c).cost or 0) <= fish]
         out.extend(Action("play", c) for c in playable_cards(game, seat, "buy"))
         return out
 
@@ -52,7 +62,7 @@ class BuyFrame(Frame):
                 if not options:
                     self.finished.append(seat)  # nothing to decide: done without asking
                     continue
-                game.remember_legal(self, seat, [*options, Action("done")])
+                game.remember_legal(self, seat, [*options, _DONE])
             waiting.append(seat)
         self._recheck = ()
         if waiting:

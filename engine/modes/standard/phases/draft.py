@@ -18,6 +18,14 @@ if TYPE_CHECKING:
     from ..game import StandardGame
 
 
+_KEEP_ACTIONS: dict[tuple[int, ...], Action] = {}  # actions are immutable: built once
+
+
+def _keep_action(pick: tuple[int, ...]) -> Action:
+    action = _KEEP_ACTIONS[pick] = Action("keep", pick)
+    return action
+
+
 class KeepFromPileFrame(Frame):
     """A decision to keep exactly ``self.keep`` cards of one's draft pile (the standard and
     the solo drafts share it, so bots see one ``keep`` decision in both)."""
@@ -29,7 +37,9 @@ class KeepFromPileFrame(Frame):
         if seat not in self.waiting:
             return ()
         pile = sorted(game.state.players[seat].draft_pile)
-        return PickActions(Action("keep", pick) for pick in combinations(pile, self.keep))
+        kept = _KEEP_ACTIONS
+        return PickActions([kept.get(pick) or _keep_action(pick)
+                            for pick in combinations(pile, self.keep)])
 
     def reason(self, game: StandardGame, seat: int, action: Action) -> str | None:
         if action.kind != "keep":

@@ -23,6 +23,8 @@ from .turns import TurnsFrame
 if TYPE_CHECKING:
     from ..game import StandardGame
 
+_PASS = Action("pass")
+
 
 class RareFindsPhaseFrame(TurnsFrame):
     name = "rare_finds"
@@ -94,7 +96,7 @@ class RareFindsTurnFrame(Frame):
         if seat != self.seat or self.done:
             return ()
         return [*oshax_options(game, seat), *treasure_options(game, seat),
-                *play_actions(game, seat), Action("pass")]
+                *play_actions(game, seat), _PASS]
 
     def reason(self, game: StandardGame, seat: int, action: Action) -> str | None:
         p = game.state.players[seat]

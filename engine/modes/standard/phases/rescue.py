@@ -16,6 +16,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from ....actions import Action
+from ....cards import base_cards
 from ..fields import SIDES
 from ..frames import Frame
 from ..observation import public_snapshot
@@ -28,10 +29,14 @@ if TYPE_CHECKING:
     from ..game import StandardGame
 
 BASKETS = ("permanent", "full", "half")
+_DONE, _PASS = Action("done"), Action("pass")
 
 
 def is_rescue_card(card_id: int) -> bool:
-    return card(card_id).family == "rescue"
+    return card_id in _RESCUE_IDS
+
+
+_RESCUE_IDS = frozenset(i for i, c in base_cards().items() if c.family == "rescue")
 
 
 class ChooseRescueFrame(Frame):
@@ -48,7 +53,7 @@ class ChooseRescueFrame(Frame):
         self.snapshot = public_snapshot(game)  # what others see until the reveal
 
     def _options(self, p: PlayerState) -> list[int]:
-        return sorted(c for c in p.hand if is_rescue_card(c))
+        return sorted(c for c in p.hand if c in _RESCUE_IDS)
 
     def progress(self, game: StandardGame) -> None:
         waiting = tuple(p.seat for p in game.state.players
@@ -213,7 +218,7 @@ class RescueTurnFrame(Frame):
             return ()
         out = rescue_options(game, seat)
         out.extend(play_actions(game, seat))
-        out.append(Action("done") if self.rescued else Action("pass"))
+        out.append(_DONE if self.rescued else _PASS)
         return out
 
     def reason(self, game: StandardGame, seat: int, action: Action) -> str | None:

@@ -61,8 +61,12 @@ class TurnsFrame(Frame):
                 self.stage = "window"
                 if self.anytime_windows:
                     others = [s for s in self.order if s != self.current]
-                    game.push(AnytimeRoundFrame(others, self.window))
-                    return
+                    # a round where nobody holds an anytime card would end at once, asking
+                    # nobody and logging nothing: it is skipped (most turns of most games)
+                    players = game.state.players
+                    if any(players[s].anytime_count for s in others):
+                        game.push(AnytimeRoundFrame(others, self.window))
+                        return
             if self.stage == "window":
                 self.stage = "turn"
                 game.push(self.turn_frame(game, self.current))  # type: ignore[arg-type]
