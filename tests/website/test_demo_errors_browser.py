@@ -24,19 +24,11 @@ from typing import Any
 
 import pytest
 
-from .browser import ARGS, DESKTOP, REPO, Audit, axe_script
+from .browser import ARGS, DESKTOP, REPO, Audit
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 START_DEADLINE = 120.0
-
-
-@pytest.fixture(scope="module")
-def axe() -> Any:
-    script = axe_script()
-    if script is None:
-        pytest.skip("browser: npm is not installed, so axe-core cannot be installed")
-    return script
 
 
 def demo_env(tmp_path: Path) -> dict[str, str]:

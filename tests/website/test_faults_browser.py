@@ -12,14 +12,14 @@ from tournament.services import leagues as ls
 
 from .browser import ARGS, DESKTOP, Audit
 from .conftest import builtin_copy
-from .test_journeys_browser import _login, axe  # noqa: F401 - the axe fixture
+from .test_journeys_browser import _login
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
 @pytest.mark.django_db(transaction=True)
 def test_a_suspended_version_is_shown_and_resumed(
-    live_server, chromium_executable, axe, make_user  # noqa: F811
+    live_server, chromium_executable, axe, make_user
 ) -> None:
     from django.utils import timezone
     from playwright.sync_api import sync_playwright
