@@ -31,8 +31,9 @@ from . import playout as policies
 CANDIDATES = 8  # actions considered at a decision (greedy's choice included)
 MARGIN = 0.02  # how much a challenger's mean must beat greedy's, in playout value
 MAX_ROUNDS = 64  # rounds of playouts per decision at most (easy decisions stop early)
-MIN_ROUNDS = 3  # rounds before a challenger may replace greedy's choice
+MIN_ROUNDS = 4  # rounds before a challenger may replace greedy's choice
 Z = 1.0  # standard errors by which a challenger must beat greedy's choice
+PRUNE = 1.5  # standard errors below greedy's choice at which a challenger is dropped
 HORIZON = 80  # decisions a playout runs outside the Duel before it is scored
 
 
@@ -89,45 +90,74 @@ class SearchBot:
         if len(candidates) == 1:
             self.last_note = "search: greedy's choice is the only candidate"
             return first
-        rows: list[list[float]] = []  # one row of values per round, one value per candidate
-        while len(rows) < MAX_ROUNDS:
-            if rows:
+        duel = Duel(len(candidates))
+        while duel.rounds < MAX_ROUNDS and duel.active:
+            if duel.rounds:
                 world = determinize(start, observation, self.rng)
             seed = self.rng.next_u64()
-            values = []
-            for action in candidates:
+            values: dict[int, float] = {}
+            for i in (0, *duel.active):
                 game = world.clone()
-                game.apply_unchecked(seat, action)
-                values.append(policies.playout(game, seat, seed, HORIZON))
-                if rows and time.process_time() > deadline:
+                game.apply_unchecked(seat, candidates[i])
+                values[i] = policies.playout(game, seat, seed, HORIZON)
+                if duel.rounds and time.process_time() > deadline:
                     break
-            if len(values) < len(candidates):
+            if len(values) < 1 + len(duel.active):
                 break  # an unfinished round is dropped: every mean covers the same futures
-            rows.append(values)
+            duel.add(values)
             if time.process_time() > deadline:
                 break
-        choice, base, best = challenge(candidates, rows)
-        self.last_note = (f"search: {world.action_text(choice)} after {len(rows)} rounds of "
-                          f"{len(candidates)} candidates (greedy {base:.2f}, best {best:.2f})")
+        best, base, gain = duel.verdict()
+        choice = candidates[best]
+        self.last_note = (f"search: {world.action_text(choice)} after {duel.rounds} rounds of "
+                          f"{len(candidates)} candidates (greedy {base:.2f}, gain {gain:+.2f})")
         return choice
 
 
-def challenge(candidates: list[Action], rows: list[list[float]]) -> tuple[Action, float, float]:
-    """Greedy's choice (column 0) unless a challenger beats it on the same futures: its mean
-    difference must exceed ``MARGIN`` and ``Z`` standard errors of that difference.
-    Returns (choice, greedy's mean, the best challenger's mean)."""
-    n = len(rows)
-    base = sum(r[0] for r in rows) / n
-    best_i, best_mean = 0, base
-    for i in range(1, len(candidates)):
-        diffs = [r[i] - r[0] for r in rows]
+class Duel:
+    """Greedy's choice (candidate 0) against the challengers, on paired playouts: each round
+    plays every candidate still in the running on the same future. A challenger leaves once
+    it is clearly worse (its mean difference ``PRUNE`` standard errors below 0), so easy
+    decisions end long before the budget; it wins if its mean difference exceeds ``MARGIN``
+    and ``Z`` standard errors."""
+
+    def __init__(self, n: int) -> None:
+        self.rounds = 0
+        self.base = 0.0
+        self.active = list(range(1, n))
+        self.diffs: dict[int, list[float]] = {i: [] for i in range(1, n)}
+
+    @staticmethod
+    def _stats(diffs: list[float]) -> tuple[float, float]:
+        n = len(diffs)
         mean = sum(diffs) / n
-        if n < MIN_ROUNDS or mean <= MARGIN:
-            continue
-        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-        if mean > Z * (var / n) ** 0.5 and base + mean > best_mean:
-            best_i, best_mean = i, base + mean
-    return candidates[best_i], base, best_mean
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
+        return mean, (var / n) ** 0.5
+
+    def add(self, values: dict[int, float]) -> None:
+        self.rounds += 1
+        self.base += values[0]
+        for i in self.active:
+            self.diffs[i].append(values[i] - values[0])
+        if self.rounds >= MIN_ROUNDS:
+            keep = []
+            for i in self.active:
+                mean, se = self._stats(self.diffs[i])
+                if mean + PRUNE * se >= MARGIN:
+                    keep.append(i)
+            self.active = keep
+
+    def verdict(self) -> tuple[int, float, float]:
+        """(the chosen candidate, greedy's mean, the chosen one's mean gain over greedy)."""
+        base = self.base / max(self.rounds, 1)
+        best, gain = 0, 0.0
+        for i, diffs in self.diffs.items():
+            if len(diffs) < MIN_ROUNDS:
+                continue
+            mean, se = self._stats(diffs)
+            if mean > MARGIN and mean > Z * se and mean > gain:
+                best, gain = i, mean
+        return best, base, gain
 
 
 def search_bot(name: str, seat: int, seed: int) -> SearchBot | None:
