@@ -83,6 +83,9 @@ def readable(
         f"mean score B - A   {r.mean_diff:+.2f}  ({confidence}% CI {r.ci_low:+.2f} .. "
         f"{r.ci_high:+.2f})",
         f"win rate           A {100 * r.win_rate_a:.1f}%   B {100 * r.win_rate_b:.1f}%",
+        *([f"mean rank B - A    {r.mean_rank_diff:+.3f}  ({confidence}% CI "
+           f"{r.rank_ci_low:+.3f} .. {r.rank_ci_high:+.3f}; negative: B ranks better)"]
+          if r.mean_rank_diff is not None and seats > 1 else []),
         f"B ahead of A       {100 * r.b_ahead_rate:.1f}% of paired games",
         f"sign test          p = {r.sign_test_p:.4g}",
         f"verdict            {r.verdict}",

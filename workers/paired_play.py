@@ -38,6 +38,7 @@ def result_of(game: paired.PlannedGame, result: Mapping[str, Any]) -> paired.Gam
     return paired.GameResult(
         seed_index=game.seed_index, rotation=game.rotation, arm=game.arm,
         score=float(result["scores"][seat]), won=result["ranks"][seat] == 1,
+        rank=int(result["ranks"][seat]),
     )  # fmt: skip
 
 

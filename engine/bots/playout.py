@@ -157,8 +157,7 @@ def playout(game: Game, seat: int, seed: int, horizon: int) -> float:
     The Duel is played to its end; other modes for at most ``horizon`` decisions."""
     bots = [playout_policy(game.mode, s, seed) for s in range(game.seats)]
     steps = 0
-    limit = 10_000 if game.mode == "duel" else horizon
-    while not game.is_over() and steps < limit:
+    while not game.is_over() and steps < horizon:
         s = game.pending()[0]
         legal = game.legal_actions(s)
         action = legal[0] if len(legal) == 1 else bots[s].act(game, s)

@@ -34,7 +34,10 @@ MAX_ROUNDS = 64  # rounds of playouts per decision at most (easy decisions stop 
 MIN_ROUNDS = 4  # rounds before a challenger may replace greedy's choice
 Z = 1.0  # standard errors by which a challenger must beat greedy's choice
 PRUNE = 1.5  # standard errors below greedy's choice at which a challenger is dropped
-HORIZON = 80  # decisions a playout runs outside the Duel before it is scored
+# Outside the Duel a greedy decision costs about 1 ms and a game has hundreds: a playout runs
+# this many decisions and is scored on the sheets as they stand, among fewer candidates.
+HORIZON = 12
+CANDIDATES_LONG_GAMES = 5
 
 
 def parse_budget(name: str) -> float | None:
@@ -86,7 +89,10 @@ class SearchBot:
             return legal[0]
         guide = policies.greedy_policy(world.mode, seat, self.rng.next_u64())
         first = guide.act(world, seat)
-        candidates = policies.candidates(world, seat, legal, first, CANDIDATES)
+        duel_mode = world.mode == "duel"
+        limit = CANDIDATES if duel_mode else CANDIDATES_LONG_GAMES
+        horizon = 10_000 if duel_mode else HORIZON
+        candidates = policies.candidates(world, seat, legal, first, limit)
         if len(candidates) == 1:
             self.last_note = "search: greedy's choice is the only candidate"
             return first
@@ -99,8 +105,8 @@ class SearchBot:
             for i in (0, *duel.active):
                 game = world.clone()
                 game.apply_unchecked(seat, candidates[i])
-                values[i] = policies.playout(game, seat, seed, HORIZON)
-                if duel.rounds and time.process_time() > deadline:
+                values[i] = policies.playout(game, seat, seed, horizon)
+                if time.process_time() > deadline:
                     break
             if len(values) < 1 + len(duel.active):
                 break  # an unfinished round is dropped: every mean covers the same futures
