@@ -41,6 +41,7 @@ from .bundles import (
     set_bot_permissions,
     unpack_bundle,
 )
+from .engine_path import BOT_PYTHONPATH, ENGINE_DIR, is_python
 from .faults import BotFault, FaultKind
 from .forkserver import ForkedProcess
 from .isolation import (
@@ -800,6 +801,8 @@ class BotSandbox:
             interpreter = Path(command[0]).resolve()
             if iso.filesystem and not str(interpreter).startswith(("/usr/", "/bin/", "/lib")):
                 readonly = (str(interpreter.parent.parent),)  # the interpreter's prefix
+            if is_python(self.info.language) and iso.filesystem:
+                readonly += (ENGINE_DIR,)  # the engine, read-only (engine/botpath)
         return LaunchPlan(
             command=tuple(command),
             workdir=str(self.workdir),
@@ -838,6 +841,7 @@ class BotSandbox:
             "PYTHONDONTWRITEBYTECODE": "1",
             "PYTHONHASHSEED": "0",
             "PYTHONUNBUFFERED": "1",
+            **({"PYTHONPATH": BOT_PYTHONPATH} if is_python(self.info.language) else {}),
         }
 
     def start(self) -> BotProcess:
