@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..actions import Action
+from ..errors import DeterminizeError
 from ..forward import determinize
 from ..game import Game
 from ..rng import Rng
@@ -73,10 +74,14 @@ class SearchBot:
             return legal[0]
         start = {"type": "start", "mode": game.mode, "seat": seat, "seats": game.seats,
                  "options": dict(game.options)}
-        choice = self.choose(start, game.observation(seat))
-        if choice not in legal:  # never happens with a faithful determinization
-            self.last_note = "search: fallback to the first legal action"
-            return legal[0]
+        try:
+            choice = self.choose(start, game.observation(seat))
+        except DeterminizeError as exc:  # a decision the forward model cannot rebuild
+            choice = None
+            self.last_note = f"search: greedy's choice ({exc})"
+        if choice is None or choice not in legal:
+            guide = policies.greedy_policy(game.mode, seat, self.rng.next_u64())
+            return guide.act(game, seat)
         return choice
 
     # --- the search, from the messages alone ------------------------------------------------

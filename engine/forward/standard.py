@@ -349,9 +349,9 @@ def _rebuild_frames(g: Any, obs: dict[str, Any], seat: int, decision: dict[str, 
         phase = RareFindsPhaseFrame(order)
     else:
         phase = None
-    if kind == "anytime" or (kind in CARD_EFFECT_FRAMES and phase is None):
+    if kind == "anytime" or phase is None:
         window = decision.get("window") if kind == "anytime" else None
-        if phase is not None and kind == "anytime":
+        if phase is not None:
             others = [s for s in order if s != seat]
             current = order[(order.index(seat) + 1) % len(order)] if others else seat
             phase.current, phase.stage = current, "window"
@@ -366,7 +366,7 @@ def _rebuild_frames(g: Any, obs: dict[str, Any], seat: int, decision: dict[str, 
             return
         anytime.index += 1
         anytime.played = True
-        frames.append(_card_effect(kind, seat, decision, obs))
+        _card_stack(g, seat, kind, decision, obs)
         return
     if phase is None:
         raise DeterminizeError(f"decision {kind!r} cannot be asked in phase {step.value!r}")
@@ -388,7 +388,8 @@ def _rebuild_frames(g: Any, obs: dict[str, Any], seat: int, decision: dict[str, 
         turn.waiting = (seat,)
         return
     if kind in CARD_EFFECT_FRAMES:
-        turn.rescued = 0 if isinstance(turn, RescueTurnFrame) else 0
+        if isinstance(turn, RescueTurnFrame):
+            turn.rescued = 0
         frames.append(_card_effect(kind, seat, decision, obs))
         return
     tiles = state.tiles
@@ -419,6 +420,28 @@ def _rebuild_frames(g: Any, obs: dict[str, Any], seat: int, decision: dict[str, 
         frames[-1].waiting = (seat,)
         return
     raise DeterminizeError(f"unknown decision {kind!r}")
+
+
+def _card_stack(g: Any, seat: int, kind: str, decision: dict[str, Any],
+                obs: dict[str, Any]) -> None:
+    """What an anytime card played in a window asks next: its own frame, or the placement
+    of the tile card 75 drew (and the map reward that placement may give)."""
+    frames = g.frames
+    if kind in CARD_EFFECT_FRAMES:
+        frames.append(_card_effect(kind, seat, decision, obs))
+        return
+    if kind == "place":
+        tile = int(decision["tile"]["id"])
+        frames.append(PlaceFrame(seat, tile, decision["tile"]["colour"], reward=True,
+                                 allow_anywhere_cards=True))
+    elif kind == "take_treasure":
+        placed = PlaceFrame(seat, -1, None, reward=True)
+        placed.done = True
+        frames.append(placed)
+        frames.append(_treasure(seat, decision, taken=0))
+    else:
+        raise DeterminizeError(f"decision {kind!r} cannot be asked in phase {g.step.value!r}")
+    frames[-1].waiting = (seat,)
 
 
 def _treasure(seat: int, decision: dict[str, Any], taken: int) -> TreasureFrame:
