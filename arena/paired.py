@@ -62,6 +62,7 @@ def run_paired(
         a=names[0], b=names[1], opponents=opponents or ["random"], mode=args.mode, seats=seats,
         seeds=args.seeds, base_seed=args.seed, options=options, level=args.level,
         on_game=(lambda done, _total: progress.update(done)) if progress else None,
+        jobs=max(1, int(getattr(args, "jobs", None) or 1)),
     )  # fmt: skip
     if args.json:
         print(json.dumps({"mode": args.mode, "players": seats, "a": names[0], "b": names[1],

@@ -54,13 +54,32 @@ def run_local(
     options: Mapping[str, Any] | None = None,
     level: float = paired.DEFAULT_LEVEL,
     on_game: Callable[[int, int], None] | None = None,
+    jobs: int = 1,
 ) -> paired.Comparison:
-    """Compare A with B over `seeds` deals here and now; `on_game(done, total)` reports progress."""
+    """Compare A with B over `seeds` deals here and now; `on_game(done, total)` reports progress.
+    With `jobs` > 1 the games are played by that many worker processes (the same games and
+    figures: every game's seeds come from the plan, not from the order of play)."""
     games = paired.plan(seeds=seeds, seats=seats, opponents=len(opponents), base_seed=base_seed)
+    specs = [game_spec(g, mode=mode, a=a, b=b, opponents=opponents, options=options)
+             for g in games]
     results = []
-    for done, game in enumerate(games, start=1):
-        spec = game_spec(game, mode=mode, a=a, b=b, opponents=opponents, options=options)
-        results.append(result_of(game, run_match(spec).result))
-        if on_game is not None:
-            on_game(done, len(games))
+    if jobs <= 1:
+        for done, (game, spec) in enumerate(zip(games, specs, strict=True), start=1):
+            results.append(result_of(game, run_match(spec).result))
+            if on_game is not None:
+                on_game(done, len(games))
+        return paired.analyse(results, rotations=seats, level=level)
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        futures = {pool.submit(_play, spec): game for game, spec in zip(games, specs, strict=True)}
+        for done, future in enumerate(as_completed(futures), start=1):
+            results.append(result_of(futures[future], future.result()))
+            if on_game is not None:
+                on_game(done, len(games))
     return paired.analyse(results, rotations=seats, level=level)
+
+
+def _play(spec: MatchSpec) -> dict[str, Any]:
+    """One game in a worker process: its result only (what the statistics read)."""
+    return dict(run_match(spec).result)
