@@ -455,7 +455,8 @@ def _treasure(seat: int, decision: dict[str, Any], taken: int) -> TreasureFrame:
 def _card_effect(kind: str, seat: int, decision: dict[str, Any], obs: dict[str, Any]) -> Any:
     cls = CARD_EFFECT_FRAMES[kind]
     if kind == "move_cats":
-        f = cls(seat, 3)
+        f = cls(seat, int(decision["limit"]))
+        f.moved = _ints(decision["moved"])
     elif kind == "draw_to_fields":
         f = cls(seat, int(decision["remaining"]))
         f.current = int(decision["tile"]["id"]) if decision.get("tile") else None

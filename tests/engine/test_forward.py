@@ -87,9 +87,8 @@ def test_determinizations_reproduce_the_observation(mode: str, seats: int) -> No
 def test_the_hidden_parts_differ_between_samples() -> None:
     """Determinizations of one observation sample the hidden parts: other seats' cards and
     the deck's order vary with the rng seed, the public table does not."""
-    for game, seat in decisions("standard", 3, 4):
-        if game.state.day == 2 and game.frames[-1].name == "buy":  # type: ignore[attr-defined]
-            break
+    game, seat = next((g, s) for g, s in decisions("standard", 3, 4)
+                      if g.state.day == 2 and g.frames[-1].name == "buy")  # type: ignore[attr-defined]
     obs = _json(game.observation(seat))
     start = start_message(game, seat)
     worlds = [determinize(start, obs, Rng(i, "t")) for i in range(6)]
