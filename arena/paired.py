@@ -33,6 +33,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )  # fmt: skip
     parser.add_argument("--seeds", type=int, default=20, help="--paired: deals (default 20)")
     parser.add_argument(
+        "--paired-log", default=None, metavar="FILE",
+        help="--paired: append each game's result to FILE as a JSON line (a run cut short can "
+        "still be analysed: workers.paired_play.analyse_log)",
+    )  # fmt: skip
+    parser.add_argument(
         "--level", type=float, default=paired.DEFAULT_LEVEL,
         help="--paired: 1 - confidence of the interval (default 0.05)",
     )  # fmt: skip
@@ -63,6 +68,7 @@ def run_paired(
         seeds=args.seeds, base_seed=args.seed, options=options, level=args.level,
         on_game=(lambda done, _total: progress.update(done)) if progress else None,
         jobs=max(1, int(getattr(args, "jobs", None) or 1)),
+        log_path=getattr(args, "paired_log", None),
     )  # fmt: skip
     if args.json:
         print(json.dumps({"mode": args.mode, "players": seats, "a": names[0], "b": names[1],
