@@ -193,6 +193,12 @@ class StandardGame(Game):
             self._result = build_result(self)
         return self._result
 
+    def clone(self) -> StandardGame:
+        """A lean copy for look-ahead (engine/modes/standard/clone.py), not a deepcopy."""
+        from .clone import clone_game
+
+        return clone_game(self)
+
     # --- the flow ---------------------------------------------------------------------------------
     def push(self, frame: Frame) -> None:
         self.frames.append(frame)
