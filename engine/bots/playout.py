@@ -134,22 +134,19 @@ def candidates(world: Game, seat: int, legal: Sequence[Action], first: Action,
 
 
 def value(game: Game, seat: int) -> float:
-    """A playout's worth to ``seat``: own score minus the best other's, over 20, plus 1 for a
-    win (the game over) or for leading (cut short)."""
-    if game.is_over():
-        result = game.result()
-        scores = result["scores"]
-        won = 1.0 if result["ranks"][seat] == 1 else 0.0
-    else:
-        scores = [s["total"] for s in game.scores()]  # type: ignore[attr-defined]
-        won = 0.0
-    if len(scores) == 1:  # solo: the sister's score is in the breakdown
-        return scores[0] / 20.0 + won
+    """A playout's worth to ``seat``: own score minus the best other's, over 20, plus 1 for
+    leading (the game over: winning). Read from the score sheets, which are final once the
+    game is over (``result()`` would also hash the whole state); solo asks ``result()`` for
+    the sister's score."""
+    if game.mode == "solo":
+        if game.is_over():
+            result = game.result()
+            return result["margin"] / 20.0 + (1.0 if result["won"] else 0.0)
+        return game.scores()[0]["total"] / 20.0  # type: ignore[attr-defined]
+    scores = [s["total"] for s in game.scores()]  # type: ignore[attr-defined]
     mine = scores[seat]
     best_other = max(s for i, s in enumerate(scores) if i != seat)
-    if not game.is_over():
-        won = 1.0 if mine > best_other else 0.0
-    return won + (mine - best_other) / 20.0
+    return (1.0 if mine > best_other else 0.0) + (mine - best_other) / 20.0
 
 
 def playout(game: Game, seat: int, seed: int, horizon: int) -> float:
