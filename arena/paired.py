@@ -33,6 +33,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )  # fmt: skip
     parser.add_argument("--seeds", type=int, default=20, help="--paired: deals (default 20)")
     parser.add_argument(
+        "--paired-log", default=None, metavar="FILE",
+        help="--paired: append each game's result to FILE as a JSON line (a run cut short can "
+        "still be analysed: workers.paired_play.analyse_log)",
+    )  # fmt: skip
+    parser.add_argument(
         "--level", type=float, default=paired.DEFAULT_LEVEL,
         help="--paired: 1 - confidence of the interval (default 0.05)",
     )  # fmt: skip
@@ -62,6 +67,8 @@ def run_paired(
         a=names[0], b=names[1], opponents=opponents or ["random"], mode=args.mode, seats=seats,
         seeds=args.seeds, base_seed=args.seed, options=options, level=args.level,
         on_game=(lambda done, _total: progress.update(done)) if progress else None,
+        jobs=max(1, int(getattr(args, "jobs", None) or 1)),
+        log_path=getattr(args, "paired_log", None),
     )  # fmt: skip
     if args.json:
         print(json.dumps({"mode": args.mode, "players": seats, "a": names[0], "b": names[1],
@@ -83,6 +90,9 @@ def readable(
         f"mean score B - A   {r.mean_diff:+.2f}  ({confidence}% CI {r.ci_low:+.2f} .. "
         f"{r.ci_high:+.2f})",
         f"win rate           A {100 * r.win_rate_a:.1f}%   B {100 * r.win_rate_b:.1f}%",
+        *([f"mean rank B - A    {r.mean_rank_diff:+.3f}  ({confidence}% CI "
+           f"{r.rank_ci_low:+.3f} .. {r.rank_ci_high:+.3f}; negative: B ranks better)"]
+          if r.mean_rank_diff is not None and seats > 1 else []),
         f"B ahead of A       {100 * r.b_ahead_rate:.1f}% of paired games",
         f"sign test          p = {r.sign_test_p:.4g}",
         f"verdict            {r.verdict}",

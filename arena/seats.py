@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
-from engine.bots import BUILTIN_BOTS
+from engine.bots import builtin_names, is_builtin_bot
 from engine.errors import ConfigError
 from workers.bundles import BundleError, validate_bundle
 from workers.runner import SeatSpec
@@ -22,13 +22,13 @@ def _looks_like_a_path(name: str) -> bool:
 def seat_spec(name: str) -> SeatSpec:
     """The seat for a built-in name or an existing, valid bot file; ConfigError otherwise."""
     name = name.strip()
-    if name in BUILTIN_BOTS:
+    if is_builtin_bot(name):
         return SeatSpec(builtin=name)
     if not os.path.exists(name):
         if _looks_like_a_path(name):
             raise ConfigError(f"no such file: {name}")
         raise ConfigError(
-            f"unknown bot {name!r}: built-in bots are {', '.join(BUILTIN_BOTS)}, "
+            f"unknown bot {name!r}: built-in bots are {builtin_names()}, "
             "or give a bot file (.py, .js, .zip)"
         )
     if not os.path.isfile(name):

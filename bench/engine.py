@@ -8,6 +8,10 @@ enumeration figure is the median time of one ``legal_placements`` call for a cat
 17 shapes in turn) on an empty, a half-full and a nearly full boat; the time to list every
 placement mask is shown beside it.
 
+The forward model's figures (determinizations, ``clone()``, random playouts from mid-game
+and greedy games per CPU-second, Duel and 4-player standard) come from bench/forward.py,
+each beside the engine of issue 27's start.
+
 The standard 4-player line is also compared with the engine as it was before the double
 work of ``PlaceFrame.progress`` and ``BuyFrame.progress`` was removed (issue 16): the
 engine package of ``BASELINE_COMMIT`` is extracted from the git history into a temporary
@@ -220,8 +224,10 @@ def run(seconds: float, compare: bool = True) -> dict[str, Any]:
         speed.append({"label": label, "mode": mode, "seats": seats,
                       **games_per_second(mode, seats, options, seconds)})
     baseline = compare_with_baseline(seconds) if compare else {"skipped": "--no-baseline"}
+    from bench.forward import run as forward_run
+
     return {"games_per_second": speed, "enumeration": enumeration_times(),
-            "against_baseline": baseline,
+            "against_baseline": baseline, "forward": forward_run(min(seconds, 2.0), compare),
             "targets": {"standard_4p_games_per_second": TARGET_GAMES_PER_SECOND,
                         "enumeration_us": TARGET_ENUMERATION_US}}
 
@@ -257,6 +263,10 @@ def main(argv: list[str] | None = None) -> int:
               f"{base['speedup']:.2f}x (target >= {TARGET_SPEEDUP}x; the same "
               f"{base['games_per_side']} seeds on both engines, two live processes taking "
               f"turns by blocks of {base['block']} games)")
+    from bench.forward import lines as forward_lines
+
+    for text in forward_lines(report["forward"]):
+        print(text)
     print(f"targets: >= {TARGET_GAMES_PER_SECOND} standard 4-player games/s, "
           f"<= {TARGET_ENUMERATION_US} us per enumeration")
     return 0

@@ -10,6 +10,7 @@ from .actions import Action, ActionCodec, ActionSpec
 from .errors import (
     ActionError,
     ConfigError,
+    DeterminizeError,
     EngineError,
     GameOver,
     IllegalAction,
@@ -29,6 +30,7 @@ __all__ = [
     "ActionError",
     "ActionSpec",
     "ConfigError",
+    "DeterminizeError",
     "EngineError",
     "Game",
     "GameOver",

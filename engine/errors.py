@@ -36,3 +36,9 @@ class NotYourTurn(IllegalAction):
 
 class GameOver(IllegalAction):
     """The game has ended; no action is accepted."""
+
+
+class DeterminizeError(EngineError, ValueError):
+    """``engine.forward.determinize`` was given messages it cannot rebuild a game from: a
+    message of another mode, a malformed one, or an observation that contradicts itself.
+    The message names the problem."""

@@ -30,6 +30,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from .engine_path import BOT_PYTHONPATH
 from .isolation import LaunchPlan
 
 log = logging.getLogger(__name__)
@@ -39,6 +40,7 @@ SERVER = Path(__file__).with_name("forkserver_main.py")
 PYTHON_FLAGS = ("-s", "-B")  # as in data/languages.json's python3 command
 SERVER_ENV = {  # what every Python bot's environment holds besides HOME and TMPDIR
     "PATH": "/usr/local/bin:/usr/bin:/bin",
+    "PYTHONPATH": BOT_PYTHONPATH,  # the engine, importable as ``engine`` (engine/botpath)
     "LANG": "C.UTF-8",
     "PYTHONDONTWRITEBYTECODE": "1",
     "PYTHONHASHSEED": "0",

@@ -95,6 +95,7 @@ class GameResult:
     arm: str
     score: float
     won: bool
+    rank: int | None = None  # 1 = first; None when not recorded (older callers)
 
 
 @dataclass(frozen=True)
@@ -110,6 +111,11 @@ class Comparison:
     b_ahead_rate: float  # paired games where B scored more (ties count half)
     sign_test_p: float
     verdict: str
+    # rank B minus A (negative: B ranks better), per game averaged over seeds, with its
+    # interval; None when the results carry no ranks
+    mean_rank_diff: float | None = None
+    rank_ci_low: float | None = None
+    rank_ci_high: float | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {k: (round(v, 6) if isinstance(v, float) else v) for k, v in asdict(self).items()}
@@ -139,6 +145,7 @@ def analyse(
         cells[r.seed_index, r.rotation, r.arm] = r
     seed_indices = sorted({k[0] for k in cells})
     diffs: list[float] = []
+    rank_diffs: list[float] = []
     pair_diffs: list[float] = []
     wins = {"A": 0, "B": 0}
     for i in seed_indices:
@@ -150,6 +157,9 @@ def analyse(
         ]
         pair_diffs.extend(seed_pairs)
         diffs.append(sum(seed_pairs) / rotations)
+        ranks = [(cells[i, rot, "B"].rank, cells[i, rot, "A"].rank) for rot in range(rotations)]
+        if all(b is not None and a is not None for b, a in ranks):
+            rank_diffs.append(sum(b - a for b, a in ranks) / rotations)  # type: ignore[operator]
         for k in keys:
             wins[k[2]] += cells[k].won
     n = len(diffs)
@@ -162,10 +172,15 @@ def analyse(
     plus = sum(1 for d in diffs if d > 0)
     minus = sum(1 for d in diffs if d < 0)
     sign_p = sign_test(plus, minus)
+    rank_mean = rank_low = rank_high = None
+    if len(rank_diffs) == n:
+        rank_mean = sum(rank_diffs) / n
+        rank_low, rank_high = mean_interval(rank_diffs, level)
     return Comparison(
         seeds=n, games=2 * games, level=level, mean_diff=mean, ci_low=low, ci_high=high,
         win_rate_a=wins["A"] / games, win_rate_b=wins["B"] / games, b_ahead_rate=ahead,
         sign_test_p=sign_p, verdict=verdict_text(low, high, sign_p, level, n),
+        mean_rank_diff=rank_mean, rank_ci_low=rank_low, rank_ci_high=rank_high,
     )  # fmt: skip
 
 

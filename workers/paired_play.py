@@ -4,7 +4,9 @@ games. The tournament plays the same plan through its workers instead (`services
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict
 from typing import Any
 
 from . import paired
@@ -38,6 +40,7 @@ def result_of(game: paired.PlannedGame, result: Mapping[str, Any]) -> paired.Gam
     return paired.GameResult(
         seed_index=game.seed_index, rotation=game.rotation, arm=game.arm,
         score=float(result["scores"][seat]), won=result["ranks"][seat] == 1,
+        rank=int(result["ranks"][seat]),
     )  # fmt: skip
 
 
@@ -53,13 +56,48 @@ def run_local(
     options: Mapping[str, Any] | None = None,
     level: float = paired.DEFAULT_LEVEL,
     on_game: Callable[[int, int], None] | None = None,
+    jobs: int = 1,
+    log_path: str | None = None,
 ) -> paired.Comparison:
-    """Compare A with B over `seeds` deals here and now; `on_game(done, total)` reports progress."""
+    """Compare A with B over `seeds` deals here and now; `on_game(done, total)` reports progress.
+    With `jobs` > 1 the games are played by that many worker processes (the same games and
+    figures: every game's seeds come from the plan, not from the order of play)."""
     games = paired.plan(seeds=seeds, seats=seats, opponents=len(opponents), base_seed=base_seed)
-    results = []
-    for done, game in enumerate(games, start=1):
-        spec = game_spec(game, mode=mode, a=a, b=b, opponents=opponents, options=options)
-        results.append(result_of(game, run_match(spec).result))
-        if on_game is not None:
-            on_game(done, len(games))
+    specs = [game_spec(g, mode=mode, a=a, b=b, opponents=opponents, options=options)
+             for g in games]
+    results: list[paired.GameResult] = []
+
+    def record(result: paired.GameResult) -> None:
+        results.append(result)
+        if log_path is not None:  # one JSON line per game: a cut-short run can be analysed
+            with open(log_path, "a", encoding="utf-8") as log:
+                log.write(json.dumps(asdict(result)) + "\n")
+
+    if jobs <= 1:
+        for done, (game, spec) in enumerate(zip(games, specs, strict=True), start=1):
+            record(result_of(game, run_match(spec).result))
+            if on_game is not None:
+                on_game(done, len(games))
+        return paired.analyse(results, rotations=seats, level=level)
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        futures = {pool.submit(_play, spec): game for game, spec in zip(games, specs, strict=True)}
+        for done, future in enumerate(as_completed(futures), start=1):
+            record(result_of(futures[future], future.result()))
+            if on_game is not None:
+                on_game(done, len(games))
     return paired.analyse(results, rotations=seats, level=level)
+
+
+def _play(spec: MatchSpec) -> dict[str, Any]:
+    """One game in a worker process: its result only (what the statistics read)."""
+    return dict(run_match(spec).result)
+
+
+def analyse_log(path: str, *, rotations: int, level: float = paired.DEFAULT_LEVEL
+                ) -> paired.Comparison:
+    """The figures of the games a ``log_path`` holds (seeds with every game played)."""
+    with open(path, encoding="utf-8") as log:
+        results = [paired.GameResult(**json.loads(line)) for line in log if line.strip()]
+    return paired.analyse(results, rotations=rotations, level=level)

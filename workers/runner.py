@@ -21,7 +21,7 @@ from functools import partial
 from typing import Any
 
 from engine import ENGINE_VERSION, Action, ConfigError, Game, new_game
-from engine.bots import BUILTIN_BOTS
+from engine.bots import builtin_names, is_builtin_bot
 
 from .agents import BuiltinAgent, ProgramAgent
 from .faults import Fault, when_faulted
@@ -49,9 +49,9 @@ class SeatSpec:
     def __post_init__(self) -> None:
         if (self.builtin is None) == (self.bundle_path is None):
             raise ConfigError("a seat is played by a built-in bot or a bundle, exactly one")
-        if self.builtin is not None and self.builtin not in BUILTIN_BOTS:
+        if self.builtin is not None and not is_builtin_bot(self.builtin):
             raise ConfigError(
-                f"unknown built-in bot {self.builtin!r}; built-in bots: {', '.join(BUILTIN_BOTS)}"
+                f"unknown built-in bot {self.builtin!r}; built-in bots: {builtin_names()}"
             )
 
     @classmethod
@@ -60,7 +60,7 @@ class SeatSpec:
         if isinstance(value, SeatSpec):
             return value
         if isinstance(value, str):
-            if value in BUILTIN_BOTS:
+            if is_builtin_bot(value):
                 return cls(builtin=value)
             return cls(bundle_path=value)
         if not isinstance(value, Mapping):

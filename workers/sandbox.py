@@ -42,6 +42,7 @@ from .bundles import (
     set_bot_permissions,
     unpack_bundle,
 )
+from .engine_path import BOT_PYTHONPATH, ENGINE_DIR, is_python
 from .faults import BotFault, FaultKind
 from .forkserver import ForkedProcess
 from .isolation import (
@@ -808,6 +809,8 @@ class BotSandbox:
                 readonly = (str(interpreter.parent.parent),)  # the interpreter's prefix
         if self.packages is not None:
             readonly += self.packages.readonly_dirs(iso.filesystem)
+        if is_python(self.info.language) and iso.filesystem:
+            readonly += (ENGINE_DIR,)  # the engine, read-only (engine/botpath)
         return LaunchPlan(
             command=tuple(command),
             workdir=str(self.workdir),
@@ -847,10 +850,12 @@ class BotSandbox:
             "PYTHONDONTWRITEBYTECODE": "1",
             "PYTHONHASHSEED": "0",
             "PYTHONUNBUFFERED": "1",
+            **({"PYTHONPATH": BOT_PYTHONPATH} if is_python(self.info.language) else {}),
         }
         env.update(language_spec(self.info.language).get("env", {}))
-        if self.packages is not None:
-            env["PYTHONPATH"] = self.packages.python_path(self.isolation.filesystem)
+        if self.packages is not None:  # the engine's entry first, then the packages'
+            packages = self.packages.python_path(self.isolation.filesystem)
+            env["PYTHONPATH"] = ":".join(p for p in (env.get("PYTHONPATH"), packages) if p)
         return env
 
     def start(self) -> BotProcess:

@@ -1,5 +1,6 @@
 """Built-in bots, found by name. ``random`` plays every mode; ``greedy`` has
-one heuristic module per mode (registered in GREEDY)."""
+one heuristic module per mode (registered in GREEDY); ``search-<seconds>s`` searches
+(engine/bots/search.py) for at most that much CPU time per decision."""
 
 from __future__ import annotations
 
@@ -16,7 +17,25 @@ GREEDY: dict[str, str] = {
     "duel": "engine.bots.greedy_duel:GreedyDuelBot",
 }
 
-BUILTIN_BOTS = ("random", "greedy")
+# The names registered as the site's built-in bots; any ``search-<seconds>s`` (0 < seconds
+# <= 60) is a built-in bot too (``is_builtin_bot``).
+BUILTIN_BOTS = ("random", "greedy", "search-0.05s", "search-0.25s", "search-1s")
+
+
+def is_builtin_bot(name: object) -> bool:
+    """Whether ``name`` names a built-in bot: one of BUILTIN_BOTS or ``search-<seconds>s``."""
+    if not isinstance(name, str):
+        return False
+    if name in BUILTIN_BOTS:
+        return True
+    from .search import parse_budget
+
+    return parse_budget(name) is not None
+
+
+def builtin_names() -> str:
+    """The built-in bots for an error message."""
+    return ", ".join(BUILTIN_BOTS) + " (or search-<seconds>s)"
 
 
 def make_bot(name: str, mode: str, seat: int, seed: int):
@@ -29,4 +48,8 @@ def make_bot(name: str, mode: str, seat: int, seed: int):
             raise ConfigError(f"no greedy bot for mode {mode!r}")
         module_name, cls_name = target.split(":")
         return getattr(importlib.import_module(module_name), cls_name)(seat, seed)
-    raise ConfigError(f"unknown built-in bot {name!r}; built-in bots: {', '.join(BUILTIN_BOTS)}")
+    if is_builtin_bot(name):
+        from .search import search_bot
+
+        return search_bot(name, seat, seed)
+    raise ConfigError(f"unknown built-in bot {name!r}; built-in bots: {builtin_names()}")

@@ -22,7 +22,7 @@ import gymnasium as gym
 import numpy as np
 
 from ..actions import Action
-from ..bots import BUILTIN_BOTS, make_bot
+from ..bots import builtin_names, is_builtin_bot, make_bot
 from ..errors import ConfigError
 from ..modes import mode_class, new_game
 from .aec import (
@@ -61,8 +61,8 @@ class SingleAgentEnv(gym.Env):
         if len(opponents) != others:
             raise ConfigError(f"{len(opponents)} opponent(s) given for {others} other seat(s)")
         for o in opponents:
-            if isinstance(o, str) and o not in BUILTIN_BOTS:
-                raise ConfigError(f"unknown built-in bot {o!r} ({', '.join(BUILTIN_BOTS)}); "
+            if isinstance(o, str) and not is_builtin_bot(o):
+                raise ConfigError(f"unknown built-in bot {o!r} ({builtin_names()}); "
                                   "pass a factory for a bot program")
         if seat != "rotate" and not (isinstance(seat, int) and 0 <= seat < seats):
             raise ConfigError(f"seat must be 0..{seats - 1} or 'rotate', not {seat!r}")

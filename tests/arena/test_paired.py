@@ -33,6 +33,27 @@ def test_paired_json_matches_the_shared_analysis(capsys: pytest.CaptureFixture):
     assert body["verdict"] == "no difference detected at 5 seeds" and body["games"] == 20
 
 
+def test_paired_jobs_and_log_give_the_same_figures(tmp_path: Path, capsys: pytest.CaptureFixture):
+    """``--jobs 2`` plays the same games (same figures as one process); ``--paired-log`` keeps
+    every game's result, which ``analyse_log`` turns into the same figures; ranks are in."""
+    from workers.paired_play import analyse_log
+
+    log = tmp_path / "games.jsonl"
+    base = ["arena", "--paired", "random,greedy", "--mode", "standard", "--players", "3",
+            "--seeds", "2", "--json"]  # fmt: skip
+    assert main(base) == 0
+    serial = json.loads(capsys.readouterr().out)
+    assert main([*base, "--jobs", "2", "--paired-log", str(log)]) == 0
+    parallel = json.loads(capsys.readouterr().out)
+    assert parallel == serial
+    assert serial["mean_rank_diff"] is not None
+    assert serial["rank_ci_low"] <= serial["mean_rank_diff"] <= serial["rank_ci_high"]
+    assert len(log.read_text().splitlines()) == serial["games"] == 12
+    again = analyse_log(str(log), rotations=3)
+    assert round(again.mean_diff, 6) == serial["mean_diff"]
+    assert round(again.mean_rank_diff, 6) == serial["mean_rank_diff"]
+
+
 def test_paired_plays_bot_files_and_solo(capsys: pytest.CaptureFixture):
     bot = str(EXAMPLES / "random_bot.py")
     assert main(["arena", "--paired", f"random,{bot}", "--mode", "duel", "--seeds", "1",

@@ -24,7 +24,7 @@ def test_demo_plays_a_duel_league_and_is_idempotent(capsys, monkeypatch):
     monkeypatch.delenv("PORT", raising=False)
     call_command("demo", mode=["duel"])
     out = capsys.readouterr().out
-    assert "Demo duel" in out and "6/6 matches finished" in out
+    assert "Demo duel" in out and "12/12 matches finished" in out
     assert "replay: http://127.0.0.1:8000/matches/" in out  # the match page with the viewer
     assert "http://127.0.0.1:8000/accounts/signup/" in out
     league = League.objects.get(name="Demo duel")
@@ -43,7 +43,7 @@ def test_demo_plays_a_duel_league_and_is_idempotent(capsys, monkeypatch):
     assert League.objects.get(name="Demo duel").pk == league.pk
     assert set(league.matches.values_list("pk", flat=True)) == matches
     assert (Bot.objects.count(), BotVersion.objects.count()) == (bots, versions)
-    assert RatingChange.objects.count() == 12  # the one league's 6 matches x 2 seats
+    assert RatingChange.objects.count() == 24  # the one league's 12 matches x 2 seats
     assert f"league: http://127.0.0.1:8765/leagues/{league.pk}/" in again
     first_replay = re.search(r"replay: http://127.0.0.1:8000(/matches/\d+/)", out).group(1)
     assert f"replay: http://127.0.0.1:8765{first_replay}" in again

@@ -9,6 +9,7 @@ import select
 
 import pytest
 
+from workers.engine_path import ENGINE_DIR
 from workers.faults import BotFault, FaultKind
 from workers.isolation import UID_BASE, UID_SLOTS, Isolation, detect_isolation
 from workers.sandbox import BotSandbox, TailBuffer, network_isolation_available
@@ -37,7 +38,9 @@ for line in sys.stdin:
     view = {"env": dict(os.environ), "cwd": os.getcwd(), "uid": os.getuid(),
             "root": sorted(os.listdir("/")), "files": sorted(os.listdir(".")),
             "write_home": can_write("mine.txt"),
-            "write_tmp": can_write(os.path.join(os.environ["TMPDIR"], "t.txt"))}
+            "write_tmp": can_write(os.path.join(os.environ["TMPDIR"], "t.txt")),
+            "engine": sorted(os.listdir(os.path.dirname(os.path.dirname(
+                __import__("engine").__file__))))}
     print(json.dumps(view), flush=True)
 """
 
@@ -117,17 +120,23 @@ def test_the_bot_sees_a_minimal_environment_and_its_own_folder() -> None:
         "PYTHONDONTWRITEBYTECODE",
         "PYTHONHASHSEED",
         "PYTHONUNBUFFERED",
+        "PYTHONPATH",  # Python bots: the engine's botpath folder (engine/botpath)
         "LC_CTYPE",
     }
     assert view["env"]["PYTHONHASHSEED"] == "0" and view["env"]["HOME"] == view["cwd"]
+    assert view["env"]["PYTHONPATH"].endswith("/engine/botpath")
     assert not any(key in view["env"] for key in os.environ if key.startswith(("DJANGO", "SECRET")))
     assert "inspect.py" in view["files"]
     assert view["write_tmp"] is True
     if iso.filesystem:
         assert view["cwd"] == "/bot"
         assert view["write_home"] is False  # the bundle is read-only
-        assert "work" not in view["root"] and "root" not in view["root"]
+        # the engine is mounted read-only at its own path (workers/engine_path.py); nothing else
+        # of the host's folders is there
+        engine_top = ENGINE_DIR.strip("/").split("/")[0]
+        assert "root" not in view["root"] or engine_top == "root"
         assert set(view["root"]) <= {
+            engine_top,
             "bin",
             "bot",
             "dev",
@@ -140,6 +149,7 @@ def test_the_bot_sees_a_minimal_environment_and_its_own_folder() -> None:
             "tmp",
             "usr",
         }
+        assert view["engine"] == [os.path.basename(ENGINE_DIR)]
     if iso.uid:
         assert UID_BASE <= view["uid"] < UID_BASE + UID_SLOTS
 

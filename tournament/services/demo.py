@@ -38,12 +38,18 @@ class DemoLeagueSpec:
     seeds: int = 1
 
 
+# The search bot plays every league at 0.05 s of CPU per decision (engine/bots/search.py), well
+# inside the leagues' 1 s decision limit and quick enough for the demo.
+SEARCH = "search-0.05s"
 DEMO_LEAGUES = (
-    DemoLeagueSpec("standard", 4, ("random", "greedy", "starter-random", "starter-heuristic"), {}),
-    DemoLeagueSpec("duel", 2, ("random", "greedy", "starter-heuristic"), {}),
-    DemoLeagueSpec("family", 4, ("random", "greedy", "starter-random", "starter-heuristic"), {}),
+    DemoLeagueSpec("standard", 4,
+                   ("random", "greedy", "starter-random", "starter-heuristic", SEARCH), {}),
+    DemoLeagueSpec("duel", 2, ("random", "greedy", "starter-heuristic", SEARCH), {}),
+    DemoLeagueSpec("family", 4,
+                   ("random", "greedy", "starter-random", "starter-heuristic", SEARCH), {}),
     # One solo game each would leave every rating equal; three seeds spread them.
-    DemoLeagueSpec("solo", 1, ("random", "greedy", "starter-heuristic"), {"difficulty": "easy"}, 3),
+    DemoLeagueSpec("solo", 1, ("random", "greedy", "starter-heuristic", SEARCH),
+                   {"difficulty": "easy"}, 3),
 )
 
 

@@ -20,6 +20,15 @@ def test_bench_reports_games_per_second_and_enumeration(capsys: pytest.CaptureFi
     assert all(fig["median_us"] > 0 for fig in report["enumeration"].values())
     base = report["against_baseline"]
     assert "skipped" in base or (base["games_per_side"] >= 4 and base["speedup"] > 0), base
+    forward = report["forward"]  # the forward model's figures, Duel and 4-player standard
+    for case in ("duel-2", "standard-4"):
+        figures = forward["current"][case]
+        assert set(figures) == {"determinizations_per_second", "clone_per_second",
+                                "playouts_per_second", "greedy_games_per_second"}
+        assert all(v > 0 for v in figures.values())
+        before = forward["baseline"]
+        assert "skipped" in before or (before[case]["clone_per_second"] > 0
+                                       and "determinizations_per_second" not in before[case])
 
 
 def test_bench_compares_with_the_baseline_engine_on_the_same_seeds() -> None:

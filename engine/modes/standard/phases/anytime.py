@@ -392,6 +392,11 @@ class MoveCatsFrame(Frame):
         self.moved.append(tile)
         game.log("cat_moved", seat=seat, tile=tile, to="right" if action[1] == "left" else "left")
 
+    def describe(self, game: StandardGame, seat: int) -> dict[str, Any]:
+        # the cats moved so far are in the seat's own past moves; shown so that the latest
+        # observation alone says what the card still allows (engine/forward)
+        return {"decision": self.name, "moved": list(self.moved), "limit": self.limit}
+
 
 class DrawToFieldsFrame(Frame):
     """Card 83: draw tiles one by one; each cat goes to the field the player picks, each rare
