@@ -330,7 +330,6 @@ class LaunchPlan:
                 if cgroup is not None:  # every process the bot starts is counted there
                     with open(f"{cgroup}/cgroup.procs", "w") as f:
                         f.write("0")
-                _set_limits(limits, processes=iso.uid, address_space_mb=address_space_mb)
                 if iso.uid:  # no set-uid program may give the bot privileges back
                     _check(_libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "no_new_privs")
                 if iso.network and not iso.filesystem and os.geteuid() != 0:
@@ -346,6 +345,9 @@ class LaunchPlan:
                     _build_jail(*jail)  # type: ignore[arg-type]
                 else:
                     os.chdir(workdir)
+                # The limits come after the jail is built: copying the bot's folder into it
+                # (a bundle may carry weights past the bot's own file-size limit) is ours.
+                _set_limits(limits, processes=iso.uid, address_space_mb=address_space_mb)
                 if iso.uid and not iso.pid:
                     os.setgroups([])
                     os.setgid(uid)  # type: ignore[arg-type]

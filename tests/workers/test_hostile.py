@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from workers.engine_path import ENGINE_DIR
 from workers.faults import FaultKind
 from workers.isolation import Isolation
 from workers.limits import Limits
@@ -286,8 +287,10 @@ def test_without_isolation_the_snoop_does_read(tmp_path: Path) -> None:
 
 
 # Where a jailed bot's mounts are: its own root, the system folders, /dev, /tmp, /bot, /proc.
+# The jail's mounts: the system folders, its own tmpfs's, and the engine's folder at the path it
+# has in the deployment (Python bots import it: workers/engine_path.py), read-only.
 JAIL_MOUNTS = {"/", "/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32", "/dev",
-               "/tmp", "/bot", "/proc"}  # fmt: skip
+               "/tmp", "/bot", "/proc", ENGINE_DIR}  # fmt: skip
 
 
 def _host_views(outcome: MatchOutcome) -> dict[str, dict[str, str]]:
