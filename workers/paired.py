@@ -86,6 +86,14 @@ def plan(*, seeds: int, seats: int, opponents: int, base_seed: int) -> list[Plan
     return games
 
 
+def tested_score(scores: Sequence[float], seat: int, faulted: bool) -> float:
+    """The score a comparison counts for the tested seat. A seat that faulted was played by the
+    default policy from its fault on, and a bot never profits from its fault (docs/bot-protocol.md,
+    Faults): it counts no more than the lowest score at its table."""
+    own = float(scores[seat])
+    return min(own, *(float(s) for s in scores)) if faulted else own
+
+
 @dataclass(frozen=True)
 class GameResult:
     """The tested seat's outcome in one planned game (`won`: ranked first, alone or shared)."""

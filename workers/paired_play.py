@@ -35,11 +35,14 @@ def game_spec(
 
 
 def result_of(game: paired.PlannedGame, result: Mapping[str, Any]) -> paired.GameResult:
-    """The tested seat's score and whether it finished first (a faulty seat keeps its score)."""
+    """The tested seat's score and whether it finished first (the result's ranks put a seat
+    that faulted last; its score counts as no more than the table's lowest)."""
     seat = game.tested_seat
+    faulted = seat in (result.get("faulted") or ())
     return paired.GameResult(
         seed_index=game.seed_index, rotation=game.rotation, arm=game.arm,
-        score=float(result["scores"][seat]), won=result["ranks"][seat] == 1,
+        score=paired.tested_score(result["scores"], seat, faulted),
+        won=result["ranks"][seat] == 1,
         rank=int(result["ranks"][seat]),
     )  # fmt: skip
 

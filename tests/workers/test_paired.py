@@ -161,3 +161,31 @@ def test_random_against_itself_finds_no_difference_as_often_as_the_level_allows(
     ]
     assert outcomes[0].result["state_hash"] != outcomes[1].result["state_hash"]
     assert outcomes[0].result["seed"] == outcomes[1].result["seed"]
+
+
+def test_a_seat_that_faulted_counts_no_more_than_the_tables_lowest_score():
+    assert paired.tested_score([30, 12, 25], 0, faulted=False) == 30
+    assert paired.tested_score([30, 12, 25], 0, faulted=True) == 12  # its default policy won
+    assert paired.tested_score([5, 12, 25], 0, faulted=True) == 5  # already the lowest
+
+
+def test_a_crashing_bot_never_profits_from_its_fault_in_a_comparison():
+    """B crashes at startup in every game and its seat is played by the default policy: B
+    never wins a game and never scores above its opponent, whatever the default policy did."""
+    from pathlib import Path
+
+    from workers.paired_play import result_of
+    from workers.runner import run_match
+
+    crasher = str(Path(__file__).parent / "hostile" / "crash_at_start.py")
+    games = [g for g in paired.plan(seeds=4, seats=2, opponents=1, base_seed=0) if g.arm == "B"]
+    for game in games:
+        spec = game_spec(game, mode="duel", a="random", b=crasher, opponents=["random"])
+        outcome = run_match(spec)
+        counted = result_of(game, outcome.result)
+        assert outcome.result["faulted"] == [game.tested_seat]
+        assert not counted.won and counted.rank == 2
+        assert counted.score == min(outcome.result["scores"])
+    result = run_local(a="random", b=crasher, opponents=["random"], mode="duel", seats=2,
+                       seeds=3)  # fmt: skip
+    assert result.win_rate_b == 0

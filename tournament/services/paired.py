@@ -173,18 +173,24 @@ def paired_results(*, comparison: PairedComparison) -> list[plan_lib.GameResult]
         .select_related("match__paired_game")
         .order_by("match_id", "seat")
     )
-    out = []
+    tables: dict[int, list[MatchSeat]] = {}
     for seat in rows:
-        game = seat.match.paired_game
-        if seat.seat != game.rotation or seat.score is None:
+        tables.setdefault(seat.match_id, []).append(seat)
+    out = []
+    for table in tables.values():
+        game = table[0].match.paired_game
+        tested = next((s for s in table if s.seat == game.rotation), None)
+        if tested is None or any(s.score is None for s in table):
             continue
+        scores = [float(s.score) for s in table]
         out.append(
             plan_lib.GameResult(
                 seed_index=game.seed_index,
                 rotation=game.rotation,
                 arm=game.arm,
-                score=float(seat.score),
-                won=seat.rank == 1,
+                score=plan_lib.tested_score(scores, table.index(tested), bool(tested.fault)),
+                won=tested.rank == 1,
+                rank=tested.rank,
             )  # fmt: skip
         )
     return out
