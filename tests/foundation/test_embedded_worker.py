@@ -41,8 +41,11 @@ def _page(arena: EmbeddedArena, path: str) -> str:
 
 
 def _topups(arena: EmbeddedArena) -> int:
-    """How many runs of the ladder top-up the embedded worker has finished (its log)."""
-    return len(re.findall(r"arena\.ladders_schedule\[[^\]]+\] succeeded", arena.worker_log()))
+    """How many runs of the ladder top-up the periodic embedded worker has finished (its whole
+    log: the periodic jobs run there, beside beat)."""
+    log = arena.data_dir / "embedded-periodic.log"
+    text = log.read_text(errors="replace") if log.exists() else ""
+    return len(re.findall(r"arena\.ladders_schedule\[[^\]]+\] succeeded", text))
 
 
 def _role(pid: int) -> str | None:

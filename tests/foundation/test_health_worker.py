@@ -35,7 +35,8 @@ def _sample(samples: list, name: str, **labels: str) -> float:
 def test_status_and_metrics_see_the_embedded_worker_beat_and_go_silent(
     tmp_path: Path, free_port: int
 ) -> None:
-    env = {"WORKER_HEARTBEAT_SECONDS": "0.5", "WORKER_STALE_SECONDS": str(STALE_SECONDS)}
+    env = {"WORKER_HEARTBEAT_SECONDS": "0.5", "WORKER_STALE_SECONDS": str(STALE_SECONDS),
+           "DEBUG": "1"}  # /metrics open (its access rules are tested in tests/website)
     with EmbeddedArena(tmp_path / "data", free_port, **env) as arena:
 
         def status() -> dict:
@@ -43,11 +44,14 @@ def test_status_and_metrics_see_the_embedded_worker_beat_and_go_silent(
             assert code == 200, body
             return body
 
-        body = arena.wait_for(lambda: (b := status())["workers"] and b, 120, "a worker's beat")
+        # both embedded workers beat: the matches worker and the periodic one (with beat)
+        body = arena.wait_for(lambda: len((b := status())["workers"]) == 2 and b, 120,
+                              "both workers' beats")  # fmt: skip
         assert body["status"] == "ok"
-        [worker] = body["workers"]
-        assert worker["name"].startswith("embedded@") and worker["pid"] > 0
-        assert 0 <= worker["last_beat_seconds"] <= STALE_SECONDS
+        names = sorted(w["name"].split("@")[0] for w in body["workers"])
+        assert names == ["embedded", "embedded-periodic"]
+        for worker in body["workers"]:
+            assert worker["pid"] > 0 and 0 <= worker["last_beat_seconds"] <= STALE_SECONDS
         assert set(body["matches"]) == {"queued", "running", "finished", "failed", "cancelled"}
         assert body["queue"]["source"] in ("broker", "database")
 
@@ -58,19 +62,25 @@ def test_status_and_metrics_see_the_embedded_worker_beat_and_go_silent(
         histogram = families["arena_match_duration_seconds"]
         assert _sample(histogram, "arena_match_duration_seconds_count") >= 2
         assert _sample(histogram, "arena_match_duration_seconds_sum") > 0
-        assert _sample(families["arena_workers_live"], "arena_workers_live") == 1
+        assert _sample(families["arena_workers_live"], "arena_workers_live") == 2
         ages = families["arena_worker_last_beat_age_seconds"]
-        assert [s.labels["worker"] for s in ages] == [worker["name"]]
+        assert sorted(s.labels["worker"] for s in ages) == sorted(
+            w["name"] for w in body["workers"]
+        )
 
-        os.kill(worker["pid"], signal.SIGSTOP)  # alive, but no longer beating
+        pids = sorted(w["pid"] for w in body["workers"])
+        for pid in pids:
+            os.kill(pid, signal.SIGSTOP)  # alive, but no longer beating
         try:
             silent = arena.wait_for(
                 lambda: (b := status())["status"] == "no_worker" and b, 60, "the silence"
             )
-            assert silent["workers"] == [] and silent["last_beat_seconds"] > STALE_SECONDS
+            assert silent["workers"] == [] and silent["last_beat_seconds"] >= STALE_SECONDS
             families = _metrics(arena)
             assert _sample(families["arena_workers_live"], "arena_workers_live") == 0
         finally:
-            os.kill(worker["pid"], signal.SIGCONT)
-        back = arena.wait_for(lambda: (b := status())["workers"] and b, 60, "the beat again")
-        assert [w["pid"] for w in back["workers"]] == [worker["pid"]]
+            for pid in pids:
+                os.kill(pid, signal.SIGCONT)
+        back = arena.wait_for(lambda: len((b := status())["workers"]) == 2 and b, 60,
+                              "the beats again")  # fmt: skip
+        assert sorted(w["pid"] for w in back["workers"]) == pids
