@@ -180,10 +180,7 @@ def determinize_standard(start: dict[str, Any], obs: dict[str, Any], rng: Rng) -
     g.frames = []
     if step is not Step.OVER:
         _rebuild_frames(g, obs, seat, decision)
-    g._legal.clear()
-    for f in g.frames:
-        f.state_edited()
-    g.state_changed() if hasattr(g, "state_changed") else None
+    g.state_changed()  # forget legal actions cached while the state was being written
     return g
 
 
