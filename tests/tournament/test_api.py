@@ -100,7 +100,7 @@ def test_bot_create_list_detail_update_retire(author, other_author):
 
 def test_builtin_bots_are_system_owned_and_locked(author):
     versions = builtin_bots_register()
-    assert set(versions) == {"random", "greedy"}
+    assert set(versions) == {"random", "greedy", "search-0.05s", "search-0.25s", "search-1s"}
     assert builtin_bots_register()["random"].pk == versions["random"].pk  # idempotent
     bot = versions["random"].bot
     assert bot.is_system and versions["random"].builtin == "random"
