@@ -85,7 +85,7 @@ def test_demo_on_the_embedded_worker(tmp_path):
     for run in runs:
         worker_log = (tmp_path / "data" / "embedded-worker.log").read_text()[-3000:]
         assert run.returncode == 0, run.stderr[-3000:] + worker_log
-        assert "6/6 matches finished, status closed" in run.stdout, run.stdout + worker_log
+        assert "12/12 matches finished, status closed" in run.stdout, run.stdout + worker_log
     links = [re.findall(r"http://127.0.0.1:(\d+)(/\S+)", run.stdout) for run in runs]
     assert {port for port, _ in links[0]} == {"8555"}
     assert {port for port, _ in links[1]} == {"8556"}
