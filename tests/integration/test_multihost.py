@@ -77,7 +77,8 @@ def test_a_league_across_hosts_that_share_no_disk(hosts_stack, s3_server, s3_buc
         organiser, author,
         {"name": "far cup", "mode": "duel", "seats": 2, "format": "round_robin",
          "seeds": SEEDS, "decision_time_limit": 5.0, "time_bank": 60.0},
-        uploaded, builtin_versions(anon).values(), timeout=600,
+        uploaded, [v for k, v in builtin_versions(anon).items() if k in ("random", "greedy")],
+        timeout=600,
     )  # fmt: skip
 
     matches = list(Match.objects.filter(league_id=league["id"]).order_by("pk"))
