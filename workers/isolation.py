@@ -199,16 +199,20 @@ def _build_jail(
     _mount(None, "/", None, MS_REC | MS_PRIVATE)
     _mount("tmpfs", root, "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=0755")
     bound: list[str] = []
-    for path in (*SYSTEM_DIRS, *readonly_dirs):
-        if any(path == b or path.startswith(b + "/") for b in bound):
-            continue
-        inside = root + path
-        if os.path.islink(path) and path.count("/") == 1:
-            os.symlink(os.readlink(path), inside)
-        elif os.path.isdir(path):
-            os.makedirs(inside, exist_ok=True)
-            _bind_readonly(path, inside)
-            bound.append(path)
+
+    def bind(paths: tuple[str, ...]) -> None:
+        for path in paths:
+            if any(path == b or path.startswith(b + "/") for b in bound):
+                continue
+            inside = root + path
+            if os.path.islink(path) and path.count("/") == 1:
+                os.symlink(os.readlink(path), inside)
+            elif os.path.isdir(path):
+                os.makedirs(inside, exist_ok=True)
+                _bind_readonly(path, inside)
+                bound.append(path)
+
+    bind(SYSTEM_DIRS)
     # Device nodes made in a small tmpfs of their own, rather than bound from the host's
     # devtmpfs, whose mount options (in /proc/self/mountinfo) tell the host's memory size.
     os.mkdir(root + "/dev")
@@ -221,6 +225,9 @@ def _build_jail(
         os.mkdir(f"{root}/{name}")
     _mount("tmpfs", root + "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, f"size={tmp_mb}m,mode=1777")
     _copy_readonly(workdir, root + JAIL_WORKDIR)
+    # The extra folders (an interpreter's prefix, the engine, numpy) last: one may lie under a
+    # folder the jail makes itself, such as a checkout under /tmp.
+    bind(readonly_dirs)
     if output_dir is not None:
         os.mkdir(root + JAIL_OUTDIR)
         _mount(output_dir, root + JAIL_OUTDIR, None, MS_BIND)
