@@ -62,7 +62,8 @@ def encode_observation(vector: list[float], ids: ActionIds,
                        legal: Any = ()) -> dict[str, np.ndarray]:
     """What both environments return: the encoded observation and the mask of the ids of
     ``legal`` (all 0 when the seat is not asked)."""
-    return {"observation": np.asarray(vector, np.float32), "action_mask": ids.legal_mask(legal)}
+    return {"observation": np.fromiter(vector, np.float32, len(vector)),
+            "action_mask": ids.legal_mask(legal)}
 
 
 class IsleOfCatsEnv(AECEnv):
