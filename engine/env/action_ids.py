@@ -65,6 +65,20 @@ class MaskLengthError(ActionIdError):
     """A mask whose length is not the mode's number of action ids."""
 
 
+def _values_text(values: tuple[Any, ...]) -> str:
+    """A domain's values for the docs, in their order: runs of integers as ``a..b``."""
+    if not all(isinstance(v, int) for v in values) or len(values) <= 3:
+        return ", ".join(str(v) for v in values)
+    runs: list[list[int]] = []
+    for v in values:
+        if runs and v == runs[-1][-1] + 1:
+            runs[-1].append(v)
+        else:
+            runs.append([v])
+    return ", ".join(f"{r[0]}..{r[-1]}" if len(r) > 2 else ", ".join(map(str, r))
+                     for r in runs)
+
+
 @dataclass(frozen=True)
 class Choice:
     """One value of a fixed list."""
@@ -77,9 +91,7 @@ class Choice:
         return len(self.values)
 
     def describe(self) -> str:
-        shown = self.values if len(self.values) <= 12 else (
-            f"{self.values[0]}..{self.values[-1]}")
-        return f"{self.name} in {shown} ({self.size})"
+        return f"{self.name} in {_values_text(self.values)} ({self.size})"
 
 
 @dataclass(frozen=True)
@@ -95,7 +107,7 @@ class Pick:
         return comb(len(self.values), self.k)
 
     def describe(self) -> str:
-        return (f"{self.name}: {self.k} of {self.values[0]}..{self.values[-1]} "
+        return (f"{self.name}: {self.k} of {_values_text(self.values)} "
                 f"({len(self.values)} values, C({len(self.values)},{self.k}) = {self.size})")
 
     def rank(self, positions: Sequence[int]) -> int:
