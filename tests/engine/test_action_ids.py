@@ -174,3 +174,21 @@ def test_the_vector_runner_plays_many_games_and_resets_finished_ones():
         assert (reward[~terminated] == 0).all()
     assert set(rewards) <= {-1.0, 0.0, 1.0}
     games.close()
+
+
+def test_the_asynchronous_vector_runner_plays_the_same_games_as_the_synchronous_one():
+    """One process per game (AsyncVectorEnv) changes where games run, not what they are."""
+    runs = []
+    for asynchronous in (False, True):
+        games = vector_env("duel", 2, asynchronous=asynchronous, opponents=["random"],
+                           seat="rotate")
+        obs, _ = games.reset(seed=21)
+        seen = [obs["observation"].copy()]
+        for _ in range(12):
+            masks = games.action_masks()
+            obs, *_ = games.step([int(np.flatnonzero(row)[-1]) for row in masks])
+            seen.append(obs["observation"].copy())
+        games.close()
+        runs.append(np.stack(seen))
+    assert runs[0].shape == (13, 2, 4188)
+    assert np.array_equal(runs[0], runs[1])
