@@ -362,7 +362,7 @@ class ActionIds:
         """Set ``mask`` to 1 at the ids of ``legal``. A decision's placements
         (``PlacementActions``) are read from their bitboards, one orientation at a time."""
         parts = getattr(legal, "parts", None)
-        if parts is None:
+        if parts is None or getattr(legal, "kind", None) != "place":
             encode = self.encode
             for action in legal:
                 mask[encode(action)] = 1
