@@ -10,7 +10,9 @@ placement mask is shown beside it.
 
 The forward model's figures (determinizations, ``clone()``, random playouts from mid-game
 and greedy games per CPU-second, Duel and 4-player standard) come from bench/forward.py,
-each beside the engine of issue 27's start.
+each beside the engine of issue 27's start. The training environments' steps per second
+(PettingZoo, Gymnasium, the vector runner) come from bench/envs.py, each beside the
+environments of issue 28's start.
 
 The standard 4-player line is also compared with the engine as it was before the double
 work of ``PlaceFrame.progress`` and ``BuyFrame.progress`` was removed (issue 16): the
@@ -224,10 +226,12 @@ def run(seconds: float, compare: bool = True) -> dict[str, Any]:
         speed.append({"label": label, "mode": mode, "seats": seats,
                       **games_per_second(mode, seats, options, seconds)})
     baseline = compare_with_baseline(seconds) if compare else {"skipped": "--no-baseline"}
+    from bench.envs import run as envs_run
     from bench.forward import run as forward_run
 
     return {"games_per_second": speed, "enumeration": enumeration_times(),
             "against_baseline": baseline, "forward": forward_run(min(seconds, 2.0), compare),
+            "environments": envs_run(min(seconds, 3.0), compare),
             "targets": {"standard_4p_games_per_second": TARGET_GAMES_PER_SECOND,
                         "enumeration_us": TARGET_ENUMERATION_US}}
 
@@ -266,6 +270,10 @@ def main(argv: list[str] | None = None) -> int:
     from bench.forward import lines as forward_lines
 
     for text in forward_lines(report["forward"]):
+        print(text)
+    from bench.envs import lines as envs_lines
+
+    for text in envs_lines(report["environments"]):
         print(text)
     print(f"targets: >= {TARGET_GAMES_PER_SECOND} standard 4-player games/s, "
           f"<= {TARGET_ENUMERATION_US} us per enumeration")

@@ -4,7 +4,7 @@
 * the per-mode tables of ``docs/bot-protocol.md`` (between the ``protocol-tables`` markers):
   every observation field, type and decision of each mode, and its action kinds;
 * the layout of the training environments' flat encoding in ``docs/training.md`` (between
-  the ``env-layout`` markers);
+  the ``env-layout`` markers), and of their fixed action ids (the ``action-ids`` markers);
 * what ``scripts/game_data_docs.py`` makes from the game's data: its JSON Schema
   (``docs/protocol-schema/game-data.schema.json``), the table of every card in
   ``docs/bot-protocol.md`` and the list of every shape in ``docs/engine.md``.
@@ -26,6 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from engine import available_modes  # noqa: E402
+from engine.env.action_ids import action_ids  # noqa: E402
 from engine.env.encoding import encoder, layout_rows  # noqa: E402
 from engine.protocol_spec import ModeSpec, ObjectType, mode_spec  # noqa: E402
 from scripts import game_data_docs  # noqa: E402
@@ -37,6 +38,7 @@ ENGINE_DOC = ROOT / "docs" / "engine.md"
 TRAINING_DOC = ROOT / "docs" / "training.md"
 START, END = "<!-- protocol-tables:start -->", "<!-- protocol-tables:end -->"
 LAYOUT_START, LAYOUT_END = "<!-- env-layout:start -->", "<!-- env-layout:end -->"
+IDS_START, IDS_END = "<!-- action-ids:start -->", "<!-- action-ids:end -->"
 FIELD_TYPE_JSON = {"int": "int", "str": "str", "colour": "colour", "cells": "cells",
                    "ints": "[int]"}
 
@@ -128,6 +130,18 @@ def layout_tables() -> str:
     return "\n".join(out)
 
 
+def action_id_tables() -> str:
+    out = []
+    for mode in ("standard", "family", "solo", "duel"):
+        out += [f"### {mode} ({action_ids(mode).size} ids)", "",
+                "| first id | ids | kind | fields (first field most significant) |",
+                "|---|---|---|---|"]
+        out += [f"| {first} | {n} | `{kind}` | {_cell(fields)} |"
+                for first, n, kind, fields in action_ids(mode).layout_rows()]
+        out.append("")
+    return "\n".join(out)
+
+
 def replaced(current: str, start: str, end: str, body: str, heading: str) -> str:
     """``current`` with the section between the markers replaced (appended under ``heading``
     when the markers are missing)."""
@@ -150,8 +164,10 @@ def expected_files() -> dict[Path, str]:
     files[ENGINE_DOC] = replaced(ENGINE_DOC.read_text(), game_data_docs.SHAPES_START,
                                  game_data_docs.SHAPES_END, game_data_docs.shape_list(),
                                  "Shapes")
-    files[TRAINING_DOC] = replaced(TRAINING_DOC.read_text(), LAYOUT_START, LAYOUT_END,
-                                   layout_tables(), "The flat encoding, mode by mode")
+    training = replaced(TRAINING_DOC.read_text(), LAYOUT_START, LAYOUT_END, layout_tables(),
+                        "The flat encoding, mode by mode")
+    files[TRAINING_DOC] = replaced(training, IDS_START, IDS_END, action_id_tables(),
+                                   "The action ids, mode by mode")
     return files
 
 

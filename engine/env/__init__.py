@@ -1,7 +1,8 @@
-"""Training environments for every mode: PettingZoo (AEC, every seat an agent) and
-Gymnasium (one seat against bots). Optional: they need ``requirements-env.txt`` (NumPy,
-Gymnasium, PettingZoo); ``import engine`` never imports this package. docs/training.md
-describes the observation layout, the actions and the rewards.
+"""Training environments for every mode: PettingZoo (AEC, every seat an agent), Gymnasium
+(one seat against bots) and a vector of Gymnasium games stepped together. Optional: they need
+``requirements-env.txt`` (NumPy, Gymnasium, PettingZoo); ``import engine`` never imports this
+package. Actions are the mode's fixed action ids (engine/env/action_ids.py). docs/training.md
+describes the observation layout, the action ids and the rewards.
 """
 
 from __future__ import annotations
@@ -22,3 +23,10 @@ def single_agent_env(mode: str = "duel", seats: int | None = None, **options: An
     from .single import SingleAgentEnv
 
     return SingleAgentEnv(mode=mode, seats=seats, **options)
+
+
+def vector_env(mode: str = "duel", num_envs: int = 8, **options: Any):
+    """``num_envs`` Gymnasium games stepped together (engine/env/vector.py)."""
+    from .vector import vector_env as make
+
+    return make(mode=mode, num_envs=num_envs, **options)

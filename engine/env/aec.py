@@ -3,15 +3,17 @@
 Agents are ``seat_0`` .. ``seat_{n-1}`` (solo: ``seat_0`` alone; the sister is part of the
 game). ``observe(agent)`` is ``{"observation": float32 vector, "action_mask": int8 vector}``:
 the flat encoding of the very observation a bot receives (engine/env/encoding.py, layout in
-docs/training.md) and a mask over the action space. An action is an index into the seat's
-legal actions, in the engine's order (the order of ``legal`` in the bot protocol), so the
-action space is ``Discrete(max_actions)`` and the mask has 1 at the first ``len(legal)``
-entries. ``infos[agent]`` of the acting seat holds the bot's dict observation
-(``"observation"``) and the legal actions' JSON form is ``legal_json(agent)``.
+docs/training.md) and the legal mask over the mode's fixed action ids. An action is such an
+id (engine/env/action_ids.py): every action of the mode has one for the whole game, so the
+action space is ``Discrete(action_ids(mode).size)``. ``infos[agent]`` of the acting seat holds
+the bot's dict observation (``"observation"``) and the legal actions' JSON form is
+``legal_json(agent)``.
 
 Rewards come once, at the end: with ``reward="rank"`` (default) +1 for first place, -1 for
-last and linear in between (solo: +1 when you beat the sister, -1 otherwise); with
-``reward="score"``, the final score. The game always ends, so truncation is never set.
+last and linear in between, seats that tie sharing the mean of their places' rewards (so the
+rewards of a game sum to 0, and a 2-player tie gives 0 to each); solo: +1 when you beat the
+sister, -1 otherwise. With ``reward="score"``, the final score. The game always ends, so
+truncation is never set.
 """
 
 from __future__ import annotations
@@ -24,9 +26,9 @@ from pettingzoo import AECEnv
 
 from ..game import Game
 from ..modes import mode_class, new_game
+from .action_ids import ActionIds, action_ids
 from .encoding import encoder
 
-MAX_ACTIONS = 2048  # legal actions of any decision (the largest seen: about 1,100 placements)
 REWARDS = ("rank", "score")
 OBS_HIGH = 1000.0  # encoded values are scaled counts, about 0-1; none comes near this
 
@@ -39,23 +41,29 @@ def final_rewards(result: dict[str, Any], reward: str) -> list[float]:
     if seats == 1:  # solo: against the sister
         return [1.0 if result.get("won") else -1.0]
     ranks = result["ranks"]
-    return [1.0 - 2.0 * (rank - 1) / (seats - 1) for rank in ranks]
+
+    def place_reward(place: int) -> float:
+        return 1.0 - 2.0 * (place - 1) / (seats - 1)
+
+    tied = {rank: ranks.count(rank) for rank in ranks}  # competition ranks: 1, 1, 3, ...
+    return [sum(place_reward(rank + k) for k in range(tied[rank])) / tied[rank]
+            for rank in ranks]
 
 
-def observation_space(size: int) -> spaces.Dict:
+def observation_space(size: int, actions: int) -> spaces.Dict:
     """The observation space of both environments: the flat vector and the action mask."""
     return spaces.Dict({
         "observation": spaces.Box(0.0, OBS_HIGH, (size,), np.float32),
-        "action_mask": spaces.Box(0, 1, (MAX_ACTIONS,), np.int8),
+        "action_mask": spaces.Box(0, 1, (actions,), np.int8),
     })
 
 
-def encode_observation(vector: list[float], legal_count: int) -> dict[str, np.ndarray]:
-    """What both environments return: the encoded observation and the mask of its first
-    ``legal_count`` actions (0 when the seat is not asked)."""
-    mask = np.zeros(MAX_ACTIONS, np.int8)
-    mask[:legal_count] = 1
-    return {"observation": np.asarray(vector, np.float32), "action_mask": mask}
+def encode_observation(vector: list[float], ids: ActionIds,
+                       legal: Any = ()) -> dict[str, np.ndarray]:
+    """What both environments return: the encoded observation and the mask of the ids of
+    ``legal`` (all 0 when the seat is not asked)."""
+    return {"observation": np.fromiter(vector, np.float32, len(vector)),
+            "action_mask": ids.legal_mask(legal)}
 
 
 class IsleOfCatsEnv(AECEnv):
@@ -78,9 +86,10 @@ class IsleOfCatsEnv(AECEnv):
         self.render_mode = render_mode
         new_game(mode, seats=seats, seed=0, options=options)  # fails early on a bad config
         self._encoder = encoder(mode)
+        self.action_ids = action_ids(mode)
         self.possible_agents = [f"seat_{s}" for s in range(seats)]
-        obs_space = observation_space(self._encoder.size)
-        act_space = spaces.Discrete(MAX_ACTIONS)
+        obs_space = observation_space(self._encoder.size, self.action_ids.size)
+        act_space = spaces.Discrete(self.action_ids.size)
         self._obs_spaces = dict.fromkeys(self.possible_agents, obs_space)
         self._act_spaces = dict.fromkeys(self.possible_agents, act_space)
         self._seed_rng = np.random.default_rng()
@@ -114,13 +123,9 @@ class IsleOfCatsEnv(AECEnv):
             return
         assert self.game is not None
         seat = self._seat(agent)
-        legal = self.game.legal_actions(seat)
-        index = int(action) if action is not None else -1
-        if not 0 <= index < len(legal):
-            raise ValueError(f"action {action!r} is not legal: {agent} has {len(legal)} legal "
-                             "actions (see the action mask)")
+        chosen = self.action_ids.action_for(action, self.game.legal_actions(seat))
         self._cumulative_rewards[agent] = 0.0
-        self.game.apply_unchecked(seat, legal[index])
+        self.game.apply_unchecked(seat, chosen)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         if self.game.is_over():
             result = self.game.result()
@@ -141,8 +146,8 @@ class IsleOfCatsEnv(AECEnv):
         # the acting seat's observation is already in its info (built once per step)
         observation = self.infos.get(agent, {}).get("observation") or game.observation(seat)
         asked = not game.is_over() and seat in game.pending()
-        return encode_observation(self._encoder.encode(observation),
-                                  len(game.legal_actions(seat)) if asked else 0)
+        return encode_observation(self._encoder.encode(observation), self.action_ids,
+                                  game.legal_actions(seat) if asked else ())
 
     def render(self) -> str | None:
         if self.render_mode != "ansi" or self.game is None:

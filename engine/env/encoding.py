@@ -97,22 +97,27 @@ def _layout_planes(name: str) -> tuple[list[float], list[float], list[float]]:
 
 
 def _boat(boat_name: str | None, tiles: Sequence[dict[str, Any]]) -> list[float]:
-    """``BOAT_CHANNELS`` planes of width x height cells, channel after channel."""
+    """``BOAT_CHANNELS`` planes of width x height cells, channel after channel (one flat
+    list, written in place: no plane is built and then copied)."""
     width, height = _boat_frame()
     area = width * height
-    planes = [[0.0] * area for _ in BOAT_CHANNELS]
+    out = [0.0] * (len(BOAT_CHANNELS) * area)
     if boat_name is not None:
         cells, rats, maps = _layout_planes(boat_name)
-        planes[0], planes[-2], planes[-1] = list(cells), list(rats), list(maps)
-    channel = {c: 2 + k for k, c in enumerate(COLOURS)}
+        out[:area] = cells
+        out[-2 * area:-area] = rats
+        out[-area:] = maps
+    channel = {c: (2 + k) * area for k, c in enumerate(COLOURS)}
+    treasure = 7 * area
     for tile in tiles:
-        target = channel.get(tile.get("colour")) if tile["kind"] in ("cat", "oshax") else 7
+        target = channel.get(tile.get("colour")) if tile["kind"] in (
+            "cat", "oshax") else treasure
         for x, y in tile["cells"]:
             at = y * width + x
-            planes[1][at] = 1.0
+            out[area + at] = 1.0
             if target is not None:
-                planes[target][at] = 1.0
-    return [v for plane in planes for v in plane]
+                out[target + at] = 1.0
+    return out
 
 
 def _boat_segment(name: str, whose: str) -> Segment:

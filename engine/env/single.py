@@ -6,11 +6,14 @@ Opponents are built-in bots by name (``"random"``, ``"greedy"``) or factories
 (docs/training.md shows how).
 
 The observation and the action are those of the AEC environment (engine/env/aec.py): a dict
-of the flat vector and the action mask, and an index into the legal actions. Your seat is
+of the flat vector and the action mask, and a fixed action id (engine/env/action_ids.py).
+``action_masks()`` returns the current mask as a bool vector (the method Stable-Baselines3's
+``MaskablePPO`` calls). Your seat is
 ``seat`` or, with ``seat="rotate"``, drawn at each reset from the episode's seed. Opponents
 act inside ``step`` until it is your turn again or the game ends; the reward comes at the end. An
 action outside the mask is played as the arena plays a faulty bot's turn, the first legal
-action, and ``info["illegal"]`` says so (``illegal="raise"`` raises instead).
+action, and ``info["illegal"]`` says so (``illegal="raise"`` raises instead). An id outside
+the action space always raises ``UnknownActionId``.
 """
 
 from __future__ import annotations
@@ -25,8 +28,8 @@ from ..actions import Action
 from ..bots import builtin_names, is_builtin_bot, make_bot
 from ..errors import ConfigError
 from ..modes import mode_class, new_game
+from .action_ids import IllegalActionId, UnknownActionId, action_ids
 from .aec import (
-    MAX_ACTIONS,
     REWARDS,
     encode_observation,
     final_rewards,
@@ -72,8 +75,10 @@ class SingleAgentEnv(gym.Env):
         self.illegal = illegal
         self.render_mode = render_mode
         self._encoder = encoder(mode)
-        self.observation_space = observation_space(self._encoder.size)
-        self.action_space = gym.spaces.Discrete(MAX_ACTIONS)
+        self.action_ids = action_ids(mode)
+        self.observation_space = observation_space(self._encoder.size, self.action_ids.size)
+        self.action_space = gym.spaces.Discrete(self.action_ids.size)
+        self._mask: np.ndarray | None = None
         self.game = None
         self.seat = 0
         self._agents: dict[int, Any] = {}
@@ -96,19 +101,24 @@ class SingleAgentEnv(gym.Env):
     def step(self, action: int):
         assert self.game is not None, "call reset() first"
         legal = self.game.legal_actions(self.seat)
-        index = int(action)
-        was_illegal = not 0 <= index < len(legal)
-        if was_illegal:
+        try:
+            chosen, was_illegal = self.action_ids.action_for(action, legal), False
+        except UnknownActionId:
+            if self.illegal == "raise" or not self.action_space.contains(action):
+                raise  # an id outside the action space is a bug, never a move
+            chosen, was_illegal = legal[0], True  # an id of the space that names no action
+        except IllegalActionId:
             if self.illegal == "raise":
-                raise ValueError(f"action {action!r} is not legal: {len(legal)} legal actions "
-                                 "(see the action mask)")
-            index = 0  # the arena's default policy for a seat whose bot went wrong
-        self.game.apply_unchecked(self.seat, legal[index])
+                raise
+            chosen, was_illegal = legal[0], True  # the arena's default policy for a faulty bot
+        self.game.apply_unchecked(self.seat, chosen)
         self._play_opponents()
         if self.game.is_over():
             result = self.game.result()
             reward = final_rewards(result, self.reward_kind)[self.seat]
-            final = encode_observation(self._encoder.encode(self.game.observation(self.seat)), 0)
+            final = encode_observation(self._encoder.encode(self.game.observation(self.seat)),
+                                       self.action_ids)
+            self._mask = final["action_mask"]
             return final, reward, True, False, {"result": result, "illegal": was_illegal}
         observed, info = self._observe_with_info()
         return observed, 0.0, False, False, {**info, "illegal": was_illegal}
@@ -121,6 +131,11 @@ class SingleAgentEnv(gym.Env):
     def close(self) -> None:
         self._close_agents()
         self.game = None
+
+    def action_masks(self) -> np.ndarray:
+        """The legal mask of the current state as booleans (MaskablePPO's convention)."""
+        assert self._mask is not None, "call reset() first"
+        return self._mask.astype(bool)
 
     def legal_json(self) -> list[dict[str, Any]]:
         assert self.game is not None
@@ -146,9 +161,10 @@ class SingleAgentEnv(gym.Env):
         game = self.game
         assert game is not None
         observation = game.observation(self.seat)
-        legal = 0 if game.is_over() else len(game.legal_actions(self.seat))
-        return encode_observation(self._encoder.encode(observation), legal), {
-            "observation": observation}
+        legal = () if game.is_over() else game.legal_actions(self.seat)
+        observed = encode_observation(self._encoder.encode(observation), self.action_ids, legal)
+        self._mask = observed["action_mask"]
+        return observed, {"observation": observation}
 
     def _close_agents(self) -> None:
         for agent in self._agents.values():

@@ -1,79 +1,57 @@
-"""Train a small policy for the Duel against `random`, with no deep-learning framework.
+"""Train a Duel policy against `random` with NumPy alone, and export it as a bot bundle.
 
-    python examples/training/train_duel.py                 # about a minute on one core
-    python examples/training/train_duel.py --json --iterations 3 --eval-games 40
+    python examples/training/train_duel.py --export duel_policy.zip     # a few minutes, 1 core
+    python examples/training/train_duel.py --json --iterations 1 --population 3 --games 1
 
-The policy is a softmax over the legal actions of a linear score ``w . features(action)``.
-Features are read from the bot protocol's JSON (the action, and the observation in
-``info["observation"]``), so the trained weights can drive a bot program of any language.
-It trains by the cross-entropy method (sample weight vectors, keep the best, refit) on
-episodes of `engine.env.single_agent_env` against the built-in `random` bot, then compares
-the untrained policy (all weights 0: uniform over legal actions, which is `random`) with the
-trained one on fresh seeds: win rate and mean score difference, each with a 95% interval.
+The policy (``duel_policy.py``) is linear over features of each legal action, read from the
+flat observation and the action's fixed id; it plays its best-scoring legal action. It is
+trained by the cross-entropy method (sample weight vectors around a mean, keep the best
+quarter by mean score difference over the same episodes, refit the mean and spread) on
+episodes of ``engine.env.single_agent_env`` against the built-in `random` bot, your seat drawn
+from each episode's seed. Then the uniform random policy (which is `random`) and the trained
+one are compared on fresh seeds: win rate and mean score difference, each with a 95%
+interval. ``--export FILE.zip`` writes a ``python3-numpy`` bot bundle (``bot.json``,
+``main.py``, ``duel_policy.py``, ``policy.npz``) that ``python -m arena submit FILE.zip --bot
+NAME`` uploads and ``python -m arena play``/``arena`` run in the sandbox.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import sys
+import zipfile
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parents[1]))
+sys.path.insert(0, str(HERE))
+
+from duel_policy import FEATURE_NAMES, FEATURES, choose  # noqa: E402
 
 from arena.stats import mean_interval, wilson  # noqa: E402
 from engine.env import single_agent_env  # noqa: E402
 
-KINDS = ("choose_boat", "move", "select", "place", "fish_action", "decline", "end_turn",
-         "return_cat")
-ITEMS = ("cat", "lesson", "instant", "treasure")
-FISH_ACTIONS = ("move", "jump", "treasure", "discovery")
-FEATURES = len(KINDS) + len(ITEMS) + 1 + len(FISH_ACTIONS) + 3 + 3
+EVAL_SEEDS = 1_000_000  # evaluation seeds start here; training seeds stay below
 
 
-def features(action: dict[str, Any], obs: dict[str, Any]) -> list[float]:
-    """What the policy sees of one legal action."""
-    out = [1.0 if action["kind"] == k else 0.0 for k in KINDS]
-    item = None
-    if action["kind"] in ("select", "move"):
-        space = action.get("space", action.get("to"))
-        item = obs["island"][space - 1]["item"] if 1 <= space <= 15 else None
-    out += [1.0 if item and item["kind"] == k else 0.0 for k in ITEMS]
-    out.append(1.0 if item and item.get("fish") else 0.0)
-    out += [1.0 if action.get("action") == a else 0.0 for a in FISH_ACTIONS]
-    if action["kind"] == "place":
-        me = obs["players"][obs["you"]]
-        taken = {tuple(c) for t in me["tiles"] for c in t["cells"]}
-        cells = [tuple(c) for c in action["cells"]]
-        touching = sum((x + dx, y + dy) in taken for x, y in cells
-                       for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)))
-        out += [touching / (4 * len(cells)), sum(x for x, _ in cells) / (20 * len(cells)),
-                sum(y for _, y in cells) / (12 * len(cells))]
-    else:
-        out += [0.0, 0.0, 0.0]
-    out += [obs["players"][obs["you"]]["fish"] / 10, obs["day"] / 10, 1.0]
-    return out
-
-
-def choose(weights: np.ndarray, env: Any, info: dict[str, Any], rng: np.random.Generator) -> int:
-    legal = env.legal_json()
-    obs = info["observation"]
-    scores = np.array([features(a, obs) for a in legal]) @ weights
-    p = np.exp(scores - scores.max())
-    return int(rng.choice(len(legal), p=p / p.sum()))
-
-
-def play(weights: np.ndarray, seed: int) -> tuple[float, bool]:
-    """One Duel against random from ``seed``: (my score - theirs, did I win)."""
+def play(weights: np.ndarray | None, seed: int) -> tuple[float, bool]:
+    """One Duel against random from ``seed``: (my score - theirs, did I win). ``weights``
+    None plays uniformly at random over the legal ids."""
     env = single_agent_env(mode="duel", opponents=["random"], seat="rotate", reward="score")
     rng = np.random.default_rng(seed)
-    _, info = env.reset(seed=seed)
+    obs, info = env.reset(seed=seed)
     done = False
     while not done:
-        _, _, done, _, info = env.step(choose(weights, env, info, rng))
+        if weights is None:
+            action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        else:
+            action = choose(weights, obs["observation"], obs["action_mask"])
+        obs, _, done, _, info = env.step(action)
     scores, me = info["result"]["scores"], env.seat
     env.close()
     return float(scores[me] - scores[1 - me]), me in info["result"]["winners"]
@@ -100,15 +78,31 @@ def train(iterations: int, population: int, games: int, seed: int) -> np.ndarray
     return mean
 
 
-def evaluate(weights: np.ndarray, games: int) -> dict[str, Any]:
+def evaluate(weights: np.ndarray | None, games: int) -> dict[str, Any]:
     """Fresh seeds (never trained on): win rate and score difference with 95% intervals."""
-    results = [play(weights, 1_000_000 + s) for s in range(games)]
+    results = [play(weights, EVAL_SEEDS + s) for s in range(games)]
     diffs = [d for d, _ in results]
     wins = sum(w for _, w in results)
     mean, low, high = mean_interval(diffs)
     w_low, w_high = wilson(wins, games)
     return {"games": games, "win_rate": wins / games, "win_rate_95": [w_low, w_high],
             "score_diff": mean, "score_diff_95": [low, high]}
+
+
+def export(weights: np.ndarray, path: Path) -> Path:
+    """Write the policy as a ``python3-numpy`` bot bundle (a zip) at ``path``."""
+    weights_file = io.BytesIO()
+    np.savez(weights_file, weights=weights.astype(np.float32),
+             feature_names=np.array(FEATURE_NAMES))
+    manifest = {"entrypoint": "main.py", "language": "python3-numpy", "name": "duel-policy",
+                "description": "a linear Duel policy trained by examples/training/train_duel.py"}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as bundle:
+        bundle.writestr("bot.json", json.dumps(manifest, indent=1))
+        bundle.write(HERE / "bot_main.py", "main.py")
+        bundle.write(HERE / "duel_policy.py", "duel_policy.py")
+        bundle.writestr("policy.npz", weights_file.getvalue())
+    return path
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -118,21 +112,30 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=6, help="episodes per candidate")
     parser.add_argument("--eval-games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--export", type=Path, default=None, metavar="FILE.zip",
+                        help="write the trained policy as a python3-numpy bot bundle")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
-    before = evaluate(np.zeros(FEATURES), args.eval_games)
+    before = evaluate(None, args.eval_games)
     weights = train(args.iterations, args.population, args.games, args.seed)
     after = evaluate(weights, args.eval_games)
-    report = {"before": before, "after": after, "weights": [round(w, 3) for w in weights]}
+    report = {"before": before, "after": after,
+              "weights": dict(zip(FEATURE_NAMES, (round(float(w), 3) for w in weights),
+                                  strict=True))}
+    if args.export is not None:
+        report["bundle"] = str(export(weights, args.export))
     if args.json:
         print(json.dumps(report))
         return 0
-    for name, r in (("untrained (= random)", before), ("trained", after)):
+    for name, r in (("uniform random policy", before), ("trained policy", after)):
         print(f"{name:>22}: win rate {r['win_rate']:.1%} "
               f"[{r['win_rate_95'][0]:.1%}, {r['win_rate_95'][1]:.1%}], "
               f"score difference {r['score_diff']:+.1f} "
               f"[{r['score_diff_95'][0]:+.1f}, {r['score_diff_95'][1]:+.1f}] "
-              f"over {r['games']} games")
+              f"over {r['games']} games against random")
+    if args.export is not None:
+        print(f"bot bundle: {args.export} (upload: python -m arena submit {args.export} "
+              "--bot NAME)")
     return 0
 
 

@@ -29,6 +29,13 @@ def test_bench_reports_games_per_second_and_enumeration(capsys: pytest.CaptureFi
         before = forward["baseline"]
         assert "skipped" in before or (before[case]["clone_per_second"] > 0
                                        and "determinizations_per_second" not in before[case])
+    envs = report["environments"]  # steps/s of each training environment (bench/envs.py)
+    assert set(envs["current"]) == {"aec_standard_4", "gymnasium_standard_4_vs_greedy",
+                                    "vector_duel_8"}
+    assert all(f["steps_per_second"] > 0 and f["games"] >= 1 for f in envs["current"].values())
+    before = envs["baseline"]
+    assert "skipped" in before or (before["aec_standard_4"]["steps_per_second"] > 0
+                                   and "vector_duel_8" not in before)
 
 
 def test_bench_compares_with_the_baseline_engine_on_the_same_seeds() -> None:
