@@ -69,8 +69,8 @@ def pictures(matches: list[Any], replay_storage: Path, repeats: int = 5) -> dict
 
     client = Client()
     rows: dict[str, list[float]] = {k: [] for k in (
-        "png_cold_ms", "png_cold_cpu_ms", "png_cached_ms", "png_bytes", "gif_cold_ms", "gif_cold_cpu_ms", "gif_cached_ms",
-        "gif_bytes", "gif_frames", "steps")}
+        "png_cold_ms", "png_cold_cpu_ms", "png_cached_ms", "png_bytes", "gif_cold_ms",
+        "gif_cold_cpu_ms", "gif_cached_ms", "gif_bytes", "gif_frames", "steps")}
     for match in matches:
         steps = len(decode(open_replay(match.replay_name))["steps"])
         rows["steps"].append(steps)
