@@ -145,7 +145,7 @@ def images(games: int, playouts: int, with_pictures: bool, with_analysis: bool,
     if pics:
         print(f"\npictures: {pics['matches']} greedy 4-player standard matches "
               f"(median {pics['steps']:.0f} steps), {pics['pngs']} PNGs at 1200x630 and "
-              f"{pics['matches']} GIFs at 600x315 ({pics['gif_frames']:.0f} frames); "
+              f"{pics['matches']} GIFs at 800x420 ({pics['gif_frames']:.0f} frames); "
               f"load average now {load}")
         print(f"{'(medians)':<26}{'cold ms':>10}{'cold CPU ms':>13}{'cold max':>10}"
               f"{'cached ms':>11}{'bytes':>10}")

@@ -69,7 +69,7 @@ def test_the_summary_gif_is_animated_and_cached(stored_match, client):
     doc = decode(open_replay(match.replay_name))
     assert gif.format == "GIF" and gif.is_animated
     assert gif.n_frames == len(summary_frames(doc)) > 10
-    assert gif.size == (600, 315)
+    assert gif.size == (800, 420)
     assert gif.info.get("loop") == 0
     again = client.get(f"/matches/{match.pk}/summary.gif")
     assert again["X-Image-Cache"] == "hit" and again.content == first.content
