@@ -50,6 +50,7 @@ class ChancesChart:
     y_ticks: tuple[Tick, ...]
     day_ticks: tuple[Tick, ...]
     summary: str
+    frames: int  # the game's last frame (the x axis' end)
 
 
 def _pct(value: float) -> str:
@@ -100,4 +101,4 @@ def chances_chart(result: Mapping[str, Any], names: Sequence[str]) -> ChancesCha
         for line, (_s, _l, values) in zip(lines, rows, strict=True)) + ".")
     return ChancesChart(WIDTH, HEIGHT, LEFT, right, TOP, bottom, "Step",
                         "Chance of winning", tuple(lines), tuple(blunders), x_ticks, y_ticks,
-                        day_ticks, summary)
+                        day_ticks, summary, last_frame)

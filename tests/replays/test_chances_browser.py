@@ -68,9 +68,18 @@ def test_the_chances_chart_shows_links_blunders_and_passes_axe(
             page.locator("#chances").scroll_into_view_if_needed()
             page.screenshot(path=str(SHOTS / f"match-chances-{name}.png"), full_page=True)
             page.locator("#chances").screenshot(path=str(SHOTS / f"chances-{name}.png"))
-            # a blunder's mark links to its step on the match page
+            # a blunder links to its step: the viewer of the page goes there in place, the
+            # chart's cursor follows it, and the address names the step
+            page.wait_for_function("window.viewer && window.viewer.views.length > 1")
             page.locator("ol.blunders a").first.click()
-            page.wait_for_load_state("load")
+            page.wait_for_function(f"window.viewer.step === {blunder['frame']}")
             assert page.url.endswith(f"/matches/{match.pk}/?step={blunder['frame']}")
+            cursor = page.locator("#chances .chances-chart line.cursor")
+            page.wait_for_function(
+                "document.querySelector('#chances line.cursor').style.display !== 'none'")
+            x = float(cursor.get_attribute("x1"))
+            mark_x = float(page.locator("#chances .blunder-mark path").first.get_attribute(
+                "d")[1:].split()[0])
+            assert abs(x - mark_x) < 1.0, (x, mark_x)
             page.close()
         assert errors == []
