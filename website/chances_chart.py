@@ -87,7 +87,8 @@ def chances_chart(result: Mapping[str, Any], names: Sequence[str]) -> ChancesCha
     for b in result.get("blunders") or []:
         seat = int(b["seat"])
         label = names[seat] if seat < len(names) else f"seat {seat}"
-        day = f" on day {b['day']}" if b.get("day") is not None else ""
+        word = "round" if result.get("mode") == "duel" else "day"
+        day = f" in {word} {b['day']}" if b.get("day") is not None else ""
         blunders.append(BlunderMark(
             seat, label, int(b["frame"]), px(b["frame"]), py(b["after"]),
             f"{label}{day}: {_pct(b['before'])} → {_pct(b['after'])} (step {b['frame']})"))
