@@ -9,6 +9,13 @@ and the viewer's frames payload (JSON and gzip bytes, build time).
 Then the viewer as a spectator meets it (bench/replays_viewer.py): the server time of the
 first view of a finished 4-player standard replay and the p95 of a seek in headless Chromium,
 printed next to the figures measured before frames were stored with the replay (``BEFORE``).
+
+Then the server-drawn pictures and the win-chance analysis (bench/replays_images.py): the
+render time and bytes of ``/matches/N/step/K.png`` and ``/matches/N/summary.gif`` of 4-player
+standard matches, cold (drawn) and cached, and the analysis time of one match.
+
+    python bench/replays.py --games 0 --no-viewer        # pictures and analysis only
+    python bench/replays.py --no-images --no-analysis    # as before
 """
 
 from __future__ import annotations
@@ -86,6 +93,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-viewer", action="store_true",
                         help="skip the viewer's first-view and seek figures")
     parser.add_argument("--viewer-games", type=int, default=5)
+    parser.add_argument("--no-images", action="store_true",
+                        help="skip the PNG/GIF render times and sizes")
+    parser.add_argument("--no-analysis", action="store_true",
+                        help="skip the win-chance analysis time")
+    parser.add_argument("--image-games", type=int, default=2,
+                        help="4-player standard matches drawn (default 2)")
+    parser.add_argument("--playouts", type=int, default=16,
+                        help="analysis playouts per point (ANALYSIS_PLAYOUTS; default 16)")
     parser.add_argument("--before-root", metavar="DIR",
                         help="measure 'before' now, on this checkout of the old code "
                              "(git archive 646f005 | tar -x -C DIR), instead of BEFORE")
@@ -94,9 +109,9 @@ def main(argv: list[str] | None = None) -> int:
     header = ("mode", "seats", "games", "steps", "bytes", "bytes_max", "msgpack_bytes",
               "encode_ms", "decode_ms", "verify_ms", "frames_ms", "frames_json_bytes",
               "frames_gzip_bytes")
-    if not args.json:
+    if not args.json and args.games > 0:
         print(" ".join(f"{h:>17}" if i else f"{h:<9}" for i, h in enumerate(header)))
-    for mode in modes:
+    for mode in modes if args.games > 0 else ():
         row = bench_mode(mode, args.games)
         if args.json:
             print(json.dumps(row))
@@ -105,7 +120,45 @@ def main(argv: list[str] | None = None) -> int:
                            for i, h in enumerate(header)))
     if not args.no_viewer:
         viewer(args.viewer_games, args.json, args.before_root)
+    if not (args.no_images and args.no_analysis):
+        images(args.image_games, args.playouts, not args.no_images, not args.no_analysis,
+               args.json)
     return 0
+
+
+def images(games: int, playouts: int, with_pictures: bool, with_analysis: bool,
+           as_json: bool) -> None:
+    """The match pictures' render time and size, and one match's analysis time."""
+    import importlib.util
+    import os
+
+    spec = importlib.util.spec_from_file_location(
+        "replays_images", Path(__file__).resolve().parent / "replays_images.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    figures = module.run(games, playouts, with_pictures, with_analysis)
+    load = round(os.getloadavg()[0], 1)
+    if as_json:
+        print(json.dumps({"images": figures, "load_average": load}))
+        return
+    pics = figures.get("pictures")
+    if pics:
+        print(f"\npictures: {pics['matches']} greedy 4-player standard matches "
+              f"(median {pics['steps']:.0f} steps), {pics['pngs']} PNGs at 1200x630 and "
+              f"{pics['matches']} GIFs at 800x420 ({pics['gif_frames']:.0f} frames); "
+              f"load average now {load}")
+        print(f"{'(medians)':<26}{'cold ms':>10}{'cold CPU ms':>13}{'cold max':>10}"
+              f"{'cached ms':>11}{'bytes':>10}")
+        for kind, url in (("png", "/matches/N/step/K.png"), ("gif", "/matches/N/summary.gif")):
+            print(f"{url:<26}{pics[kind + '_cold_ms']:>10}{pics[kind + '_cold_cpu_ms']:>13}"
+                  f"{pics[kind + '_cold_ms_max']:>10}{pics[kind + '_cached_ms']:>11}"
+                  f"{pics[kind + '_bytes']:>10.0f}")
+    found = figures.get("analysis")
+    if found:
+        print(f"\nanalysis of one greedy 4-player standard match ({found['steps']} steps): "
+              f"{found['points']} points, {found['playouts_per_point']} playouts per point "
+              f"({found['playouts']} playouts): {found['wall_s']} s wall clock, "
+              f"{found['cpu_s']} s CPU; load average now {load}")
 
 
 def viewer(games: int, as_json: bool, before_root: str | None = None) -> None:

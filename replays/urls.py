@@ -5,7 +5,7 @@ from django.views.generic import RedirectView
 
 from tournament.page_cache import cached_page
 
-from . import api, views
+from . import api, image_views, views
 
 app_name = "replays"
 
@@ -16,6 +16,11 @@ urlpatterns = [
     path("api/v1/replays/frames", api.uploaded_replay_frames, name="upload-frames"),
     path("replays/<int:match_id>/", views.replay_viewer, name="viewer"),
     path("replays/file/", views.replay_file_viewer, name="file-viewer"),
+    # pictures of a match, drawn on the server (replays/images.py)
+    path("matches/<int:match_id>/step/<int:step>.png", image_views.match_step_png,
+         name="step-png"),
+    path("matches/<int:match_id>/summary.gif", image_views.match_summary_gif,
+         name="summary-gif"),
 ]
 
 # The spectator pages moved to the website app (website/urls.py, mounted first at the same

@@ -104,6 +104,7 @@ class RateLimited(ArenaError):
     CHALLENGES_PER_HOUR = "You may request {limit} challenge matches per hour."
     CHALLENGES_ACTIVE = "You already have {limit} challenge matches queued or running."
     PAIRED_ACTIVE = "You already have {limit} paired comparisons running."
+    ANALYSES_PER_HOUR = "You may request {limit} match analyses per hour."
 
     def __init__(
         self, message: str, *, retry_after: int, fields: dict[str, list[str]] | None = None

@@ -452,3 +452,39 @@ class WorkerHeartbeat(models.Model):
 
     def __str__(self) -> str:
         return f"worker {self.name} (beat {self.beat_at:%H:%M:%S})"
+
+
+class MatchAnalysis(models.Model):
+    """Who was winning a finished match: each seat's chance of winning and expected final
+    score at each day's end, by playouts of the house bots (replays/analysis.py), computed
+    once on request by a worker and kept with the match (``points``, ``blunders``). A second
+    request reads this row; nothing recomputes it."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        DONE = "done"
+        FAILED = "failed"
+
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="analysis")
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
+    playouts = models.PositiveSmallIntegerField(help_text="playouts per point")
+    engine_version = models.CharField(max_length=32, blank=True)
+    result = models.JSONField(default=dict, blank=True,
+                              help_text="replays.analysis.analyse's output")
+    seconds = models.FloatField(null=True, blank=True, help_text="wall-clock time of the run")
+    error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["requested_by", "created_at"],
+                                name="analysis_requester_time")]
+
+    def __str__(self) -> str:
+        return f"analysis of match {self.match_id} ({self.status})"

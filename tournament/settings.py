@@ -521,6 +521,11 @@ PAIRED_ACTIVE_MAX = env_int("PAIRED_ACTIVE_MAX", 2)  # running paired comparison
 
 ELO_K = env_float("ELO_K", 32.0)
 
+# Win-chance analysis of a finished match (replays/analysis.py), on request: playouts per
+# point (frame 0, each day's end), and per-user requests in any rolling hour.
+ANALYSIS_PLAYOUTS = env_int("ANALYSIS_PLAYOUTS", 16)
+ANALYSIS_PER_HOUR = env_int("ANALYSIS_PER_HOUR", 5)
+
 # --- Logging ----------------------------------------------------------------------------------
 
 LOG_LEVEL = env_str("LOG_LEVEL", "INFO").upper()

@@ -5,7 +5,7 @@ from django.urls import path, reverse_lazy
 
 from tournament.page_cache import cached_page
 
-from .views import accounts, authors, docs, organisers, paired, public
+from .views import accounts, analysis, authors, docs, organisers, paired, public
 
 app_name = "website"
 
@@ -63,4 +63,5 @@ urlpatterns = [
     # matches
     path("matches/", cached_page(public.match_list), name="matches"),
     path("matches/<int:match_id>/", public.match_detail, name="match"),
+    path("matches/<int:match_id>/analysis/", analysis.match_analysis, name="match-analysis"),
 ]

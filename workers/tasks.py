@@ -85,3 +85,14 @@ def matches_reap_stale_task() -> list[int]:
     from tournament.services.matches import matches_reap_stale
 
     return matches_reap_stale()
+
+
+@shared_task(name="arena.match_analyse", acks_late=True, reject_on_worker_lost=True,
+             time_limit=settings.CELERY_TASK_TIME_LIMIT,
+             soft_time_limit=settings.CELERY_TASK_SOFT_TIME_LIMIT)
+def match_analyse_task(analysis_id: int) -> str:
+    """Who was winning a finished match (tournament/services/analysis.py)."""
+    from tournament.services.analysis import match_analysis_run
+
+    analysis = match_analysis_run(analysis_id=analysis_id)
+    return analysis.status if analysis is not None else "skipped"

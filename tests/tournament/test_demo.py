@@ -14,7 +14,8 @@ import pytest
 from django.core.management import call_command
 
 from scripts.embedded_ladder import REPO, embedded_env
-from tournament.models import Bot, BotVersion, League, Match, RatingChange
+from tournament.models import Bot, BotVersion, League, Match, MatchAnalysis, RatingChange
+from tournament.services.demo import DEMO_ANALYSIS_PLAYOUTS
 from tournament.services.ratings import ratings_recompute
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
@@ -34,6 +35,13 @@ def test_demo_plays_a_duel_league_and_is_idempotent(capsys, monkeypatch):
     assert all(m.replay_size > 0 for m in league.matches.all())
     assert BotVersion.objects.filter(bot__name="starter-heuristic", status="ready").exists()
     assert ratings_recompute(league_id=league.pk) == []
+    # The demo ends with one analysed match: its chances at each day's end, few playouts.
+    analysed = MatchAnalysis.objects.get()
+    assert analysed.status == "done" and analysed.playouts == DEMO_ANALYSIS_PLAYOUTS
+    assert analysed.match.league_id == league.pk
+    assert f"analysis: http://127.0.0.1:8000/matches/{analysed.match_id}/#chances" in out
+    for point in analysed.result["points"]:
+        assert sum(point["chances"]) == pytest.approx(1.0, abs=1e-3)
     bots, versions = Bot.objects.count(), BotVersion.objects.count()
     matches = set(league.matches.values_list("pk", flat=True))
     monkeypatch.setenv("PORT", "8765")
@@ -44,6 +52,8 @@ def test_demo_plays_a_duel_league_and_is_idempotent(capsys, monkeypatch):
     assert set(league.matches.values_list("pk", flat=True)) == matches
     assert (Bot.objects.count(), BotVersion.objects.count()) == (bots, versions)
     assert RatingChange.objects.count() == 24  # the one league's 12 matches x 2 seats
+    assert list(MatchAnalysis.objects.values_list("pk", "finished_at")) == [
+        (analysed.pk, analysed.finished_at)]  # the same analysis, not computed again
     assert f"league: http://127.0.0.1:8765/leagues/{league.pk}/" in again
     first_replay = re.search(r"replay: http://127.0.0.1:8000(/matches/\d+/)", out).group(1)
     assert f"replay: http://127.0.0.1:8765{first_replay}" in again
@@ -86,6 +96,7 @@ def test_demo_on_the_embedded_worker(tmp_path):
         worker_log = (tmp_path / "data" / "embedded-worker.log").read_text()[-3000:]
         assert run.returncode == 0, run.stderr[-3000:] + worker_log
         assert "12/12 matches finished, status closed" in run.stdout, run.stdout + worker_log
+        assert "analysis: http://127.0.0.1:" in run.stdout, run.stdout + worker_log
     links = [re.findall(r"http://127.0.0.1:(\d+)(/\S+)", run.stdout) for run in runs]
     assert {port for port, _ in links[0]} == {"8555"}
     assert {port for port, _ in links[1]} == {"8556"}

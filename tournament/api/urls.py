@@ -5,6 +5,7 @@ from django.urls import path
 from ..page_cache import cached_page
 from . import protocol
 from . import views as v
+from .analysis import MatchAnalysisApi
 from .token import TokenLoginApi
 
 # Anonymous reads of these are served from the page cache (tournament/page_cache.py).
@@ -49,4 +50,5 @@ urlpatterns = [
     path("paired/<int:comparison_id>/", v.PairedDetailApi.as_view(), name="paired-detail"),
     path("matches/", cached_page(v.MatchListApi.as_view()), name="match-list"),
     path("matches/<int:match_id>/", v.MatchDetailApi.as_view(), name="match-detail"),
+    path("matches/<int:match_id>/analysis/", MatchAnalysisApi.as_view(), name="match-analysis"),
 ]

@@ -136,3 +136,34 @@ def demo_leagues_done(leagues: list[League]) -> bool:
 def demo_run(*, modes: list[str]) -> list[League]:
     """Create (or keep) and start the demo leagues; with eager tasks they come back played."""
     return demo_leagues(modes=modes, versions=demo_bots())
+
+
+# The demo ends with one analysed match (tournament/services/analysis.py): few playouts per
+# day keep it short; the match page shows its chances chart.
+DEMO_ANALYSIS_PLAYOUTS = 4
+ANALYSIS_MODES = ("standard", "duel", "family", "solo")  # the first one played is analysed
+
+
+def demo_analysis(leagues: list[League]) -> Any:
+    """Request the analysis of one finished match of the demo (a 4-player standard one when
+    it was played): the same match, and the same analysis, on every run."""
+    from ..models import Match
+    from .analysis import match_analysis_request
+
+    by_mode = {league.mode: league for league in leagues}
+    for mode in ANALYSIS_MODES:
+        league = by_mode.get(mode)
+        if league is None:
+            continue
+        match = (league.matches.filter(status=Match.Status.FINISHED).exclude(replay_name="")
+                 .order_by("pk").first())  # fmt: skip
+        if match is not None:
+            analysis, _created = match_analysis_request(
+                match=match, user=None, playouts=DEMO_ANALYSIS_PLAYOUTS)
+            return analysis
+    return None
+
+
+def demo_analysis_done(analysis: Any) -> bool:
+    analysis.refresh_from_db()
+    return analysis.status in ("done", "failed")

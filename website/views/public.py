@@ -19,7 +19,9 @@ from .. import charts
 from ..colours import bot_colour
 from ..forms import EnterForm, InviteForm, UploadForm
 from ..head_to_head_cells import head_to_head_cells
+from ..match_analysis import analysis_context
 from ..match_rows import match_rows
+from ..og_image import og_image_context
 from .common import found, int_param, match_page, paginate
 
 LADDER_PAGE = 50
@@ -143,6 +145,7 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     context["seats"] = seats
     if match.replay_name:
         context["replay_url"] = reverse("replays:replay", args=[match.pk])
+        context.update(og_image_context(request, match), **analysis_context(match))
     return render(request, "website/match.html", context)
 
 

@@ -24,6 +24,8 @@ from tournament.models import Match
 from tournament.services.demo import (
     DEMO_PASSWORD,
     ORGANISER,
+    demo_analysis,
+    demo_analysis_done,
     demo_bots,
     demo_bots_validated,
     demo_leagues,
@@ -73,8 +75,13 @@ class Command(BaseCommand):
             self._wait(lambda: demo_bots_validated(versions), deadline, "the bots' validation")
             leagues = demo_leagues(modes=modes, versions=versions)
             self._wait(lambda: demo_leagues_done(leagues), deadline, "the leagues' matches")
+            analysis = demo_analysis(leagues)
+            if analysis is not None:
+                self._wait(lambda: demo_analysis_done(analysis), deadline, "the analysis")
         for league in leagues:
             self._print_league(league)
+        if analysis is not None:
+            self._print_analysis(analysis)
         self.stdout.write(
             f"\ndemo: {len(leagues)} leagues in {time.monotonic() - started:.1f}s; "
             f"organiser login {ORGANISER} / {DEMO_PASSWORD} at {self.base_url}/accounts/login/"
@@ -90,6 +97,18 @@ class Command(BaseCommand):
                 self.stderr.write(f"demo: gave up waiting for {what}; the rest plays on later")
                 return
             time.sleep(POLL_SECONDS)
+
+    def _print_analysis(self, analysis: Any) -> None:
+        url = f"{self.base_url}/matches/{analysis.match_id}/#chances"
+        if analysis.status != "done":
+            self.stdout.write(f"\nanalysis of match {analysis.match_id}: {analysis.status} "
+                              f"{analysis.error[:200]}")
+            return
+        points = analysis.result["points"]
+        self.stdout.write(
+            f"\nanalysis: {url} (who was winning at {len(points) - 2} day ends, "
+            f"{analysis.playouts} playouts each, {analysis.seconds:.1f}s)"
+        )
 
     def _print_league(self, league: Any) -> None:
         matches = league.matches.all()

@@ -1,0 +1,192 @@
+"""Who was winning: a finished match analysed by playouts at each day's end.
+
+Pure (no Django). The replay is re-simulated with the engine. At frame 0 and at every frame
+where a new day begins (the end of the day before; the Duel's ``day`` is its round), the
+game is played on to its end ``playouts`` times from the full state by the house bots' playout
+policy (``engine.bots.playout.playout_policy``: the greedy bot of the mode, the Duel's cheaper
+greedy), every seat played by it. Everything already decided (boats, hands, lessons, fish) is
+kept; only what nobody knows yet, the order of the bag and of the deck (and of the solo
+sister's decks), is shuffled again for each playout, so the playouts differ where the game
+was still open. Each playout's winners share its win (ties split); a seat's **chance** is
+its mean win share over the playouts and its **expected score** the mean of its final score.
+The chances of one point sum to 1 (in solo: the bot's chance of beating the sister plus
+hers). The last point is the game's recorded result.
+
+This measures the position with house bots playing it out, not the bots that played: a
+seat whose bot plays better than greedy is worth more than its chance says.
+
+A **blunder** is a fall of a seat's chance from one point to the next (one day's play): the
+``BLUNDERS`` largest falls of at least ``BLUNDER_DROP`` are kept, each with the frame where it
+shows (the viewer's frame number: ``?step=`` links to it).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from engine.bots.playout import playout_policy
+from engine.game import Game
+from engine.narration import seat_names
+from engine.rng import Rng
+from engine.version import ENGINE_VERSION
+
+from .format import expand_action
+from .frames import MAX_STEPS, FramesError
+from .verify import game_from_header
+
+ANALYSIS_VERSION = 1
+BLUNDERS = 3
+BLUNDER_DROP = 0.15
+MAX_PLAYOUTS = 200
+
+
+def _reshuffle_unknown(game: Game, rng: Rng) -> None:
+    """Shuffle again what no seat knows: the bag's and the deck's order (and the solo
+    sister's decks, and the Duel's bag generator)."""
+    holders = (game, getattr(game, "state", None), getattr(game, "sister", None))
+    for holder in holders:
+        if holder is None:
+            continue
+        for name in ("bag", "deck", "colour_deck"):
+            value = getattr(holder, name, None)
+            if isinstance(value, list) and len(value) > 1:
+                fresh = list(value)
+                rng.shuffle(fresh)
+                setattr(holder, name, fresh)
+    if isinstance(getattr(game, "rng", None), Rng):
+        game.rng = Rng(rng.next_u64(), "bag")  # type: ignore[attr-defined]
+
+
+def _outcome(game: Game) -> tuple[list[float], list[float], float | None]:
+    """(win share per seat, final score per seat, the sister's win share in solo)."""
+    if game.mode == "solo":
+        result = game.result()
+        won = 1.0 if result.get("won") else 0.0
+        return [won], [float(result["scores"][0])], 1.0 - won
+    totals = [float(sheet["total"]) for sheet in game.scores()]  # type: ignore[attr-defined]
+    best = max(totals)
+    winners = [s for s, t in enumerate(totals) if t == best]
+    return [1.0 / len(winners) if s in winners else 0.0 for s in range(game.seats)], totals, None
+
+
+def _playout(game: Game, seed: int) -> Game:
+    bots = [playout_policy(game.mode, s, seed) for s in range(game.seats)]
+    while not game.is_over():
+        seat = game.pending()[0]
+        legal = game.legal_actions(seat)
+        action = legal[0] if len(legal) == 1 else bots[seat].act(game, seat)
+        game.apply_unchecked(seat, action)
+    return game
+
+
+def position_chances(game: Game, playouts: int, seed: int) -> dict[str, Any]:
+    """Chances and expected scores of a position, by ``playouts`` playouts from it."""
+    seats = game.seats
+    wins = [0.0] * seats
+    scores = [0.0] * seats
+    sister = 0.0
+    rng = Rng(seed, "analysis")
+    for _ in range(playouts):
+        world = game.clone()
+        _reshuffle_unknown(world, rng)
+        share, totals, sister_share = _outcome(_playout(world, rng.next_u64()))
+        for s in range(seats):
+            wins[s] += share[s]
+            scores[s] += totals[s]
+        sister += sister_share or 0.0
+    point: dict[str, Any] = {
+        "chances": [round(w / playouts, 4) for w in wins],
+        "expected": [round(v / playouts, 2) for v in scores],
+    }
+    if game.mode == "solo":
+        point["sister"] = round(sister / playouts, 4)
+    return point
+
+
+def _final_point(doc: Mapping[str, Any], game: Game) -> dict[str, Any]:
+    """The recorded result as a point: the winners share 1, the scores are final."""
+    result = doc.get("result") if isinstance(doc.get("result"), Mapping) else None
+    if not result:
+        result = game.result()
+    seats = game.seats
+    scores = [float(v) for v in result.get("scores") or [0] * seats]
+    if game.mode == "solo":
+        won = 1.0 if result.get("won") else 0.0
+        return {"chances": [won], "expected": scores, "sister": 1.0 - won}
+    winners = [w for w in result.get("winners") or [] if isinstance(w, int)]
+    if not winners:
+        best = max(scores)
+        winners = [s for s, v in enumerate(scores) if v == best]
+    return {"chances": [round(1.0 / len(winners), 4) if s in winners else 0.0
+                        for s in range(seats)], "expected": scores}
+
+
+def blunders_of(points: list[dict[str, Any]], names: list[str]) -> list[dict[str, Any]]:
+    """The largest falls of a seat's chance from one point to the next."""
+    falls = []
+    for before, after in zip(points, points[1:], strict=False):
+        for seat, (was, now) in enumerate(zip(before["chances"], after["chances"],
+                                              strict=True)):
+            drop = round(was - now, 4)
+            if drop >= BLUNDER_DROP:
+                falls.append({"seat": seat, "name": names[seat], "frame": after["frame"],
+                              "from_frame": before["frame"], "day": before.get("day"),
+                              "before": was, "after": now, "drop": drop})
+    falls.sort(key=lambda f: (-f["drop"], f["frame"], f["seat"]))
+    return falls[:BLUNDERS]
+
+
+def analyse(doc: Mapping[str, Any], playouts: int, seed: int = 0) -> dict[str, Any]:
+    """The analysis of a finished game's replay: a point at frame 0, at each day's end and at
+    the end, and the blunders. Raises ``FramesError`` for a replay that does not replay."""
+    if not 1 <= playouts <= MAX_PLAYOUTS:
+        raise ValueError(f"playouts must be 1..{MAX_PLAYOUTS}, not {playouts}")
+    started = time.process_time()
+    header = doc["header"]
+    steps = doc["steps"]
+    if len(steps) > MAX_STEPS:
+        raise FramesError(f"the replay has {len(steps)} steps; a game has at most {MAX_STEPS}")
+    try:
+        game = game_from_header(header)
+    except Exception as exc:  # an unknown mode or bad options
+        raise FramesError(f"the replay's configuration is rejected: {exc}") from None
+    names = seat_names(header.get("players"), game.seats)
+    catalogue = header.get("actions") or {}
+    points: list[dict[str, Any]] = []
+
+    def measure(frame: int, day: Any) -> None:
+        point = {"frame": frame, "day": day, **position_chances(game, playouts, seed + frame)}
+        points.append(point)
+
+    day = game.spectator_view().get("day")
+    measure(0, day)
+    for i, row in enumerate(steps):
+        try:
+            game.apply(row[0], expand_action(row[1], catalogue))
+        except Exception as exc:  # an engine error of any kind: the replay does not replay
+            raise FramesError(f"step {i} cannot be replayed: {exc}") from None
+        if game.is_over():
+            continue
+        now = game.spectator_view().get("day")
+        if now != day:
+            day = now
+            measure(i + 1, day)
+    if not game.is_over():
+        raise FramesError("the replay ends before the game does: only a finished match is "
+                          "analysed")
+    points.append({"frame": len(steps), "day": day, "final": True, **_final_point(doc, game)})
+    return {
+        "version": ANALYSIS_VERSION,
+        "engine_version": ENGINE_VERSION,
+        "mode": game.mode,
+        "seats": game.seats,
+        "names": names,
+        "playouts": playouts,
+        "policy": "greedy" if game.mode != "duel" else "greedy (playout spread)",
+        "frames": len(steps),
+        "points": points,
+        "blunders": blunders_of(points, names),
+        "cpu_seconds": round(time.process_time() - started, 2),
+    }
