@@ -200,7 +200,10 @@ def _live_frames(request: HttpRequest, match: Any) -> HttpResponse:
     payload = live_payload(match.pk, since, play) if status == "running" else None
     if payload is None:
         if status in ("queued", "running"):
-            payload = {"live": True, "waiting": True, "status": status, "cursor": since}
+            from tournament.spectator_selectors import queue_place
+
+            payload = {"live": True, "waiting": True, "status": status, "cursor": since,
+                       "queue_place": queue_place(match)}
         else:
             return error_response(404, "not_found", f"Match {match.pk} has no replay "
                                   f"({status}).")
