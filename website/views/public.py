@@ -14,6 +14,7 @@ from tournament.errors import size_text
 from tournament.models import Match
 from tournament.privacy import failure_kind, may_see_private
 from tournament.services.leagues import is_organiser
+from tournament.spectator_selectors import featured_match
 
 from .. import charts
 from ..colours import bot_colour, distinct_colours
@@ -31,6 +32,7 @@ def home(request: HttpRequest) -> HttpResponse:
         "leagues": site_selectors.home_leagues(user=user),
         "playing": site_selectors.matches_playing(user=user),
         "finished": site_selectors.matches_finished(user=user),
+        "featured": featured_match(user=user),
     })  # fmt: skip
 
 

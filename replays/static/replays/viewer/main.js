@@ -341,7 +341,7 @@ function renderFinal() {
     for (const b of r.breakdown || []) for (const k of Object.keys(b)) if (k !== "total" && typeof b[k] === "number" && !keys.includes(k)) keys.push(k);
     const winners = (r.winners || []).map((s) => fullName(s));
     let html = winners.length ? `<p class="winners">${icon("trophy")} Winner: ${esc(winners.join(", "))}</p>` : "";
-    html += `<div class="scroll"><table class="final-table"><thead><tr><th scope="col">Seat</th>${Array.from({ length: n }, (_, s) => `<th scope="col" style="color:${SEAT_COLOURS[s % 4]}">${esc(shortName(s))}</th>`).join("")}</tr></thead><tbody>`;
+    html += `<div class="scroll" tabindex="0" role="region" aria-label="Final scores"><table class="final-table"><thead><tr><th scope="col">Seat</th>${Array.from({ length: n }, (_, s) => `<th scope="col" style="color:${SEAT_COLOURS[s % 4]}">${esc(shortName(s))}</th>`).join("")}</tr></thead><tbody>`;
     for (const k of keys) html += `<tr><th scope="row">${esc(k.replace(/_/g, " "))}</th>${(r.breakdown || []).map((b) => `<td class="num">${b[k] ?? ""}</td>`).join("")}</tr>`;
     html += `<tr class="total"><th scope="row">total</th>${r.scores.map((v, s) => `<td class="num final-score" data-seat="${s}">${v}</td>`).join("")}</tr>`;
     html += `<tr><th scope="row">rank</th>${(r.ranks || []).map((v) => `<td class="num">${v}</td>`).join("")}</tr></tbody></table></div>`;
