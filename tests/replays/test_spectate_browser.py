@@ -283,9 +283,14 @@ def test_the_embed_page_is_framed_by_another_site(live_server, chromium_executab
 
     with _chromium(chromium_executable) as (new_page, errors):
         page = new_page(viewport=DESKTOP)
-        # another site's page (about:blank, another origin) frames the embed
-        page.set_content(f'<h1>My blog</h1><iframe src="{live_server.url}/embed/matches/'
-                         f'{match.pk}/?step=5" width="900" height="700" title="A match"></iframe>')
+        # a page frames the embed (X-Frame-Options: DENY, which the rest of the site sends,
+        # would refuse it even from the same origin); the page is served by the browser
+        html = (f'<h1>My blog</h1><iframe src="{live_server.url}/embed/matches/{match.pk}/'
+                f'?step=5" width="900" height="700" title="A match"></iframe>')
+        blog = f"{live_server.url}/blog-page-of-another-site/"
+        page.route(blog, lambda route: route.fulfill(status=200, content_type="text/html",
+                                                     body=html))
+        page.goto(blog)
         frame = page.frame_locator("iframe")
         frame.locator("#step-label").wait_for()
         inner = page.frames[1]
@@ -300,4 +305,51 @@ def test_the_embed_page_is_framed_by_another_site(live_server, chromium_executab
         _open(phone, f"{live_server.url}/embed/matches/{match.pk}/?step=60&seat=1")
         assert phone.evaluate("window.viewer.seat") == "1"
         _shot(phone, "embed-phone")
+    assert not errors, errors
+
+
+@pytest.mark.django_db(transaction=True)
+def test_spoiler_free_lists_and_the_featured_live_match(live_server, chromium_executable,
+                                                        stored_match, settings, tmp_path, axe):
+    from replays.live import LivePublisher
+
+    finished = stored_match("standard", seed=9, seats=4)
+    seat = finished.seats.get(seat=0)
+    file_live_logs(settings, tmp_path)
+    running = greedy_match("standard", 3, seed=5)
+    spec = {"mode": "standard", "seed": 5, "seats": [{"seat": s, "name": "greedy"} for s in range(3)]}
+    _publish(LivePublisher(match_id=running.pk, spec=spec), new_game("standard", 3, 5),
+             [make_bot("greedy", "standard", s, 5) for s in range(3)], 20)
+    score = f"· {int(seat.score)}"
+    with _chromium(chromium_executable) as (new_page, errors):
+        page = new_page(viewport=DESKTOP)
+        page.goto(f"{live_server.url}/matches/")
+        assert score in page.locator("table.matches").text_content()  # in the page…
+        assert score not in page.locator("table.matches").inner_text()  # …but not shown
+        page.goto(f"{live_server.url}/")
+        done = page.locator('section[aria-labelledby="done-title"]')
+        assert "(winner)" not in done.inner_text()
+        # the featured match: the running one, followed in a small viewer
+        assert page.locator("#featured-title").inner_text() == f"Watch now: match #{running.pk}"
+        inner = page.frame_locator("iframe.featured-viewer")
+        inner.locator("#step-label").wait_for()
+        frame = page.frames[1]
+        frame.wait_for_function("window.viewer && window.viewer.step === 20", timeout=20000)
+        assert _serious_violations(page, axe) == []
+        _shot(page, "home-desktop", full=True)
+        done.locator("[data-spoiler-toggle]").click()  # asked for: shown, and remembered
+        assert "(winner)" in done.inner_text()
+        page.goto(f"{live_server.url}/matches/")
+        assert score in page.locator("table.matches").inner_text()
+        phone = new_page(viewport=PHONE)
+        phone.goto(f"{live_server.url}/")
+        _shot(phone, "home-phone", full=True)
+        # without JavaScript: hidden, and the link shows them (a cookie set by the server)
+        nojs = new_page(viewport=DESKTOP, java_script_enabled=False)
+        nojs.goto(f"{live_server.url}/matches/")
+        assert score not in nojs.locator("table.matches").inner_text()
+        nojs.locator("table.matches [data-spoiler-toggle]").click()
+        nojs.wait_for_load_state()
+        assert score in nojs.locator("table.matches").inner_text()
+        # the ladder itself is not a spoiler: it stays as it was
     assert not errors, errors
