@@ -29,6 +29,11 @@ def _shot(page, name: str, full: bool = False) -> None:
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full)
 
 
+def _inside(box: dict, outer: dict) -> bool:
+    """The box is within the outer box's height (a list item in view in its list)."""
+    return outer["y"] <= box["y"] and box["y"] + box["height"] <= outer["y"] + outer["height"] + 1
+
+
 def _publish(publisher, game, bots, steps: int) -> None:
     for _ in range(steps):
         seat = game.pending()[0]
@@ -184,13 +189,13 @@ def test_move_list_address_copy_link_and_bad_input(live_server, chromium_executa
         current = page.locator('#moves a[aria-current="step"]')
         assert current.get_attribute("data-step") == "41"
         box, list_box = current.bounding_box(), page.locator("#moves").bounding_box()
-        assert list_box["y"] <= box["y"] and box["y"] + box["height"] <= list_box["y"] + list_box["height"] + 1
+        assert _inside(box, list_box)
         # far down the list: the list scrolls to keep it in view
         page.evaluate(f"window.viewer.show({n - 5})")
         box, list_box = current.bounding_box(), page.locator("#moves").bounding_box()
         current = page.locator('#moves a[aria-current="step"]')
         box = current.bounding_box()
-        assert list_box["y"] <= box["y"] and box["y"] + box["height"] <= list_box["y"] + list_box["height"] + 1
+        assert _inside(box, list_box)
         # by keyboard: Tab to a step's link, Enter goes there
         page.locator('#moves a[data-step="12"]').focus()
         page.keyboard.press("Enter")
@@ -317,7 +322,8 @@ def test_spoiler_free_lists_and_the_featured_live_match(live_server, chromium_ex
     seat = finished.seats.get(seat=0)
     file_live_logs(settings, tmp_path)
     running = greedy_match("standard", 3, seed=5)
-    spec = {"mode": "standard", "seed": 5, "seats": [{"seat": s, "name": "greedy"} for s in range(3)]}
+    spec = {"mode": "standard", "seed": 5,
+            "seats": [{"seat": s, "name": "greedy"} for s in range(3)]}
     _publish(LivePublisher(match_id=running.pk, spec=spec), new_game("standard", 3, 5),
              [make_bot("greedy", "standard", s, 5) for s in range(3)], 20)
     score = f"· {int(seat.score)}"
