@@ -36,6 +36,7 @@ def viewer_context(match: Any) -> dict[str, Any]:
         "seats": list(match.seats.select_related("bot_version__bot").order_by("seat")),
         "frames_url": frames_url,
         "replay_url": "" if live else reverse("replays:replay", args=[match.pk]),
+        "marks_url": reverse("replays:marks", args=[match.pk]),
         "live": live,
         # a queued match is followed like a live one, but its badge says what it waits for
         "waiting": live and match.status == "queued",

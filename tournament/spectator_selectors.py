@@ -53,3 +53,18 @@ def featured_match(*, user: Any) -> Match | None:
 
     order = {m.pk: i for i, m in enumerate(running)}
     return min(running, key=lambda m: (spread(m), -len(m.seats.all()), order[m.pk]))
+
+
+def visible_marks(*, match: Match, user: Any) -> dict[int, list[list[Any]]]:
+    """The bots' marks of a match that ``user`` may see: a seat's own owner sees its marks,
+    everyone does in a league that makes them public (``League.marks_public``), staff too."""
+    from .models import SeatMarks
+    from .privacy import may_see_private
+
+    public = bool(match.league_id and match.league.marks_public)
+    out: dict[int, list[list[Any]]] = {}
+    rows = SeatMarks.objects.filter(seat__match=match).select_related("seat__bot_version__bot")
+    for row in rows:
+        if public or may_see_private(user, row.seat.bot_version.bot.owner_id):
+            out[row.seat.seat] = row.steps
+    return out

@@ -119,6 +119,24 @@ function marksOn(seat) {
   return [];
 }
 
+// The marks this visitor may see come apart from the frames (which every visitor shares):
+// `{"seats": {seat: [[step, marks], ...]}}`, step k being the move that frame k + 1 shows.
+async function loadMarks(body) {
+  const url = root.dataset.marksUrl;
+  if (!url) return;
+  const response = await fetch(url, { headers: { Accept: "application/json" }, credentials: "same-origin" });
+  if (!response.ok || state.payload !== body) return;
+  const seats = (await response.json()).seats || {};
+  let any = false;
+  for (const rows of Object.values(seats)) {
+    for (const [k, marks] of rows) {
+      if (body.steps[k]) { body.steps[k].marks = marks; any = true; }
+    }
+  }
+  state.hasMarks = any;
+  if (any) { $("#boats")._shape = undefined; show(state.step, { noUrl: true }); }
+}
+
 // ---- players: boats, hands ---------------------------------------------------------------
 function playersOf(view) {
   if (Array.isArray(view.players)) return view.players;
@@ -614,6 +632,7 @@ async function load(seat, step) {
   if (body.live && step === null) state.follow = true;
   else if (body.live) state.follow = false;
   adopt(body, step === null ? (body.live ? Number.MAX_SAFE_INTEGER : 0) : step);
+  if (!state.live) loadMarks(body).catch(() => undefined);
   if (state.live) {
     if (state.follow) state.step = state.views.length - 1;
     renderFollow();
