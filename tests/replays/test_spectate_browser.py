@@ -359,3 +359,88 @@ def test_spoiler_free_lists_and_the_featured_live_match(live_server, chromium_ex
         assert score in nojs.locator("table.matches").inner_text()
         # the ladder itself is not a spoiler: it stays as it was
     assert not errors, errors
+
+
+def _session(user) -> str:
+    """A session of ``user`` made by Django's test client (before the browser starts: the
+    ORM refuses to run beside Playwright's event loop)."""
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    return client.cookies["sessionid"].value
+
+
+def _login(page, live_server, session: str) -> None:
+    page.context.add_cookies([{"name": "sessionid", "value": session, "url": live_server.url}])
+
+
+def _in_thread(fn) -> None:
+    """Run ``fn`` (ORM writes) in a thread of its own, away from Playwright's event loop."""
+    import threading
+
+    thread = threading.Thread(target=fn)
+    thread.start()
+    thread.join(30)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_annotations_are_visible_to_the_owner_and_hidden_from_others(
+    live_server, chromium_executable, stored_match
+):
+    from django.contrib.auth import get_user_model
+
+    from replays.format import decode, steps_of
+    from replays.storage import open_replay
+    from tournament.models import Bot, BotVersion, League, MatchSeat
+    from tournament.services.marks import marks_store
+
+    match = stored_match("standard", seed=9, seats=4)
+    owner = get_user_model().objects.create_user("mark-owner")
+    other = get_user_model().objects.create_user("someone-else")
+    mine = BotVersion.objects.create(bot=Bot.objects.create(name="planner", owner=owner),
+                                     number=1, status=BotVersion.Status.READY)
+    MatchSeat.objects.filter(match=match, seat=0).update(bot_version=mine)
+    steps = steps_of(decode(open_replay(match.replay_name)))
+    k = next(i for i, s in enumerate(steps) if s["seat"] == 0 and i > 20)
+    label = "plan: blue here"
+    marks_store(match_id=match.pk, actions=[
+        {"step": k, "seat": 0, "marks": [{"cells": [[2, 3], [3, 3]], "label": label,
+                                          "colour": "blue"}]}])
+
+    sessions = {"owner": _session(owner), "other": _session(other)}
+
+    def marks_seen(page) -> int:
+        _open(page, f"{live_server.url}/matches/{match.pk}/?step={k + 1}")
+        page.wait_for_timeout(600)  # the marks come in their own request
+        return page.locator('figure.boat[data-seat="0"] g.bot-mark').count()
+
+    with _chromium(chromium_executable) as (new_page, errors):
+        anonymous = new_page(viewport=DESKTOP)
+        assert marks_seen(anonymous) == 0
+        someone = new_page(viewport=DESKTOP)
+        _login(someone, live_server, sessions["other"])
+        assert marks_seen(someone) == 0
+        author = new_page(viewport=DESKTOP)
+        _login(author, live_server, sessions["owner"])
+        assert marks_seen(author) == 1
+        mark = author.locator('figure.boat[data-seat="0"] g.bot-mark')
+        assert mark.locator("text").text_content() == label
+        assert mark.get_attribute("data-colour") == "blue"
+        # the marks of a step stay until the seat's next move, then go
+        later = next(i for i, s in enumerate(steps) if s["seat"] == 0 and i > k)
+        author.evaluate(f"window.viewer.show({later + 1})")
+        assert author.locator("g.bot-mark").count() == 0
+        author.evaluate(f"window.viewer.show({k + 1})")
+        author.locator('figure.boat[data-seat="0"]').scroll_into_view_if_needed()
+        author.locator('figure.boat[data-seat="0"]').screenshot(
+            path=str(SHOTS / "marks-owner-boat.png"))
+        # a league that makes marks public shows them to everyone
+        def open_league() -> None:
+            league = League.objects.create(name="Open minds", organiser=other, mode="standard",
+                                           seats=4, format="ladder", marks_public=True)
+            type(match).objects.filter(pk=match.pk).update(league=league)
+
+        _in_thread(open_league)
+        assert marks_seen(anonymous) == 1
+    assert not errors, errors
