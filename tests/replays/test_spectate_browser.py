@@ -444,3 +444,16 @@ def test_annotations_are_visible_to_the_owner_and_hidden_from_others(
         _in_thread(open_league)
         assert marks_seen(anonymous) == 1
     assert not errors, errors
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_solo_chart_has_the_sisters_line(live_server, chromium_executable, stored_match):
+    match = stored_match("solo", seed=9, seats=1)
+    with _chromium(chromium_executable) as (new_page, errors):
+        page = new_page(viewport=DESKTOP)
+        _open(page, f"{live_server.url}/matches/{match.pk}/?step=40")
+        assert page.locator('#chart polyline[data-line="sister"]').count() == 1
+        assert page.locator("#chart polyline[data-seat]").count() == 1
+        assert "The sister" in page.locator("#scores table.now").inner_text()
+        page.locator("#scores").screenshot(path=str(SHOTS / "solo-chart-with-sister.png"))
+    assert not errors, errors

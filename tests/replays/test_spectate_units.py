@@ -93,3 +93,14 @@ def test_a_queued_matchs_place_and_the_featured_match():
     close = match("running", (0, 1))  # 10 apart
     assert featured_match(user=None) == close
     assert queue_place(close) is None and wide.pk
+
+
+def test_solo_frames_carry_the_sisters_score_for_her_chart_line():
+    game, steps = play_recorded("solo", 1, 9)
+    frames = build_frames(document_from_game(game, steps, header_for_bots(1)))
+    sister = frames["sister_scores"]
+    assert len(sister) == len(frames["scores"])
+    assert sister[-1] == frames["result"]["sister"]["total"]  # her line ends at her result
+    standard_game, standard_steps = play_recorded("standard", 2, 9)
+    assert build_frames(document_from_game(standard_game, standard_steps,
+                                           header_for_bots(2)))["sister_scores"] is None

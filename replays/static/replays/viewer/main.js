@@ -329,17 +329,27 @@ function renderScores(scores) {
   if (!scores) { el.hidden = true; return; }
   el.hidden = false;
   const order = scores.map((v, s) => [v, s]);
-  setHTML(el.querySelector(".content"), `<table class="now"><caption class="sr">Score if the game ended now</caption><tbody>${order.map(([v, s]) =>
-    `<tr style="--seat:${SEAT_COLOURS[s % 4]}"><th scope="row"><i></i>${esc(fullName(s))}</th><td class="num">${v === null || v === undefined ? "?" : v}</td></tr>`).join("")}</tbody></table>`);
-  const range = state._range || (state._range = chartRange(state.payload.scores));
+  const extra = extraLines();
+  const rows = order.map(([v, s]) =>
+    `<tr style="--seat:${SEAT_COLOURS[s % 4]}"><th scope="row"><i></i>${esc(fullName(s))}</th><td class="num">${v === null || v === undefined ? "?" : v}</td></tr>`).join("") +
+    extra.map((line) => `<tr style="--seat:${line.colour}" class="extra-line"><th scope="row"><i></i>${esc(line.label)}</th><td class="num">${line.values[state.step] ?? "?"}</td></tr>`).join("");
+  setHTML(el.querySelector(".content"), `<table class="now"><caption class="sr">Score if the game ended now</caption><tbody>${rows}</tbody></table>`);
+  const range = state._range || (state._range = chartRange(state.payload.scores, extra));
   const last = state.views.length - 1;
   const reveal = resultVisible();
   const upto = reveal || state.live ? last : state.step;
   renderChart($("#chart"), {
     scores: state.payload.scores, frames: state.views.length, step: state.step, upto,
-    marks: state._marks, names: state.payload.names || [], range,
+    marks: state._marks, names: state.payload.names || [], range, extra,
     key: `${state.seat}:${state.views.length}`,
   });
+}
+
+// Lines of the chart that are not seats: the solo sister's score (frames' `sister_scores`).
+const SISTER_COLOUR = "#8e3b6b";
+function extraLines() {
+  const sister = state.payload.sister_scores;
+  return Array.isArray(sister) ? [{ key: "sister", label: "The sister", values: sister, colour: SISTER_COLOUR }] : [];
 }
 
 function resultVisible() {
