@@ -726,6 +726,8 @@ function wire() {
   $("#btn-forward").addEventListener("click", step(1));
   $("#btn-end").addEventListener("click", () => { pause(); go(state.views.length - 1); });
   $("#btn-live").addEventListener("click", () => { pause(); state.follow = true; if (state.views.length) show(state.views.length - 1); renderFollow(); });
+  // opened again: the current step is scrolled into the list's view
+  $("#moves-panel").addEventListener("toggle", () => { $("#moves")._current = null; if (state.payload) markMove($("#moves"), state.step); });
   const copy = $("#btn-copy");
   if (copy) copy.addEventListener("click", () => copyLink(copy));
   $("#moves").addEventListener("click", (e) => {
