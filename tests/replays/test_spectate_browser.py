@@ -204,6 +204,19 @@ def test_move_list_address_copy_link_and_bad_input(live_server, chromium_executa
         page.select_option("#seat-select", "2")
         page.wait_for_function("window.viewer.seat === '2' && location.search.includes('seat=2')")
         assert "step=12" in page.url
+        # in a seat's view the others' cards are backs whose word is whole ("hidden", not
+        # "IIDDEN")
+        page.evaluate("window.viewer.show(150)")
+        page.locator('figure.boat[data-seat="3"]').scroll_into_view_if_needed()
+        back = page.locator('figure.boat[data-seat="3"] .card.back .card-type').first
+        back.wait_for()
+        assert back.text_content().lower() == "hidden"
+        assert back.evaluate("e => e.scrollWidth <= e.clientWidth && "
+                             "e.getBoundingClientRect().right <= "
+                             "e.closest('.card').getBoundingClientRect().right")
+        back.locator("xpath=ancestor::div[contains(@class,'hand-group')]").screenshot(
+            path=str(SHOTS / "card-backs-seat-view.png"))
+        page.evaluate("window.viewer.show(12)")
         # "Copy link" copies this address
         page.click("#btn-copy")
         page.wait_for_function("document.querySelector('#copy-status').textContent.includes('copied')")
