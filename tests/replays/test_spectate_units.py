@@ -104,3 +104,36 @@ def test_solo_frames_carry_the_sisters_score_for_her_chart_line():
     standard_game, standard_steps = play_recorded("standard", 2, 9)
     assert build_frames(document_from_game(standard_game, standard_steps,
                                            header_for_bots(2)))["sister_scores"] is None
+
+
+@pytest.mark.django_db
+def test_the_marks_endpoint_shows_a_seats_marks_to_its_owner_only(client):
+    from django.contrib.auth import get_user_model
+
+    from tournament.models import Bot, BotVersion, League, Match, MatchSeat
+    from tournament.services.marks import marks_store
+
+    users = get_user_model().objects
+    owner, other = users.create_user("owner"), users.create_user("other")
+    versions = [BotVersion.objects.create(bot=Bot.objects.create(name=n, owner=u), number=1,
+                                          status=BotVersion.Status.READY)
+                for n, u in (("mine", owner), ("theirs", other))]
+    match = Match.objects.create(kind=Match.Kind.CHALLENGE, mode="standard", seed=1,
+                                 status="finished")
+    for s, v in enumerate(versions):
+        MatchSeat.objects.create(match=match, seat=s, bot_version=v)
+    mark = {"cells": [[1, 1]], "label": "x", "colour": "red"}
+    assert marks_store(match_id=match.pk, actions=[
+        {"step": 0, "seat": 0, "marks": [mark]}, {"step": 1, "seat": 1, "marks": [mark]},
+        {"step": 2, "seat": 0}]) == 2
+    url = f"/api/v1/matches/{match.pk}/marks"
+    assert client.get(url).json() == {"seats": {}}
+    client.force_login(owner)
+    assert client.get(url).json() == {"seats": {"0": [[0, [mark]]]}}
+    client.force_login(other)
+    assert client.get(url).json() == {"seats": {"1": [[1, [mark]]]}}
+    client.logout()
+    league = League.objects.create(name="Open", organiser=other, mode="standard", seats=2,
+                                   format="ladder", marks_public=True)
+    Match.objects.filter(pk=match.pk).update(league=league)
+    assert set(client.get(url).json()["seats"]) == {"0", "1"}
