@@ -184,6 +184,23 @@ def replay_frames(request: HttpRequest, match_id: int) -> HttpResponse:
     return response
 
 
+@_allow("GET")
+def match_marks(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The bots' marks of a match that this visitor may see, ``{"seats": {seat: [[step,
+    marks], ...]}}``: a seat's owner sees its marks, everyone in a league that allows it
+    (tournament/spectator_selectors.py). Never cached by a shared cache."""
+    from tournament import selectors
+    from tournament.spectator_selectors import visible_marks
+
+    match = selectors.match_get(match_id=match_id, user=request.user)
+    if match is None:
+        return error_response(404, "not_found", f"No match {match_id}.")
+    seats = visible_marks(match=match, user=request.user)
+    response = JsonResponse({"seats": {str(s): steps for s, steps in seats.items()}})
+    response["Cache-Control"] = "private, no-cache"
+    return response
+
+
 def _live_frames(request: HttpRequest, match: Any) -> HttpResponse:
     """A match without a replay: its live steps while it runs; the viewer polls this."""
     status = str(match.status)
@@ -200,7 +217,10 @@ def _live_frames(request: HttpRequest, match: Any) -> HttpResponse:
     payload = live_payload(match.pk, since, play) if status == "running" else None
     if payload is None:
         if status in ("queued", "running"):
-            payload = {"live": True, "waiting": True, "status": status, "cursor": since}
+            from tournament.spectator_selectors import queue_place
+
+            payload = {"live": True, "waiting": True, "status": status, "cursor": since,
+                       "queue_place": queue_place(match)}
         else:
             return error_response(404, "not_found", f"Match {match.pk} has no replay "
                                   f"({status}).")

@@ -379,6 +379,24 @@ def marks_of(days: list[Any], faults: list[Mapping[str, Any]]) -> dict[str, Any]
     return {"days": [{"frame": i, "day": days[i]} for i in starts], "faults": fault_marks}
 
 
+def sister_total(game: Game) -> int | None:
+    """The solo sister's score if the game ended now (as the result scores her: the player's
+    table and her colour order and lessons), for the score chart's line of hers; None in other
+    modes, or before she can be scored."""
+    sister = getattr(game, "sister", None)
+    if sister is None:
+        return None
+    from engine.modes.standard.result import table_facts
+    from engine.scoring import sister_score
+
+    try:
+        facts = table_facts(game)
+        facts.players[0].turn_position = 1 if sister.first else 0
+        return int(sister_score(facts.players[0], sister.colour_order, sister.lessons)["total"])
+    except Exception:  # noqa: BLE001 - not scorable yet (no colour order before the draw)
+        return None
+
+
 def build_frames(doc: Mapping[str, Any], seat: int | None = None) -> dict[str, Any]:
     """The viewer payload of a decoded replay, as ``seat`` saw it (None: spectator)."""
     header = doc["header"]
@@ -399,6 +417,7 @@ def build_frames(doc: Mapping[str, Any], seat: int | None = None) -> dict[str, A
     steps: list[dict[str, Any]] = []
     events: list[list[dict[str, Any]]] = [setup["events0"]]
     scores = [setup["scores0"]]
+    sister = [sister_total(game)]
     days = [setup["day0"]]
     for i, row in enumerate(doc["steps"]):
         action_json = expand_action(row[1], catalogue)
@@ -412,6 +431,8 @@ def build_frames(doc: Mapping[str, Any], seat: int | None = None) -> dict[str, A
         patches.append(entry["patch"])
         events.append(entry["events"])
         scores.append(entry["scores"])
+        if game.mode == "solo":
+            sister.append(sister_total(game))
         days.append(entry["day"])
     # Public fields only (a stored replay of an older build may still carry a fault's stderr),
     # with where each fault happened in words; the faulted seats' later moves are narrated as
@@ -438,6 +459,8 @@ def build_frames(doc: Mapping[str, Any], seat: int | None = None) -> dict[str, A
         "events": events,
         "views": {"base": setup["base"], "patches": patches},
         "scores": scores if any(row is not None for row in scores) else None,
+        # solo: the sister's score at each frame, her line on the score chart
+        "sister_scores": sister if any(v is not None for v in sister) else None,
         "marks": marks_of(days, faults),
         "live": False,
     }

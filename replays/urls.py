@@ -13,6 +13,7 @@ urlpatterns = [
     # anonymous downloads come from the page cache (tournament/page_cache.py)
     path("api/v1/matches/<int:match_id>/replay", cached_page(api.replay_download), name="replay"),
     path("api/v1/matches/<int:match_id>/frames", api.replay_frames, name="frames"),
+    path("api/v1/matches/<int:match_id>/marks", api.match_marks, name="marks"),
     path("api/v1/replays/frames", api.uploaded_replay_frames, name="upload-frames"),
     path("replays/<int:match_id>/", views.replay_viewer, name="viewer"),
     path("replays/file/", views.replay_file_viewer, name="file-viewer"),

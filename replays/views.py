@@ -7,6 +7,7 @@ from typing import Any
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.csrf import ensure_csrf_cookie
 
 
@@ -23,7 +24,9 @@ def replay_viewer(request: HttpRequest, match_id: int) -> HttpResponse:
 
 def viewer_context(match: Any) -> dict[str, Any]:
     """What ``replays/_viewer.html`` needs to embed the viewer of a match in any page (the
-    standalone viewer here, the site's match page)."""
+    standalone viewer here, the site's match page, the embed for other sites)."""
+    from tournament.spectator_selectors import queue_place
+
     live = not match.replay_name
     frames_url = reverse("replays:frames", args=[match.pk])
     if not live and match.replay_sha256:
@@ -33,10 +36,35 @@ def viewer_context(match: Any) -> dict[str, Any]:
         "seats": list(match.seats.select_related("bot_version__bot").order_by("seat")),
         "frames_url": frames_url,
         "replay_url": "" if live else reverse("replays:replay", args=[match.pk]),
+        "marks_url": reverse("replays:marks", args=[match.pk]),
         "live": live,
         # a queued match is followed like a live one, but its badge says what it waits for
         "waiting": live and match.status == "queued",
+        "queue_place": queue_place(match) if live else None,
     }
+
+
+# Where other sites may frame the embed: anywhere (the rest of the site sends
+# X-Frame-Options: DENY through Django's clickjacking middleware).
+EMBED_FRAME_ANCESTORS = "frame-ancestors *"
+
+
+@xframe_options_exempt
+def match_embed(request: HttpRequest, match_id: int) -> HttpResponse:
+    """``/embed/matches/N/?step=K&seat=S``: the viewer alone, for an iframe on another site
+    (docs/site.md). A match the visitor may not see is a 404, as on the match page."""
+    from tournament import selectors
+
+    match = selectors.match_get(match_id=match_id, user=request.user)
+    live = match is not None and not match.replay_name and match.status in ("queued", "running")
+    if match is None or not (match.replay_name or live):
+        raise Http404(f"No replay for match {match_id}.")
+    context = viewer_context(match)
+    context.update(chromeless=True,
+                   share_url=request.build_absolute_uri(reverse("website:match", args=[match.pk])))
+    response = render(request, "replays/embed.html", context)
+    response["Content-Security-Policy"] = EMBED_FRAME_ANCESTORS
+    return response
 
 
 @ensure_csrf_cookie

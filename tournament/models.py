@@ -126,6 +126,9 @@ class League(models.Model):
         max_length=16, choices=LadderOrder.choices, default=LadderOrder.ELO,
         help_text="what ranks the ladder: Elo, or the conservative OpenSkill rating mu - 3 sigma",
     )  # fmt: skip
+    marks_public = models.BooleanField(
+        default=False, help_text="everyone sees the bots' marks on their boats (else their owners)"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -488,3 +491,14 @@ class MatchAnalysis(models.Model):
 
     def __str__(self) -> str:
         return f"analysis of match {self.match_id} ({self.status})"
+class SeatMarks(models.Model):
+    """A seat's annotations of its boat in one match (`marks` in its replies,
+    workers/marks.py): ``steps`` is ``[[step, [mark, ...]], ...]`` with the step's index in the
+    match's action log. Kept beside the replay, not in it: the replay file is public, and a
+    bot's marks are its owner's unless its league makes them public (``League.marks_public``)."""
+
+    seat = models.OneToOneField(MatchSeat, on_delete=models.CASCADE, related_name="bot_marks")
+    steps = models.JSONField(default=list)
+
+    def __str__(self) -> str:
+        return f"marks of {self.seat}"

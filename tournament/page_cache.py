@@ -46,6 +46,7 @@ GENERATION_KEY = "page-cache:generation"
 # served it, for at most this long (the rebuilding request may have died).
 REFRESH_SECONDS = 10
 MESSAGES_COOKIE = "messages"  # django.contrib.messages' cookie storage
+SPOILERS_COOKIE = "spoilers"  # website/spoilers.py: "shown" shows results in lists
 log = logging.getLogger(__name__)
 
 
@@ -92,6 +93,8 @@ def _key(request: HttpRequest, vary: tuple[str, ...]) -> str:
     the headers it varies on. Raises DisallowedHost for a host Django would refuse."""
     parts = [request.scheme or "", request.get_host(), request.get_full_path()]
     parts += [request.META.get(name, "") for name in vary]
+    # the visitor's spoiler setting changes what a list shows (website/spoilers.py)
+    parts.append(request.COOKIES.get(SPOILERS_COOKIE, ""))
     return "page-cache:" + hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
 

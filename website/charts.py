@@ -128,9 +128,17 @@ def league_series(lines: Sequence, colour_of: object) -> list[SeriesInput]:
 
 def bot_series_by_league(lines: Sequence, colour: str) -> dict[int, list[SeriesInput]]:
     """Per league id, one series per version of one bot: its rating after each of its games
-    (x = the version's games in that league), all in the bot's colour."""
+    (x = the version's games in that league). The first version drawn is in the bot's colour,
+    the others each in a colour of their own (`colours.distinct_colours`), so they are told
+    apart."""
+    from .colours import distinct_colours
+
     out: dict[int, list[SeriesInput]] = {}
     for line in lines:
         points = [(p[1], p[2]) for p in line.points]
         out.setdefault(line.league_id, []).append(SeriesInput(f"v{line.version}", colour, points))
+    for series in out.values():
+        others = distinct_colours(s.label for s in series[1:])
+        for i, s in enumerate(series[1:], start=1):
+            series[i] = SeriesInput(s.label, others[s.label], s.points)
     return out

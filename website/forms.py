@@ -172,6 +172,12 @@ class LeagueForm(SoloDifficulty):
         "you invite (from the league's page after creating it) see it and may enter.",
     )
 
+    marks_public = forms.BooleanField(
+        required=False, initial=False, label="Bots' marks are public",
+        help_text="The marks a bot draws on its boat (see the bot protocol) are shown to its "
+        "author only; ticked, the replay viewer shows them to everyone.",
+    )
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["mode"].choices = mode_choices()
@@ -184,6 +190,7 @@ class LeagueForm(SoloDifficulty):
             "options": options, "public": d["public"],
             "decision_time_limit": d["decision_time_limit"], "time_bank": d["time_bank"],
             "seeds": d["seeds"], "rounds": d["rounds"], "ladder_order": d["ladder_order"],
+            "marks_public": d["marks_public"],
         }  # fmt: skip
 
 

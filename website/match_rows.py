@@ -53,7 +53,12 @@ def _seat(seat: SeatSummary, mode: str) -> str:
     score = f" · {_score(seat.score)}" if seat.score is not None else ""
     rank = f" ({rank_text(seat.rank, mode)})" if seat.rank else ""
     fault = f' <span class="badge fault">{escape(seat.fault)}</span>' if seat.fault else ""
-    return f"<div>{link}{score}{rank}{fault}</div>"
+    result = score + rank + fault
+    # a spoiler: hidden by the visitor's setting unless they ask (website/spoilers.py)
+    if not result:
+        return f"<div>{link}</div>"
+    return f'<div>{link}<span class="spoiler">{result}</span></div>'
+
 
 
 def match_rows(matches: Iterable[MatchSummary]) -> list[MatchRow]:

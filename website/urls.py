@@ -3,8 +3,10 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
+from replays.views import match_embed
 from tournament.page_cache import cached_page
 
+from .spoilers import spoilers_toggle
 from .views import accounts, analysis, authors, docs, organisers, paired, public
 
 app_name = "website"
@@ -13,6 +15,7 @@ _reset_done = reverse_lazy("website:password_reset_done")
 
 urlpatterns = [
     path("", public.home, name="home"),
+    path("spoilers/", spoilers_toggle, name="spoilers"),
     path("docs/protocol/", docs.protocol, name="protocol"),
     path("docs/<slug:name>/", docs.document, name="doc"),
     # accounts: Django's views with the site's templates
@@ -64,4 +67,6 @@ urlpatterns = [
     path("matches/", cached_page(public.match_list), name="matches"),
     path("matches/<int:match_id>/", public.match_detail, name="match"),
     path("matches/<int:match_id>/analysis/", analysis.match_analysis, name="match-analysis"),
+    # the viewer alone, for other sites' iframes (the only route that may be framed)
+    path("embed/matches/<int:match_id>/", match_embed, name="match-embed"),
 ]

@@ -146,6 +146,7 @@ class ProgramAgent:
         self.stats = SeatStats(bank_left=self.limits.bank_seconds)
         self.fault: Fault | None = None
         self.last_note: str | None = None
+        self.last_marks: list[dict[str, Any]] | None = None  # workers/marks.py
         self.last_seconds = 0.0  # the last decision's round trip (0 on the default policy)
         self.last_cpu = 0.0  # the CPU time charged for it
         self.wall_left = wall_budget
@@ -250,6 +251,7 @@ class ProgramAgent:
     def _answer(self, game: Game, seat: int, alongside: Sequence[ProgramAgent]) -> Action:
         asked, self._asked = self._asked, None
         self.last_note = None
+        self.last_marks = None
         self.last_seconds = self.last_cpu = 0.0
         if asked is None or self.process is None:
             return game.legal_actions(seat)[0]  # the default policy of a faulted seat
@@ -296,6 +298,7 @@ class ProgramAgent:
             self._record(game, fault)
             return legal[0]
         self.last_note = reply.debug
+        self.last_marks = reply.marks
         return action
 
     def _budget_message(self) -> str:

@@ -29,6 +29,7 @@ from engine.jsontext import JSONText, compact
 from .faults import BotFault, FaultKind
 from .json_patch import observation_patch
 from .limits import Limits
+from .marks import MarksError, parse_marks
 
 PROTOCOL_VERSION = 1
 JSON_PATCH = "json-patch"  # "deltas" of a ready answer asking for observation patches
@@ -405,6 +406,7 @@ class Reply:
     index: int | None
     action: Action | None
     debug: str | None
+    marks: list[dict[str, Any]] | None = None  # workers/marks.py
 
 
 # The most common reply, ``{"index": i}`` alone, in any JSON spacing: read without the JSON
@@ -426,6 +428,12 @@ def parse_reply(line: bytes, codec: ActionCodec, debug_chars: int) -> Reply:
         raise BotFault(FaultKind.BAD_OUTPUT, "debug must be a string")
     if debug is not None:
         debug = debug[:debug_chars]
+    marks = None
+    if "marks" in obj:
+        try:
+            marks = parse_marks(obj.pop("marks"))
+        except MarksError as exc:
+            raise BotFault(FaultKind.BAD_OUTPUT, f"marks: {exc}") from None
     # An action object is recognised by its "kind": some actions have a field named "index"
     # (rescue: the cat's place in its field), so "index" alone does not make an index reply.
     if "index" in obj and "kind" not in obj:
@@ -434,7 +442,7 @@ def parse_reply(line: bytes, codec: ActionCodec, debug_chars: int) -> Reply:
             raise BotFault(FaultKind.BAD_OUTPUT, f"unexpected key(s) {sorted(obj)} next to index")
         if isinstance(index, bool) or not isinstance(index, int):
             raise BotFault(FaultKind.BAD_OUTPUT, f"index must be an integer, not {index!r:.40}")
-        return Reply(index, None, debug)
+        return Reply(index, None, debug, marks)
     if "kind" not in obj:
         raise BotFault(
             FaultKind.BAD_OUTPUT, 'a reply is an action object (with "kind") or {"index": i}'
@@ -443,4 +451,4 @@ def parse_reply(line: bytes, codec: ActionCodec, debug_chars: int) -> Reply:
         action = codec.decode(obj)
     except MalformedAction as exc:
         raise BotFault(FaultKind.BAD_OUTPUT, f"malformed action: {exc.reason}") from None
-    return Reply(None, action, debug)
+    return Reply(None, action, debug, marks)

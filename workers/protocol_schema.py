@@ -15,6 +15,7 @@ from engine.game_data import GAME_DATA_MODES, game_data_defs
 from engine.modes import available_modes
 from engine.protocol_spec import SCHEMA_DIALECT, mode_defs, type_schema
 
+from .marks import marks_schema
 from .protocol import JSON_PATCH, PROTOCOL_VERSION
 
 SCHEMA_BASE = "https://isle-arena.invalid/protocol/v{version}/{mode}.schema.json"
@@ -132,8 +133,9 @@ def message_defs(mode: str) -> dict[str, Any]:
                            "action itself; either may carry a debug note.",
             "oneOf": [
                 _obj({"index": ({"type": "integer", "minimum": 0}, "index into legal"),
-                      "debug": ("str", "a short note kept in the replay")},
-                     optional=("debug",)),
+                      "debug": ("str", "a short note kept in the replay"),
+                      "marks": (marks_schema(), "annotations of your own boat")},
+                     optional=("debug", "marks")),
                 {"$ref": "#/$defs/reply_action"},
             ],
         },
@@ -158,6 +160,9 @@ def protocol_schema(mode: str) -> dict[str, Any]:
     each decision and each action kind under ``$defs``. Validate a message against
     ``{"$ref": "#/$defs/<message>"}`` inside this document."""
     defs = mode_defs(mode)
+    for name, schema in defs.items():  # an action sent back may carry marks, as an index may
+        if name.startswith("reply_action_"):
+            schema["properties"]["marks"] = marks_schema()
     defs.update(message_defs(mode))
     if mode in GAME_DATA_MODES:
         defs.update(game_data_defs(mode))

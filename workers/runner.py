@@ -351,6 +351,9 @@ def run_match(
             }
             if agent.last_note:
                 record["note"] = agent.last_note
+            bot_marks = getattr(agent, "last_marks", None)
+            if bot_marks:
+                record["marks"] = bot_marks  # kept apart from the replay: tournament/services/marks
             if faulted[seat]:
                 record["default"] = True
             game.apply_unchecked(seat, action)

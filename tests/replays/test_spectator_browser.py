@@ -213,9 +213,10 @@ def test_a_live_match_is_followed_without_a_reload_and_becomes_the_replay(
             page = new_page(viewport={"width": 1300, "height": 950})
             page.goto(f"{live_server.url}/replays/{match.pk}/")
             page.wait_for_function(
-                "document.querySelector('#status').textContent.includes('not started')")
-            # queued: the badge says what the match waits for, never "live"
-            assert page.locator("#live-badge").inner_text() == "waiting for a worker"
+                "document.querySelector('#status').textContent.includes('in the queue')")
+            # queued: no "live" badge and no empty table; the status says what it waits for
+            assert page.locator("#live-badge").is_hidden()
+            assert page.locator("#boats").is_hidden()
             assert "waiting for a worker" in page.locator("#status").inner_text()
             page.evaluate("window.__sameDocument = true")
             worker.start()

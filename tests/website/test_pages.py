@@ -12,7 +12,7 @@ from tournament import site_selectors
 from tournament.models import League, Match, MatchSeat
 from tournament.services import leagues as league_services
 from tournament.services.bots import bot_seat_counts_rebuild
-from website.colours import bot_colour
+from website.colours import PALETTE, bot_colour
 
 from .conftest import builtin_copy
 
@@ -142,14 +142,15 @@ def test_head_to_head_table_on_the_league_page(played_league, client) -> None:
     assert "Head to head" in html and html.count('scope="row"') >= 3
 
 
-def test_rating_chart_has_axes_legend_and_the_bots_own_colour(played_league, client) -> None:
+def test_rating_chart_has_axes_legend_and_distinct_colours(played_league, client) -> None:
     league = played_league(seats=3, entrants=3)
     html = client.get(f"/leagues/{league.pk}/").content.decode()
     assert "Rated matches played in the league" in html and "Elo rating" in html
     assert html.count("<polyline") == 3 and 'class="legend"' in html
     bot = league.entries.first().bot_version.bot
     colour = bot_colour(bot.pk)
-    assert f"stroke: {colour}" in html
+    # a league's chart: one distinct colour per entrant, from the palette (website/colours.py)
+    assert len({c for c in PALETTE if f"stroke: {c}" in html}) == 3
     bot_page = client.get(f"/bots/{bot.pk}/").content.decode()
     assert f"stroke: {colour}" in bot_page and "Games played in the league" in bot_page
     assert bot_colour(bot.pk) == bot_colour(bot.pk) != bot_colour(bot.pk + 1)

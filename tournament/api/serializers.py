@@ -342,6 +342,7 @@ class LeagueInput(StrictInput):
     ladder_order = serializers.ChoiceField(
         choices=League.LadderOrder.choices, required=False, default=League.LadderOrder.ELO
     )
+    marks_public = serializers.BooleanField(required=False, default=False)
 
 
 class LeagueUpdateInput(serializers.Serializer):
@@ -356,7 +357,7 @@ class LeagueOutput(serializers.ModelSerializer):
         fields = [
             "id", "name", "organiser", "mode", "seats", "options", "format", "status", "public",
             "decision_time_limit", "time_bank", "seeds", "rounds", "current_round", "ladder_order",
-            "created_at",
+            "marks_public", "created_at",
         ]  # fmt: skip
 
 

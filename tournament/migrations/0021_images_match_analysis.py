@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournament', '0015_health_worker_heartbeat'),
+        ("tournament", "0020_spectate_marks"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -59,6 +59,7 @@ def league_create(
     seeds: int = 1,
     rounds: int = 3,
     ladder_order: str = League.LadderOrder.ELO,
+    marks_public: bool = False,
 ) -> League:
     league_create_check(user=organiser)
     cleaned = _league_config_check(
@@ -74,6 +75,7 @@ def league_create(
                 name=name.strip(), organiser=organiser, mode=mode, seats=seats, options=cleaned,
                 format=format, public=public, decision_time_limit=decision_time_limit,
                 time_bank=time_bank, seeds=seeds, rounds=rounds, ladder_order=ladder_order,
+                marks_public=marks_public,
             )  # fmt: skip
             league.base_seed = derive_seed("league", league.pk, league.name)
             league.save(update_fields=["base_seed"])

@@ -284,7 +284,13 @@ def match_play(*, match_id: int) -> Match | None:
         except Exception as exc:  # the runner's own bug, not a bot fault: the match failed
             log.exception("match %s: runner failed", match_id)
             return match_fail(match_id=match_id, error=f"{type(exc).__name__}: {exc}")
-        return match_finish(match_id=match_id, played=outcome)
+        finished = match_finish(match_id=match_id, played=outcome)
+        if finished is not None:
+            from .marks import marks_store
+
+            actions = raw.get("actions") if isinstance(raw, dict) else getattr(raw, "actions", None)
+            marks_store(match_id=match_id, actions=actions)
+        return finished
     finally:
         if live is not None:
             live.close()

@@ -98,3 +98,21 @@ def worker_banner(context: template.Context) -> dict[str, Any]:
     else:
         since = f"for {silence / 3600:.0f} h"
     return {"alarm": alarm, "since": since}
+
+
+@register.simple_tag(takes_context=True)
+def spoilers_class(context: template.Context) -> str:
+    """The ``<html>`` class of the visitor's spoiler setting (website/spoilers.py)."""
+    from ..spoilers import spoilers_shown
+
+    return "spoilers-shown" if spoilers_shown(context.get("request")) else "spoilers-hidden"
+
+
+@register.inclusion_tag("website/_spoiler_toggle.html", takes_context=True)
+def spoiler_toggle(context: template.Context) -> dict[str, Any]:
+    """The link that shows (or hides again) results in lists."""
+    from ..spoilers import spoilers_shown
+
+    request = context.get("request")
+    return {"shown": spoilers_shown(request),
+            "next": request.get_full_path() if request is not None else "/"}

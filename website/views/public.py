@@ -14,9 +14,10 @@ from tournament.errors import size_text
 from tournament.models import Match
 from tournament.privacy import failure_kind, may_see_private
 from tournament.services.leagues import is_organiser
+from tournament.spectator_selectors import featured_match
 
 from .. import charts
-from ..colours import bot_colour
+from ..colours import bot_colour, distinct_colours
 from ..forms import EnterForm, InviteForm, UploadForm
 from ..head_to_head_cells import head_to_head_cells
 from ..match_analysis import analysis_context
@@ -33,6 +34,7 @@ def home(request: HttpRequest) -> HttpResponse:
         "leagues": site_selectors.home_leagues(user=user),
         "playing": site_selectors.matches_playing(user=user),
         "finished": site_selectors.matches_finished(user=user),
+        "featured": featured_match(user=user),
     })  # fmt: skip
 
 
@@ -77,7 +79,9 @@ def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
         # over the sister (solo), interval, conservative, last change, faults
         "ladder_columns": 9 + (league.seats + 1 if league.seats >= 3 else 3) + (league.seats == 1),
         "fault_suspend_after": settings.FAULT_SUSPEND_AFTER,
-        "chart": charts.rating_chart(charts.league_series(lines, bot_colour)),
+        "chart": charts.rating_chart(charts.league_series(lines, distinct_colours(
+            [r.entry.bot_version.bot_id for r in ladder] + [line.bot_id for line in lines]
+        ).__getitem__)),
         "h2h_rows": h2h_rows,
         "h2h_cells": head_to_head_cells(h2h_rows),
         "page": match_page(request, matches, scope=visible),
@@ -138,7 +142,7 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     open_ = match.status in (Match.Status.QUEUED, Match.Status.RUNNING)
     context = {"match": match, "open": open_, "viewer": bool(match.replay_name or open_)}
     if context["viewer"]:
-        context.update(viewer_context(match), embedded=True)
+        context.update(viewer_context(match))
     seats = list(match.seats.all())
     for seat in seats:
         seat.private = may_see_private(request.user, seat.bot_version.bot.owner_id)

@@ -111,6 +111,7 @@
             }
             const heading = document.querySelector("[data-match-heading]");
             if (heading) heading.textContent = m.status === "queued" ? "Waiting for a worker" : "Live";
+            document.title = document.title.replace(/\((waiting for a worker|live)\)/, m.status === "queued" ? "(waiting for a worker)" : "(live)");
             pollMatch(el);
           } else if (el.hasAttribute("data-follow-live")) {
             refreshInfo();
@@ -149,13 +150,33 @@
     fetch(window.location.href, { headers: { Accept: "text/html" }, cache: "no-store" })
       .then((r) => (r.ok ? r.text() : Promise.reject(r.status)))
       .then((html) => {
-        const fresh = new DOMParser().parseFromString(html, "text/html").getElementById("match-info");
+        const doc = new DOMParser().parseFromString(html, "text/html");
+        const fresh = doc.getElementById("match-info");
         const old = document.getElementById("match-info");
         if (fresh && old) old.replaceWith(fresh);
+        // the match has ended: its title and heading say so ("replay"), never "(queued)" or "Live"
+        document.title = doc.title;
+        const heading = document.querySelector("[data-match-heading]");
+        const newHeading = doc.querySelector("[data-match-heading]");
+        if (heading && newHeading) heading.textContent = newHeading.textContent;
+        const section = document.querySelector("[data-match-poll]");
+        if (section) section.removeAttribute("data-match-poll");
       })
       .catch(() => undefined);
   }
 
+  // The spoiler setting flipped in place: the same cookie the link would set, no reload.
+  document.addEventListener("click", (e) => {
+    const link = e.target.closest("[data-spoiler-toggle]");
+    if (!link || e.ctrlKey || e.metaKey || e.shiftKey) return;
+    e.preventDefault();
+    const root = document.documentElement;
+    const show = root.classList.contains("spoilers-hidden");
+    document.cookie = show ? "spoilers=shown; path=/; max-age=31536000; samesite=lax"
+      : "spoilers=; path=/; max-age=0; samesite=lax";
+    root.classList.toggle("spoilers-hidden", !show);
+    root.classList.toggle("spoilers-shown", show);
+  });
   document.querySelectorAll("form[data-upload]").forEach(setupUpload);
   pollVersion(document.getElementById("version-status"));
   document.querySelectorAll("[data-match-poll]").forEach(pollMatch);

@@ -8,11 +8,14 @@ import { SEAT_COLOURS } from "./draw.js";
 
 const W = 360, H = 170, PAD_L = 30, PAD_R = 8, PAD_T = 12, PAD_B = 20;
 
-export function chartRange(scores) {
+export function chartRange(scores, extra = []) {
   let lo = Infinity, hi = -Infinity;
   for (const row of scores) {
     if (!row) continue;
     for (const v of row) if (v !== null && v !== undefined) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
+  }
+  for (const line of extra) {
+    for (const v of line.values || []) if (v !== null && v !== undefined) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
   }
   if (lo === Infinity) return null;
   if (hi - lo < 10) { hi = lo + 10; }
@@ -49,6 +52,12 @@ export function renderChart(el, opts) {
       }
       if (pts.length) parts.push(`<polyline class="line" data-seat="${s}" points="${pts.join(" ")}" fill="none" stroke="${SEAT_COLOURS[s % 4]}" stroke-width="2" stroke-linejoin="round" clip-path="url(#${clipId})"><title>${esc(names[s] || "seat " + s)}</title></polyline>`);
     }
+    // Lines that are not seats (the solo sister): dashed, in their own colour.
+    for (const line of opts.extra || []) {
+      const pts = [];
+      (line.values || []).forEach((v, i) => { if (v !== null && v !== undefined) pts.push(`${px(i).toFixed(1)},${py(v).toFixed(1)}`); });
+      if (pts.length) parts.push(`<polyline class="line extra" data-line="${esc(line.key)}" points="${pts.join(" ")}" fill="none" stroke="${line.colour}" stroke-width="2" stroke-dasharray="5 3" stroke-linejoin="round" clip-path="url(#${clipId})"><title>${esc(line.label)}</title></polyline>`);
+    }
     for (const f of marks.faults || []) {
       const row = scores[f.frame] || [];
       const v = row[f.seat] ?? lo;
@@ -65,7 +74,11 @@ export function renderChart(el, opts) {
   el._cursor.setAttribute("x1", x); el._cursor.setAttribute("x2", x);
   const row = scores[step] || [];
   el._dots.innerHTML = row.map((v, s) => (v === null || v === undefined) ? "" :
-    `<circle cx="${x}" cy="${py(v)}" r="3.5" fill="${SEAT_COLOURS[s % 4]}" stroke="#fff"/>`).join("");
+    `<circle cx="${x}" cy="${py(v)}" r="3.5" fill="${SEAT_COLOURS[s % 4]}" stroke="#fff"/>`).join("") +
+    (opts.extra || []).map((line) => {
+      const v = (line.values || [])[step];
+      return v === null || v === undefined ? "" : `<circle cx="${x}" cy="${py(v)}" r="3.5" fill="${line.colour}" stroke="#fff"/>`;
+    }).join("");
 }
 
 /* The step under a click or tap on the chart. */

@@ -8,6 +8,8 @@ import { SEAT_COLOURS, boatLayout, boatTile, cardFace, cardBacks, icon } from ".
 import { dayLine, fieldsHTML, supplyHTML, countsHTML, publicLessonsHTML, sisterHTML,
   islandSVG, islandCatSvg, offerHTML } from "./table.js";
 import { renderChart, chartStep, chartRange } from "./chart.js";
+import { renderMoves, markMove } from "./moves.js";
+import { marksHTML } from "./marks.js";
 
 const root = document.querySelector(".viewer[data-frames-url], .viewer[data-upload-url]");
 const $ = (sel) => root.querySelector(sel);
@@ -24,6 +26,9 @@ const state = {
   payload: null, views: [], step: 0, seat: "spectator", playing: false, timer: null, speed: 1,
   lastRenderMs: 0, maxRenderMs: 0, renders: 0, live: false, cursor: 0, showResult: false,
   animate: true, sisterLog: [], oshaxPaths: [],
+  // following a live match: every new step is shown as it arrives, until the spectator steps
+  // back (any move to an earlier step); "Follow" turns it on again
+  follow: false,
 };
 window.viewer = state;
 const reduceMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
@@ -101,6 +106,37 @@ function dayMarks() {
   return { days, faults: (marks && marks.faults) || [] };
 }
 
+// ---- bot annotations ----------------------------------------------------------------------
+// A bot's reply may carry `marks` (cells of its own boat with a label and a colour); the frames
+// hold them only for those who may see them (replays/frames.py). The marks of the seat's latest
+// step up to the current one are drawn on its boat.
+function marksOn(seat) {
+  const steps = state.payload.steps;
+  for (let i = state.step - 1; i >= 0; i--) {
+    const s = steps[i];
+    if (s && s.seat === seat) return s.marks || [];
+  }
+  return [];
+}
+
+// The marks this visitor may see come apart from the frames (which every visitor shares):
+// `{"seats": {seat: [[step, marks], ...]}}`, step k being the move that frame k + 1 shows.
+async function loadMarks(body) {
+  const url = root.dataset.marksUrl;
+  if (!url) return;
+  const response = await fetch(url, { headers: { Accept: "application/json" }, credentials: "same-origin" });
+  if (!response.ok || state.payload !== body) return;
+  const seats = (await response.json()).seats || {};
+  let any = false;
+  for (const rows of Object.values(seats)) {
+    for (const [k, marks] of rows) {
+      if (body.steps[k]) { body.steps[k].marks = marks; any = true; }
+    }
+  }
+  state.hasMarks = any;
+  if (any) { $("#boats")._shape = undefined; show(state.step, { noUrl: true }); }
+}
+
 // ---- players: boats, hands ---------------------------------------------------------------
 function playersOf(view) {
   if (Array.isArray(view.players)) return view.players;
@@ -170,6 +206,8 @@ function drawBoat(fig) {
   if (!p) return;
   const boat = boatOf(p);
   setHTML(fig.querySelector("g.tiles"), cached(boat.tiles, "tiles", () => boat.tiles.map((t) => boatTile(t, CELL)).join("")));
+  const marksLayer = fig.querySelector("g.marks");
+  if (marksLayer) setHTML(marksLayer, marksHTML(marksOn(s), CELL));
   const own = view.you && typeof view.you === "object" && view.you.seat === s ? view.you : p;
   setHTML(fig.querySelector(".hands"), cached(own, "hands", () => handsHTML(handGroups(view, s))));
 }
@@ -190,7 +228,7 @@ function renderBoats(view, scores) {
       const name = boatOf(p).name;
       const layout = boatLayout(state.payload.layouts[name], CELL);
       const picture = name
-        ? `<svg viewBox="-2 -2 ${layout.width + 4} ${layout.height + 4}" width="${layout.width + 4}" height="${layout.height + 4}" role="img" aria-label="Boat of ${esc(fullName(s))}"><g class="layout">${layout.svg}</g><g class="tiles"></g></svg>`
+        ? `<svg viewBox="-2 -2 ${layout.width + 4} ${layout.height + 4}" width="${layout.width + 4}" height="${layout.height + 4}" role="img" aria-label="Boat of ${esc(fullName(s))}"><g class="layout">${layout.svg}</g><g class="tiles"></g><g class="marks"></g></svg>`
         : '<p class="nil no-boat">No boat chosen yet.</p>';
       return `<figure class="boat" data-seat="${s}" style="--seat:${SEAT_COLOURS[s % 4]}"><figcaption><span class="who" title="${esc(fullName(s))}"><i></i><span class="name">${esc(fullName(s))}</span></span><span class="policy"></span><span class="stats"></span><span class="score"></span></figcaption>
         ${picture}
@@ -291,17 +329,27 @@ function renderScores(scores) {
   if (!scores) { el.hidden = true; return; }
   el.hidden = false;
   const order = scores.map((v, s) => [v, s]);
-  setHTML(el.querySelector(".content"), `<table class="now"><caption class="sr">Score if the game ended now</caption><tbody>${order.map(([v, s]) =>
-    `<tr style="--seat:${SEAT_COLOURS[s % 4]}"><th scope="row"><i></i>${esc(fullName(s))}</th><td class="num">${v === null || v === undefined ? "?" : v}</td></tr>`).join("")}</tbody></table>`);
-  const range = state._range || (state._range = chartRange(state.payload.scores));
+  const extra = extraLines();
+  const rows = order.map(([v, s]) =>
+    `<tr style="--seat:${SEAT_COLOURS[s % 4]}"><th scope="row"><i></i>${esc(fullName(s))}</th><td class="num">${v === null || v === undefined ? "?" : v}</td></tr>`).join("") +
+    extra.map((line) => `<tr style="--seat:${line.colour}" class="extra-line"><th scope="row"><i></i>${esc(line.label)}</th><td class="num">${line.values[state.step] ?? "?"}</td></tr>`).join("");
+  setHTML(el.querySelector(".content"), `<table class="now"><caption class="sr">Score if the game ended now</caption><tbody>${rows}</tbody></table>`);
+  const range = state._range || (state._range = chartRange(state.payload.scores, extra));
   const last = state.views.length - 1;
   const reveal = resultVisible();
   const upto = reveal || state.live ? last : state.step;
   renderChart($("#chart"), {
     scores: state.payload.scores, frames: state.views.length, step: state.step, upto,
-    marks: state._marks, names: state.payload.names || [], range,
+    marks: state._marks, names: state.payload.names || [], range, extra,
     key: `${state.seat}:${state.views.length}`,
   });
+}
+
+// Lines of the chart that are not seats: the solo sister's score (frames' `sister_scores`).
+const SISTER_COLOUR = "#8e3b6b";
+function extraLines() {
+  const sister = state.payload.sister_scores;
+  return Array.isArray(sister) ? [{ key: "sister", label: "The sister", values: sister, colour: SISTER_COLOUR }] : [];
 }
 
 function resultVisible() {
@@ -321,7 +369,7 @@ function renderFinal() {
     for (const b of r.breakdown || []) for (const k of Object.keys(b)) if (k !== "total" && typeof b[k] === "number" && !keys.includes(k)) keys.push(k);
     const winners = (r.winners || []).map((s) => fullName(s));
     let html = winners.length ? `<p class="winners">${icon("trophy")} Winner: ${esc(winners.join(", "))}</p>` : "";
-    html += `<div class="scroll"><table class="grid final-table"><thead><tr><th scope="col">Seat</th>${Array.from({ length: n }, (_, s) => `<th scope="col" style="color:${SEAT_COLOURS[s % 4]}">${esc(shortName(s))}</th>`).join("")}</tr></thead><tbody>`;
+    html += `<div class="scroll" tabindex="0" role="region" aria-label="Final scores"><table class="final-table"><thead><tr><th scope="col">Seat</th>${Array.from({ length: n }, (_, s) => `<th scope="col" style="color:${SEAT_COLOURS[s % 4]}">${esc(shortName(s))}</th>`).join("")}</tr></thead><tbody>`;
     for (const k of keys) html += `<tr><th scope="row">${esc(k.replace(/_/g, " "))}</th>${(r.breakdown || []).map((b) => `<td class="num">${b[k] ?? ""}</td>`).join("")}</tr>`;
     html += `<tr class="total"><th scope="row">total</th>${r.scores.map((v, s) => `<td class="num final-score" data-seat="${s}">${v}</td>`).join("")}</tr>`;
     html += `<tr><th scope="row">rank</th>${(r.ranks || []).map((v) => `<td class="num">${v}</td>`).join("")}</tr></tbody></table></div>`;
@@ -427,6 +475,8 @@ function show(step, opts = {}) {
   seek.setAttribute("aria-valuetext", `Step ${next} of ${last}`);
   $("#step-label").textContent = `Step ${next} / ${last}`;
   root.classList.toggle("at-end", next === last);
+  timed("moves", () => markMove($("#moves"), next));
+  renderFollow();
   if (animate) animateChange(before, state.views[prev], view);
   const ms = performance.now() - t0;
   state.lastRenderMs = ms;
@@ -435,18 +485,45 @@ function show(step, opts = {}) {
   if (!opts.noUrl) syncUrl();
 }
 
+// The address keeps the moment (step and view), so it can be shared or reloaded; an embed's
+// address belongs to the page around it and is left alone.
+function momentUrl() {
+  const url = new URL(root.dataset.shareUrl || window.location.href, window.location.href);
+  url.searchParams.set("step", String(state.step));
+  if (state.seat === "spectator") url.searchParams.delete("seat"); else url.searchParams.set("seat", state.seat);
+  return url;
+}
+
 function syncUrl() {
-  if (root.dataset.embedded) return;
+  if (root.dataset.chromeless) return;
   const url = new URL(window.location.href);
   url.searchParams.set("step", String(state.step));
   if (state.seat === "spectator") url.searchParams.delete("seat"); else url.searchParams.set("seat", state.seat);
   window.history.replaceState(null, "", url);
 }
 
+// ---- following a live match -------------------------------------------------------------------
+// The spectator's own moves go through go(): a move to an earlier step than the newest stops
+// following; reaching the newest step of a live match (End, "Follow") follows again.
+function go(step, opts = {}) {
+  show(step, opts);
+  if (state.live) state.follow = state.step >= state.views.length - 1;
+  renderFollow();
+}
+
+function renderFollow() {
+  const button = $("#btn-live");
+  if (!button) return;
+  button.hidden = !state.live;
+  button.setAttribute("aria-pressed", String(Boolean(state.live && state.follow)));
+  button.textContent = state.follow ? "Following" : "Follow";
+  button.title = state.follow ? "Showing each step as it is played" : "Jump to the newest step and follow the match";
+}
+
 // ---- playback -----------------------------------------------------------------------------------
 function tick() {
   if (state.step >= state.views.length - 1) { if (!state.live) pause(); return; }
-  show(state.step + 1, { animate: true });
+  go(state.step + 1, { animate: true });
 }
 function play() {
   if (state.step >= state.views.length - 1 && !state.live) show(0);
@@ -473,12 +550,23 @@ function framesUrl(seat, since, play) {
   return url;
 }
 
-// "● live" only while the match is played; a queued one is waiting for a worker.
+// "● live" only while the match is played; a queued one is waiting for a worker, and the
+// page says so in words (with its place in the queue) instead of drawing an empty table.
 function liveBadge(status) {
   const badge = $("#live-badge");
-  const waiting = status === "queued";
+  const waiting = status === "queued" || status === "waiting";
   badge.textContent = waiting ? "waiting for a worker" : "● live";
   badge.classList.toggle("waiting", waiting);
+  badge.hidden = !state.live || waiting;
+  root.classList.toggle("is-waiting", waiting);
+}
+
+function waitingText(body) {
+  if (body.status !== "queued") return "The match is starting; it will appear here as it is played.";
+  const place = body.queue_place;
+  const where = Number.isInteger(place)
+    ? (place <= 1 ? " It is next in the queue." : ` It is number ${place} in the queue.`) : "";
+  return `This match is waiting for a worker.${where} It will appear here as it is played.`;
 }
 
 function setStatus(text, error = false) {
@@ -509,12 +597,22 @@ function adopt(body, step) {
   select.disabled = state.live;
   root.classList.toggle("is-live", state.live);
   liveBadge(body.status);
-  $("#live-badge").hidden = !state.live;
-  $("#btn-live").hidden = !state.live;
-  setStatus("");
+  setStatus(state.note || "");
+  renderMoves($("#moves"), movesOf());
   show(step);
 }
 
+// The move list's entries: each step's sentence, with the day and phase it was played in.
+function movesOf() {
+  const p = state.payload;
+  return p.steps.map((s, k) => {
+    const before = state.views[k] || {};
+    return { step: k + 1, seat: s.seat, say: s.say || `${fullName(s.seat)} acts`, day: before.day, phase: before.phase,
+      colour: SEAT_COLOURS[s.seat % 4], fault: faultsAt(k + 1).length > 0 };
+  });
+}
+
+// `step` null: a live match is followed from its newest step, a replay opens at its start.
 async function load(seat, step) {
   const upload = root.dataset.uploadUrl;
   if (upload && !state.file) return;
@@ -525,20 +623,31 @@ async function load(seat, step) {
   const response = await fetch(framesUrl(seat), init);
   const body = await response.json();
   if (!response.ok) {
+    if (response.status === 400 && seat !== "spectator" && !upload) {
+      // An unknown seat (or a seat's view of a match still played): the spectator's view.
+      state.note = `There is no view “${seat}” of this match${body.error && body.error.message ? ` (${body.error.message.replace(/\.$/, "")})` : ""}: showing the spectator's view.`;
+      return load("spectator", step);
+    }
     setStatus((body.error && body.error.message) || `Error ${response.status}`, true);
     return;
   }
   if (body.waiting) {
     state.live = true;
+    state.follow = true;
     liveBadge(body.status);
-    setStatus(body.status === "queued"
-      ? "The match has not started yet: it is waiting for a worker. It will appear here as it is played."
-      : "The match has not started yet; it will appear here as it is played.");
+    setStatus(waitingText(body));
     schedulePoll();
     return;
   }
-  adopt(body, step);
-  if (state.live) schedulePoll();
+  if (body.live && step === null) state.follow = true;
+  else if (body.live) state.follow = false;
+  adopt(body, step === null ? (body.live ? Number.MAX_SAFE_INTEGER : 0) : step);
+  if (!state.live) loadMarks(body).catch(() => undefined);
+  if (state.live) {
+    if (state.follow) state.step = state.views.length - 1;
+    renderFollow();
+    schedulePoll();
+  }
 }
 
 function schedulePoll() {
@@ -554,20 +663,23 @@ async function poll() {
   if (!response.ok || !body.live) {
     // The match has finished: the ordinary replay takes over, at its last step.
     state.live = false;
-    const at = state.payload ? Number.MAX_SAFE_INTEGER : 0;
+    const at = !state.payload || state.follow ? Number.MAX_SAFE_INTEGER : state.step;
+    state.follow = false;
     await load("spectator", at);
+    document.dispatchEvent(new CustomEvent("viewer:finished"));
     return;
   }
-  if (body.waiting) { liveBadge(body.status); schedulePoll(); return; }
+  if (body.waiting) { liveBadge(body.status); setStatus(waitingText(body)); schedulePoll(); return; }
   if (body.views) {
     // A whole payload (the first steps, or a poll from step 0): take it, still following.
-    const following = !state.payload || state.step === state.views.length - 1;
+    const following = !state.payload || state.follow;
+    state.note = "";
     adopt(body, following ? Number.MAX_SAFE_INTEGER : state.step);
     schedulePoll();
     return;
   }
   if (body.steps && body.steps.length && body.from === state.cursor) {
-    const following = state.step === state.views.length - 1;
+    const following = state.follow;
     const p = state.payload;
     for (let k = 0; k < body.steps.length; k++) {
       p.steps.push(body.steps[k]);
@@ -580,10 +692,27 @@ async function poll() {
     state._range = chartRange(p.scores || []);
     state._marks = dayMarks();
     deriveTimelines();
+    renderMoves($("#moves"), movesOf());
     if (following) show(state.views.length - 1, { animate: body.steps.length === 1 });
     else show(state.step, { noUrl: true });
   }
   schedulePoll();
+}
+
+// "Copy link": the address of this moment, to the clipboard (or selected for copying by hand
+// where the page may not write the clipboard).
+async function copyLink(button) {
+  const url = momentUrl().toString();
+  const out = $("#copy-status");
+  try {
+    await navigator.clipboard.writeText(url);
+    out.textContent = "Link copied.";
+  } catch (err) {
+    out.innerHTML = `Copy this link: <input type="text" readonly value="${esc(url)}" aria-label="Link to this step">`;
+    const input = out.querySelector("input");
+    input.focus(); input.select();
+  }
+  button.dataset.copied = url;
 }
 
 // ---- wiring ------------------------------------------------------------------------------------
@@ -591,33 +720,44 @@ function wire() {
   for (const [id, name] of [["#btn-start", "first"], ["#btn-back", "back"], ["#btn-play", "play"], ["#btn-forward", "forward"], ["#btn-end", "last"]]) {
     $(id).innerHTML = icon(name);
   }
-  const step = (d) => () => { pause(); show(state.step + d, { animate: d === 1 }); };
-  $("#btn-start").addEventListener("click", () => { pause(); show(0); });
+  const step = (d) => () => { pause(); go(state.step + d, { animate: d === 1 }); };
+  $("#btn-start").addEventListener("click", () => { pause(); go(0); });
   $("#btn-back").addEventListener("click", step(-1));
   $("#btn-forward").addEventListener("click", step(1));
-  $("#btn-end").addEventListener("click", () => { pause(); show(state.views.length - 1); });
-  $("#btn-live").addEventListener("click", () => show(state.views.length - 1));
+  $("#btn-end").addEventListener("click", () => { pause(); go(state.views.length - 1); });
+  $("#btn-live").addEventListener("click", () => { pause(); state.follow = true; if (state.views.length) show(state.views.length - 1); renderFollow(); });
+  // opened again: the current step is scrolled into the list's view
+  $("#moves-panel").addEventListener("toggle", () => { $("#moves")._current = null; if (state.payload) markMove($("#moves"), state.step); });
+  const copy = $("#btn-copy");
+  if (copy) copy.addEventListener("click", () => copyLink(copy));
+  $("#moves").addEventListener("click", (e) => {
+    const a = e.target.closest("a[data-step]");
+    if (!a || e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
+    e.preventDefault();
+    pause();
+    go(Number(a.dataset.step));
+  });
   $("#btn-play").addEventListener("click", () => (state.playing ? pause() : play()));
-  $("#seek").addEventListener("input", (e) => { pause(); show(Number(e.target.value)); });
+  $("#seek").addEventListener("input", (e) => { pause(); go(Number(e.target.value)); });
   $("#seek-marks").addEventListener("click", (e) => {
     const mark = e.target.closest(".seek-fault");
-    if (mark) { pause(); show(Number(mark.dataset.frame)); }
+    if (mark) { pause(); go(Number(mark.dataset.frame)); }
   });
   $("#speed").addEventListener("change", (e) => {
     state.speed = Number(e.target.value);
     if (state.playing) play();
   });
-  $("#seat-select").addEventListener("change", (e) => { pause(); load(e.target.value, state.step); });
+  $("#seat-select").addEventListener("change", (e) => { pause(); state.note = ""; load(e.target.value, state.step); });
   $("#show-result").addEventListener("change", (e) => { state.showResult = e.target.checked; show(state.step, { noUrl: true }); });
   $("#chart").addEventListener("click", (e) => {
     const i = chartStep($("#chart"), e);
-    if (i !== null) { pause(); show(i); }
+    if (i !== null) { pause(); go(i); }
   });
   document.addEventListener("keydown", (e) => {
     if (!state.payload || e.target.closest("input[type=text], input[type=range], select, textarea") || e.altKey || e.ctrlKey || e.metaKey) return;
     const keys = {
       " ": () => (state.playing ? pause() : play()), ArrowLeft: step(-1), ArrowRight: step(1),
-      Home: () => { pause(); show(0); }, End: () => { pause(); show(state.views.length - 1); },
+      Home: () => { pause(); go(0); }, End: () => { pause(); go(state.views.length - 1); },
     };
     const action = keys[e.key];
     if (action && !(e.key === " " && e.target.closest("button"))) { e.preventDefault(); action(); }
@@ -629,7 +769,7 @@ function wire() {
   board.addEventListener("touchend", (e) => {
     if (!touch) return;
     const t = e.changedTouches[0], dx = t.clientX - touch[0], dy = t.clientY - touch[1];
-    if (Math.abs(dx) > 60 && Math.abs(dx) > 2 * Math.abs(dy)) { pause(); show(state.step + (dx < 0 ? 1 : -1), { animate: dx < 0 }); }
+    if (Math.abs(dx) > 60 && Math.abs(dx) > 2 * Math.abs(dy)) { pause(); go(state.step + (dx < 0 ? 1 : -1), { animate: dx < 0 }); }
     touch = null;
   }, { passive: true });
   const fileInput = document.getElementById("replay-file");
@@ -648,6 +788,8 @@ function wire() {
 if (root) {
   wire();
   state.show = show;
-  const params = new URLSearchParams(window.location.search);
-  load(params.get("seat") || "spectator", Number(params.get("step") || 0)).catch((err) => setStatus("Could not load the replay: " + err, true));
+  const params = new URLSearchParams(root.dataset.query !== undefined ? root.dataset.query : window.location.search);
+  const asked = params.get("step");
+  const start = asked === null || asked === "" || !Number.isFinite(Number(asked)) ? null : Math.max(0, Math.trunc(Number(asked)));
+  load(params.get("seat") || "spectator", start).catch((err) => setStatus("Could not load the replay: " + err, true));
 }
