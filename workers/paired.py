@@ -199,9 +199,8 @@ def analyse(
     state = sprt.evaluate(counts, rotations, settings)
     n = len(used)
     games = n * rotations
-    pair_diffs = [
-        cells[i][rot, "B"].score - cells[i][rot, "A"].score for i in used for rot in range(rotations)
-    ]
+    pair_diffs = [cells[i][rot, "B"].score - cells[i][rot, "A"].score
+                  for i in used for rot in range(rotations)]  # fmt: skip
     wins = {arm: sum(cells[i][rot, arm].won for i in used for rot in range(rotations))
             for arm in ARMS}  # fmt: skip
     ranks = [(cells[i][rot, "B"].rank, cells[i][rot, "A"].rank) for i in used

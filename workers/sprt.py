@@ -37,6 +37,7 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
+from typing import Any
 
 DEFAULT_ELO0 = 0.0
 DEFAULT_ELO1 = 40.0
@@ -83,7 +84,7 @@ def check(elo0: float, elo1: float, alpha: float, beta: float) -> None:
             raise BadSprt(f"{name} must be a number")
     if not elo0 < elo1:
         raise BadSprt(f"the SPRT's lower bound elo0 ({elo0:g}) must be below elo1 ({elo1:g})")
-    if not (-1000 <= elo0 and elo1 <= 1000):
+    if not (elo0 >= -1000 and elo1 <= 1000):
         raise BadSprt("the SPRT's bounds must lie in -1000..1000 Elo")
     for name, value in (("alpha", alpha), ("beta", beta)):
         if not 0 < value < 0.5:
@@ -246,3 +247,28 @@ def verdict(state: SprtState, *, capped: bool) -> str:
     if capped:
         return f"inconclusive at the cap ({state.groups} seeds): neither bound reached"
     return "running: neither bound reached yet"
+
+
+def simulate(
+    probs: Sequence[float], rotations: int, settings: SprtSettings, *, cap: int, rng: Any
+) -> tuple[str, int]:
+    """One SPRT run on groups drawn from ``probs`` (the chance of each group score): its
+    decision ("H1", "H0" or "cap") and the groups it took. For the false-positive rate and the
+    expected length of a test (``bench/sprt.py``, tests/workers/test_sprt.py)."""
+    counts = [0] * (2 * rotations + 1)
+    outcomes = range(len(counts))
+    for n in range(1, cap + 1):
+        counts[rng.choices(outcomes, weights=probs)[0]] += 1
+        value = llr(counts, rotations, settings)
+        if value >= settings.upper:
+            return H1, n
+        if value <= settings.lower:
+            return H0, n
+    return CAP, cap
+
+
+def symmetric(counts: Sequence[int]) -> list[float]:
+    """The distribution of group scores with B and A exchangeable (Elo 0 exactly): the observed
+    counts averaged with their mirror image, as chances. Two copies of one bot have it."""
+    total = 2 * sum(counts)
+    return [(a + b) / total for a, b in zip(counts, reversed(counts), strict=True)]
