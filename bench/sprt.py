@@ -8,6 +8,7 @@
 2. Runs ``--runs`` SPRTs on pairs drawn from that distribution (``workers.sprt.simulate``) and
    prints the false positives (H1 accepted) with their Wilson 95 % interval, and the games
    each run took (2 arms x 2 seats per pair).
+   ``--long-runs`` more (2000) narrow the rate down.
 3. Plays ``--greedy-runs`` real comparisons of greedy (B) against random (A), each on its
    own base seed, and prints the games each took to accept H1.
 """
@@ -47,6 +48,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=200)
     parser.add_argument("--seeds", type=int, default=300)
     parser.add_argument("--greedy-runs", type=int, default=10)
+    parser.add_argument("--long-runs", type=int, default=2000,
+                        help="a second, longer simulation on the same distribution")
     parser.add_argument("--cap", type=int, default=2000, help="seeds per simulated run")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
@@ -57,6 +60,10 @@ def main() -> None:
     rng = random.Random(2026)
     runs = [sprt.simulate(probs, 2, settings, cap=args.cap, rng=rng) for _ in range(args.runs)]
     fp = sum(1 for d, _ in runs if d == sprt.H1)
+    long_rng = random.Random(1)
+    long = [sprt.simulate(probs, 2, settings, cap=args.cap, rng=long_rng)[0]
+            for _ in range(args.long_runs)]  # fmt: skip
+    long_fp = long.count(sprt.H1)
     h0 = sum(1 for d, _ in runs if d == sprt.H0)
     games = [4 * n for _, n in runs]
     greedy = [
@@ -74,6 +81,8 @@ def main() -> None:
         "false_positive_rate": fp / args.runs,
         "false_positive_rate_ci95": [round(lo, 4), round(hi, 4)],
         "h0_accepted": h0,
+        "long_runs": args.long_runs,
+        "long_false_positive_rate": long_fp / max(1, args.long_runs),
         "games_median": statistics.median(games),
         "games_mean": round(statistics.fmean(games), 1),
         "games_max": max(games),
@@ -90,6 +99,9 @@ def main() -> None:
     print(f"{args.runs} simulated runs: H1 (false positive) {fp} = {100 * fp / args.runs:.1f}% "
           f"[95% {100 * lo:.1f}, {100 * hi:.1f}], H0 {h0}, games median {out['games_median']}, "
           f"mean {out['games_mean']}, max {out['games_max']}")  # fmt: skip
+    llo, lhi = wilson(long_fp, max(1, args.long_runs))
+    print(f"{args.long_runs} more simulated runs: false positives {long_fp} = "
+          f"{100 * long_fp / max(1, args.long_runs):.2f}% [95% {100 * llo:.1f}, {100 * lhi:.1f}]")
     print(f"greedy vs random, {args.greedy_runs} real runs: games {out['greedy_games']} "
           f"(median {statistics.median(out['greedy_games'])}), decisions "
           f"{sorted(set(out['greedy_decisions']))}")  # fmt: skip
