@@ -25,8 +25,16 @@ def paired_detail(request: HttpRequest, comparison_id: int) -> HttpResponse:
     result = comparison.result or {}
     return render(request, "website/paired.html", {
         "c": comparison, "r": result, "sprt": "llr" in result,
+        "elo": {k: _signed(result.get(k), k) for k in ("elo", "elo_low", "elo_high")},
         "chart": charts.llr_chart(result),
     })  # fmt: skip
+
+
+def _signed(value: float | None, key: str) -> str:
+    """An Elo figure with its sign; a missing end of the interval is infinite."""
+    if value is None:
+        return "−∞" if key == "elo_low" else "+∞"
+    return f"{value:+.1f}".replace("-", "−")
 
 
 @login_required
