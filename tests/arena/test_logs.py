@@ -91,7 +91,7 @@ def test_a_failed_cpp_build_shows_its_whole_log(server, capsys, tmp_path) -> Non
                         {"main.cpp": BROKEN_CPP})  # fmt: skip
     code, out, err = cli(capsys, "submit", str(bundle), "--bot", "broken")
     assert code == 1
-    assert err.startswith("failed: broken v1: build failed: ")
+    assert err.startswith("failed: broken v1 (version id ") and "): build failed: " in err
     assert "build log (the whole compiler output kept):" in err
     for mistake in ("first_mistake", "second mistake", "third_mistake"):
         assert mistake in err, err  # every error, not only the first
