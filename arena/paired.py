@@ -82,6 +82,8 @@ def run_paired(
         jobs=max(1, int(getattr(args, "jobs", None) or 1)),
         log_path=getattr(args, "paired_log", None),
     )  # fmt: skip
+    if progress is not None and getattr(progress, "tty", False) and result.games < progress.total:
+        progress.stream.write("\n")  # the test stopped before the cap: end the progress line
     if args.json:
         print(json.dumps({"mode": args.mode, "players": seats, "a": names[0], "b": names[1],
                           "opponents": opponents, **result.to_json()}, sort_keys=True))  # fmt: skip

@@ -10,8 +10,8 @@ ranks, the score breakdown and each final boat as ASCII, or with ``--json`` one 
 hash, and the bots' faults). A fault is also printed on stderr with the bot's whole kept
 stderr log; ``--verbose`` shows the bots' stderr as they play and, for every decision, its
 time, the CPU time charged, the time bank left and the bot's ``debug`` note; ``--strict``
-exits 1 when any seat faulted. ``--replay FILE`` writes the replay; ``--watch`` then opens it in the replay
-viewer, served from this computer (``arena.watch``).
+exits 1 when any seat faulted. ``--replay FILE`` writes the replay; ``--watch`` then opens it
+in the replay viewer, served from this computer (``arena.watch``).
 """
 
 from __future__ import annotations
