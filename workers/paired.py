@@ -184,7 +184,6 @@ def analyse(
     counts = [0] * (2 * rotations + 1)
     course: list[list[float]] = []
     used: list[int] = []
-    state = sprt.evaluate(counts, rotations, settings)
     for i in order:
         group = sum(
             sprt.outcome(cells[i][rot, "B"].score, cells[i][rot, "A"].score)
