@@ -40,8 +40,7 @@ class StderrEcho:
     def decision(self, record: dict) -> None:
         """One decision, after the stderr its bot wrote while taking it: the wall time, the CPU
         time charged, the time bank left (bot programs) and the ``debug`` note of its reply."""
-        seat = record["seat"]
-        self.flush()
+        seat = record["seat"]  # a partial stderr line waits for its newline, as ever
         bank = record.get("bank_left")
         line = (f"decision {record['decision']}: "
                 f"{record['seconds']:.3f} s, cpu {record['cpu']:.3f} s"
