@@ -26,7 +26,7 @@ from .errors import CliError
 # The order of the help text: local tools first, then the server's commands.
 COMMANDS = (
     "play", "arena", "verify",
-    "login", "bots", "create", "submit", "challenge", "matches", "replay",
+    "login", "bots", "create", "submit", "logs", "challenge", "matches", "replay",
     "leagues", "ladder", "enter", "league",
 )  # fmt: skip
 

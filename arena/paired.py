@@ -1,28 +1,33 @@
-"""``python -m arena arena --paired A,B``: is B better than A? The duplicate format, locally.
+"""``python -m arena arena --paired A,B``: is B stronger than A? A sequential test, locally.
 
     python -m arena arena --paired mybot_v1.py,mybot_v2.py --mode duel [--bots random] \\
-        [--seeds 20] [--seed 0] [--level 0.05] [--json]
+        [--elo0 0] [--elo1 40] [--alpha 0.05] [--beta 0.05] [--seeds 500] [--seed 0] [--json]
 
-Each of ``--seeds`` deals is played once with A and once with B in the tested seat, against
+Seed after seed, each deal is played once with A and once with B in the tested seat, against
 the same opponents (``--bots``, default ``random``) in the same other seats, in every seat
-rotation; the plan and the statistics are the tournament's own (``workers/paired.py``), and
-the games go through the match runner (built-in bots in-process, bot files in the sandbox).
-Prints the mean score difference B - A with its confidence interval, both win rates, the
-sign test's p-value and the verdict. Exit code 0 whatever the verdict; 2 for bad input.
+rotation (the plan is the tournament's own, ``workers/paired.py``). After every seed the SPRT
+(``workers/sprt.py``: pentanomial for two seats) updates its log-likelihood ratio, and the run
+stops as soon as it crosses a bound, or at the cap of ``--seeds`` deals. Prints the LLR and
+its bounds, the games played, the Elo difference B − A with its interval, and one verdict that
+the interval agrees with; then plain descriptions (mean score difference, win rates). Exit
+code 0 whatever the verdict; 2 for bad input.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 from collections.abc import Callable
 from typing import Any
 
 from engine.modes import mode_class
-from workers import paired
+from workers import paired, sprt
 from workers.paired_play import run_local
 
 from .errors import CliError
+
+DEFAULT_SEEDS = 500
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -31,15 +36,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="compare bot B with bot A on the same deals (duplicate format); --bots are the "
         "opponents (default random)",
     )  # fmt: skip
-    parser.add_argument("--seeds", type=int, default=20, help="--paired: deals (default 20)")
+    parser.add_argument("--seeds", type=int, default=DEFAULT_SEEDS,
+                        help=f"--paired: the cap, in deals (default {DEFAULT_SEEDS})")
+    parser.add_argument("--elo0", type=float, default=sprt.DEFAULT_ELO0,
+                        help=f"--paired: H0, B - A in Elo (default {sprt.DEFAULT_ELO0:g})")
+    parser.add_argument("--elo1", type=float, default=sprt.DEFAULT_ELO1,
+                        help=f"--paired: H1, B - A in Elo (default {sprt.DEFAULT_ELO1:g})")
+    parser.add_argument("--alpha", type=float, default=sprt.DEFAULT_ALPHA,
+                        help="--paired: false-positive rate (default 0.05)")
+    parser.add_argument("--beta", type=float, default=sprt.DEFAULT_BETA,
+                        help="--paired: false-negative rate (default 0.05)")  # fmt: skip
     parser.add_argument(
         "--paired-log", default=None, metavar="FILE",
         help="--paired: append each game's result to FILE as a JSON line (a run cut short can "
         "still be analysed: workers.paired_play.analyse_log)",
-    )  # fmt: skip
-    parser.add_argument(
-        "--level", type=float, default=paired.DEFAULT_LEVEL,
-        help="--paired: 1 - confidence of the interval (default 0.05)",
     )  # fmt: skip
 
 
@@ -58,18 +68,22 @@ def run_paired(
         raise CliError(f"at most {seats - 1} opponents (--bots) at {seats} seats")
     if not 1 <= args.seeds <= 10_000:
         raise CliError("--seeds must be in 1..10000")
-    if not 0 < args.level < 1:
-        raise CliError("--level must be between 0 and 1")
+    try:
+        settings = sprt.SprtSettings(args.elo0, args.elo1, args.alpha, args.beta)
+    except sprt.BadSprt as exc:
+        raise CliError(str(exc)) from None
     check_bots([*names, *opponents])
     mode_class(args.mode)  # an unknown mode fails here, before any game
     progress = make_progress(args.seeds * seats * 2) if make_progress else None
     result = run_local(
         a=names[0], b=names[1], opponents=opponents or ["random"], mode=args.mode, seats=seats,
-        seeds=args.seeds, base_seed=args.seed, options=options, level=args.level,
+        seeds=args.seeds, base_seed=args.seed, options=options, settings=settings,
         on_game=(lambda done, _total: progress.update(done)) if progress else None,
         jobs=max(1, int(getattr(args, "jobs", None) or 1)),
         log_path=getattr(args, "paired_log", None),
     )  # fmt: skip
+    if progress is not None and getattr(progress, "tty", False) and result.games < progress.total:
+        progress.stream.write("\n")  # the test stopped before the cap: end the progress line
     if args.json:
         print(json.dumps({"mode": args.mode, "players": seats, "a": names[0], "b": names[1],
                           "opponents": opponents, **result.to_json()}, sort_keys=True))  # fmt: skip
@@ -78,22 +92,32 @@ def run_paired(
     return 0
 
 
+def _elo(value: float) -> str:
+    return "-inf" if value == -math.inf else "+inf" if value == math.inf else f"{value:+.1f}"
+
+
 def readable(
     mode: str, seats: int, names: list[str], opponents: list[str], r: paired.Comparison
 ) -> str:
-    confidence = round(100 * (1 - r.level))
+    confidence = round(100 * r.confidence)
     against = ", ".join(opponents) if opponents else "the sister"
+    groups = ("pairs by points: 0, 0.5, 1, 1.5, 2" if seats == 2
+              else f"seeds by points out of {seats}, in halves")  # fmt: skip
+    counts = " ".join(str(c) for c in r.counts)
     return "\n".join([
         f"paired: {mode}, {seats} players, A = {names[0]}, B = {names[1]}, against {against}",
-        f"        {r.seeds} seeds x {seats} rotations x 2 = {r.games} games",
+        f"SPRT    elo0 {r.elo0:+g}, elo1 {r.elo1:+g}, alpha {r.alpha:g}, beta {r.beta:g}",
         "",
-        f"mean score B - A   {r.mean_diff:+.2f}  ({confidence}% CI {r.ci_low:+.2f} .. "
-        f"{r.ci_high:+.2f})",
+        f"LLR                {r.llr:+.2f}  (bounds {r.llr_lower:+.2f} .. {r.llr_upper:+.2f})",
+        f"games              {r.games} ({r.seeds} seeds x {seats} rotations x 2)",
+        f"Elo B - A          {_elo(r.elo)}  ({confidence}% interval {_elo(r.elo_low)} .. "
+        f"{_elo(r.elo_high)})",
+        f"{'pentanomial' if seats == 2 else 'group scores':<18} {counts}  ({groups})",
+        f"verdict            {r.verdict}",
+        "",
+        f"mean score B - A   {r.mean_diff:+.2f} per game",
         f"win rate           A {100 * r.win_rate_a:.1f}%   B {100 * r.win_rate_b:.1f}%",
-        *([f"mean rank B - A    {r.mean_rank_diff:+.3f}  ({confidence}% CI "
-           f"{r.rank_ci_low:+.3f} .. {r.rank_ci_high:+.3f}; negative: B ranks better)"]
+        *([f"mean rank B - A    {r.mean_rank_diff:+.3f} (negative: B ranks better)"]
           if r.mean_rank_diff is not None and seats > 1 else []),
         f"B ahead of A       {100 * r.b_ahead_rate:.1f}% of paired games",
-        f"sign test          p = {r.sign_test_p:.4g}",
-        f"verdict            {r.verdict}",
     ])  # fmt: skip

@@ -1,4 +1,5 @@
-"""``play --verbose``: bot programs' stderr shown as they play, one prefixed line at a time.
+"""``play --verbose``: bot programs' stderr shown as they play, one prefixed line at a time,
+and a line for each decision (its time, the bank left, the bot's debug note).
 
 Chunks arrive from the sandbox as the runner reads them and may end mid-line; each seat's
 partial line waits for its newline (or for ``flush`` at the end), so lines of two seats never
@@ -35,3 +36,15 @@ class StderrEcho:
     def _write(self, seat: int, line: str) -> None:
         self.stream.write(f"[seat {seat} {self.labels[seat]}] {line.rstrip()}\n")
         self.stream.flush()
+
+    def decision(self, record: dict) -> None:
+        """One decision, after the stderr its bot wrote while taking it: the wall time, the CPU
+        time charged, the time bank left (bot programs) and the ``debug`` note of its reply."""
+        seat = record["seat"]  # a partial stderr line waits for its newline, as ever
+        bank = record.get("bank_left")
+        line = (f"decision {record['decision']}: "
+                f"{record['seconds']:.3f} s, cpu {record['cpu']:.3f} s"
+                + (f", bank {bank:.3f} s" if bank is not None else "")
+                + (f", note: {record['note']}" if record.get("note") else "")
+                + (" (default policy: the seat faulted)" if record.get("default") else ""))
+        self._write(seat, line)

@@ -1,5 +1,6 @@
-# Sourced by demo.sh and test.sh: make .venv (Python 3.11+) if missing and install $1 into it.
-# Sets $py to the venv's interpreter.
+# Sourced by demo.sh and test.sh: make .venv (Python 3.11+) if missing and install $1 into it,
+# and the checkout itself in editable mode (once), which puts the `isle-arena` command in
+# .venv/bin and lets `python -m arena` run from any directory. Sets $py to the venv's interpreter.
 ensure_venv() {
     local requirements=$1 python
     if [ ! -x .venv/bin/python ]; then
@@ -16,4 +17,7 @@ ensure_venv() {
     fi
     py=.venv/bin/python
     "$py" -m pip install --quiet --disable-pip-version-check -r "$requirements"
+    if [ ! -x .venv/bin/isle-arena ]; then
+        "$py" -m pip install --quiet --disable-pip-version-check --no-deps -e .
+    fi
 }

@@ -386,9 +386,10 @@ class HeadToHead(models.Model):
 
 
 class PairedComparison(models.Model):
-    """Is version B better than version A? Both play the same deals against the same
-    opponents in every seat rotation (the duplicate format); the result is computed from its
-    games (`PairedGame`) once they are all decided. Unrated: it never touches a ladder."""
+    """Is version B stronger than version A? Both play the same deals against the same
+    opponents in every seat rotation (the duplicate format), a few seeds at a time, until the
+    SPRT on its games (`PairedGame`) decides or the cap is reached; `result` holds the running
+    figures. Unrated: it never touches a ladder."""
 
     class Status(models.TextChoices):
         RUNNING = "running"
@@ -404,8 +405,13 @@ class PairedComparison(models.Model):
     mode = models.CharField(max_length=16)
     seats = models.PositiveSmallIntegerField()
     options = models.JSONField(default=dict, blank=True)
-    seeds = models.PositiveIntegerField()
-    level = models.FloatField(default=0.05, help_text="1 - confidence of the interval")
+    seeds = models.PositiveIntegerField(help_text="the cap: seeds the SPRT may play at most")
+    # the SPRT (workers/sprt.py): H0 Elo = elo0, H1 Elo = elo1, error rates alpha and beta
+    elo0 = models.FloatField(default=0.0)
+    elo1 = models.FloatField(default=40.0)
+    alpha = models.FloatField(default=0.05)
+    beta = models.FloatField(default=0.05)
+    scheduled = models.PositiveIntegerField(default=0, help_text="seeds whose games are queued")
     base_seed = models.BigIntegerField(default=0)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.RUNNING)
     result = models.JSONField(default=dict, blank=True)

@@ -518,6 +518,8 @@ CHALLENGES_PER_HOUR = env_int("CHALLENGES_PER_HOUR", 20)
 CHALLENGES_ACTIVE_MAX = env_int("CHALLENGES_ACTIVE_MAX", 3)
 CHALLENGE_RETRY_SECONDS = env_int("CHALLENGE_RETRY_SECONDS", 30)  # Retry-After while at the cap
 PAIRED_ACTIVE_MAX = env_int("PAIRED_ACTIVE_MAX", 2)  # running paired comparisons per user
+# seeds of a paired comparison in flight at once (its SPRT reads them in order and stops early)
+PAIRED_WINDOW_SEEDS = env_int("PAIRED_WINDOW_SEEDS", 4)
 
 ELO_K = env_float("ELO_K", 32.0)
 

@@ -6,6 +6,7 @@ and one polyline per series in the series' own colour (the bot's colour, from it
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -142,3 +143,28 @@ def bot_series_by_league(lines: Sequence, colour: str) -> dict[int, list[SeriesI
         for i, s in enumerate(series[1:], start=1):
             series[i] = SeriesInput(s.label, others[s.label], s.points)
     return out
+
+
+# the stylesheet's accent, ok and bad colours
+LLR_COLOUR, H1_COLOUR, H0_COLOUR = "#0b6e8a", "#1d7a3a", "#b3261e"
+
+
+def llr_chart(result: dict) -> Chart | None:
+    """A paired comparison's SPRT: its LLR after every seed (x: games played) and the two
+    bounds it stops at, as horizontal lines; None before the first seed is read."""
+    course = result.get("course") or []
+    if not course or result.get("llr_upper") is None:
+        return None
+    end = course[-1][1]
+    upper, lower = result["llr_upper"], result["llr_lower"]
+    series = [
+        SeriesInput(f"H1 accepted at LLR {upper:+.2f}", H1_COLOUR, [(0, upper), (end, upper)]),
+        SeriesInput(f"H0 accepted at LLR {lower:+.2f}", H0_COLOUR, [(0, lower), (end, lower)]),
+        SeriesInput("LLR", LLR_COLOUR, [(0, 0.0)] + [(games, llr) for _, games, llr in course]),
+    ]
+    chart = rating_chart(series, x_title="Games played", y_title="Log-likelihood ratio")
+    if chart is None:
+        return None
+    summary = (f"The SPRT's log-likelihood ratio over {end} games played ends at "
+               f"{course[-1][2]:+.2f}; it stops at {upper:+.2f} (H1) or {lower:+.2f} (H0).")
+    return dataclasses.replace(chart, summary=summary)

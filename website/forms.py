@@ -264,9 +264,17 @@ class PairedForm(SoloDifficulty):
     seats = forms.IntegerField(min_value=1, max_value=4, initial=2,
                                help_text="Players per game (the Duel 2, solo 1).")  # fmt: skip
     seeds = forms.IntegerField(
-        min_value=1, max_value=200, initial=20,
-        help_text="Deals. Each is played by A and by B in every seat: seeds x seats x 2 games.",
+        min_value=1, max_value=1000, initial=200, label="Seeds at most",
+        help_text="The cap, in deals. Each is played by A and by B in every seat (seeds x "
+        "seats x 2 games); the test usually stops long before.",
     )  # fmt: skip
+    elo0 = forms.FloatField(initial=0, label="H0: Elo", help_text="B - A under H0 (default 0).")
+    elo1 = forms.FloatField(initial=40, label="H1: Elo",
+                            help_text="B - A under H1 (default 40); above H0.")  # fmt: skip
+    alpha = forms.FloatField(initial=0.05, label="α",
+                             help_text="False-positive rate, in (0, 0.5).")  # fmt: skip
+    beta = forms.FloatField(initial=0.05, label="β",
+                            help_text="False-negative rate, in (0, 0.5).")  # fmt: skip
     opponent = forms.ModelChoiceField(
         queryset=BotVersion.objects.none(), required=False,
         help_text="Who plays the other seats (default: the built-in random bot).",
@@ -288,4 +296,5 @@ class PairedForm(SoloDifficulty):
             "version_a_id": d["version_a"].pk, "version_b_id": d["version_b"].pk,
             "mode": d["mode"], "seats": d["seats"], "seeds": d["seeds"], "options": options,
             "opponent_ids": [d["opponent"].pk] if d["opponent"] else None,
+            "elo0": d["elo0"], "elo1": d["elo1"], "alpha": d["alpha"], "beta": d["beta"],
         }  # fmt: skip

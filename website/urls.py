@@ -51,6 +51,7 @@ urlpatterns = [
     path("entries/", authors.league_enter, name="enter"),
     path("challenge/", authors.challenge, name="challenge"),
     path("paired/new/", paired.paired_new, name="paired-new"),
+    path("paired/<int:comparison_id>/", paired.paired_detail, name="paired"),
     # leagues
     path("leagues/", cached_page(public.league_list), name="leagues"),
     path("leagues/new/", organisers.league_create, name="league-new"),

@@ -10,11 +10,13 @@ The tested seat's bot gets its own seed per arm (`bot_seed`): the deal and the o
 shared, a bot's own random choices are not. Two copies of a random bot therefore play
 different games on the same deal, and the analysis is exercised by real noise.
 
-One seed is one independent observation: the mean over its rotations of B's score minus A's.
-The result gives the mean difference with a Student-t confidence interval, the win rates of
-both arms, the share of paired games B finished ahead, an exact two-sided sign test over the
-seeds, and a verdict: a difference is claimed when the interval excludes 0 and the sign test
-agrees at the same level (so fewer than 6 seeds never claim one at 5 %).
+One seed is one independent observation (a *group*): in each rotation B's counted score is set
+against A's on the same deal (1, ½ or 0), and the group scores the mean. A sequential test on
+the groups (SPRT, ``workers/sprt.py``: pentanomial for two seats, the same model with more
+outcomes for three or four) stops as soon as the answer is known, and gives the LLR with its
+bounds, the Elo difference with an interval that agrees with its verdict, and the verdict. The
+mean score difference, win rates and the share of paired games B finished ahead are plain
+descriptions next to it (no second test that could disagree).
 
 Pure Python (no Django, no engine): the tournament's service plans matches with it and
 analyses their results; the local CLI plays the same plan in-process.
@@ -28,8 +30,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from . import sprt
+
 ARMS = ("A", "B")
-DEFAULT_LEVEL = 0.05  # 1 - confidence of the interval: 95 %
 SEED_MASK = 2**63 - 1
 
 
@@ -108,165 +111,111 @@ class GameResult:
 
 @dataclass(frozen=True)
 class Comparison:
-    seeds: int  # seeds with both arms complete in every rotation (the observations)
+    """The figures of a comparison: the SPRT's (``workers/sprt.py``) and plain descriptions."""
+
+    seeds: int  # seeds with both arms complete in every rotation (the observations, groups)
     games: int
-    level: float
-    mean_diff: float  # B minus A, per game, averaged over seeds
-    ci_low: float
-    ci_high: float
+    mean_diff: float  # B's counted score minus A's, per game (a description, not a test)
     win_rate_a: float
     win_rate_b: float
     b_ahead_rate: float  # paired games where B scored more (ties count half)
-    sign_test_p: float
+    # the SPRT on the groups (see workers/sprt.py)
+    elo0: float
+    elo1: float
+    alpha: float
+    beta: float
+    llr: float
+    llr_lower: float  # H0 accepted at or below
+    llr_upper: float  # H1 accepted at or above
+    elo: float  # B minus A, logistic Elo of the duplicate score
+    elo_low: float  # the 1 - alpha - beta profile-likelihood interval (agrees with the verdict);
+    elo_high: float  # -inf / inf (None in JSON) when the data set no end on that side
+    confidence: float
+    counts: list[int]  # groups scoring 0, 1/(2k), ..., 1 (two seats: the pentanomial)
+    decision: str | None  # "H1", "H0", or None (running, or inconclusive at the cap)
+    capped: bool  # the cap of seeds was reached without a decision
     verdict: str
-    # rank B minus A (negative: B ranks better), per game averaged over seeds, with its
-    # interval; None when the results carry no ranks
+    course: list[list[float]]  # [seeds, games, llr] after each group, in seed order
+    # rank B minus A (negative: B ranks better), per game; None when no ranks are recorded
     mean_rank_diff: float | None = None
-    rank_ci_low: float | None = None
-    rank_ci_high: float | None = None
+
+    @property
+    def done(self) -> bool:
+        return self.decision is not None or self.capped
 
     def to_json(self) -> dict[str, Any]:
-        return {k: (round(v, 6) if isinstance(v, float) else v) for k, v in asdict(self).items()}
+        def rounded(v: Any) -> Any:
+            if isinstance(v, float) and math.isinf(v):
+                return None  # an interval without that end (JSON has no infinity)
+            if isinstance(v, float):
+                return round(v, 6)
+            if isinstance(v, list):
+                return [rounded(x) for x in v]
+            return v
+
+        return {k: rounded(v) for k, v in asdict(self).items()}
 
 
-def verdict_text(low: float, high: float, sign_p: float, level: float, seeds: int) -> str:
-    """A difference is claimed only when the interval excludes 0 *and* the sign test agrees at
-    the same level: the t interval alone trusts the seed means to be near normal, and over 200
-    repeats of random against itself (10 seeds, 5 %) it claimed a difference 6 % of the time;
-    with the distribution-free sign test as a second key, 3 % (see docs/ratings.md)."""
-    if sign_p < level and low > 0:
-        return "B is better"
-    if sign_p < level and high < 0:
-        return "A is better"
-    return f"no difference detected at {seeds} seeds"
+def complete_seeds(results: Iterable[GameResult], rotations: int) -> dict[int, dict]:
+    """The results by seed index, ``{(rotation, arm): result}``, of the seeds with every game."""
+    by_seed: dict[int, dict[tuple[int, str], GameResult]] = {}
+    for r in results:
+        by_seed.setdefault(r.seed_index, {})[r.rotation, r.arm] = r
+    need = {(rot, arm) for rot in range(rotations) for arm in ARMS}
+    return {i: cells for i, cells in by_seed.items() if need <= set(cells)}
 
 
 def analyse(
-    results: Iterable[GameResult], *, rotations: int, level: float = DEFAULT_LEVEL
-) -> Comparison:
-    """The comparison's figures from the games played; a seed counts only when both arms of all
-    its `rotations` are there (a failed game drops its seed, never half of a pair)."""
-    if not 0 < level < 1:
-        raise ValueError("level must be between 0 and 1")
-    cells: dict[tuple[int, int, str], GameResult] = {}
-    for r in results:
-        cells[r.seed_index, r.rotation, r.arm] = r
-    seed_indices = sorted({k[0] for k in cells})
-    diffs: list[float] = []
-    rank_diffs: list[float] = []
-    pair_diffs: list[float] = []
-    wins = {"A": 0, "B": 0}
-    for i in seed_indices:
-        keys = [(i, rot, arm) for rot in range(rotations) for arm in ARMS]
-        if not all(k in cells for k in keys):
-            continue
-        seed_pairs = [
-            cells[i, rot, "B"].score - cells[i, rot, "A"].score for rot in range(rotations)
-        ]
-        pair_diffs.extend(seed_pairs)
-        diffs.append(sum(seed_pairs) / rotations)
-        ranks = [(cells[i, rot, "B"].rank, cells[i, rot, "A"].rank) for rot in range(rotations)]
-        if all(b is not None and a is not None for b, a in ranks):
-            rank_diffs.append(sum(b - a for b, a in ranks) / rotations)  # type: ignore[operator]
-        for k in keys:
-            wins[k[2]] += cells[k].won
-    n = len(diffs)
-    if n == 0:
+    results: Iterable[GameResult], *, rotations: int,
+    settings: sprt.SprtSettings | None = None, upto: int | None = None,
+    cap: int | None = None,
+) -> Comparison:  # fmt: skip
+    """The comparison's figures from the games played, over the seeds below ``upto`` (all by
+    default) in seed order; a seed counts only when both arms of all its ``rotations`` are
+    there (a failed game drops its seed, never half of a pair). The SPRT stops at the first
+    seed where its LLR crosses a bound (later seeds are the overshoot of games already in
+    flight, and are left out, so a run in parallel gives the figures of a run in order);
+    ``cap``: the seeds the comparison may play (reached without a decision: inconclusive)."""
+    settings = settings or sprt.SprtSettings()
+    cells = complete_seeds(results, rotations)
+    order = sorted(i for i in cells if upto is None or i < upto)
+    if not order:
         raise ValueError("no seed has all its games played")
-    games = n * rotations
-    mean = sum(diffs) / n
-    low, high = mean_interval(diffs, level)
-    ahead = sum(1.0 if d > 0 else 0.5 if d == 0 else 0.0 for d in pair_diffs) / len(pair_diffs)
-    plus = sum(1 for d in diffs if d > 0)
-    minus = sum(1 for d in diffs if d < 0)
-    sign_p = sign_test(plus, minus)
-    rank_mean = rank_low = rank_high = None
-    if len(rank_diffs) == n:
-        rank_mean = sum(rank_diffs) / n
-        rank_low, rank_high = mean_interval(rank_diffs, level)
-    return Comparison(
-        seeds=n, games=2 * games, level=level, mean_diff=mean, ci_low=low, ci_high=high,
-        win_rate_a=wins["A"] / games, win_rate_b=wins["B"] / games, b_ahead_rate=ahead,
-        sign_test_p=sign_p, verdict=verdict_text(low, high, sign_p, level, n),
-        mean_rank_diff=rank_mean, rank_ci_low=rank_low, rank_ci_high=rank_high,
-    )  # fmt: skip
-
-
-def mean_interval(values: Sequence[float], level: float = DEFAULT_LEVEL) -> tuple[float, float]:
-    """Two-sided Student-t interval of the mean (a single value, or no spread: the value)."""
-    n = len(values)
-    mean = sum(values) / n
-    if n < 2:
-        return (mean, mean)
-    var = sum((v - mean) ** 2 for v in values) / (n - 1)
-    half = t_quantile(1 - level / 2, n - 1) * math.sqrt(var / n)
-    return (mean - half, mean + half)
-
-
-def sign_test(plus: int, minus: int) -> float:
-    """Exact two-sided binomial sign test (ties already dropped): P(as extreme | p = 1/2)."""
-    n = plus + minus
-    if n == 0:
-        return 1.0
-    k = min(plus, minus)
-    tail = sum(math.comb(n, i) for i in range(k + 1)) / 2**n
-    return min(1.0, 2 * tail)
-
-
-# --- Student's t, from the regularised incomplete beta function --------------------------------
-
-
-def _beta_continued_fraction(a: float, b: float, x: float) -> float:
-    """The continued fraction of I_x(a, b), evaluated with the modified Lentz method."""
-    tiny = 1e-300
-    c, d = 1.0, 1.0 - (a + b) * x / (a + 1.0)
-    d = 1.0 / (d if abs(d) > tiny else tiny)
-    h = d
-    for m in range(1, 300):
-        m2 = 2 * m
-        for num in (
-            m * (b - m) * x / ((a + m2 - 1) * (a + m2)),
-            -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1)),
-        ):
-            d = 1.0 + num * d
-            d = 1.0 / (d if abs(d) > tiny else tiny)
-            c = 1.0 + num / c
-            c = c if abs(c) > tiny else tiny
-            h *= d * c
-        if abs(d * c - 1.0) < 1e-14:
+    counts = [0] * (2 * rotations + 1)
+    course: list[list[float]] = []
+    used: list[int] = []
+    for i in order:
+        group = sum(
+            sprt.outcome(cells[i][rot, "B"].score, cells[i][rot, "A"].score)
+            for rot in range(rotations)
+        ) / rotations
+        counts[round(group * 2 * rotations)] += 1
+        used.append(i)
+        llr = sprt.llr(counts, rotations, settings)
+        course.append([len(used), len(used) * rotations * 2, llr])
+        if llr >= settings.upper or llr <= settings.lower:
             break
-    return h
-
-
-def incomplete_beta(a: float, b: float, x: float) -> float:
-    """Regularised incomplete beta I_x(a, b)."""
-    if x <= 0:
-        return 0.0
-    if x >= 1:
-        return 1.0
-    log_front = (
-        math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x)
-    )
-    if x < (a + 1) / (a + b + 2):
-        return math.exp(log_front) * _beta_continued_fraction(a, b, x) / a
-    return 1.0 - math.exp(log_front) * _beta_continued_fraction(b, a, 1 - x) / b
-
-
-def t_cdf(t: float, df: int) -> float:
-    """P(T <= t) for Student's t with `df` degrees of freedom."""
-    tail = 0.5 * incomplete_beta(df / 2, 0.5, df / (df + t * t))
-    return 1 - tail if t > 0 else tail
-
-
-def t_quantile(p: float, df: int) -> float:
-    """The t with P(T <= t) = p (bisection: monotone, and exact enough for an interval)."""
-    if not 0 < p < 1:
-        raise ValueError("p must be between 0 and 1")
-    low, high = -1e3, 1e3
-    for _ in range(200):
-        mid = (low + high) / 2
-        if t_cdf(mid, df) < p:
-            low = mid
-        else:
-            high = mid
-    return (low + high) / 2
+    state = sprt.evaluate(counts, rotations, settings)
+    n = len(used)
+    games = n * rotations
+    pair_diffs = [cells[i][rot, "B"].score - cells[i][rot, "A"].score
+                  for i in used for rot in range(rotations)]  # fmt: skip
+    wins = {arm: sum(cells[i][rot, arm].won for i in used for rot in range(rotations))
+            for arm in ARMS}  # fmt: skip
+    ranks = [(cells[i][rot, "B"].rank, cells[i][rot, "A"].rank) for i in used
+             for rot in range(rotations)]  # fmt: skip
+    rank_diff = None
+    if all(b is not None and a is not None for b, a in ranks):
+        rank_diff = sum(b - a for b, a in ranks) / games  # type: ignore[operator]
+    ahead = sum(1.0 if d > 0 else 0.5 if d == 0 else 0.0 for d in pair_diffs) / games
+    last = upto if upto is not None else max(cells) + 1
+    capped = state.decision is None and cap is not None and last >= cap
+    return Comparison(
+        seeds=n, games=2 * games, mean_diff=sum(pair_diffs) / games,
+        win_rate_a=wins["A"] / games, win_rate_b=wins["B"] / games, b_ahead_rate=ahead,
+        elo0=settings.elo0, elo1=settings.elo1, alpha=settings.alpha, beta=settings.beta,
+        llr=state.llr, llr_lower=settings.lower, llr_upper=settings.upper, elo=state.elo,
+        elo_low=state.elo_low, elo_high=state.elo_high, confidence=state.confidence,
+        counts=list(counts), decision=state.decision, capped=capped,
+        verdict=sprt.verdict(state, capped=capped), course=course, mean_rank_diff=rank_diff,
+    )  # fmt: skip

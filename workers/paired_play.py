@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict
 from typing import Any
 
-from . import paired
+from . import paired, sprt
 from .runner import MatchSpec, SeatSpec, run_match
 
 
@@ -57,40 +57,87 @@ def run_local(
     seeds: int,
     base_seed: int = 0,
     options: Mapping[str, Any] | None = None,
-    level: float = paired.DEFAULT_LEVEL,
+    settings: sprt.SprtSettings | None = None,
     on_game: Callable[[int, int], None] | None = None,
     jobs: int = 1,
     log_path: str | None = None,
 ) -> paired.Comparison:
-    """Compare A with B over `seeds` deals here and now; `on_game(done, total)` reports progress.
-    With `jobs` > 1 the games are played by that many worker processes (the same games and
-    figures: every game's seeds come from the plan, not from the order of play)."""
+    """Compare A with B here and now, seed after seed, until the SPRT decides or ``seeds`` (the
+    cap) are played; ``on_game(done, cap)`` reports progress. With ``jobs`` > 1 the games are
+    played by that many worker processes, a few seeds ahead; the figures are those of a run in
+    order (the test reads seeds in order and stops at the first that crosses a bound: games
+    of later seeds already in flight are left out), so they never depend on ``jobs``."""
+    settings = settings or sprt.SprtSettings()
     games = paired.plan(seeds=seeds, seats=seats, opponents=len(opponents), base_seed=base_seed)
     specs = [game_spec(g, mode=mode, a=a, b=b, opponents=opponents, options=options)
-             for g in games]
+             for g in games]  # fmt: skip
+    per_seed = 2 * seats
+    watch = _Watch(seats, settings, seeds)
     results: list[paired.GameResult] = []
 
-    def record(result: paired.GameResult) -> None:
+    def record(result: paired.GameResult) -> bool:
         results.append(result)
         if log_path is not None:  # one JSON line per game: a cut-short run can be analysed
             with open(log_path, "a", encoding="utf-8") as log:
                 log.write(json.dumps(asdict(result)) + "\n")
+        if on_game is not None:
+            on_game(len(results), len(games))
+        return watch.add(result)
 
     if jobs <= 1:
-        for done, (game, spec) in enumerate(zip(games, specs, strict=True), start=1):
-            record(result_of(game, run_match(spec).result))
-            if on_game is not None:
-                on_game(done, len(games))
-        return paired.analyse(results, rotations=seats, level=level)
-    from concurrent.futures import ProcessPoolExecutor, as_completed
+        for game, spec in zip(games, specs, strict=True):
+            if record(result_of(game, run_match(spec).result)):
+                break
+        return paired.analyse(results, rotations=seats, settings=settings, upto=watch.upto,
+                              cap=seeds)  # fmt: skip
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
+    ahead = max(2, jobs) * per_seed  # games in flight: a few seeds beyond the decided prefix
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        futures = {pool.submit(_play, spec): game for game, spec in zip(games, specs, strict=True)}
-        for done, future in enumerate(as_completed(futures), start=1):
-            record(result_of(futures[future], future.result()))
-            if on_game is not None:
-                on_game(done, len(games))
-    return paired.analyse(results, rotations=seats, level=level)
+        queue = iter(zip(games, specs, strict=True))
+        pending: dict[Any, paired.PlannedGame] = {}
+        stop = False
+        while True:
+            while not stop and len(pending) < ahead:
+                nxt = next(queue, None)
+                if nxt is None:
+                    break
+                pending[pool.submit(_play, nxt[1])] = nxt[0]
+            if not pending:
+                break
+            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in finished:
+                stop = record(result_of(pending.pop(future), future.result())) or stop
+            if stop:
+                for future in pending:
+                    future.cancel()
+                break
+    return paired.analyse(results, rotations=seats, settings=settings, upto=watch.upto,
+                          cap=seeds)  # fmt: skip
+
+
+class _Watch:
+    """The decided prefix of seeds and its LLR, kept up to date game by game: ``add`` says
+    when the test has stopped (a bound crossed, or every seed of the cap played)."""
+
+    def __init__(self, seats: int, settings: sprt.SprtSettings, cap: int) -> None:
+        self.seats, self.settings, self.cap = seats, settings, cap
+        self.cells: dict[int, dict[tuple[int, str], paired.GameResult]] = {}
+        self.counts = [0] * (2 * seats + 1)
+        self.upto = 0  # seeds below this are complete and counted
+
+    def add(self, result: paired.GameResult) -> bool:
+        self.cells.setdefault(result.seed_index, {})[result.rotation, result.arm] = result
+        while len(self.cells.get(self.upto, {})) == 2 * self.seats:
+            seed = self.cells[self.upto]
+            group = sum(sprt.outcome(seed[r, "B"].score, seed[r, "A"].score)
+                        for r in range(self.seats)) / self.seats  # fmt: skip
+            self.counts[round(group * 2 * self.seats)] += 1
+            self.upto += 1
+            llr = sprt.llr(self.counts, self.seats, self.settings)
+            if llr >= self.settings.upper or llr <= self.settings.lower:
+                return True
+        return self.upto >= self.cap
 
 
 def _play(spec: MatchSpec) -> dict[str, Any]:
@@ -98,9 +145,11 @@ def _play(spec: MatchSpec) -> dict[str, Any]:
     return dict(run_match(spec).result)
 
 
-def analyse_log(path: str, *, rotations: int, level: float = paired.DEFAULT_LEVEL
-                ) -> paired.Comparison:
-    """The figures of the games a ``log_path`` holds (seeds with every game played)."""
+def analyse_log(
+    path: str, *, rotations: int, settings: sprt.SprtSettings | None = None,
+    cap: int | None = None,
+) -> paired.Comparison:  # fmt: skip
+    """The figures of the games a ``log_path`` holds (seeds with every game played, in order)."""
     with open(path, encoding="utf-8") as log:
         results = [paired.GameResult(**json.loads(line)) for line in log if line.strip()]
-    return paired.analyse(results, rotations=rotations, level=level)
+    return paired.analyse(results, rotations=rotations, settings=settings, cap=cap)

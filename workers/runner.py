@@ -32,6 +32,9 @@ from .standing import fault_adjusted_result
 
 MAX_STEPS = 100_000
 StepHook = Callable[[Game, int, Action, float], None]
+# sees each decision as it is applied (``play --verbose``): the stored action record plus
+# ``decision`` (the seat's own decision number) and ``bank_left`` (None for built-in bots)
+DecisionHook = Callable[[dict[str, Any]], None]
 
 
 @dataclass(frozen=True)
@@ -302,10 +305,12 @@ def run_match(
     on_step: StepHook | None = None,
     stderr_sink: StderrSink | None = None,
     ask_together: bool = True,
+    on_decision: DecisionHook | None = None,
 ) -> MatchOutcome:
     """Play one match to the end. Bot faults are recorded, never raised; a ``ConfigError``
     means the spec itself is wrong. ``isolation`` overrides the machine's detected layers;
     ``stderr_sink(seat, chunk)`` sees each bot program's stderr as it is read;
+    ``on_decision(record)`` each decision with its time, the bank left and the debug note;
     ``ask_together=False`` asks the seats of a simultaneous step one after another (the
     benchmark's comparison: the game is the same either way). A match with bot programs
     raises ``IsolationMissing`` before any of them starts when a layer of
@@ -330,6 +335,7 @@ def run_match(
         marks["ready"] = max(time.monotonic(), marks["launch"])
         faulted = [a.fault is not None for a in agents]
         stderr = _StderrWatch(launched)
+        decided = [0] * len(agents)  # each seat's decisions so far (for on_decision)
         while not game.is_over():
             pending = game.pending()
             if not pending:
@@ -361,6 +367,10 @@ def run_match(
             stderr.drain()
             if on_step is not None:
                 on_step(game, seat, action, seconds)
+            if on_decision is not None:
+                decided[seat] += 1
+                on_decision({**record, "decision": decided[seat],
+                             "bank_left": agent.stats.bank_left})
             if len(actions) > MAX_STEPS:
                 raise RuntimeError(f"the game did not end within {MAX_STEPS} steps")
         board_result = game.result()

@@ -8,9 +8,10 @@ play in the sandbox under the tournament's limits, exactly as on a server. Print
 ranks, the score breakdown and each final boat as ASCII, or with ``--json`` one JSON object
 (mode, seed, engine version, scores, breakdown, ranks, winners, tiebreak, final boats, state
 hash, and the bots' faults). A fault is also printed on stderr with the bot's whole kept
-stderr log; ``--verbose`` shows the bots' stderr as they play; ``--strict`` exits 1 when any
-seat faulted. ``--replay FILE`` writes the replay; ``--watch`` then opens it in the replay
-viewer, served from this computer (``arena.watch``).
+stderr log; ``--verbose`` shows the bots' stderr as they play and, for every decision, its
+time, the CPU time charged, the time bank left and the bot's ``debug`` note; ``--strict``
+exits 1 when any seat faulted. ``--replay FILE`` writes the replay; ``--watch`` then opens it
+in the replay viewer, served from this computer (``arena.watch``).
 """
 
 from __future__ import annotations
@@ -59,7 +60,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--strict", action="store_true",
                         help=f"exit {EXIT_FAULTED} when any seat faulted")
     parser.add_argument("--verbose", action="store_true",
-                        help="show the bot programs' stderr as they play")
+                        help="show the bot programs' stderr as they play, and each decision's "
+                             "time, time bank and debug note")
     parser.add_argument("--replay", metavar="FILE", help="also write the replay to FILE")
     parser.add_argument("--narrate", action="store_true",
                         help="print a sentence for every step and event as it is played")
@@ -111,7 +113,8 @@ def run(args: argparse.Namespace) -> int:
     echo = StderrEcho(names) if args.verbose else None
     narrate = _narrator(spec, names) if getattr(args, "narrate", False) else None
     try:
-        outcome = run_match(spec, stderr_sink=echo, on_step=narrate)
+        outcome = run_match(spec, stderr_sink=echo, on_step=narrate,
+                            on_decision=echo.decision if echo is not None else None)
     finally:
         if echo is not None:
             echo.flush()
@@ -171,9 +174,16 @@ def _narrator(spec: MatchSpec, names: Sequence[str]) -> Any:
 def fault_json(fault: Fault, names: Sequence[str]) -> dict[str, Any]:
     """A fault as scripts see it: who, what, when, and the bot's kept stderr log."""
     return {"seat": fault.seat, "bot": names[fault.seat], "kind": fault.kind.value,
-            "detail": fault.message, "step": fault.step, "decision": fault.decision,
+            "detail": fault.message, "step": bot_step(fault), "decision": fault.decision,
             "when": when_faulted(fault.decision), "seconds": round(fault.seconds, 6),
             "stderr_tail": list(fault.stderr)}  # fmt: skip
+
+
+def bot_step(fault: Fault) -> int | None:
+    """The fault's step in the bot's own terms: the ``decide.step`` of the decision it faulted
+    at (0 at its first; None at startup), never the game's action count, which counts the
+    other seats' moves too."""
+    return None if fault.decision is None else fault.decision - 1
 
 
 def fault_lines(faults: Sequence[Fault], names: Sequence[str]) -> list[str]:

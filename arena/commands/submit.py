@@ -2,7 +2,8 @@
 
 The server checks the bundle at once, then plays a validation match against ``random``. This
 command waits for the verdict: exit 0 when the version is ready; exit 1 when it failed, with
-the failure reason, the fault of the validation match and the bot's stderr log; exit 5 when
+the failure reason, the fault of the validation match (its page on the site), the whole build
+log when a compiled bot failed to build, and the bot's stderr log; exit 5 when
 it is still pending after ``--timeout`` seconds.
 """
 
@@ -22,7 +23,8 @@ EXIT_FAILED = 1
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("submit", help="upload a bot version and wait for validation")
-    parser.add_argument("file", metavar="FILE", help="a bot file: .py, or a .zip bundle")
+    parser.add_argument("file", metavar="FILE",
+                        help="a bot file: .py or .js, or a .zip bundle (C++ sources, a binary)")
     parser.add_argument("--bot", required=True, help="the bot's name or id")
     parser.add_argument("--no-wait", action="store_true", help="do not wait for validation")
     parser.add_argument("--timeout", type=float, default=600.0, metavar="SECONDS",
@@ -54,9 +56,17 @@ def run(args: argparse.Namespace) -> int:
     )  # fmt: skip
     if version["status"] == "ready":
         print(f"ready: {label} can enter leagues and challenges")
+        for match in client.pages("matches/", limit=1, bot_version=version["id"],
+                                  kind="validation"):  # fmt: skip
+            print(f"validation match: {match_page(client, match['id'])}")
         return 0
     report_failure(client, version, label)
     return EXIT_FAILED
+
+
+def match_page(client: ApiClient, match_id: int) -> str:
+    """The match's page on the site (what a person opens), not its API address."""
+    return f"{client.server}/matches/{match_id}/"
 
 
 def report_failure(client: ApiClient, version: dict[str, Any], label: str) -> None:
@@ -66,7 +76,11 @@ def report_failure(client: ApiClient, version: dict[str, Any], label: str) -> No
         for seat in match.get("seats", []):
             if seat["bot_version"] == version["id"] and seat.get("fault"):
                 lines.append(f"fault: {seat['fault']}: {seat.get('fault_detail') or ''}".rstrip())
-        lines.append(f"validation match: {client.server}/api/v1/matches/{match['id']}/")
+        lines.append(f"validation match: {match_page(client, match['id'])}")
+    build = (version.get("build_log") or "").splitlines()
+    if build and version.get("failure_reason", "").startswith("build failed"):
+        lines.append("build log (the whole compiler output kept):")
+        lines += [f"  | {line}" for line in build]
     log = (version.get("log") or "").splitlines()
     if log:
         lines.append("log (the bot's stderr):")

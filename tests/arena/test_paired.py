@@ -13,11 +13,15 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "bots"
 
 
 def test_paired_finds_greedy_better_than_random_in_the_duel(capsys: pytest.CaptureFixture):
-    assert main(["arena", "--paired", "random,greedy", "--mode", "duel", "--seeds", "6"]) == 0
+    assert main(["arena", "--paired", "random,greedy", "--mode", "duel"]) == 0
     out = capsys.readouterr().out
     assert "A = random, B = greedy, against random" in out
-    assert "6 seeds x 2 rotations x 2 = 24 games" in out
-    assert "verdict            B is better" in out
+    assert "SPRT    elo0 +0, elo1 +40, alpha 0.05, beta 0.05" in out
+    assert "LLR                +3.04  (bounds -2.94 .. +2.94)" in out
+    assert "games              112 (28 seeds x 2 rotations x 2)" in out  # stopped early
+    assert "(90% interval +520.8 .. +inf)" in out
+    assert "pentanomial        0 0 0 0 28" in out
+    assert "verdict            H1 accepted: B is stronger than A (Elo above +0)" in out
 
 
 def test_paired_json_matches_the_shared_analysis(capsys: pytest.CaptureFixture):
@@ -30,7 +34,9 @@ def test_paired_json_matches_the_shared_analysis(capsys: pytest.CaptureFixture):
     same = run_local(a="random", b="random", opponents=["random"], mode="duel", seats=2,
                      seeds=5, base_seed=3)  # fmt: skip
     assert body["mean_diff"] == round(same.mean_diff, 6) and body["verdict"] == same.verdict
-    assert body["verdict"] == "no difference detected at 5 seeds" and body["games"] == 20
+    assert body["verdict"] == "inconclusive at the cap (5 seeds): neither bound reached"
+    assert body["games"] == 20 and body["capped"] and body["decision"] is None
+    assert body["elo_low"] < body["elo"] < body["elo_high"] and len(body["course"]) == 5
 
 
 def test_paired_jobs_and_log_give_the_same_figures(tmp_path: Path, capsys: pytest.CaptureFixture):
@@ -46,10 +52,9 @@ def test_paired_jobs_and_log_give_the_same_figures(tmp_path: Path, capsys: pytes
     assert main([*base, "--jobs", "2", "--paired-log", str(log)]) == 0
     parallel = json.loads(capsys.readouterr().out)
     assert parallel == serial
-    assert serial["mean_rank_diff"] is not None
-    assert serial["rank_ci_low"] <= serial["mean_rank_diff"] <= serial["rank_ci_high"]
+    assert serial["mean_rank_diff"] is not None and len(serial["counts"]) == 7
     assert len(log.read_text().splitlines()) == serial["games"] == 12
-    again = analyse_log(str(log), rotations=3)
+    again = analyse_log(str(log), rotations=3, cap=2)
     assert round(again.mean_diff, 6) == serial["mean_diff"]
     assert round(again.mean_rank_diff, 6) == serial["mean_rank_diff"]
 
@@ -73,7 +78,11 @@ def test_paired_plays_bot_files_and_solo(capsys: pytest.CaptureFixture):
         (["--paired", "random,nope.py"], "no such file: nope.py"),
         (["--paired", "random,greedy", "--bots", "random,random"], "at most 1 opponents"),
         (["--paired", "random,greedy", "--seeds", "0"], "--seeds must be"),
-        (["--paired", "random,greedy", "--level", "2"], "--level must be"),
+        (["--paired", "random,greedy", "--elo0", "5", "--elo1", "2"],
+         "the SPRT's lower bound elo0 (5) must be below elo1 (2)"),
+        (["--paired", "random,greedy", "--elo0", "3", "--elo1", "3"], "must be below elo1"),
+        (["--paired", "random,greedy", "--alpha", "0.6"], "alpha must be between 0 and 0.5"),
+        (["--paired", "random,greedy", "--beta", "0"], "beta must be between 0 and 0.5"),
         ([], "name the bots"),
     ],
 )

@@ -22,7 +22,7 @@ def _scores(spec):
     return [STRENGTH.get(s["name"], 25.0) for s in spec["seats"]]
 
 
-def test_create_plays_every_game_unrated_and_finds_b_better(
+def test_create_plays_seeds_until_the_sprt_decides_unrated_and_finds_b_stronger(
     organiser, author, ready_version, runner, django_capture_on_commit_callbacks
 ):
     a, b = ready_version(author, "worse"), ready_version(author, "better")
@@ -33,11 +33,13 @@ def test_create_plays_every_game_unrated_and_finds_b_better(
         ls.league_entry_add(league=league, user=organiser, bot_version_id=v.pk)
     runner.scores = _scores
     api = client_for(author)
-    body = {"bot_version_a": a.pk, "bot_version_b": b.pk, "mode": "duel", "seats": 2, "seeds": 6}
+    body = {"bot_version_a": a.pk, "bot_version_b": b.pk, "mode": "duel", "seats": 2,
+            "seeds": 100}  # the cap; the SPRT stops long before  # fmt: skip
     with django_capture_on_commit_callbacks(execute=True):
         made = api.post("/api/v1/paired/", body, format="json")
     assert made.status_code == 201, made.content
-    assert made.json()["games_total"] == 6 * 2 * 2 and made.json()["result"] is None
+    assert made.json()["games_total"] == 4 * 2 * 2  # the first window of seeds
+    assert made.json()["result"] is None and made.json()["elo1"] == 40.0
     comparison = PairedComparison.objects.get(pk=made.json()["id"])
     matches = Match.objects.filter(paired_game__comparison=comparison)
     assert {m.kind for m in matches} == {"paired"} and {m.league_id for m in matches} == {None}
@@ -51,15 +53,22 @@ def test_create_plays_every_game_unrated_and_finds_b_better(
     by_cell = {}
     for g in comparison.games.select_related("match"):
         by_cell.setdefault((g.seed_index, g.rotation), set()).add(g.match.seed)
-    assert all(len(seeds) == 1 for seeds in by_cell.values()) and len(by_cell) == 12
+    assert all(len(seeds) == 1 for seeds in by_cell.values())
 
     detail = client_for(None).get(f"/api/v1/paired/{comparison.pk}/").json()
-    assert detail["status"] == "finished" and detail["games_done"] == 24
+    assert detail["status"] == "finished"
     result = detail["result"]
-    assert result["verdict"] == "B is better"
-    assert result["mean_diff"] == 10.0 and result["ci_low"] == 10.0 == result["ci_high"]
+    # B outscores A on every deal: the LLR climbs about 0.108 a seed and crosses ln(19) at
+    # the 28th; the seeds queued beyond it were played or cancelled, never counted.
+    assert result["decision"] == "H1" and result["seeds"] == 28 and result["games"] == 112
+    assert result["verdict"] == "H1 accepted: B is stronger than A (Elo above +0)"
+    assert result["counts"] == [0, 0, 0, 0, 28] and len(result["course"]) == 28
+    assert result["llr"] >= result["llr_upper"] > result["course"][-2][2]
+    assert result["elo_low"] > 0 and result["elo_high"] is None  # no upper end: B won all
+    assert result["mean_diff"] == 10.0
     assert result["win_rate_b"] == 1.0 and result["win_rate_a"] == 0.0
-    assert result["sign_test_p"] == pytest.approx(2 / 64)
+    assert 112 <= detail["games_total"] <= (28 + 4) * 4 < 100 * 4  # stopped early
+    assert not matches.filter(status="queued").exists()
     assert detail["version_a"]["bot_name"] == "worse" and detail["version_b"]["number"] == 1
     # Unrated: no rating moved.
     assert not RatingChange.objects.exists()
@@ -91,9 +100,10 @@ def test_a_game_that_fails_for_good_drops_its_seed(author, ready_version, runner
         ]
         ms.match_record_result(match_id=match.pk, seats=seats, result={"scores": []})
     comparison.refresh_from_db()
-    assert comparison.status == "finished"
+    assert comparison.status == "finished" and comparison.result["capped"]
     # Seeds 0 and 2 remain: differences 10 and 8.
     assert comparison.result["seeds"] == 2 and comparison.result["mean_diff"] == 9.0
+    assert comparison.result["verdict"].startswith("inconclusive at the cap")
 
 
 def test_every_game_failing_fails_the_comparison(author, ready_version, runner):
@@ -126,10 +136,13 @@ def test_bad_requests_get_clear_errors(author, other_author, ready_version):
         (post(author, bot_version_b=99999), 404, "not_found"),
         (post(author, bot_version_b=pending.pk), 409, "conflict"),
         (post(author, seeds=0), 400, "invalid"),
-        (post(author, seeds=500), 400, "invalid"),
+        (post(author, seeds=5000), 400, "invalid"),
         (post(author, mode="chess"), 400, "bad_game_config"),
         (post(author, seats=3), 400, "bad_game_config"),
-        (post(author, level=0.9), 400, "invalid"),
+        (post(author, elo0=5, elo1=5), 400, "invalid"),
+        (post(author, elo0=10, elo1=2), 400, "invalid"),
+        (post(author, alpha=0.5), 400, "invalid"),
+        (post(author, beta=0), 400, "invalid"),
         (post(author, opponents=[a.pk, b.pk]), 400, "invalid"),
         (post(author, mode="solo", seats=1, options={"difficulty": "easy"}, opponents=[a.pk]),
          400, "invalid"),
@@ -140,6 +153,9 @@ def test_bad_requests_get_clear_errors(author, other_author, ready_version):
             assert response.json()["error"]["code"] == code
     assert not PairedComparison.objects.exists() and not Match.objects.exists()
     assert client_for(None).get("/api/v1/paired/12345/").status_code == 404
+    bounds = post(author, elo0=10, elo1=2).json()["error"]["message"]
+    assert bounds == "the SPRT's lower bound elo0 (10) must be below elo1 (2)."
+    assert "alpha must be between 0 and 0.5" in post(author, alpha=0.7).json()["error"]["message"]
 
 
 def test_greedy_against_random_on_the_real_runner(organiser, django_capture_on_commit_callbacks):
@@ -148,17 +164,19 @@ def test_greedy_against_random_on_the_real_runner(organiser, django_capture_on_c
     builtins = builtin_bots_register()
     api = client_for(organiser)
     body = {"bot_version_a": builtins["random"].pk, "bot_version_b": builtins["greedy"].pk,
-            "mode": "duel", "seats": 2, "seeds": 6}  # fmt: skip
+            "mode": "duel", "seats": 2, "seeds": 200, "elo1": 200}  # fmt: skip
     with django_capture_on_commit_callbacks(execute=True):
         made = api.post("/api/v1/paired/", body, format="json")
     assert made.status_code == 201, made.content
     detail = api.get(f"/api/v1/paired/{made.json()['id']}/").json()
     assert detail["status"] == "finished", detail
     result = detail["result"]
-    assert result["verdict"] == "B is better"
-    assert result["ci_low"] > 0 and result["win_rate_b"] > result["win_rate_a"]
-    seeds = Match.objects.filter(kind="paired").values_list("seats__bot_seed", flat=True)
-    assert len({s for s in seeds if s is not None}) == 24  # every tested seat its own seed
+    assert result["decision"] == "H1" and result["verdict"].startswith("H1 accepted")
+    assert result["elo_low"] > 0 and result["win_rate_b"] > result["win_rate_a"]
+    assert result["games"] <= 40  # far below the cap of 800 games
+    played = Match.objects.filter(kind="paired", status="finished")
+    seeds = played.values_list("seats__bot_seed", flat=True)
+    assert len({s for s in seeds if s is not None}) == played.count()  # each its own seed
 
 
 def test_running_comparisons_per_user_are_limited(author, ready_version, settings):

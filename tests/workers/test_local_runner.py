@@ -118,7 +118,10 @@ def test_verbose_streams_the_bots_stderr_as_it_plays(chatty_crash: str) -> None:
     done = _play("--bots", f"random,{chatty_crash}", "--verbose")
     lines = done.stdout.splitlines()
     prefix = f"[seat 1 {chatty_crash}] "
-    streamed = [line[len(prefix):] for line in lines if line.startswith(prefix)]
+    told = [line[len(prefix):] for line in lines if line.startswith(prefix)]
+    # --verbose also tells each decision ("decision 3: 0.001 s, cpu ..., bank ...")
+    assert any(line.startswith("decision 1: ") and ", bank " in line for line in told)
+    streamed = [line for line in told if not line.startswith("decision ")]
     decided = [line for line in streamed if line.startswith("decided step")]
     assert decided and streamed[: len(decided)] == decided  # as it played, step by step
     # every line, not only the 50 the fault record keeps

@@ -537,13 +537,17 @@ class PairedInput(serializers.Serializer):
     bot_version_b = serializers.IntegerField(min_value=1)
     mode = serializers.CharField(max_length=16)
     seats = serializers.IntegerField(min_value=1, max_value=4)
-    seeds = serializers.IntegerField(min_value=1, help_text="deals to play (each in every seat)")
+    seeds = serializers.IntegerField(
+        min_value=1, help_text="the cap: deals to play at most (each in every seat)")
     options = serializers.DictField(required=False, default=dict)
     opponents = serializers.ListField(
         child=serializers.IntegerField(min_value=1), required=False, max_length=3,
         help_text="bot version ids for the other seats (default: the built-in random bot)",
     )  # fmt: skip
-    level = serializers.FloatField(required=False, default=0.05, help_text="1 - confidence")
+    elo0 = serializers.FloatField(required=False, default=0.0, help_text="SPRT H0: B - A in Elo")
+    elo1 = serializers.FloatField(required=False, default=40.0, help_text="SPRT H1: B - A in Elo")
+    alpha = serializers.FloatField(required=False, default=0.05, help_text="false-positive rate")
+    beta = serializers.FloatField(required=False, default=0.05, help_text="false-negative rate")
 
 
 class PairedVersionOutput(serializers.Serializer):
@@ -554,17 +558,32 @@ class PairedVersionOutput(serializers.Serializer):
 
 
 class PairedResultOutput(serializers.Serializer):
-    seeds = serializers.IntegerField(help_text="seeds with every game played (observations)")
+    seeds = serializers.IntegerField(help_text="seeds the test read (each with every game)")
     games = serializers.IntegerField()
-    level = serializers.FloatField()
-    mean_diff = serializers.FloatField(help_text="B's score minus A's, per game")
-    ci_low = serializers.FloatField()
-    ci_high = serializers.FloatField()
+    llr = serializers.FloatField(help_text="the SPRT's log-likelihood ratio")
+    llr_lower = serializers.FloatField(help_text="H0 is accepted at or below: ln(β/(1−α))")
+    llr_upper = serializers.FloatField(help_text="H1 is accepted at or above: ln((1−β)/α)")
+    elo = serializers.FloatField(help_text="B minus A, logistic Elo of the duplicate score")
+    elo_low = serializers.FloatField(allow_null=True, help_text="null: no lower end")
+    elo_high = serializers.FloatField(allow_null=True, help_text="null: no upper end")
+    confidence = serializers.FloatField(help_text="of the Elo interval: 1 − α − β")
+    counts = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="seeds by points of B over A, in halves (two seats: the pentanomial)")
+    decision = serializers.CharField(allow_null=True, help_text="H1, H0, or null")
+    capped = serializers.BooleanField(help_text="the cap was reached without a decision")
+    verdict = serializers.CharField()
+    course = serializers.ListField(
+        child=serializers.ListField(child=serializers.FloatField()),
+        help_text="[seeds, games, llr] after every seed, in seed order")
+    mean_diff = serializers.FloatField(help_text="B's score minus A's, per game (a description)")
     win_rate_a = serializers.FloatField()
     win_rate_b = serializers.FloatField()
     b_ahead_rate = serializers.FloatField(help_text="paired games B outscored A (ties: half)")
-    sign_test_p = serializers.FloatField()
-    verdict = serializers.CharField()
+    elo0 = serializers.FloatField()
+    elo1 = serializers.FloatField()
+    alpha = serializers.FloatField()
+    beta = serializers.FloatField()
 
 
 class PairedOutput(serializers.ModelSerializer):
@@ -578,7 +597,8 @@ class PairedOutput(serializers.ModelSerializer):
     class Meta:
         model = PairedComparison
         fields = [
-            "id", "status", "mode", "seats", "options", "seeds", "level", "version_a",
+            "id", "status", "mode", "seats", "options", "seeds", "elo0", "elo1", "alpha",
+            "beta", "version_a",
             "version_b", "opponents", "requested_by", "games_total", "games_done", "result",
             "error", "created_at", "finished_at",
         ]  # fmt: skip

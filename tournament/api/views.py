@@ -438,7 +438,8 @@ class PairedListApi(FilteredListApi):
         comparison = paired_services.paired_create(
             user=request.user, version_a_id=v["bot_version_a"], version_b_id=v["bot_version_b"],
             mode=v["mode"], seats=v["seats"], seeds=v["seeds"], options=v["options"],
-            opponent_ids=v.get("opponents"), level=v["level"],
+            opponent_ids=v.get("opponents"), elo0=v["elo0"], elo1=v["elo1"], alpha=v["alpha"],
+            beta=v["beta"],
         )  # fmt: skip
         comparison = selectors.paired_get(comparison_id=comparison.pk)
         return Response(s.PairedOutput(comparison).data, status=201)

@@ -1,8 +1,13 @@
-"""Paired comparisons: "is bot version B better than A?", answered in the duplicate format.
+"""Paired comparisons: "is bot version B stronger than A?", answered by a sequential test.
 
-The plan and the statistics live in `workers/paired.py` (pure, shared with the local CLI);
-this service turns the plan into unrated matches played by the ordinary workers, and computes
-the result once every game of the comparison is decided.
+The plan and the statistics live in `workers/paired.py` and `workers/sprt.py` (pure, shared
+with the local CLI); this service turns the plan into unrated matches played by the ordinary
+workers, a few seeds at a time (`PAIRED_WINDOW_SEEDS` seeds in flight: each seed is the A and
+B games of every seat rotation, queued together), and after every decided game runs the SPRT
+on the seeds decided so far, in seed order. As soon as the LLR crosses a bound the comparison
+is finished and its games still queued are cancelled; otherwise the next seeds are queued, up
+to the cap (`seeds`). The running result (LLR course included) is stored as it grows, so the
+comparison's page can draw it.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from workers import paired as plan_lib
+from workers import sprt
 
 from ..errors import Conflict, NotFound, PermissionDenied, RateLimited, ValidationFailed
 from ..models import BotVersion, Match, MatchSeat, PairedComparison, PairedGame
@@ -23,8 +29,8 @@ from .game_config import game_config_check
 from .leagues import is_organiser
 from .matches import derive_seed, match_create_internal
 
-MAX_SEEDS = 200
-MAX_GAMES = 1600  # seeds x seats x 2 arms
+MAX_SEEDS = 1000  # the cap a request may set
+MAX_GAMES = 4000  # seeds x seats x 2 arms, at the cap
 NOT_ALLOWED = "Only the owner of bot A or B (or an organiser) can compare them."
 
 
@@ -51,9 +57,13 @@ def paired_create(
     seeds: int,
     options: dict[str, Any] | None = None,
     opponent_ids: Sequence[int] | None = None,
-    level: float = plan_lib.DEFAULT_LEVEL,
+    elo0: float = sprt.DEFAULT_ELO0,
+    elo1: float = sprt.DEFAULT_ELO1,
+    alpha: float = sprt.DEFAULT_ALPHA,
+    beta: float = sprt.DEFAULT_BETA,
 ) -> PairedComparison:
-    """Plan a comparison and queue its games (unrated matches, played by the workers).
+    """Start a comparison and queue its first seeds (unrated matches, played by the workers);
+    `seeds` is the cap, the SPRT (`elo0`, `elo1`, `alpha`, `beta`) usually stops before it.
 
     Opponents fill the seats other than the tested one, in order and cyclically; by default
     the built-in random bot. A may equal B: that measures how noisy a bot is against itself.
@@ -66,8 +76,10 @@ def paired_create(
             f"{seeds} seeds x {seats} seats x 2 versions is more than {MAX_GAMES} games.",
             fields={"seeds": ["too many games"]},
         )
-    if not 0.001 <= level <= 0.5:
-        raise ValidationFailed("level must be in [0.001, 0.5].", fields={"level": [str(level)]})
+    try:
+        sprt.SprtSettings(elo0, elo1, alpha, beta)
+    except sprt.BadSprt as exc:
+        raise ValidationFailed(f"{exc}.", fields={"sprt": [str(exc)]}) from None
     a = _ready_version(version_a_id, "bot_version_a")
     b = _ready_version(version_b_id, "bot_version_b")
     allowed = user.is_superuser or is_organiser(user) or user.pk in (a.bot.owner_id, b.bot.owner_id)
@@ -100,66 +112,90 @@ def paired_create(
     with transaction.atomic():
         comparison = PairedComparison.objects.create(
             requested_by=user, version_a=a, version_b=b, opponents=[o.pk for o in opponents],
-            mode=mode, seats=seats, options=cleaned, seeds=seeds, level=level,
+            mode=mode, seats=seats, options=cleaned, seeds=seeds, elo0=elo0, elo1=elo1,
+            alpha=alpha, beta=beta,
         )  # fmt: skip
         comparison.base_seed = derive_seed("paired", comparison.pk)
         comparison.save(update_fields=["base_seed"])
-        games = plan_lib.plan(
-            seeds=seeds, seats=seats, opponents=len(opponents), base_seed=comparison.base_seed
-        )
-        links = []
-        for game in games:
-            lineup = [
-                (a if who == "A" else b) if who in plan_lib.ARMS else opponents[int(who)]
-                for who in game.lineup
-            ]
-            match = match_create_internal(
-                kind=Match.Kind.PAIRED, mode=mode, options=cleaned, bot_versions=lineup,
-                league=None, requested_by=user, seed=game.seed,
-            )  # fmt: skip
-            MatchSeat.objects.filter(match=match, seat=game.tested_seat).update(
-                bot_seed=game.bot_seed
-            )
-            links.append(
-                PairedGame(
-                    comparison=comparison,
-                    match=match,
-                    seed_index=game.seed_index,
-                    rotation=game.rotation,
-                    arm=game.arm,
-                )  # fmt: skip
-            )
-        PairedGame.objects.bulk_create(links)
+        _schedule(comparison, upto=min(seeds, settings.PAIRED_WINDOW_SEEDS))
     return comparison
+
+
+def settings_of(comparison: PairedComparison) -> sprt.SprtSettings:
+    return sprt.SprtSettings(comparison.elo0, comparison.elo1, comparison.alpha, comparison.beta)
+
+
+def _schedule(comparison: PairedComparison, *, upto: int) -> None:
+    """Queue the games of the seeds from `comparison.scheduled` to `upto` (exclusive)."""
+    if upto <= comparison.scheduled:
+        return
+    versions = {v.pk: v for v in BotVersion.objects.filter(
+        pk__in=[comparison.version_a_id, comparison.version_b_id, *comparison.opponents])}
+    a, b = versions[comparison.version_a_id], versions[comparison.version_b_id]
+    opponents = [versions[pk] for pk in comparison.opponents]
+    games = plan_lib.plan(seeds=upto, seats=comparison.seats, opponents=len(opponents),
+                          base_seed=comparison.base_seed)  # fmt: skip
+    links = []
+    for game in games:
+        if game.seed_index < comparison.scheduled:
+            continue
+        lineup = [
+            (a if who == "A" else b) if who in plan_lib.ARMS else opponents[int(who)]
+            for who in game.lineup
+        ]
+        match = match_create_internal(
+            kind=Match.Kind.PAIRED, mode=comparison.mode, options=comparison.options,
+            bot_versions=lineup, league=None, requested_by=comparison.requested_by,
+            seed=game.seed,
+        )  # fmt: skip
+        MatchSeat.objects.filter(match=match, seat=game.tested_seat).update(
+            bot_seed=game.bot_seed
+        )
+        links.append(PairedGame(comparison=comparison, match=match, seed_index=game.seed_index,
+                                rotation=game.rotation, arm=game.arm))  # fmt: skip
+    PairedGame.objects.bulk_create(links)
+    comparison.scheduled = upto
+    comparison.save(update_fields=["scheduled"])
 
 
 def paired_game_decided(*, match: Match) -> PairedComparison | None:
     """Called in the transaction that finished (or finally failed) one of a comparison's games:
-    once none is left open, analyse the games and store the result."""
+    run the SPRT on the seeds decided so far (in seed order, up to the first seed with a game
+    still open), store the running result, and either stop (a bound crossed, or the cap
+    reached: the games still queued are cancelled) or queue the next seeds."""
     link = PairedGame.objects.filter(match=match).first()
     if link is None:
         return None
     comparison = PairedComparison.objects.select_for_update().get(pk=link.comparison_id)
     if comparison.status != PairedComparison.Status.RUNNING:
         return comparison
-    open_games = comparison.games.filter(
-        match__status__in=[Match.Status.QUEUED, Match.Status.RUNNING]
-    ).exclude(match=match)
-    if open_games.exists():
-        return comparison
+    open_seeds = set(
+        comparison.games.filter(match__status__in=[Match.Status.QUEUED, Match.Status.RUNNING])
+        .exclude(match=match).values_list("seed_index", flat=True)
+    )
+    upto = min(open_seeds, default=comparison.scheduled)
+    result = None
     try:
         result = plan_lib.analyse(
             paired_results(comparison=comparison), rotations=comparison.seats,
-            level=comparison.level,
+            settings=settings_of(comparison), upto=upto, cap=comparison.seeds,
         )  # fmt: skip
-    except ValueError as exc:
-        comparison.status = PairedComparison.Status.FAILED
-        comparison.error = f"{exc} (every seed lost a game)"
-    else:
-        comparison.status = PairedComparison.Status.FINISHED
+    except ValueError as exc:  # no seed decided whole yet
+        if upto >= comparison.seeds:
+            comparison.status = PairedComparison.Status.FAILED
+            comparison.error = f"{exc} (every seed lost a game)"
+    if result is not None:
         comparison.result = result.to_json()
-    comparison.finished_at = timezone.now()
+        if result.done:
+            comparison.status = PairedComparison.Status.FINISHED
+    if comparison.status != PairedComparison.Status.RUNNING:
+        comparison.finished_at = timezone.now()
+        Match.objects.filter(
+            paired_game__comparison=comparison, status=Match.Status.QUEUED
+        ).update(status=Match.Status.CANCELLED, finished_at=comparison.finished_at)
     comparison.save(update_fields=["status", "result", "error", "finished_at"])
+    if comparison.status == PairedComparison.Status.RUNNING:
+        _schedule(comparison, upto=min(comparison.seeds, upto + settings.PAIRED_WINDOW_SEEDS))
     return comparison
 
 

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
@@ -12,7 +12,29 @@ from tournament import selectors
 from tournament.errors import ArenaError
 from tournament.services import paired as paired_services
 
+from .. import charts
 from ..forms import PairedForm, add_service_error
+
+
+def paired_detail(request: HttpRequest, comparison_id: int) -> HttpResponse:
+    """One comparison: its verdict, the figures, and the LLR's course as a chart. Public, like
+    the API's `GET /paired/{id}/` (the result holds no bot's private output)."""
+    comparison = selectors.paired_get(comparison_id=comparison_id)
+    if comparison is None:
+        raise Http404("No such comparison.")
+    result = comparison.result or {}
+    return render(request, "website/paired.html", {
+        "c": comparison, "r": result, "sprt": "llr" in result,
+        "elo": {k: _signed(result.get(k), k) for k in ("elo", "elo_low", "elo_high")},
+        "chart": charts.llr_chart(result),
+    })  # fmt: skip
+
+
+def _signed(value: float | None, key: str) -> str:
+    """An Elo figure with its sign; a missing end of the interval is infinite."""
+    if value is None:
+        return "−∞" if key == "elo_low" else "+∞"
+    return f"{value:+.1f}".replace("-", "−")
 
 
 @login_required
@@ -35,6 +57,5 @@ def paired_new(request: HttpRequest) -> HttpResponse:
         except ArenaError as exc:
             add_service_error(form, exc)
         else:
-            bot_id = comparison.version_b.bot_id
-            return redirect(reverse("website:bot", args=[bot_id]) + "#paired-title")
+            return redirect(reverse("website:paired", args=[comparison.pk]))
     return render(request, "website/paired_new.html", {"form": form})
