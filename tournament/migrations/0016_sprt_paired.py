@@ -12,7 +12,7 @@ def all_scheduled(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournament', '0015_health_worker_heartbeat'),
+        ("tournament", "0015_health_worker_heartbeat"),
     ]
 
     operations = [

@@ -4,7 +4,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tournament", "0015_health_worker_heartbeat"),
+        ("tournament", "0016_sprt_paired"),
     ]
 
     operations = [
