@@ -34,6 +34,12 @@ def test_demo_plays_a_duel_league_and_is_idempotent(capsys, monkeypatch):
     assert all(m.replay_size > 0 for m in league.matches.all())
     assert BotVersion.objects.filter(bot__name="starter-heuristic", status="ready").exists()
     assert ratings_recompute(league_id=league.pk) == []
+    # The always-open ladder: running, the house bots entered, scheduled by the beat or entries.
+    ladder = League.objects.get(name="Open duel ladder")
+    assert ladder.status == League.Status.RUNNING and ladder.format == League.Format.LADDER
+    assert f"Open duel ladder: http://127.0.0.1:8000/leagues/{ladder.pk}/" in out
+    assert set(ladder.entries.values_list("bot_version__bot__name", flat=True)) == {
+        "random", "greedy", "search-0.05s"}
     bots, versions = Bot.objects.count(), BotVersion.objects.count()
     matches = set(league.matches.values_list("pk", flat=True))
     monkeypatch.setenv("PORT", "8765")

@@ -1,5 +1,7 @@
 """`manage.py demo`: register the built-in and starter bots, play a short round-robin league of
-every available mode and print the ladders with links to the leagues and replays.
+every available mode and print the ladders with links to the leagues and replays; then open
+one ladder per mode with the house bots entered, which plays on beside the site (the embedded
+worker's beat) until it rests, and takes every author's entry.
 
 In the embedded default (no broker) the command runs and supervises the embedded workers
 (workers/embedded.py) while it waits for the bots' validation and the leagues' matches; with a
@@ -26,6 +28,7 @@ from tournament.services.demo import (
     ORGANISER,
     demo_bots,
     demo_bots_validated,
+    demo_ladders,
     demo_leagues,
     demo_leagues_done,
 )
@@ -73,8 +76,15 @@ class Command(BaseCommand):
             self._wait(lambda: demo_bots_validated(versions), deadline, "the bots' validation")
             leagues = demo_leagues(modes=modes, versions=versions)
             self._wait(lambda: demo_leagues_done(leagues), deadline, "the leagues' matches")
+            ladders = demo_ladders(modes=modes, versions=versions)
         for league in leagues:
             self._print_league(league)
+        self.stdout.write("\nOpen ladders (running; enter from the league page or with"
+                          " `arena enter LADDER BOT`):")
+        for ladder in ladders:
+            names = ladder.entries.values_list("bot_version__bot__name", flat=True)
+            link = f"{self.base_url}/leagues/{ladder.pk}/"
+            self.stdout.write(f"  {ladder.name}: {link}  ({', '.join(sorted(names))})")
         self.stdout.write(
             f"\ndemo: {len(leagues)} leagues in {time.monotonic() - started:.1f}s; "
             f"organiser login {ORGANISER} / {DEMO_PASSWORD} at {self.base_url}/accounts/login/"
