@@ -111,3 +111,15 @@ def ladder_rest_state(league: Any, entries: Sequence[Any] | None = None) -> Rest
         sigma_limit=settings.LADDER_REST_SIGMA, games_limit=settings.LADDER_REST_PAIR_GAMES,
         solo_games={e.pk: e.games for e in entries},
     )  # fmt: skip
+
+
+def open_ladders(*, user: Any) -> list[Any]:
+    """The running ladders `user` may see, which take entries at once, by mode then name."""
+    from .models import League
+    from .selectors import league_list
+
+    return list(
+        league_list(user=user)
+        .filter(format=League.Format.LADDER, status=League.Status.RUNNING)
+        .order_by("mode", "name")
+    )

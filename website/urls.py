@@ -5,7 +5,7 @@ from django.urls import path, reverse_lazy
 
 from tournament.page_cache import cached_page
 
-from .views import accounts, authors, docs, organisers, paired, public
+from .views import accounts, authors, docs, organisers, paired, public, starter
 
 app_name = "website"
 
@@ -14,6 +14,8 @@ _reset_done = reverse_lazy("website:password_reset_done")
 urlpatterns = [
     path("", public.home, name="home"),
     path("docs/protocol/", docs.protocol, name="protocol"),
+    path("write-a-bot/", starter.write_a_bot, name="write-a-bot"),
+    path("write-a-bot/<slug:slug>.zip", starter.starter_kit, name="starter-kit"),
     path("docs/<slug:name>/", docs.document, name="doc"),
     # accounts: Django's views with the site's templates
     path("accounts/signup/", accounts.signup, name="signup"),
