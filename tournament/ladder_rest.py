@@ -23,6 +23,10 @@ from dataclasses import dataclass
 from typing import Any
 
 
+def _times(n: int) -> str:
+    return f"{n} time" if n == 1 else f"{n} times"
+
+
 @dataclass(frozen=True)
 class RestState:
     """Whether a ladder rests, and why (or why not) in one sentence for its page."""
@@ -74,13 +78,13 @@ def rest_reason(
     if fewest >= games_limit:
         return RestState(
             True,
-            f"every pair of entrants has met at least {games_limit} times; a new entrant or"
+            f"every pair of entrants has met at least {_times(games_limit)}; a new entrant or"
             " version wakes it",
         )
     return RestState(
         False,
         f"plays until every σ < {sigma_limit:g} (widest {widest:.2f}) or every pair has met"
-        f" {games_limit} times (fewest {fewest})",
+        f" {_times(games_limit)} (fewest {fewest})",
     )
 
 

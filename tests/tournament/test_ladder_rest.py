@@ -122,4 +122,4 @@ def test_the_ladder_page_says_it_rests_and_why(
         ls.ladders_schedule()
     html = client.get(f"/leagues/{league.pk}/").content.decode()
     assert "at rest</span>" in html
-    assert "This ladder is at rest: every pair of entrants has met at least 1 times" in html
+    assert "This ladder is at rest: every pair of entrants has met at least 1 time;" in html
