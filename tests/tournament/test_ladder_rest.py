@@ -123,3 +123,20 @@ def test_the_ladder_page_says_it_rests_and_why(
     html = client.get(f"/leagues/{league.pk}/").content.decode()
     assert "at rest</span>" in html
     assert "This ladder is at rest: every pair of entrants has met at least 1 time;" in html
+
+
+@pytest.mark.django_db
+def test_the_api_gives_a_running_ladders_rest_state(
+    client, organiser, ready_version, runner, settings, django_capture_on_commit_callbacks
+):
+    settings.LADDER_REST_PAIR_GAMES = 1
+    league = ls.league_create(organiser=organiser, name="API ladder", mode="duel", seats=2,
+                              format="ladder")  # fmt: skip
+    assert client.get(f"/api/v1/leagues/{league.pk}/").json()["rest"] is None  # a draft
+    for i in range(2):
+        version = ready_version(organiser, f"a{i}")
+        ls.league_entry_add(league=league, user=organiser, bot_version_id=version.pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        ls.league_start(league=league, user=organiser)
+    rest = client.get(f"/api/v1/leagues/{league.pk}/").json()["rest"]
+    assert rest["resting"] is True and "met at least 1 time" in rest["reason"]
