@@ -96,9 +96,10 @@ def wait_for_rest(base: str, timeout: float) -> tuple[float, list[dict[str, Any]
         try:
             leagues = get(f"{base}/api/v1/leagues/?page_size=200")["results"]
             ladders = [x for x in leagues if x["format"] == "ladder" and x["status"] == "running"]
-            busy = sum(get(f"{base}/api/v1/matches/?status={s}")["count"]
+            # the match list is never counted (it pages newest first): any row means busy
+            busy = any(get(f"{base}/api/v1/matches/?status={s}")["results"]
                        for s in ("queued", "running"))  # fmt: skip
-            if ladders and busy == 0 and all((x["rest"] or {}).get("resting") for x in ladders):
+            if ladders and not busy and all((x["rest"] or {}).get("resting") for x in ladders):
                 return time.monotonic() - started, ladders
         except OSError:
             pass  # the server is still starting
@@ -140,7 +141,7 @@ def main() -> int:
         time.sleep(args.minutes * 60)
         wall = time.monotonic() - wall0
         after = tree(server.pid)
-        if get(f"{base}/api/v1/matches/?status=running")["count"]:
+        if get(f"{base}/api/v1/matches/?status=running")["results"]:
             print("idle: a match ran during the window: the figure is not an idle one")
     finally:
         server.terminate()
