@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -134,6 +135,8 @@ def main() -> int:
     server = subprocess.Popen([*manage, "runserver", f"127.0.0.1:{port}"], cwd=ROOT, env=env,
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
     base = f"http://127.0.0.1:{port}"
+    # Stopped early (kill PID): the finally below still stops the server and its workers.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(f"idle: stopped; {data_dir} kept"))
     try:
         rest_seconds, ladders = wait_for_rest(base, args.rest_timeout)
         before = tree(server.pid)
