@@ -83,3 +83,20 @@ def test_a_kit_that_cannot_be_built_says_why(client, monkeypatch):
     assert response.content.decode().startswith(
         "The Static binary (C) starter kit cannot be built on this server"
     )
+
+
+def test_only_running_ladders_the_visitor_may_see_are_offered(client, organiser):
+    from tournament.services.leagues import league_create, league_open
+
+    public = league_create(organiser=organiser, name="Open duel ladder", mode="duel", seats=2,
+                           format="ladder")  # fmt: skip
+    private = league_create(organiser=organiser, name="Staff ladder", mode="duel", seats=2,
+                            format="ladder", public=False)  # fmt: skip
+    draft = league_create(organiser=organiser, name="Draft ladder", mode="duel", seats=2,
+                          format="ladder")  # fmt: skip
+    for league in (public, private):
+        league_open(league=league, user=organiser)
+    html = client.get("/write-a-bot/").content.decode()
+    assert f'href="/leagues/{public.pk}/"' in html
+    assert "Staff ladder" not in html and "Draft ladder" not in html
+    assert draft.status == League.Status.DRAFT
