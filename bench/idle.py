@@ -116,6 +116,8 @@ def main() -> int:
     parser.add_argument("--minutes", type=float, default=10.0)
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--rest-timeout", type=float, default=3600.0)
+    parser.add_argument("--noreload", action="store_true",
+                        help="serve without Django's autoreloader (scripts/demo.sh keeps it)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     port = args.port or free_port()
@@ -132,8 +134,10 @@ def main() -> int:
                        check=True, capture_output=True)  # fmt: skip
     demo_seconds = time.monotonic() - setup_started
     # As scripts/demo.sh serves it (with Django's autoreloader).
-    server = subprocess.Popen([*manage, "runserver", f"127.0.0.1:{port}"], cwd=ROOT, env=env,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+    reload = ["--noreload"] if args.noreload else []
+    server = subprocess.Popen([*manage, "runserver", *reload, f"127.0.0.1:{port}"], cwd=ROOT,
+                              env=env, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)  # fmt: skip
     base = f"http://127.0.0.1:{port}"
     # Stopped early (kill PID): the finally below still stops the server and its workers.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(f"idle: stopped; {data_dir} kept"))
