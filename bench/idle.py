@@ -1,14 +1,14 @@
 """What an idle demo costs: the CPU time of the demo's whole process tree over idle minutes.
 
-    python bench/idle.py [--data-dir DIR] [--mode M ...] [--minutes 10] [--port N] [--json]
+    python bench/idle.py [--data-dir DIR] [--mode M ...] [--minutes 10] [--reload] [--json]
 
 As scripts/demo.sh runs it: on a fresh DATA_DIR (or the one given, already set up), `manage.py
 migrate`, `manage.py demo` (the round-robin leagues played, the open ladders opened), then
-`manage.py runserver` with its embedded workers (the matches worker, and the periodic worker
-with beat, which plays the open ladders). The bench waits until every open ladder is at rest
-(tournament/ladder_rest.py) and no match is queued or running, then samples the CPU time
-(user + system, from /proc, children that exited included) of runserver and every process
-below it for `--minutes`, and prints it as CPU seconds and as a share of one core, per
+`manage.py runserver --noreload` with its embedded workers (the matches worker, and the
+periodic worker with beat, which plays the open ladders). The bench waits until every open
+ladder is at rest (tournament/ladder_rest.py) and no match is queued or running, then samples
+the CPU time (user + system, from /proc, children that exited included) of runserver and every
+process below it for `--minutes`, and prints it as CPU seconds and as a share of one core, per
 process kind. Speed is not asserted anywhere: this prints figures (docs/performance.md).
 """
 
@@ -116,8 +116,8 @@ def main() -> int:
     parser.add_argument("--minutes", type=float, default=10.0)
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--rest-timeout", type=float, default=3600.0)
-    parser.add_argument("--noreload", action="store_true",
-                        help="serve without Django's autoreloader (scripts/demo.sh keeps it)")
+    parser.add_argument("--reload", action="store_true",
+                        help="serve with Django's autoreloader (scripts/demo.sh does not)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     port = args.port or free_port()
@@ -133,8 +133,8 @@ def main() -> int:
         subprocess.run([*manage, "demo", "--port", str(port), *modes], cwd=ROOT, env=env,
                        check=True, capture_output=True)  # fmt: skip
     demo_seconds = time.monotonic() - setup_started
-    # As scripts/demo.sh serves it (with Django's autoreloader).
-    reload = ["--noreload"] if args.noreload else []
+    # As scripts/demo.sh serves it (without Django's autoreloader, unless --reload).
+    reload = [] if args.reload else ["--noreload"]
     server = subprocess.Popen([*manage, "runserver", *reload, f"127.0.0.1:{port}"], cwd=ROOT,
                               env=env, stdout=subprocess.DEVNULL,
                               stderr=subprocess.DEVNULL)  # fmt: skip
