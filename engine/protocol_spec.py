@@ -194,4 +194,41 @@ def mode_defs(mode: str) -> dict[str, Any]:
     defs["reply_action"] = {
         "oneOf": [{"$ref": f"#/$defs/reply_action_{a.kind}"} for a in spec.actions]}
     defs["result"] = _object_schema(_shared_types()["result"])
+    v2 = observation_v2_type(mode)
+    if v2 is None:  # the mode's observation already has protocol 2's shared keys
+        defs["observation_v2"] = {"$ref": "#/$defs/observation"}
+    else:
+        defs["observation_v2"] = _object_schema(v2)
+        defs["decision"] = _object_schema(ObjectType("decision", _V2_DECISION_DOC, (
+            Field("decision", _field(spec, "phase").type,
+                  "what is asked now: the phase (see the phases table)"),)))
     return defs
+
+
+_V2_DECISION_DOC = "What you are asked now (protocol 2; the Duel: its phase)."
+
+
+def _field(spec: ModeSpec, name: str) -> Field:
+    return next(f for f in spec.observation.fields if f.name == name)
+
+
+def observation_v2_type(mode: str) -> ObjectType | None:
+    """The observation of protocol 2 (engine/protocol_v2.py) where it differs from protocol
+    1's: ``you`` the seat number becomes ``seat``, ``you`` is the own player (the type of
+    ``players``' items) and ``decision`` names the question (the phase). None for a mode
+    whose observation already has those keys."""
+    spec = mode_spec(mode)
+    names = {f.name: f for f in spec.observation.fields}
+    if "you" not in names or names["you"].type != "int":
+        return None
+    player = names["players"].type[1:-1]
+    fields: list[Field] = []
+    for f in spec.observation.fields:
+        if f.name == "you":
+            fields += [Field("seat", "int", "your seat"),
+                       Field("you", player, "your own player (the same as players[seat])"),
+                       Field("decision", "decision", "what you are asked now")]
+        else:
+            fields.append(f)
+    return ObjectType("observation_v2", spec.observation.doc, tuple(fields))
+

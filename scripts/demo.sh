@@ -33,4 +33,6 @@ if [ "${DEMO_NO_SERVE:-0}" = "1" ]; then
     exit 0
 fi
 echo "demo: serving http://127.0.0.1:$port (Ctrl-C to stop)"
-exec "$py" manage.py runserver "127.0.0.1:$port"
+# Without the autoreloader, which stats every source file each second: half of what an idle
+# demo costs (docs/performance.md, "An idle demo"). The embedded workers start all the same.
+exec "$py" manage.py runserver --noreload "127.0.0.1:$port"

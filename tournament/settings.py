@@ -435,6 +435,11 @@ CELERY_BEAT_SCHEDULE: dict = {
         "schedule": env_float("REAPER_SECONDS", 10.0),
     },
 }
+# A ladder rests (stops scheduling, tournament/ladder_rest.py) once every entrant's OpenSkill σ
+# is below LADDER_REST_SIGMA or every pair of entrants has met LADDER_REST_PAIR_GAMES times (a
+# solo ladder: every entrant has played that many games); a new entrant or version wakes it.
+LADDER_REST_SIGMA = env_float("LADDER_REST_SIGMA", 3.0)
+LADDER_REST_PAIR_GAMES = env_int("LADDER_REST_PAIR_GAMES", 10)
 # A match whose worker died or whose message was lost is sent again within 60 s:
 # * the worker playing a match stamps its heartbeat every MATCH_HEARTBEAT_SECONDS; the reaper
 #   (every REAPER_SECONDS) re-queues a running match whose heartbeat is older than

@@ -7,7 +7,7 @@ from replays.views import match_embed
 from tournament.page_cache import cached_page
 
 from .spoilers import spoilers_toggle
-from .views import accounts, analysis, authors, docs, organisers, paired, public
+from .views import accounts, analysis, authors, docs, organisers, paired, public, starter
 
 app_name = "website"
 
@@ -17,6 +17,8 @@ urlpatterns = [
     path("", public.home, name="home"),
     path("spoilers/", spoilers_toggle, name="spoilers"),
     path("docs/protocol/", docs.protocol, name="protocol"),
+    path("write-a-bot/", starter.write_a_bot, name="write-a-bot"),
+    path("write-a-bot/<slug:slug>.zip", starter.starter_kit, name="starter-kit"),
     path("docs/<slug:name>/", docs.document, name="doc"),
     # accounts: Django's views with the site's templates
     path("accounts/signup/", accounts.signup, name="signup"),

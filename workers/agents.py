@@ -156,6 +156,7 @@ class ProgramAgent:
         self.process: BotProcess | None = None
         self._encoder: LegalEncoder | None = None
         self._observations: ObservationEncoder | None = None  # set by the ready answer
+        self.protocol = 1  # the protocol version the bot chose in its ready answer
         self._asked: _Asked | None = None  # the question out (ask), awaiting its answer
         self._launched_at = 0.0
         self.launched_until = 0.0  # when its launch (unpack, start, `start` sent) ended
@@ -207,6 +208,7 @@ class ProgramAgent:
             ready = parse_ready_reply(line)
             self.bot_name = ready.name
             self._observations = ObservationEncoder(deltas=ready.deltas)
+            self.protocol = ready.protocol
         except BotFault as fault:
             self._record(game, fault)
         self.stats.startup = time.monotonic() - self._launched_at
@@ -232,7 +234,8 @@ class ProgramAgent:
         assert self._encoder is not None and self.stats.bank_left is not None
         legal = game.legal_actions(seat)
         limit, bank = self.limits.decision_seconds, self.stats.bank_left
-        payload = decide_for(game, seat, legal, self._encoder, limit, bank, self._observations)
+        payload = decide_for(game, seat, legal, self._encoder, limit, bank, self._observations,
+                             self.protocol)  # fmt: skip
         # Charged: CPU time, up to the limit plus the bank. The wall clock is a backstop,
         # and the seat's wall budget for the match caps it (see workers.limits).
         ceiling = self.limits.wall_factor * limit + bank

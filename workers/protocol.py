@@ -1,8 +1,12 @@
-"""The bot protocol, version 1: JSON lines over the bot's stdin and stdout.
+"""The bot protocol, versions 1 and 2: JSON lines over the bot's stdin and stdout.
 
 One bot process per seat lives for the whole match. We send ``start`` (the
 bot answers ``{"ready": true}``), then one ``decide`` per decision (the bot
-answers with one action), then ``end``. stderr is the bot's log. Every
+answers with one action), then ``end``. ``start`` says ``"protocol": 1`` and
+lists the versions the server speaks in ``protocols``; a bot that answers
+``"protocol": 2`` in ``ready`` is sent every observation in protocol 2's shape
+(``engine.protocol_v2``: ``seat``, ``you`` and ``decision`` mean the same in
+every mode); any other bot gets protocol 1's messages, unchanged. stderr is the bot's log. Every
 message is one JSON object on one line. docs/bot-protocol.md is the reference;
 this module builds our messages and parses the bot's, and nothing else.
 
@@ -25,13 +29,14 @@ from engine.actions import PlacementActions
 from engine.boat import STRIDE, iter_bits
 from engine.game_data import GAME_DATA_MODES, game_data, game_data_text
 from engine.jsontext import JSONText, compact
+from engine.protocol_v2 import PROTOCOLS, observation_v2
 
 from .faults import BotFault, FaultKind
 from .json_patch import observation_patch
 from .limits import Limits
 from .marks import MarksError, parse_marks
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 1  # what start says, and what a bot that does not choose is spoken
 JSON_PATCH = "json-patch"  # "deltas" of a ready answer asking for observation patches
 
 # compact JSON without the cycle check (messages are plain trees): the engine's form, so the
@@ -185,6 +190,7 @@ def _start_head(game: Game, seat: int, limits: Limits) -> dict[str, Any]:
     return {
         "type": "start",
         "protocol": PROTOCOL_VERSION,
+        "protocols": list(PROTOCOLS),
         "engine_version": ENGINE_VERSION,
         "mode": game.mode,
         "seat": seat,
@@ -340,17 +346,23 @@ def apply_observation_delta(previous: dict[str, Any], delta: dict[str, Any]) -> 
 
 def decide_for(
     game: Game, seat: int, legal: Sequence[Action], encoder: LegalEncoder, limit: float,
-    bank: float, observations: ObservationEncoder | None = None,
+    bank: float, observations: ObservationEncoder | None = None, protocol: int = 1,
 ) -> bytes:
     """The ``decide`` line the runner sends ``seat`` now (``legal`` is the seat's legal
     actions). Everything in it is what the seat may know: its observation (whole, or as a
     delta or a patch through ``observations``), its legal actions and ``step``, the number of
     decisions it has taken itself (``Game.seat_step``; the number of all actions would count
-    other seats' hidden answers)."""
+    other seats' hidden answers). ``protocol``: the version the bot chose in ``ready``."""
     if observations is None:
-        key, text = "observation", _dumps(game.observation(seat))
+        observation = game.observation(seat)
+        if protocol == 2:
+            observation = observation_v2(observation)
+        key, text = "observation", _dumps(observation)
     else:
-        key, text = observations.encode(game.protocol_observation(seat))
+        observation = game.protocol_observation(seat)
+        if protocol == 2:
+            observation = observation_v2(observation)
+        key, text = observations.encode(observation)
     return _decide_text(game.seat_step(seat), seat, key, text, encoder.encode_list(legal),
                         limit, bank)  # fmt: skip
 
@@ -374,10 +386,12 @@ def _load_object(line: bytes, what: str) -> dict[str, Any]:
 class Ready:
     """A parsed answer to ``start``: the name the bot gives itself, and the observation
     deltas it asked for: ``False`` (none), ``True`` (top-level ``observation_delta``) or
-    ``JSON_PATCH`` (``observation_patch``), what ``ObservationEncoder`` takes."""
+    ``JSON_PATCH`` (``observation_patch``), what ``ObservationEncoder`` takes; and the
+    protocol version it chose (1 unless it said ``"protocol": 2``)."""
 
     name: str | None
     deltas: bool | str
+    protocol: int = PROTOCOL_VERSION
 
 
 def parse_ready_reply(line: bytes) -> Ready:
@@ -390,8 +404,13 @@ def parse_ready_reply(line: bytes) -> Ready:
         raise BotFault(FaultKind.BAD_OUTPUT,
                        f'"deltas" in the answer to start is true, false or "{JSON_PATCH}", '
                        f"not {deltas!r:.40}")  # fmt: skip
+    protocol = obj.get("protocol", PROTOCOL_VERSION)
+    if type(protocol) is not int or protocol not in PROTOCOLS:
+        raise BotFault(FaultKind.BAD_OUTPUT,
+                       f'"protocol" in the answer to start is one of '
+                       f"{', '.join(map(str, PROTOCOLS))}, not {protocol!r:.40}")  # fmt: skip
     name = obj.get("name")
-    return Ready(name[:80] if isinstance(name, str) else None, deltas)
+    return Ready(name[:80] if isinstance(name, str) else None, deltas, protocol)
 
 
 def parse_ready(line: bytes) -> str | None:

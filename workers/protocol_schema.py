@@ -9,11 +9,13 @@ decisions, actions, results) comes from the engine's description (engine/protoco
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from engine.game_data import GAME_DATA_MODES, game_data_defs
 from engine.modes import available_modes
 from engine.protocol_spec import SCHEMA_DIALECT, mode_defs, type_schema
+from engine.protocol_v2 import PROTOCOLS
 
 from .marks import marks_schema
 from .protocol import JSON_PATCH, PROTOCOL_VERSION
@@ -84,7 +86,11 @@ def message_defs(mode: str) -> dict[str, Any]:
     defs = {
         "start": _obj({
             "type": ({"const": "start"}, "the message type"),
-            "protocol": ({"const": PROTOCOL_VERSION}, "the protocol version"),
+            "protocol": ({"const": PROTOCOL_VERSION}, "the protocol version spoken unless "
+                         "you choose another in ready"),
+            "protocols": ({"type": "array", "items": {"enum": list(PROTOCOLS)}},
+                          "every protocol version this server speaks; answer ready with "
+                          '"protocol": 2 for the observation shape shared by every mode'),
             "engine_version": ("str", "the rules engine's version"),
             "mode": ({"const": mode}, "the mode"),
             "seat": ("int", "your seat"),
@@ -104,7 +110,11 @@ def message_defs(mode: str) -> dict[str, Any]:
                        "true: send each observation after the first as observation_delta; "
                        f'"{JSON_PATCH}": as observation_patch (default false: whole '
                        "observations)"),
-        }, optional=("name", "deltas"), doc="The bot's answer to start.", open_=True),
+            "protocol": ({"enum": list(PROTOCOLS)},
+                         "the protocol version you speak (default 1); 2: every observation "
+                         "has seat, you (your own player) and decision (what is asked)"),
+        }, optional=("name", "deltas", "protocol"), doc="The bot's answer to start.",
+           open_=True),
         "decide": _obj({
             "type": ({"const": "decide"}, "the message type"),
             "step": ("int", "decisions your seat has taken so far (your own actions only)"),
@@ -152,6 +162,12 @@ def message_defs(mode: str) -> dict[str, Any]:
     defs["decide"]["oneOf"] = [{"required": ["observation"]},
                                {"required": ["observation_delta"]},
                                {"required": ["observation_patch"]}]  # fmt: skip
+    # protocol 2's decide: the same, with the observation in the shape shared by every mode
+    decide_v2 = copy.deepcopy(defs["decide"])
+    decide_v2["properties"]["observation"]["$ref"] = "#/$defs/observation_v2"
+    decide_v2["description"] = ("Sent for each of your decisions when you chose protocol 2 "
+                                "in ready. Answer with a reply.")
+    defs["decide_v2"] = decide_v2
     return defs
 
 
@@ -172,7 +188,8 @@ def protocol_schema(mode: str) -> dict[str, Any]:
         "title": f"Isle Arena bot protocol v{PROTOCOL_VERSION}: {mode}",
         "description": "Messages are JSON lines: we send start, decide and end; the bot "
                        "answers ready and reply. docs/bot-protocol.md explains them.",
-        "oneOf": [{"$ref": f"#/$defs/{m}"} for m in ("start", "decide", "end")],
+        # a decide of a mode whose observation is the same in both protocols is both
+        "anyOf": [{"$ref": f"#/$defs/{m}"} for m in ("start", "decide", "decide_v2", "end")],
         "$defs": defs,
     }
 

@@ -440,6 +440,8 @@ def _players(
                 row["sha256"] = agent.sandbox.info.sha256
             if agent.bot_name:
                 row["self_name"] = agent.bot_name
+            if agent.protocol != PROTOCOL_VERSION:  # the version it chose in its ready answer
+                row["protocol"] = agent.protocol
         out.append(row)
     return out
 

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Isle Arena starter bot with a few simple ideas. Standard library only; every mode.
 
-It reads the observation a little (see docs/bot-protocol-examples.md):
+It speaks protocol 2, where every mode's observation has the same keys for who we are
+("seat", "you": our own player) and what is asked ("decision"), and reads it a little
+(see docs/bot-protocol-examples.md):
 
 * placing a tile: put it next to tiles of the same colour (families score),
   touching as many placed tiles as possible, filling the boat from one end;
@@ -29,13 +31,9 @@ PASSIVE = ("done", "pass", "decline", "skip", "end_turn")
 RICH = 10  # fish needed before buying more cards
 
 
-def my_tiles(obs, seat):
-    """Our placed tiles: standard, family and duel list them under players (else boats)."""
-    for key in ("players", "boats"):
-        rows = obs.get(key)
-        if isinstance(rows, list) and seat < len(rows) and isinstance(rows[seat], dict):
-            return rows[seat].get("tiles", [])
-    return []
+def my_tiles(obs):
+    """Our placed tiles: protocol 2 gives our own player as "you" in every mode."""
+    return obs["you"].get("tiles", [])
 
 
 def holding(obs):
@@ -51,14 +49,8 @@ def holding(obs):
     return {}
 
 
-def my_fish(obs, seat):
-    you = obs.get("you")
-    if isinstance(you, dict):
-        return you.get("fish", 0)
-    rows = obs.get("players")
-    if isinstance(rows, list) and seat < len(rows):
-        return rows[seat].get("fish", 0)
-    return 0
+def my_fish(obs):
+    return obs["you"].get("fish", 0)
 
 
 def placement_score(cells, tiles, colour):
@@ -102,20 +94,21 @@ def cat_colour(obs, action):
     return None
 
 
-def rank(obs, seat, action):
+def rank(obs, action):
     kind = action["kind"]
     value = KIND_RANK.get(kind, 50)
-    if kind == "buy" and my_fish(obs, seat) >= RICH:
+    if kind == "buy" and my_fish(obs) >= RICH:
         value = 6
     return value
 
 
-def decide(message, seat, rng):
+def decide(message, rng):
     obs, legal = message["observation"], message["legal"]
-    best = min(rank(obs, seat, a) for a in legal)
-    options = [i for i, a in enumerate(legal) if rank(obs, seat, a) == best]
+    asked = obs["decision"]["decision"]  # what is asked, in every mode (protocol 2)
+    best = min(rank(obs, a) for a in legal)
+    options = [i for i, a in enumerate(legal) if rank(obs, a) == best]
     kind = legal[options[0]]["kind"]
-    tiles = my_tiles(obs, seat)
+    tiles = my_tiles(obs)
     if kind == "place":
         colour = holding(obs).get("colour")
         scores = {i: placement_score(legal[i]["cells"], tiles, colour) for i in options}
@@ -132,21 +125,21 @@ def decide(message, seat, rng):
         note = f"nothing better than {kind}"
     else:
         note = f"{kind} (rank {best})"
-    return {"index": rng.choice(options), "debug": note}
+    return {"index": rng.choice(options), "debug": f"{asked}: {note}"}
 
 
 def main():
     rng = random.Random(0)
-    seat = 0
     for line in sys.stdin:
         message = json.loads(line)
         kind = message["type"]
         if kind == "start":
-            seat = message["seat"]
-            rng.seed(seat)
-            reply = {"ready": True, "name": "heuristic starter"}
+            rng.seed(message["seat"])
+            # Protocol 2: every mode's observation has "seat", "you" (our own player) and
+            # "decision" (what is asked); the server announces it in start's "protocols".
+            reply = {"ready": True, "name": "heuristic starter", "protocol": 2}
         elif kind == "decide":
-            reply = decide(message, seat, rng)
+            reply = decide(message, rng)
         elif kind == "end":
             return
         else:

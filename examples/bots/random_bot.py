@@ -2,7 +2,8 @@
 """Isle Arena starter bot: plays a random legal action. Standard library only.
 
 The protocol (docs/bot-protocol.md) in four lines: read one JSON message per
-line on stdin; answer "start" with {"ready": true}, every "decide" with one
+line on stdin; answer "start" with {"ready": true} (and "protocol": 2, the
+observation's shape shared by every mode), every "decide" with one
 action (here {"index": i}, the position of a legal action), and stop at
 "end". Print nothing else on stdout: log to stderr.
 
@@ -21,7 +22,7 @@ def main() -> None:
         kind = message["type"]
         if kind == "start":
             rng.seed(message["seat"])  # reproducible games for the same seat
-            reply = {"ready": True, "name": "random starter"}
+            reply = {"ready": True, "name": "random starter", "protocol": 2}
         elif kind == "decide":
             reply = {"index": rng.randrange(len(message["legal"]))}
         elif kind == "end":

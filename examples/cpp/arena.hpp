@@ -275,8 +275,10 @@ inline void reply(const std::string& json) {
   std::cout << json << '\n' << std::flush;
 }
 
-// The protocol loop: answers "start" with ready (and the bot's name) and every "decide"
-// with decide(message); returns at "end". Unknown message types are ignored.
+// The protocol loop: answers "start" with ready (the bot's name, and protocol 2: in every
+// mode the observation has "seat", "you" (your own player) and "decision" (what is asked))
+// and every "decide" with decide(message); returns at "end". Unknown message types are
+// ignored.
 template <typename Decide, typename Start>
 void run(const std::string& name, Start on_start, Decide decide) {
   std::ios::sync_with_stdio(false);
@@ -286,7 +288,7 @@ void run(const std::string& name, Start on_start, Decide decide) {
     const std::string& type = message["type"].str();
     if (type == "start") {
       on_start(message);
-      reply("{\"ready\": true, \"name\": " + quote(name) + "}");
+      reply("{\"ready\": true, \"protocol\": 2, \"name\": " + quote(name) + "}");
     } else if (type == "decide") {
       reply(decide(message));
     } else if (type == "end") {

@@ -24,20 +24,11 @@ static const std::map<std::string, int> KIND_RANK = {
     {"decline", 95}, {"skip", 95}, {"end_turn", 99}};
 static const int RICH = 10;  // fish needed before buying more cards
 
-static int seat = 0;
-
-static const Value& my_tiles(const Value& obs) {
-  for (const char* key : {"players", "boats"}) {
-    const Value& row = obs[key][seat];
-    if (row["tiles"].kind == Value::Array) return row["tiles"];
-  }
-  static const Value none;
-  return none;
-}
+// Protocol 2 (arena::run chooses it): "you" is our own player in every mode.
+static const Value& my_tiles(const Value& obs) { return obs["you"]["tiles"]; }
 
 static int my_fish(const Value& obs) {
-  if (obs["you"]["fish"].kind == Value::Number) return obs["you"]["fish"].as_int();
-  return obs["players"][seat]["fish"].as_int();
+  return obs["you"]["fish"].kind == Value::Number ? obs["you"]["fish"].as_int() : 0;
 }
 
 static const Value& holding(const Value& obs) {
@@ -58,10 +49,7 @@ int main() {
   std::mt19937 rng(0);
   arena::run(
       "heuristic starter (c++)",
-      [&](const Value& start) {
-        seat = start["seat"].as_int();
-        rng.seed(seat + 1);
-      },
+      [&](const Value& start) { rng.seed(start["seat"].as_int() + 1); },
       [&](const Value& message) {
         const Value& obs = message["observation"];
         const Value& legal = message["legal"];
@@ -75,6 +63,7 @@ int main() {
         for (size_t i = 0; i < ranks.size(); ++i)
           if (ranks[i] == best) options.push_back(i);
         std::string kind = legal[options[0]]["kind"].str();
+        const std::string asked = obs["decision"]["decision"].str();  // in every mode
         std::string note = kind + " (rank " + std::to_string(best) + ")";
         if (kind == "place") {
           std::map<std::pair<int, int>, std::string> occupied;  // cell -> colour
@@ -110,6 +99,6 @@ int main() {
         }
         std::uniform_int_distribution<size_t> pick(0, options.size() - 1);
         return "{\"index\": " + std::to_string(options[pick(rng)]) +
-               ", \"debug\": " + arena::quote(note) + "}";
+               ", \"debug\": " + arena::quote(asked + ": " + note) + "}";
       });
 }

@@ -32,17 +32,11 @@ function generator(seed) {
 }
 
 let random = generator(0);
-let seat = 0;
 
-// Our placed tiles: the observation lists them under players (or boats) by seat.
+// Protocol 2 (chosen in the ready answer below): in every mode the observation has "seat",
+// "you" (our own player, with its tiles and fish) and "decision" (what is asked).
 function myTiles(obs) {
-  for (const key of ["players", "boats"]) {
-    const rows = obs[key];
-    if (Array.isArray(rows) && rows[seat] && Array.isArray(rows[seat].tiles)) {
-      return rows[seat].tiles;
-    }
-  }
-  return [];
+  return Array.isArray(obs.you.tiles) ? obs.you.tiles : [];
 }
 
 // The tile we are placing, wherever the mode puts it.
@@ -54,9 +48,7 @@ function holding(obs) {
 }
 
 function myFish(obs) {
-  if (obs.you && typeof obs.you.fish === "number") return obs.you.fish;
-  const rows = obs.players;
-  return Array.isArray(rows) && rows[seat] ? rows[seat].fish || 0 : 0;
+  return typeof obs.you.fish === "number" ? obs.you.fish : 0;
 }
 
 function rank(obs, action) {
@@ -86,6 +78,7 @@ function decide(message) {
   const best = Math.min(...ranks);
   let options = legal.map((_, i) => i).filter((i) => ranks[i] === best);
   const kind = legal[options[0]].kind;
+  const asked = obs.decision.decision; // what is asked, in every mode
   let note = `${kind} (rank ${best})`;
   if (kind === "place") {
     const occupied = new Map(); // "x,y" -> colour of the tile there
@@ -99,7 +92,7 @@ function decide(message) {
     options = options.filter((i) => scores.get(i) >= top - 1e-9);
     note = `place ${colour || "tile"}: score ${top.toFixed(1)}`;
   }
-  return { index: options[Math.floor(random() * options.length)], debug: note };
+  return { index: options[Math.floor(random() * options.length)], debug: `${asked}: ${note}` };
 }
 
 function reply(message) {
@@ -110,9 +103,8 @@ const lines = readline.createInterface({ input: process.stdin, terminal: false }
 lines.on("line", (line) => {
   const message = JSON.parse(line);
   if (message.type === "start") {
-    seat = message.seat;
-    random = generator(seat + 1);
-    reply({ ready: true, name: "heuristic starter (js)" });
+    random = generator(message.seat + 1);
+    reply({ ready: true, name: "heuristic starter (js)", protocol: 2 });
   } else if (message.type === "decide") {
     reply(decide(message));
   } else if (message.type === "end") {

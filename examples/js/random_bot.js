@@ -33,7 +33,7 @@ lines.on("line", (line) => {
   const message = JSON.parse(line);
   if (message.type === "start") {
     random = generator(message.seat + 1); // reproducible games for the same seat
-    reply({ ready: true, name: "random starter (js)" });
+    reply({ ready: true, name: "random starter (js)", protocol: 2 }); // the shared shape
   } else if (message.type === "decide") {
     reply({ index: Math.floor(random() * message.legal.length) });
   } else if (message.type === "end") {

@@ -42,6 +42,12 @@ def test_demo_plays_a_duel_league_and_is_idempotent(capsys, monkeypatch):
     assert f"analysis: http://127.0.0.1:8000/matches/{analysed.match_id}/#chances" in out
     for point in analysed.result["points"]:
         assert sum(point["chances"]) == pytest.approx(1.0, abs=1e-3)
+    # The always-open ladder: running, the house bots entered, scheduled by the beat or entries.
+    ladder = League.objects.get(name="Open duel ladder")
+    assert ladder.status == League.Status.RUNNING and ladder.format == League.Format.LADDER
+    assert f"Open duel ladder: http://127.0.0.1:8000/leagues/{ladder.pk}/" in out
+    assert set(ladder.entries.values_list("bot_version__bot__name", flat=True)) == {
+        "random", "greedy", "search-0.05s"}
     bots, versions = Bot.objects.count(), BotVersion.objects.count()
     matches = set(league.matches.values_list("pk", flat=True))
     monkeypatch.setenv("PORT", "8765")

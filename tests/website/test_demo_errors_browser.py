@@ -72,7 +72,7 @@ def demo_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     log = tmp_path / "runserver.log"
     with log.open("wb") as out:
         server = subprocess.Popen(
-            [*manage, "runserver", f"127.0.0.1:{free_port}"],  # as scripts/demo.sh runs it
+            [*manage, "runserver", "--noreload", f"127.0.0.1:{free_port}"],  # as demo.sh does
             cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
         )  # fmt: skip
     base = f"http://127.0.0.1:{free_port}"

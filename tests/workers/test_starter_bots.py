@@ -1,6 +1,7 @@
 """Every starter kit (Python, JavaScript, C++, a static C binary), random and heuristic, plays
 one full game of every available mode against the built-in random bot through the real
-sandbox, and the replays of those games verify."""
+sandbox, and the replays of those games verify. The Python, JavaScript and C++ kits speak
+protocol 2 (tests/workers/test_protocol_v2.py), the C kit protocol 1."""
 
 from __future__ import annotations
 
@@ -42,6 +43,9 @@ def test_starter_bot_plays_a_full_game(
     assert outcome.faults == [], [f.describe() for f in outcome.faults]
     assert len(outcome.result["scores"]) == seats
     assert outcome.timing[0]["decisions"] > 0
+    # The Python, JavaScript and C++ starters choose protocol 2 (the shared observation
+    # shape); the C starter speaks protocol 1, which stays as it was.
+    assert outcome.players[0].get("protocol") == (None if kit == "binary" else 2)
     notes = [a.get("note") for a in outcome.actions if a["seat"] == 0]
     assert any(notes) == (starter == "heuristic")  # the heuristic explains its choices
     assert verify_document(decode(outcome.replay or b"")).ok

@@ -349,16 +349,34 @@ class LeagueUpdateInput(serializers.Serializer):
     ladder_order = serializers.ChoiceField(choices=League.LadderOrder.choices)
 
 
+class LadderRestOutput(serializers.Serializer):
+    resting = serializers.BooleanField(help_text="true: the ladder schedules nothing until a"
+                                       " new entrant or version arrives")  # fmt: skip
+    reason = serializers.CharField()
+
+
 class LeagueOutput(serializers.ModelSerializer):
     organiser = serializers.CharField(source="organiser.username")
+    rest = serializers.SerializerMethodField(
+        help_text="a running ladder's rest state (tournament/ladder_rest.py); null otherwise"
+    )
 
     class Meta:
         model = League
         fields = [
             "id", "name", "organiser", "mode", "seats", "options", "format", "status", "public",
             "decision_time_limit", "time_bank", "seeds", "rounds", "current_round", "ladder_order",
-            "marks_public", "created_at",
+            "marks_public", "created_at", "rest",
         ]  # fmt: skip
+
+    @extend_schema_field(LadderRestOutput(allow_null=True))
+    def get_rest(self, league: League) -> dict[str, Any] | None:
+        from ..ladder_rest import ladder_rest_state
+
+        if league.status != League.Status.RUNNING:
+            return None
+        state = ladder_rest_state(league)
+        return None if state is None else {"resting": state.resting, "reason": state.reason}
 
 
 class EntryInput(serializers.Serializer):

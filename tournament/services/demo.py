@@ -1,6 +1,7 @@
-"""The demo data set: built-in bots, two uploaded starter bots, a demo organiser and one short
-round-robin league per available mode. Used by `manage.py demo` (scripts/demo.sh), which waits
-for the embedded worker to validate the bots and play the leagues.
+"""The demo data set: built-in bots, two uploaded starter bots, a demo organiser, one short
+round-robin league per available mode and one always-open ladder per mode. Used by
+`manage.py demo` (scripts/demo.sh), which waits for the embedded worker to validate the bots
+and play the leagues.
 
 Running the demo again keeps the leagues of the first run (same ids, matches and replays), so
 links printed earlier stay valid."""
@@ -18,7 +19,7 @@ from django.contrib.auth import get_user_model
 from ..models import Bot, BotVersion, League
 from .accounts import organiser_grant
 from .bots import bot_create, bot_version_upload, builtin_bots_register
-from .leagues import league_create, league_entry_add, league_start
+from .leagues import league_create, league_entry_add, league_open, league_start
 
 ORGANISER = "demo-organiser"
 AUTHOR = "demo-author"
@@ -53,8 +54,24 @@ DEMO_LEAGUES = (
 )
 
 
+# The always-open ladders: one per mode, the house bots entered, open to every author's entry
+# (tournament/ladder_rest.py lets each rest once its order is known). A 4-seat table needs four
+# entrants, so the uploaded heuristic starter sits beside the three built-ins there.
+HOUSE_BOTS = ("random", "greedy", SEARCH)
+LADDER_SEATS = {"standard": 4, "duel": 2, "family": 4, "solo": 1}
+LADDER_OPTIONS = {"solo": {"difficulty": "easy"}}
+
+
 def demo_league_name(mode: str) -> str:
     return f"Demo {mode}"
+
+
+def demo_ladder_name(mode: str) -> str:
+    return f"Open {mode} ladder"
+
+
+def demo_ladder_entrants(mode: str) -> tuple[str, ...]:
+    return HOUSE_BOTS + (("starter-heuristic",) if LADDER_SEATS[mode] == 4 else ())
 
 
 def _user(username: str, organiser: bool) -> Any:
@@ -126,6 +143,35 @@ def demo_leagues(*, modes: list[str], versions: dict[str, BotVersion]) -> list[L
     return leagues
 
 
+def demo_ladders(*, modes: list[str], versions: dict[str, BotVersion]) -> list[League]:
+    """The open ladder of each given mode, with the house bots entered, running. It is opened
+    without scheduling: the ladder beat (LADDER_SCHEDULE_SECONDS) or the first author's entry
+    schedules its matches, so the demo's round-robin leagues are not slowed down. A ladder of an
+    earlier run is kept as it is (its entrants, ratings and matches); a house bot missing from
+    it (not ready then) is entered now."""
+    organiser = _user(ORGANISER, organiser=True)
+    ladders = []
+    for mode in modes:
+        if mode not in LADDER_SEATS:
+            continue
+        name = demo_ladder_name(mode)
+        league = League.objects.filter(name=name).first() or league_create(
+            organiser=organiser, name=name, mode=mode, seats=LADDER_SEATS[mode],
+            format=League.Format.LADDER, options=LADDER_OPTIONS.get(mode), seeds=1,
+            decision_time_limit=1.0, time_bank=10.0, ladder_order=League.LadderOrder.CONSERVATIVE,
+        )  # fmt: skip
+        entered = set(league.entries.values_list("bot_version__bot__name", flat=True))
+        for bot_name in demo_ladder_entrants(mode):
+            version = versions.get(bot_name)
+            if version and version.status == BotVersion.Status.READY and bot_name not in entered:
+                league_entry_add(league=league, user=organiser, bot_version_id=version.pk)
+        if league.status == League.Status.DRAFT:
+            league_open(league=league, user=organiser)
+        league.refresh_from_db()
+        ladders.append(league)
+    return ladders
+
+
 def demo_leagues_done(leagues: list[League]) -> bool:
     """True once every demo league has played all its matches (refreshes them)."""
     for league in leagues:
@@ -134,8 +180,13 @@ def demo_leagues_done(leagues: list[League]) -> bool:
 
 
 def demo_run(*, modes: list[str]) -> list[League]:
-    """Create (or keep) and start the demo leagues; with eager tasks they come back played."""
-    return demo_leagues(modes=modes, versions=demo_bots())
+    """Create (or keep) and start the demo leagues; with eager tasks they come back played.
+    Then open the ladders."""
+    versions = demo_bots()
+    leagues = demo_leagues(modes=modes, versions=versions)
+    demo_ladders(modes=modes, versions=versions)
+    return leagues
+
 
 
 # The demo ends with one analysed match (tournament/services/analysis.py): few playouts per

@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from .. import scheduling
 from ..errors import BadGameConfig, Conflict, NotFound, PermissionDenied, ValidationFailed
+from ..ladder_rest import ladder_rest_state
 from ..models import Bot, BotVersion, League, LeagueEntry, LeagueInvitation, Match
 from .game_config import game_config_check
 from .matches import derive_seed, match_cancel_queued, match_create_internal, match_enqueue
@@ -229,9 +230,14 @@ def league_entry_add(
         raise Conflict(Conflict.BOT_RETIRED)
     try:
         with transaction.atomic():
-            return LeagueEntry.objects.create(league=league, bot_version=version)
+            entry = LeagueEntry.objects.create(league=league, bot_version=version)
     except IntegrityError:
         raise Conflict(Conflict.ALREADY_ENTERED) from None
+    if league.format == League.Format.LADDER and league.status == League.Status.RUNNING:
+        # A running ladder takes the newcomer at once (and wakes if it was at rest), instead
+        # of at the beat's next tick.
+        transaction.on_commit(lambda: league_schedule_round(league=league))
+    return entry
 
 
 def _may_see(league: League, user: Any) -> bool:
@@ -283,6 +289,20 @@ def league_start(*, league: League, user: Any) -> League:
         league.save(update_fields=["status"])
         league_schedule_round(league=league)
         return league
+
+
+def league_open(*, league: League, user: Any) -> League:
+    """Open a draft ladder for play without scheduling now: the ladder beat, or the next
+    entry, schedules its matches. It may open with fewer entrants than a table needs (an
+    open ladder waits for them)."""
+    _check_league_organiser(league, user)
+    with transaction.atomic():
+        league = League.objects.select_for_update().get(pk=league.pk)
+        if league.format != League.Format.LADDER or league.status != League.Status.DRAFT:
+            raise Conflict(Conflict.LEAGUE_NOT_DRAFT)
+        league.status = League.Status.RUNNING
+        league.save(update_fields=["status"])
+    return league
 
 
 def league_pause(*, league: League, user: Any) -> League:
@@ -446,6 +466,8 @@ def league_schedule_round(*, league: League) -> list[Match]:
             wanted = max(1, len(entries) * LADDER_QUEUE_PER_ENTRANT // league.seats)
             if open_count >= wanted or len(entries) < _min_entrants(league):
                 return []
+            if ladder_rest_state(league, entries).resting:
+                return []  # its order is known: it waits for a new entrant or version
             league.current_round += 1
             rnd = league.current_round
             rng = random.Random(derive_seed(league.base_seed, "ladder", rnd))

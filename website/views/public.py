@@ -11,7 +11,8 @@ from django.urls import reverse
 
 from tournament import selectors, site_selectors
 from tournament.errors import size_text
-from tournament.models import Match
+from tournament.ladder_rest import ladder_rest_state
+from tournament.models import League, Match
 from tournament.privacy import failure_kind, may_see_private
 from tournament.services.leagues import is_organiser
 from tournament.spectator_selectors import featured_match
@@ -95,6 +96,7 @@ def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
         else (),
         "invite_form": InviteForm() if organiser else None,
         "enter_form": _enter_form(request, league),
+        "rest": ladder_rest_state(league) if league.status == League.Status.RUNNING else None,
     })  # fmt: skip
 
 

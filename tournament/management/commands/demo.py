@@ -1,5 +1,7 @@
 """`manage.py demo`: register the built-in and starter bots, play a short round-robin league of
-every available mode and print the ladders with links to the leagues and replays.
+every available mode and print the ladders with links to the leagues and replays; then open
+one ladder per mode with the house bots entered, which plays on beside the site (the embedded
+worker's beat) until it rests, and takes every author's entry.
 
 In the embedded default (no broker) the command runs and supervises the embedded workers
 (workers/embedded.py) while it waits for the bots' validation and the leagues' matches; with a
@@ -28,6 +30,7 @@ from tournament.services.demo import (
     demo_analysis_done,
     demo_bots,
     demo_bots_validated,
+    demo_ladders,
     demo_leagues,
     demo_leagues_done,
 )
@@ -78,10 +81,17 @@ class Command(BaseCommand):
             analysis = demo_analysis(leagues)
             if analysis is not None:
                 self._wait(lambda: demo_analysis_done(analysis), deadline, "the analysis")
+            ladders = demo_ladders(modes=modes, versions=versions)
         for league in leagues:
             self._print_league(league)
         if analysis is not None:
             self._print_analysis(analysis)
+        self.stdout.write("\nOpen ladders (running; enter from the league page or with"
+                          " `arena enter LADDER BOT`):")
+        for ladder in ladders:
+            names = ladder.entries.values_list("bot_version__bot__name", flat=True)
+            link = f"{self.base_url}/leagues/{ladder.pk}/"
+            self.stdout.write(f"  {ladder.name}: {link}  ({', '.join(sorted(names))})")
         self.stdout.write(
             f"\ndemo: {len(leagues)} leagues in {time.monotonic() - started:.1f}s; "
             f"organiser login {ORGANISER} / {DEMO_PASSWORD} at {self.base_url}/accounts/login/"
