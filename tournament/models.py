@@ -92,6 +92,9 @@ class League(models.Model):
         LADDER = "ladder"
         ROUND_ROBIN = "round_robin"
         SWISS = "swiss"
+        SINGLE_ELIMINATION = "single_elim"
+        DOUBLE_ELIMINATION = "double_elim"
+        KNOCKOUT = "knockout"  # multi-table, 3-4 seats
 
     class LadderOrder(models.TextChoices):
         ELO = "elo"
@@ -452,3 +455,7 @@ class WorkerHeartbeat(models.Model):
 
     def __str__(self) -> str:
         return f"worker {self.name} (beat {self.beat_at:%H:%M:%S})"
+
+
+# Brackets, seasons and podiums (issue 29) live in their own module.
+from .bracket_models import Bracket, BracketGame, BracketSeries, LeaguePlace  # noqa: E402, F401

@@ -17,6 +17,7 @@ from django.utils import timezone
 from .. import scheduling
 from ..errors import BadGameConfig, Conflict, NotFound, PermissionDenied, ValidationFailed
 from ..models import Bot, BotVersion, League, LeagueEntry, LeagueInvitation, Match
+from . import brackets
 from .game_config import game_config_check
 from .matches import derive_seed, match_cancel_queued, match_create_internal, match_enqueue
 
@@ -272,6 +273,9 @@ def league_start(*, league: League, user: Any) -> League:
             return league
         if league.status != League.Status.DRAFT:
             raise Conflict(Conflict.LEAGUE_NOT_DRAFT)
+        if brackets.is_bracket(league):  # seeded and played series by series
+            brackets.bracket_start(league=league)
+            return league
         if league.entries.count() < _min_entrants(league):
             raise Conflict(
                 f"{Conflict.TOO_FEW_ENTRANTS} (at least {_min_entrants(league)})",
@@ -305,6 +309,7 @@ def league_close(*, league: League, user: Any) -> League:
         league.status = League.Status.CLOSED
         league.save(update_fields=["status"])
         match_cancel_queued(league=league)
+        brackets.league_closed(league=league)  # its podium; the playoffs that follow it
     return league
 
 
@@ -414,8 +419,8 @@ def league_schedule_round(*, league: League) -> list[Match]:
     """Queue the next matches of a running league; returns them (empty when nothing is due)."""
     with transaction.atomic():
         league = League.objects.select_for_update().get(pk=league.pk)
-        if league.status != League.Status.RUNNING:
-            return []
+        if league.status != League.Status.RUNNING or brackets.is_bracket(league):
+            return []  # a bracket queues its own games (services/brackets.py)
         entries = list(scheduled_entries(league).order_by("pk"))
         created: list[Match] = []
         if league.format == League.Format.ROUND_ROBIN:
@@ -464,6 +469,9 @@ def league_progress(*, league_id: int) -> None:
     if league.format == League.Format.LADDER:
         league_schedule_round(league=league)  # keep the ladder busy between beat ticks
         return
+    if brackets.is_bracket(league):
+        brackets.bracket_progress(league=league)
+        return
     open_matches = league.matches.filter(
         status__in=[Match.Status.QUEUED, Match.Status.RUNNING]
     ).exists()
@@ -474,6 +482,7 @@ def league_progress(*, league_id: int) -> None:
         return
     league.status = League.Status.CLOSED
     league.save(update_fields=["status"])
+    brackets.league_closed(league=league)
 
 
 def ladders_schedule() -> int:
