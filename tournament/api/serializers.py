@@ -11,10 +11,12 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from .. import skill
+from ..bracket_selectors import league_podium
 from ..match_summaries import MatchSummary, SeatSummary
 from ..models import (
     Bot,
     BotVersion,
+    Bracket,
     League,
     LeagueEntry,
     LeagueInvitation,
@@ -24,6 +26,7 @@ from ..models import (
     RatingChange,
 )
 from ..privacy import failure_kind, may_see_private
+from .bracket_serializers import BracketInputFields, BracketSettingsOutput, PlaceOutput
 
 
 class StrictInput(serializers.Serializer):
@@ -328,7 +331,7 @@ class ChallengeInput(MatchInput):
 # --- leagues --------------------------------------------------------------------------------
 
 
-class LeagueInput(StrictInput):
+class LeagueInput(StrictInput, BracketInputFields):
     name = serializers.CharField(max_length=100)
     mode = serializers.CharField(max_length=16)
     seats = serializers.IntegerField(min_value=1, max_value=4)
@@ -358,6 +361,24 @@ class LeagueOutput(serializers.ModelSerializer):
             "decision_time_limit", "time_bank", "seeds", "rounds", "current_round", "ladder_order",
             "created_at",
         ]  # fmt: skip
+
+
+class LeagueDetailOutput(LeagueOutput):
+    """One league: its bracket's settings (null for other formats) and, once closed, its
+    podium (the top three places, ties shared, with their points or results)."""
+
+    bracket = serializers.SerializerMethodField()
+    podium = serializers.SerializerMethodField()
+
+    class Meta(LeagueOutput.Meta):
+        fields = [*LeagueOutput.Meta.fields, "bracket", "podium"]
+
+    def get_bracket(self, league: League) -> dict[str, Any] | None:
+        bracket = Bracket.objects.filter(league=league).first()
+        return BracketSettingsOutput(bracket).data if bracket else None
+
+    def get_podium(self, league: League) -> list[dict[str, Any]]:
+        return PlaceOutput(league_podium(league=league), many=True).data
 
 
 class EntryInput(serializers.Serializer):
