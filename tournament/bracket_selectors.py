@@ -159,3 +159,15 @@ def bracket_view(*, league: League) -> BracketView | None:
     seeds = [entries[e] for e in bracket.seeds if e in entries]
     live = league.status == League.Status.RUNNING
     return BracketView(bracket, sections, seeds, live)
+
+
+def playoff_sources(*, user: Any) -> QuerySet[League]:
+    """The leagues a playoff of `user`'s may follow: theirs (an admin's: any), not closed,
+    not brackets themselves."""
+    leagues = League.objects.exclude(status=League.Status.CLOSED).exclude(
+        format__in=[League.Format.SINGLE_ELIMINATION, League.Format.DOUBLE_ELIMINATION,
+                    League.Format.KNOCKOUT]
+    )  # fmt: skip
+    if not getattr(user, "is_superuser", False):
+        leagues = leagues.filter(organiser=user)
+    return leagues.order_by("name")

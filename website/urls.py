@@ -5,7 +5,7 @@ from django.urls import path, reverse_lazy
 
 from tournament.page_cache import cached_page
 
-from .views import accounts, authors, docs, organisers, paired, public
+from .views import accounts, authors, brackets, docs, organisers, paired, public
 
 app_name = "website"
 
@@ -52,6 +52,8 @@ urlpatterns = [
     path("leagues/", cached_page(public.league_list), name="leagues"),
     path("leagues/new/", organisers.league_create, name="league-new"),
     path("leagues/<int:league_id>/", cached_page(public.league_detail), name="league"),
+    path("leagues/<int:league_id>/bracket/", cached_page(brackets.league_bracket),
+         name="league-bracket"),
     path("leagues/<int:league_id>/invite/", organisers.league_invite, name="league-invite"),
     path("leagues/<int:league_id>/order/", organisers.league_order, name="league-order"),
     *[
