@@ -27,8 +27,8 @@ def _house_bot(owner_name: str, name: str, builtin: str) -> int:
 
 def test_ladder_closes_into_a_double_elimination_playoff(live_stack):
     anon = Api(live_stack.base_url)
-    organiser = login_organiser(anon, "season-organiser")
-    versions = [_house_bot("season-organiser", f"house-{kind}-{i}", kind)
+    organiser = login_organiser(anon, "organiser5")
+    versions = [_house_bot("organiser5", f"house-{kind}-{i}", kind)
                 for i, kind in enumerate(["greedy", "random"] * 4)]  # fmt: skip
     ladder = organiser.call("POST", "/api/v1/leagues/", {
         "name": "Season ladder", "mode": "duel", "seats": 2, "format": "ladder",

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sys
 import types
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -104,7 +105,7 @@ def test_spectator_follows_a_running_bracket(
     organiser = make_user("ola", organiser=True)
     league = bs.bracket_league_create(
         organiser=organiser, name="Live cup", mode="duel", seats=2, format="single_elim",
-        best_of=1, seeding="random",
+        best_of=1, seeding="ratings",  # none rated yet: seeded in entry order, 1 v 4, 2 v 3
     )  # fmt: skip
     for strength in (10, 20, 30, 40):
         version = builtin_copy(organiser, f"cat-{strength}", "random")
@@ -114,8 +115,20 @@ def test_spectator_follows_a_running_bracket(
     audit = Audit(axe)
 
     def play_one() -> None:
-        queued = league.matches.filter(status="queued").order_by("pk").first()
-        ms.match_play(match_id=queued.pk)
+        """Play the next queued game, in a thread of its own (Playwright's loop owns this one,
+        and Django's ORM refuses to run inside an event loop)."""
+
+        def play() -> None:
+            from django.db import connection
+
+            try:
+                queued = league.matches.filter(status="queued").order_by("pk").first()
+                ms.match_play(match_id=queued.pk)
+            finally:
+                connection.close()
+
+        with ThreadPoolExecutor(1) as pool:
+            pool.submit(play).result()
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium_executable, args=ARGS)
