@@ -36,7 +36,10 @@ def test_a_bracket_of_one_entrant_gets_a_400_at_start(organiser, ready_version):
                 format="json")  # fmt: skip
     response = client.post(f"/api/v1/leagues/{league['id']}/start/")
     assert response.status_code == 400
-    assert response.json()["error"]["message"] == "A bracket needs at least 2 entrants; this one has 1."
+    assert (
+        response.json()["error"]["message"]
+        == "A bracket needs at least 2 entrants; this one has 1."
+    )
 
 
 def test_bracket_and_podium_in_the_api(

@@ -167,3 +167,44 @@ def test_spectator_follows_a_running_bracket(
             browser.close()
     assert audit.violations == {}, audit.violations
     assert audit.blocked == [] and audit.errors == [], (audit.blocked, audit.errors)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_finished_knockout_in_the_browser(
+    live_server, chromium_executable, axe, make_user, monkeypatch
+) -> None:
+    """A 4-seat knockout of nine played to the end: its rounds of tables, byes and final
+    table pass axe-core and fit a phone."""
+    from playwright.sync_api import sync_playwright
+
+    scripted = ScriptedRunner()
+    scripted.scores = lambda spec: [float(s["name"].split("-")[1]) for s in spec["seats"]]
+    runner = types.ModuleType("workers.runner")
+    runner.run_match = scripted.run_match  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "workers.runner", runner)
+    organiser = make_user("ola", organiser=True)
+    league = bs.bracket_league_create(
+        organiser=organiser, name="Table cup", mode="standard", seats=4, format="knockout",
+        advance=2, best_of=4, seeding="ratings",
+    )  # fmt: skip
+    for strength in range(10, 100, 10):
+        version = builtin_copy(organiser, f"cat-{strength}", "random")
+        ls.league_entry_add(league=league, user=organiser, bot_version_id=version.pk)
+    ls.league_start(league=league, user=organiser)  # eager: played to the end at once
+    assert League.objects.get(pk=league.pk).status == "closed"
+    audit = Audit(axe)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium_executable, args=ARGS)
+        try:
+            context = browser.new_context(viewport=DESKTOP)
+            audit.guard(context)
+            page = context.new_page()
+            audit.watch(page)
+            page.goto(f"{live_server.url}/leagues/{league.pk}/bracket/")
+            assert "cat-90" in page.locator("ol.podium li.place-1").inner_text()
+            assert page.locator(".bracket-round h3", has_text="Final table").count() == 1
+            audit.check(page, "knockout-finished")
+        finally:
+            browser.close()
+    assert audit.violations == {}, audit.violations
+    assert audit.blocked == [] and audit.errors == [], (audit.blocked, audit.errors)

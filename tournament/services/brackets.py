@@ -429,6 +429,7 @@ def _bracket_places(league: League, bracket: Bracket) -> list[tuple[int, int, st
     keyed = [(e, s, s.order.index(e) if e in s.order else len(s.order))
              for e, (_, s) in last.items()]  # fmt: skip
     final = rows[max(i for i, _ in last.values())]
+    winners_rounds = max((r.round for r in rows if r.stage == plan.WINNERS), default=0)
     out: list[tuple[int, int, str, dict]] = []
 
     def sort_key(item: tuple) -> tuple:
@@ -444,11 +445,13 @@ def _bracket_places(league: League, bracket: Bracket) -> list[tuple[int, int, st
         group = sort_key(item)[:3]
         place = i if group != (previous[0] if previous else None) else previous[1]
         previous = (group, place)
-        out.append((e, place, _result(league, s, position, s is final), stats[e]))
+        result = _result(league, s, position, s is final, winners_rounds)
+        out.append((e, place, result, stats[e]))
     return out
 
 
-def _result(league: League, s: BracketSeries, position: int, final: bool) -> str:
+def _result(league: League, s: BracketSeries, position: int, final: bool, rounds: int) -> str:
+    """What earned the place, in words (`rounds`: of the winners' bracket)."""
     if final and s.stage == plan.TABLE:
         return f"{_ordinal(position + 1)} at the final table"
     if final:
@@ -459,7 +462,8 @@ def _result(league: League, s: BracketSeries, position: int, final: bool) -> str
         return f"Out in losers' round {s.round}"
     if s.stage in (plan.GRAND_FINAL, plan.RESET):
         return "Runner-up"
-    return f"Out in round {s.round}"
+    named = {1: "the semi-finals", 2: "the quarter-finals"}.get(rounds - s.round)
+    return f"Out in {named}" if named else f"Out in round {s.round}"
 
 
 def _ordinal(n: int) -> str:

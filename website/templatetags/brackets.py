@@ -15,10 +15,12 @@ register = template.Library()
 
 
 @register.inclusion_tag("website/_podium.html")
-def podium_panel(league: Any) -> dict[str, Any]:
+def podium_panel(league: Any, on_bracket_page: bool = False) -> dict[str, Any]:
+    """The champion and podium once closed; on the league page of a bracket also the way to
+    its bracket page, and on a league a playoff follows, that playoff."""
     bracket = is_bracket(league)
     return {
-        "league": league, "bracket": bracket,
+        "league": league, "bracket": bracket and not on_bracket_page,
         "places": bracket_selectors.league_podium(league=league),
         "playoffs": list(league.playoffs.select_related("league")) if not bracket else [],
     }  # fmt: skip
