@@ -46,7 +46,8 @@ class Slot:
     entry: LeagueEntry | None  # None: a bye, or not known yet
     label: str  # "seed 3", "winner of W1-2" until known; "bye"
     points: float | None
-    won: bool
+    won: bool  # won the series (elimination) or the final table
+    goes_on: bool = False  # a knockout table's: among the top who go on
 
 
 @dataclass
@@ -121,9 +122,11 @@ def bracket_view(*, league: League) -> BracketView | None:
             else:
                 label = "bye"
             points = s.points.get(str(e)) if e is not None else None
-            done = s.status == BracketSeries.Status.DONE
-            slots.append(Slot(entries.get(e), label, points, done and bool(s.order) and
-                              s.order[0] == e and e is not None))  # fmt: skip
+            decided = s.status == BracketSeries.Status.DONE and e is not None and bool(s.order)
+            table = s.stage in (plan.TABLE, "bye")
+            won = decided and s.order[0] == e and not (table and s.advance)
+            goes_on = decided and table and e in s.order[: s.advance]
+            slots.append(Slot(entries.get(e), label, points, won, goes_on))
         views.append(SeriesView(s, slots, games.get(s.pk, [])))
     sections: list[tuple[str, list[Column]]] = []
     if league.format == League.Format.KNOCKOUT:

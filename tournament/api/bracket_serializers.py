@@ -78,7 +78,8 @@ def bracket_data(view: Any) -> dict[str, Any]:
                                 "advance": v.series.advance,
                                 "slots": [
                                     {"entrant": _entrant(slot.entry), "from": slot.label or None,
-                                     "points": slot.points, "won": slot.won}
+                                     "points": slot.points, "won": slot.won,
+                                     "goes_on": slot.goes_on}
                                     for slot in v.slots
                                 ],
                                 "order": list(v.series.order),
