@@ -19,10 +19,12 @@ def podium_panel(league: Any, on_bracket_page: bool = False) -> dict[str, Any]:
     """The champion and podium once closed; on the league page of a bracket also the way to
     its bracket page, and on a league a playoff follows, that playoff."""
     bracket = is_bracket(league)
-    return {
+    closed = league.status == league.Status.CLOSED
+    return {  # one query: places exist only once closed, a playoff waits on an open league
         "league": league, "bracket": bracket and not on_bracket_page,
-        "places": bracket_selectors.league_podium(league=league),
-        "playoffs": list(league.playoffs.select_related("league")) if not bracket else [],
+        "places": bracket_selectors.league_podium(league=league) if closed else [],
+        "playoffs": list(league.playoffs.select_related("league"))
+        if not bracket and not closed else [],
     }  # fmt: skip
 
 
