@@ -170,11 +170,12 @@ def test_spectator_follows_a_running_bracket(
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_finished_knockout_in_the_browser(
+def test_finished_brackets_in_the_browser(
     live_server, chromium_executable, axe, make_user, monkeypatch
 ) -> None:
-    """A 4-seat knockout of nine played to the end: its rounds of tables, byes and final
-    table pass axe-core and fit a phone."""
+    """A 4-seat knockout of nine and a double elimination of six (two byes) played to the
+    end: their rounds of tables, byes, losers' bracket and grand final pass axe-core and fit
+    a phone."""
     from playwright.sync_api import sync_playwright
 
     scripted = ScriptedRunner()
@@ -192,6 +193,15 @@ def test_a_finished_knockout_in_the_browser(
         ls.league_entry_add(league=league, user=organiser, bot_version_id=version.pk)
     ls.league_start(league=league, user=organiser)  # eager: played to the end at once
     assert League.objects.get(pk=league.pk).status == "closed"
+    double = bs.bracket_league_create(
+        organiser=organiser, name="Six cup", mode="duel", seats=2, format="double_elim",
+        best_of=3, seeding="ratings",
+    )  # fmt: skip
+    for strength in range(15, 75, 10):
+        version = builtin_copy(organiser, f"cat-{strength}", "random")
+        ls.league_entry_add(league=double, user=organiser, bot_version_id=version.pk)
+    ls.league_start(league=double, user=organiser)
+    assert League.objects.get(pk=double.pk).status == "closed"
     audit = Audit(axe)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium_executable, args=ARGS)
@@ -204,6 +214,12 @@ def test_a_finished_knockout_in_the_browser(
             assert "cat-90" in page.locator("ol.podium li.place-1").inner_text()
             assert page.locator(".bracket-round h3", has_text="Final table").count() == 1
             audit.check(page, "knockout-finished")
+            page.goto(f"{live_server.url}/leagues/{double.pk}/bracket/")
+            assert "cat-65" in page.locator("ol.podium li.place-1").inner_text()
+            headings = page.locator("section h2").all_inner_texts()
+            assert headings[1:4] == ["Winners' bracket", "Losers' bracket", "Grand final"]
+            assert page.locator(".series .badge", has_text="walkover").count() >= 2  # byes
+            audit.check(page, "double-elimination-finished")
         finally:
             browser.close()
     assert audit.violations == {}, audit.violations

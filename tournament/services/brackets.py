@@ -430,6 +430,7 @@ def _bracket_places(league: League, bracket: Bracket) -> list[tuple[int, int, st
              for e, (_, s) in last.items()]  # fmt: skip
     final = rows[max(i for i, _ in last.values())]
     winners_rounds = max((r.round for r in rows if r.stage == plan.WINNERS), default=0)
+    losers_rounds = max((r.round for r in rows if r.stage == plan.LOSERS), default=0)
     out: list[tuple[int, int, str, dict]] = []
 
     def sort_key(item: tuple) -> tuple:
@@ -445,13 +446,15 @@ def _bracket_places(league: League, bracket: Bracket) -> list[tuple[int, int, st
         group = sort_key(item)[:3]
         place = i if group != (previous[0] if previous else None) else previous[1]
         previous = (group, place)
-        result = _result(league, s, position, s is final, winners_rounds)
+        result = _result(league, s, position, s is final, winners_rounds, losers_rounds)
         out.append((e, place, result, stats[e]))
     return out
 
 
-def _result(league: League, s: BracketSeries, position: int, final: bool, rounds: int) -> str:
-    """What earned the place, in words (`rounds`: of the winners' bracket)."""
+def _result(
+    league: League, s: BracketSeries, position: int, final: bool, rounds: int, losers: int
+) -> str:
+    """What earned the place, in words (`rounds`, `losers`: of each side of the bracket)."""
     if final and s.stage == plan.TABLE:
         return f"{_ordinal(position + 1)} at the final table"
     if final:
@@ -459,7 +462,8 @@ def _result(league: League, s: BracketSeries, position: int, final: bool, rounds
     if s.stage == plan.TABLE:
         return f"{_ordinal(position + 1)} at a table of round {s.round}"
     if s.stage == plan.LOSERS:
-        return f"Out in losers' round {s.round}"
+        return "Out in the losers' final" if s.round == losers else (
+            f"Out in losers' round {s.round}")  # fmt: skip
     if s.stage in (plan.GRAND_FINAL, plan.RESET):
         return "Runner-up"
     named = {1: "the semi-finals", 2: "the quarter-finals"}.get(rounds - s.round)
