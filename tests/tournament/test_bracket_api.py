@@ -69,5 +69,9 @@ def test_bracket_and_podium_in_the_api(
     final = bracket["sections"][2]["columns"][0]["series"][0]
     assert final["key"] == "GF" and len(final["matches"]) == 2
     assert [s["won"] for s in final["slots"]].count(True) == 1
+    titles = client_for(None).get(f"/api/v1/bots/{podium[0]['bot']}/").json()["titles"]
+    assert [(t["place"], t["league_name"], t["result"]) for t in titles] == [
+        (1, "Cup", "Champion")
+    ]
     ladder = _create(client, name="Plain", format="ladder", seeding="ratings").json()
     assert client.get(f"/api/v1/leagues/{ladder['id']}/bracket/").status_code == 404

@@ -50,6 +50,21 @@ class PlaceOutput(serializers.ModelSerializer):
                   "figures"]  # fmt: skip
 
 
+class TitleOutput(serializers.ModelSerializer):
+    """A podium place a bot's version won: the bot page's titles."""
+
+    league = serializers.IntegerField(source="league_id")
+    league_name = serializers.CharField(source="league.name")
+    format = serializers.CharField(source="league.format")
+    bot_version = serializers.IntegerField(source="entry.bot_version_id")
+    version = serializers.IntegerField(source="entry.bot_version.number")
+
+    class Meta:
+        model = LeaguePlace
+        fields = ["place", "league", "league_name", "format", "bot_version", "version",
+                  "result", "created_at"]  # fmt: skip
+
+
 def _entrant(entry: Any) -> dict[str, Any] | None:
     if entry is None:
         return None

@@ -26,7 +26,12 @@ from ..models import (
     RatingChange,
 )
 from ..privacy import failure_kind, may_see_private
-from .bracket_serializers import BracketInputFields, BracketSettingsOutput, PlaceOutput
+from .bracket_serializers import (
+    BracketInputFields,
+    BracketSettingsOutput,
+    PlaceOutput,
+    TitleOutput,
+)
 
 
 class StrictInput(serializers.Serializer):
@@ -478,9 +483,10 @@ class BotDetailOutput(BotOutput):
 
     ratings = EntryRatingOutput(many=True)
     recent_matches = MatchSummaryOutput(many=True)
+    titles = TitleOutput(many=True)  # podium places in leagues the caller may see
 
     class Meta(BotOutput.Meta):
-        fields = [*BotOutput.Meta.fields, "ratings", "recent_matches"]
+        fields = [*BotOutput.Meta.fields, "ratings", "recent_matches", "titles"]
 
 
 class LadderPageOutput(serializers.Serializer):

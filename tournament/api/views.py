@@ -93,6 +93,7 @@ class BotDetailApi(APIView):
         bot = found(selectors.bot_get(bot_id=bot_id), "Bot", bot_id)
         bot.ratings = selectors.bot_ratings(bot=bot, user=request.user)
         bot.recent_matches = selectors.bot_recent_matches(bot=bot, user=request.user)
+        bot.titles = bracket_selectors.bot_titles(bot=bot, user=request.user)
         return Response(s.BotDetailOutput(bot, context={"request": request}).data)
 
     @extend_schema(request=s.BotUpdateInput, responses=s.BotOutput)
