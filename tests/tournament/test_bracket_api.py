@@ -75,3 +75,24 @@ def test_bracket_and_podium_in_the_api(
     ]
     ladder = _create(client, name="Plain", format="ladder", seeding="ratings").json()
     assert client.get(f"/api/v1/leagues/{ladder['id']}/bracket/").status_code == 404
+
+
+def test_a_private_bracket_and_its_titles_stay_private(
+    organiser, ready_version, runner, django_capture_on_commit_callbacks, make_user
+):
+    client = client_for(organiser)
+    league = _create(client, name="Secret cup", best_of=1, seeding="random", public=False).json()
+    versions = [ready_version(organiser, f"hidden-{i}") for i in range(2)]
+    for version in versions:
+        client.post(f"/api/v1/leagues/{league['id']}/entries/", {"bot_version": version.pk},
+                    format="json")  # fmt: skip
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(f"/api/v1/leagues/{league['id']}/start/")
+    stranger = client_for(make_user("stranger"))
+    for who in (client_for(None), stranger):
+        assert who.get(f"/api/v1/leagues/{league['id']}/bracket/").status_code == 404
+        assert who.get(f"/api/v1/leagues/{league['id']}/").status_code == 404
+        for version in versions:
+            assert who.get(f"/api/v1/bots/{version.bot_id}/").json()["titles"] == []
+    mine = [client.get(f"/api/v1/bots/{v.bot_id}/").json()["titles"] for v in versions]
+    assert sorted(t[0]["place"] for t in mine) == [1, 2]  # the organiser sees them
