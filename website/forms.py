@@ -157,10 +157,10 @@ class LeagueForm(SoloDifficulty):
         help_text="Round robin only: how many deals each table plays (each in every seat order).",
     )  # fmt: skip
     best_of = forms.IntegerField(
-        required=False, initial=3, label="Best of",
+        required=False, label="Best of",
         help_text="Elimination: games of each series, an odd number (3: first to 2 wins), each "
         "on its own deal with the seats swapped. Knockout: games each table plays, the seats "
-        "rotating (default: one per seat).",
+        "rotating. Empty: 3 for a series, one per seat for a table.",
     )  # fmt: skip
     seeding = forms.ChoiceField(
         choices=[
