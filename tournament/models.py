@@ -92,6 +92,9 @@ class League(models.Model):
         LADDER = "ladder"
         ROUND_ROBIN = "round_robin"
         SWISS = "swiss"
+        SINGLE_ELIMINATION = "single_elim"
+        DOUBLE_ELIMINATION = "double_elim"
+        KNOCKOUT = "knockout"  # multi-table, 3-4 seats
 
     class LadderOrder(models.TextChoices):
         ELO = "elo"
@@ -497,6 +500,8 @@ class MatchAnalysis(models.Model):
 
     def __str__(self) -> str:
         return f"analysis of match {self.match_id} ({self.status})"
+
+
 class SeatMarks(models.Model):
     """A seat's annotations of its boat in one match (`marks` in its replies,
     workers/marks.py): ``steps`` is ``[[step, [mark, ...]], ...]`` with the step's index in the
@@ -508,3 +513,7 @@ class SeatMarks(models.Model):
 
     def __str__(self) -> str:
         return f"marks of {self.seat}"
+
+
+# Brackets, seasons and podiums (issue 29) live in their own module.
+from .bracket_models import Bracket, BracketGame, BracketSeries, LeaguePlace  # noqa: E402, F401

@@ -312,7 +312,10 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
     # The match status appears in the match detail and in the list's summary rows: one name.
-    "ENUM_NAME_OVERRIDES": {"MatchStatusEnum": "tournament.models.Match.Status"},
+    "ENUM_NAME_OVERRIDES": {
+        "MatchStatusEnum": "tournament.models.Match.Status",
+        "LeagueStatusEnum": "tournament.models.League.Status",  # league list and detail
+    },
     # Swagger UI's scripts, styles and favicon come from this server, never from a CDN.
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",

@@ -139,15 +139,51 @@ class LeagueForm(SoloDifficulty):
             (League.Format.ROUND_ROBIN, "Round robin — every table of entrants, every seat order"),
             (League.Format.SWISS, "Swiss — rounds of tables of neighbours in the standing"),
             (League.Format.LADDER, "Ladder — runs continuously; entries welcome while it runs"),
+            (League.Format.SINGLE_ELIMINATION,
+             "Single elimination — 2 seats: best-of series, the loser is out"),
+            (League.Format.DOUBLE_ELIMINATION,
+             "Double elimination — 2 seats: out after two lost series; grand final with reset"),
+            (League.Format.KNOCKOUT,
+             "Knockout — 3-4 seats: tables of the seats, the top of each table go on"),
         ],
-        help_text="How tables are drawn. Only a ladder takes new entries after the start.",
-    )
+        help_text="How tables are drawn. Only a ladder takes new entries after the start. "
+        "The last three crown a champion on a bracket page.",
+    )  # fmt: skip
     rounds = forms.IntegerField(
         min_value=1, max_value=100, initial=3, help_text="Swiss only: how many rounds are played."
     )
     seeds = forms.IntegerField(
         min_value=1, max_value=100, initial=1,
         help_text="Round robin only: how many deals each table plays (each in every seat order).",
+    )  # fmt: skip
+    best_of = forms.IntegerField(
+        required=False, label="Best of",
+        help_text="Elimination: games of each series, an odd number (3: first to 2 wins), each "
+        "on its own deal with the seats swapped. Knockout: games each table plays, the seats "
+        "rotating. Empty: 3 for a series, one per seat for a table.",
+    )  # fmt: skip
+    seeding = forms.ChoiceField(
+        choices=[
+            ("ratings", "Ratings — each bot's best Elo in its other leagues"),
+            ("random", "Random — drawn by the league's seed"),
+            ("standings", "Standings — the final order of the league it follows (a season)"),
+        ],
+        initial="ratings", required=False,
+        help_text="Brackets only: who is seed 1, 2, … The byes go to the top seeds.",
+    )  # fmt: skip
+    advance = forms.IntegerField(
+        required=False, initial=2, label="Advance per table",
+        help_text="Knockout only: how many of each table go on to the next round (fewer than "
+        "the seats; more go on when needed to fill the next round's tables).",
+    )  # fmt: skip
+    playoff_of = forms.ModelChoiceField(
+        queryset=League.objects.none(), required=False, label="Playoff of (a season)",
+        help_text="Brackets only: when this league of yours closes, its top entrants enter "
+        "this bracket and it starts by itself.",
+    )  # fmt: skip
+    playoff_top = forms.IntegerField(
+        required=False, label="How many enter the playoff",
+        help_text="With “Playoff of”: the top N of that league's final order (e.g. 8).",
     )  # fmt: skip
     decision_time_limit = forms.FloatField(
         min_value=0.01, max_value=60, initial=1.0, label="Time per decision (s)",
@@ -178,20 +214,38 @@ class LeagueForm(SoloDifficulty):
         "author only; ticked, the replay viewer shows them to everyone.",
     )
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    BRACKET_FIELDS = ("best_of", "seeding", "advance", "playoff_of", "playoff_top")
+
+    def __init__(self, *args: Any, playoff_sources: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["mode"].choices = mode_choices()
+        if playoff_sources is not None:
+            self.fields["playoff_of"].queryset = playoff_sources
+        self.fields["playoff_of"].empty_label = "— none: entries by hand —"
+
+    def is_bracket(self) -> bool:
+        return self.cleaned_data.get("format") in (
+            League.Format.SINGLE_ELIMINATION, League.Format.DOUBLE_ELIMINATION,
+            League.Format.KNOCKOUT,
+        )  # fmt: skip
 
     def service_kwargs(self) -> dict[str, Any]:
         d = self.cleaned_data
         options = {"difficulty": d["difficulty"]} if d["mode"] == "solo" else {}
-        return {
+        kwargs = {
             "name": d["name"], "mode": d["mode"], "seats": d["seats"], "format": d["format"],
             "options": options, "public": d["public"],
             "decision_time_limit": d["decision_time_limit"], "time_bank": d["time_bank"],
             "seeds": d["seeds"], "rounds": d["rounds"], "ladder_order": d["ladder_order"],
             "marks_public": d["marks_public"],
         }  # fmt: skip
+        if self.is_bracket():  # the other formats ignore these fields (they are hidden)
+            kwargs.update(
+                best_of=d["best_of"], seeding=d["seeding"] or "ratings", advance=d["advance"],
+                playoff_of=d["playoff_of"].pk if d["playoff_of"] else None,
+                playoff_top=d["playoff_top"],
+            )  # fmt: skip
+        return kwargs
 
 
 class InviteForm(forms.Form):

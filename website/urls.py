@@ -7,7 +7,7 @@ from replays.views import match_embed
 from tournament.page_cache import cached_page
 
 from .spoilers import spoilers_toggle
-from .views import accounts, analysis, authors, docs, organisers, paired, public, starter
+from .views import accounts, analysis, authors, brackets, docs, organisers, paired, public, starter
 
 app_name = "website"
 
@@ -58,6 +58,8 @@ urlpatterns = [
     path("leagues/", cached_page(public.league_list), name="leagues"),
     path("leagues/new/", organisers.league_create, name="league-new"),
     path("leagues/<int:league_id>/", cached_page(public.league_detail), name="league"),
+    path("leagues/<int:league_id>/bracket/", cached_page(brackets.league_bracket),
+         name="league-bracket"),
     path("leagues/<int:league_id>/invite/", organisers.league_invite, name="league-invite"),
     path("leagues/<int:league_id>/order/", organisers.league_order, name="league-order"),
     *[

@@ -27,11 +27,13 @@ BUDGETS = {
     "api_bots": 4,
     "api_leagues": 3,
     "api_history": 4,
-    "api_bot": 6,
+    "api_bot": 7,  # with its titles (podium places)
     "html_matches": 3,
     "html_leagues": 2,  # the count for the pager, the page with entrants and leaders
-    "html_league": 8,  # head-to-head and chart from kept rows, not from the history
-    "html_bot": 13,
+    # head-to-head and chart from kept rows, not from the history; and the podium (closed) or
+    # the playoff that follows it (open)
+    "html_league": 9,
+    "html_bot": 14,  # with its titles (podium places)
 }
 
 

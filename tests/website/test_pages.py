@@ -110,7 +110,8 @@ def test_solo_ladder_shows_the_margin_over_the_sister(played_league, client) -> 
     for row in rows:
         entry = row.entry
         assert entry.mean_margin == pytest.approx(entry.margin_sum / entry.games)
-        after_name = html.split(f">{entry.bot_version.bot.name} v1<")[1]
+        ladder = html.split('id="ladder-title"')[1]  # (the podium above names them too)
+        after_name = ladder.split(f">{entry.bot_version.bot.name} v1<")[1]
         cells = re.findall(r"<td[^>]*>(.*?)</td>", after_name)
         sign = "+" if entry.mean_margin > 0 else ""
         assert cells[5:7] == [f"{entry.mean_score:.1f}", f"{sign}{entry.mean_margin:.1f}"]

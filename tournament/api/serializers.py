@@ -11,10 +11,12 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from .. import skill
+from ..bracket_selectors import league_podium
 from ..match_summaries import MatchSummary, SeatSummary
 from ..models import (
     Bot,
     BotVersion,
+    Bracket,
     League,
     LeagueEntry,
     LeagueInvitation,
@@ -24,6 +26,12 @@ from ..models import (
     RatingChange,
 )
 from ..privacy import failure_kind, may_see_private
+from .bracket_serializers import (
+    BracketInputFields,
+    BracketSettingsOutput,
+    PlaceOutput,
+    TitleOutput,
+)
 
 
 class StrictInput(serializers.Serializer):
@@ -328,7 +336,7 @@ class ChallengeInput(MatchInput):
 # --- leagues --------------------------------------------------------------------------------
 
 
-class LeagueInput(StrictInput):
+class LeagueInput(StrictInput, BracketInputFields):
     name = serializers.CharField(max_length=100)
     mode = serializers.CharField(max_length=16)
     seats = serializers.IntegerField(min_value=1, max_value=4)
@@ -377,6 +385,24 @@ class LeagueOutput(serializers.ModelSerializer):
             return None
         state = ladder_rest_state(league)
         return None if state is None else {"resting": state.resting, "reason": state.reason}
+
+
+class LeagueDetailOutput(LeagueOutput):
+    """One league: its bracket's settings (null for other formats) and, once closed, its
+    podium (the top three places, ties shared, with their points or results)."""
+
+    bracket = serializers.SerializerMethodField()
+    podium = serializers.SerializerMethodField()
+
+    class Meta(LeagueOutput.Meta):
+        fields = [*LeagueOutput.Meta.fields, "bracket", "podium"]
+
+    def get_bracket(self, league: League) -> dict[str, Any] | None:
+        bracket = Bracket.objects.filter(league=league).first()
+        return BracketSettingsOutput(bracket).data if bracket else None
+
+    def get_podium(self, league: League) -> list[dict[str, Any]]:
+        return PlaceOutput(league_podium(league=league), many=True).data
 
 
 class EntryInput(serializers.Serializer):
@@ -476,9 +502,10 @@ class BotDetailOutput(BotOutput):
 
     ratings = EntryRatingOutput(many=True)
     recent_matches = MatchSummaryOutput(many=True)
+    titles = TitleOutput(many=True)  # podium places in leagues the caller may see
 
     class Meta(BotOutput.Meta):
-        fields = [*BotOutput.Meta.fields, "ratings", "recent_matches"]
+        fields = [*BotOutput.Meta.fields, "ratings", "recent_matches", "titles"]
 
 
 class LadderPageOutput(serializers.Serializer):

@@ -35,6 +35,8 @@ urlpatterns = [
     path("leagues/<int:league_id>/pause/", v.LeaguePauseApi.as_view(), name="league-pause"),
     path("leagues/<int:league_id>/close/", v.LeagueCloseApi.as_view(), name="league-close"),
     path("leagues/<int:league_id>/ladder/", league_ladder, name="league-ladder"),
+    path("leagues/<int:league_id>/bracket/", cached_page(v.LeagueBracketApi.as_view()),
+         name="league-bracket"),
     path("leagues/<int:league_id>/history/", v.LeagueHistoryApi.as_view(), name="league-history"),
     path("protocol/schema", protocol.ProtocolSchemaApi.as_view(), name="protocol-schema"),
     path("protocol/game-data", protocol.ProtocolGameDataApi.as_view(),

@@ -12,11 +12,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from .. import selectors
-from ..errors import ValidationFailed
+from .. import bracket_selectors, selectors
+from ..errors import NotFound, ValidationFailed
 from ..models import League
 from ..services import accounts as account_services
 from ..services import bots as bot_services
+from ..services import brackets as bracket_services
 from ..services import challenges as challenge_services
 from ..services import leagues as league_services
 from ..services import paired as paired_services
@@ -29,6 +30,7 @@ from .base import (
     newest_first_paginated,
     paginated,
 )
+from .bracket_serializers import BRACKET_FIELDS, bracket_data
 from .filters import (
     BotFilter,
     BotVersionFilter,
@@ -91,6 +93,7 @@ class BotDetailApi(APIView):
         bot = found(selectors.bot_get(bot_id=bot_id), "Bot", bot_id)
         bot.ratings = selectors.bot_ratings(bot=bot, user=request.user)
         bot.recent_matches = selectors.bot_recent_matches(bot=bot, user=request.user)
+        bot.titles = bracket_selectors.bot_titles(bot=bot, user=request.user)
         return Response(s.BotDetailOutput(bot, context={"request": request}).data)
 
     @extend_schema(request=s.BotUpdateInput, responses=s.BotOutput)
@@ -189,14 +192,26 @@ class LeagueListApi(FilteredListApi):
         league_services.league_create_check(user=request.user)  # before the fields
         data = s.LeagueInput(data=request.data)
         data.is_valid(raise_exception=True)
-        league = league_services.league_create(organiser=request.user, **data.validated_data)
-        return Response(s.LeagueOutput(league).data, status=201)
+        fields = dict(data.validated_data)
+        bracket = {k: fields.pop(k) for k in BRACKET_FIELDS if k in fields}
+        if fields["format"] in bracket_services.BRACKET_FORMATS:
+            league = bracket_services.bracket_league_create(
+                organiser=request.user, **bracket, **fields
+            )
+        elif any(k != "seeding" for k in bracket):
+            raise ValidationFailed(
+                f"{', '.join(sorted(bracket))}: only for the elimination and knockout formats.",
+                fields={k: ["bracket formats only"] for k in bracket},
+            )
+        else:
+            league = league_services.league_create(organiser=request.user, **fields)
+        return Response(s.LeagueDetailOutput(league).data, status=201)
 
 
 class LeagueDetailApi(APIView):
-    @extend_schema(responses=s.LeagueOutput)
+    @extend_schema(responses=s.LeagueDetailOutput)
     def get(self, request: Request, league_id: int) -> Response:
-        return Response(s.LeagueOutput(_league(request, league_id)).data)
+        return Response(s.LeagueDetailOutput(_league(request, league_id)).data)
 
     @extend_schema(request=s.LeagueUpdateInput, responses=s.LeagueOutput)
     def patch(self, request: Request, league_id: int) -> Response:
@@ -293,6 +308,17 @@ class LeagueLadderApi(APIView):
         context = {"solo": league.mode == "solo"}
         extra = {"league": s.LeagueOutput(league).data}
         return paginated(request, self, rows, s.LadderRowOutput, context=context, extra=extra)
+
+
+class LeagueBracketApi(APIView):
+    @extend_schema(responses=OpenApiResponse(description="The bracket: sections of columns of "
+                   "series, each with its slots, points, winner and match ids."))  # fmt: skip
+    def get(self, request: Request, league_id: int) -> Response:
+        league = _league(request, league_id)
+        view = bracket_selectors.bracket_view(league=league)
+        if view is None:
+            raise NotFound(f"League {league_id} is a {league.format}, not a bracket.")
+        return Response(bracket_data(view))
 
 
 class LeagueHistoryApi(FilteredListApi):

@@ -4,7 +4,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tournament", "0016_sprt_paired"),
+        ("tournament", "0018_bracket_seasons_podiums"),
     ]
 
     operations = [

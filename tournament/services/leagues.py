@@ -18,6 +18,7 @@ from .. import scheduling
 from ..errors import BadGameConfig, Conflict, NotFound, PermissionDenied, ValidationFailed
 from ..ladder_rest import ladder_rest_state
 from ..models import Bot, BotVersion, League, LeagueEntry, LeagueInvitation, Match
+from . import brackets
 from .game_config import game_config_check
 from .matches import derive_seed, match_cancel_queued, match_create_internal, match_enqueue
 
@@ -280,6 +281,9 @@ def league_start(*, league: League, user: Any) -> League:
             return league
         if league.status != League.Status.DRAFT:
             raise Conflict(Conflict.LEAGUE_NOT_DRAFT)
+        if brackets.is_bracket(league):  # seeded and played series by series
+            brackets.bracket_start(league=league)
+            return league
         if league.entries.count() < _min_entrants(league):
             raise Conflict(
                 f"{Conflict.TOO_FEW_ENTRANTS} (at least {_min_entrants(league)})",
@@ -327,6 +331,7 @@ def league_close(*, league: League, user: Any) -> League:
         league.status = League.Status.CLOSED
         league.save(update_fields=["status"])
         match_cancel_queued(league=league)
+        brackets.league_closed(league=league)  # its podium; the playoffs that follow it
     return league
 
 
@@ -436,8 +441,8 @@ def league_schedule_round(*, league: League) -> list[Match]:
     """Queue the next matches of a running league; returns them (empty when nothing is due)."""
     with transaction.atomic():
         league = League.objects.select_for_update().get(pk=league.pk)
-        if league.status != League.Status.RUNNING:
-            return []
+        if league.status != League.Status.RUNNING or brackets.is_bracket(league):
+            return []  # a bracket queues its own games (services/brackets.py)
         entries = list(scheduled_entries(league).order_by("pk"))
         created: list[Match] = []
         if league.format == League.Format.ROUND_ROBIN:
@@ -488,6 +493,9 @@ def league_progress(*, league_id: int) -> None:
     if league.format == League.Format.LADDER:
         league_schedule_round(league=league)  # keep the ladder busy between beat ticks
         return
+    if brackets.is_bracket(league):
+        brackets.bracket_progress(league=league)
+        return
     open_matches = league.matches.filter(
         status__in=[Match.Status.QUEUED, Match.Status.RUNNING]
     ).exists()
@@ -498,6 +506,7 @@ def league_progress(*, league_id: int) -> None:
         return
     league.status = League.Status.CLOSED
     league.save(update_fields=["status"])
+    brackets.league_closed(league=league)
 
 
 def ladders_schedule() -> int:

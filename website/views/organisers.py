@@ -12,8 +12,9 @@ from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from tournament import selectors
+from tournament import bracket_selectors, selectors
 from tournament.errors import ArenaError
+from tournament.services import brackets as bracket_services
 from tournament.services import leagues as league_services
 
 from ..forms import InviteForm, LeagueForm, add_service_error
@@ -36,11 +37,13 @@ STATUS_MESSAGES = {
 def league_create(request: HttpRequest) -> HttpResponse:
     if not league_services.is_organiser(request.user):
         raise PermissionDenied("Only organisers can create leagues.")
-    form = LeagueForm(request.POST or None)
+    form = LeagueForm(request.POST or None,
+                      playoff_sources=bracket_selectors.playoff_sources(user=request.user))
     if request.method == "POST" and form.is_valid():
+        create = (bracket_services.bracket_league_create if form.is_bracket()
+                  else league_services.league_create)  # fmt: skip
         try:
-            league = league_services.league_create(organiser=request.user,
-                                                   **form.service_kwargs())  # fmt: skip
+            league = create(organiser=request.user, **form.service_kwargs())
         except ArenaError as exc:
             add_service_error(form, exc)
         else:

@@ -129,6 +129,12 @@
       ["difficulty", () => value("mode") === "solo"],
       ["rounds", () => value("format") === "swiss"],
       ["seeds", () => value("format") === "round_robin"],
+      // brackets (docs/site.md "Brackets and seasons")
+      ["best_of", () => ["single_elim", "double_elim", "knockout"].includes(value("format"))],
+      ["seeding", () => ["single_elim", "double_elim", "knockout"].includes(value("format"))],
+      ["advance", () => value("format") === "knockout"],
+      ["playoff_of", () => ["single_elim", "double_elim", "knockout"].includes(value("format"))],
+      ["playoff_top", () => ["single_elim", "double_elim", "knockout"].includes(value("format"))],
     ];
     function value(name) {
       const field = form.elements.namedItem(name);
