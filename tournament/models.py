@@ -126,6 +126,18 @@ class League(models.Model):
         max_length=16, choices=LadderOrder.choices, default=LadderOrder.ELO,
         help_text="what ranks the ladder: Elo, or the conservative OpenSkill rating mu - 3 sigma",
     )  # fmt: skip
+    # Swiss with points (tournament/swiss.py): the points of each place, 1st first (empty:
+    # the default for the seats), and what a bye is worth (null: the default for the table)
+    points_table = models.JSONField(default=list, blank=True)
+    bye_points = models.FloatField(null=True, blank=True)
+    # Running an event (services/events.py): it starts by itself at starts_at, takes entries
+    # until entry_deadline, and at most max_entrants of them
+    starts_at = models.DateTimeField(null=True, blank=True)
+    entry_deadline = models.DateTimeField(null=True, blank=True)
+    max_entrants = models.PositiveIntegerField(null=True, blank=True)
+    all_seat_orders = models.BooleanField(
+        default=False, help_text="round robin: every seat order of a table, not its rotations"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -161,6 +173,11 @@ class LeagueEntry(models.Model):
         default=dict, blank=True,
         help_text="rating history for the charts, a few hundred points at most "
         "(tournament/rating_points.py)",
+    )  # fmt: skip
+    withdrawn_at = models.DateTimeField(
+        null=True, blank=True,
+        help_text="removed by the organiser after it played: kept for its results, never "
+        "scheduled again (services/events.py)",
     )  # fmt: skip
     created_at = models.DateTimeField(auto_now_add=True)
 
