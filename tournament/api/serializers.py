@@ -342,22 +342,53 @@ class LeagueInput(StrictInput):
     ladder_order = serializers.ChoiceField(
         choices=League.LadderOrder.choices, required=False, default=League.LadderOrder.ELO
     )
+    points_table = serializers.ListField(
+        child=serializers.FloatField(), required=False, default=list,
+        help_text="swiss: points of each place, 1st first (empty: the default for the seats)",
+    )  # fmt: skip
+    bye_points = serializers.FloatField(required=False, allow_null=True, default=None)
+    starts_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
+    entry_deadline = serializers.DateTimeField(required=False, allow_null=True, default=None)
+    max_entrants = serializers.IntegerField(required=False, allow_null=True, default=None)
+    all_seat_orders = serializers.BooleanField(required=False, default=False)
 
 
-class LeagueUpdateInput(serializers.Serializer):
-    ladder_order = serializers.ChoiceField(choices=League.LadderOrder.choices)
+class LeagueUpdateInput(StrictInput):
+    """Every field optional; the event fields (services/events.py) change a draft's plan."""
+
+    ladder_order = serializers.ChoiceField(choices=League.LadderOrder.choices, required=False)
+    points_table = serializers.ListField(child=serializers.FloatField(), required=False)
+    bye_points = serializers.FloatField(required=False, allow_null=True)
+    starts_at = serializers.DateTimeField(required=False, allow_null=True)
+    entry_deadline = serializers.DateTimeField(required=False, allow_null=True)
+    max_entrants = serializers.IntegerField(required=False, allow_null=True)
 
 
 class LeagueOutput(serializers.ModelSerializer):
     organiser = serializers.CharField(source="organiser.username")
+    points_table = serializers.SerializerMethodField(
+        help_text="swiss: the points of each place, 1st first (the default when none was set)"
+    )
+    bye_points = serializers.SerializerMethodField(help_text="swiss: what a bye is worth")
 
     class Meta:
         model = League
         fields = [
             "id", "name", "organiser", "mode", "seats", "options", "format", "status", "public",
             "decision_time_limit", "time_bank", "seeds", "rounds", "current_round", "ladder_order",
-            "created_at",
+            "points_table", "bye_points", "starts_at", "entry_deadline", "max_entrants",
+            "all_seat_orders", "created_at",
         ]  # fmt: skip
+
+    def get_points_table(self, league: League) -> list[float]:
+        from ..standings import league_points
+
+        return list(league_points(league))
+
+    def get_bye_points(self, league: League) -> float:
+        from ..standings import league_bye_points
+
+        return league_bye_points(league)
 
 
 class EntryInput(serializers.Serializer):

@@ -3,6 +3,7 @@
 from django.urls import path
 
 from ..page_cache import cached_page
+from . import events as event_views
 from . import protocol
 from . import views as v
 from .token import TokenLoginApi
@@ -34,6 +35,10 @@ urlpatterns = [
     path("leagues/<int:league_id>/pause/", v.LeaguePauseApi.as_view(), name="league-pause"),
     path("leagues/<int:league_id>/close/", v.LeagueCloseApi.as_view(), name="league-close"),
     path("leagues/<int:league_id>/ladder/", league_ladder, name="league-ladder"),
+    path("leagues/<int:league_id>/standings/",
+         cached_page(event_views.LeagueStandingsApi.as_view()), name="league-standings"),
+    path("leagues/<int:league_id>/entries/<int:entry_id>/",
+         event_views.LeagueEntryDetailApi.as_view(), name="league-entry"),
     path("leagues/<int:league_id>/history/", v.LeagueHistoryApi.as_view(), name="league-history"),
     path("protocol/schema", protocol.ProtocolSchemaApi.as_view(), name="protocol-schema"),
     path("protocol/game-data", protocol.ProtocolGameDataApi.as_view(),
