@@ -5,7 +5,7 @@ from django.urls import path, reverse_lazy
 
 from tournament.page_cache import cached_page
 
-from .views import accounts, authors, docs, organisers, paired, public
+from .views import accounts, authors, docs, events, organisers, paired, public
 
 app_name = "website"
 
@@ -53,6 +53,9 @@ urlpatterns = [
     path("leagues/new/", organisers.league_create, name="league-new"),
     path("leagues/<int:league_id>/", cached_page(public.league_detail), name="league"),
     path("leagues/<int:league_id>/invite/", organisers.league_invite, name="league-invite"),
+    path("leagues/<int:league_id>/entries/add/", events.league_entry_add, name="league-entry-add"),
+    path("leagues/<int:league_id>/entries/<int:entry_id>/remove/", events.league_entry_remove,
+         name="league-entry-remove"),
     path("leagues/<int:league_id>/order/", organisers.league_order, name="league-order"),
     *[
         path(f"leagues/<int:league_id>/{action}/", organisers.league_action, {"action": action},

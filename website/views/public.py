@@ -21,6 +21,7 @@ from ..forms import EnterForm, InviteForm, UploadForm
 from ..head_to_head_cells import head_to_head_cells
 from ..match_rows import match_rows
 from .common import found, int_param, match_page, paginate
+from .events import league_event_context
 
 LADDER_PAGE = 50
 
@@ -89,6 +90,7 @@ def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
         else (),
         "invite_form": InviteForm() if organiser else None,
         "enter_form": _enter_form(request, league),
+        **league_event_context(league, organiser=organiser, entrants=len(ladder)),
     })  # fmt: skip
 
 

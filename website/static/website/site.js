@@ -128,6 +128,9 @@
       ["difficulty", () => value("mode") === "solo"],
       ["rounds", () => value("format") === "swiss"],
       ["seeds", () => value("format") === "round_robin"],
+      ["all_seat_orders", () => value("format") === "round_robin"],
+      ["points_table", () => value("format") === "swiss"],
+      ["bye_points", () => value("format") === "swiss"],
     ];
     function value(name) {
       const field = form.elements.namedItem(name);
