@@ -11,6 +11,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from .. import selectors
+from ..errors import NotFound
 from ..services import events as event_services
 from ..standings import league_bye_points, league_points, league_standings
 from .base import found
@@ -57,6 +58,9 @@ class LeagueStandingsApi(APIView):
     def get(self, request: Request, league_id: int) -> Response:
         league = found(selectors.league_get(league_id=league_id, user=request.user), "League",
                        league_id)  # fmt: skip
+        if league.format != league.Format.SWISS:
+            raise NotFound(f"League {league.pk} is a {league.get_format_display()} league: "
+                           "standings by points are kept for Swiss leagues; see its ladder.")
         body = {
             "league": league.pk, "points_table": list(league_points(league)),
             "bye_points": league_bye_points(league), "tiebreaks": tiebreak_names(league.seats),
