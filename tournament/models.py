@@ -138,6 +138,10 @@ class League(models.Model):
     all_seat_orders = models.BooleanField(
         default=False, help_text="round robin: every seat order of a table, not its rotations"
     )
+    # Solo leagues: "hidden" keeps every match, seed and replay from everyone but staff until
+    # the league closes; "author" shows each author their own; "public" shows all at once
+    # (tournament/seed_privacy.py)
+    seed_privacy = models.CharField(max_length=8, default="public")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -178,6 +178,16 @@ class LeagueForm(SoloDifficulty):
         help_text="Optional: no entries after this time. Only a ladder takes entries after its "
         "start, so for the other formats entries close at the start anyway.",
     )  # fmt: skip
+    seed_privacy = forms.ChoiceField(
+        choices=[("public", "Public — every match and replay is shown once played"),
+                 ("hidden", "Hidden until the close — matches, seeds and replays are "
+                            "published when the league closes"),
+                 ("author", "Each author's own — until the close an author sees only the "
+                            "matches of their bots")],
+        initial="public", label="Seeds and replays",
+        help_text="Solo only: keep the evaluation seeds secret so no bot is tuned to them "
+        "and no one copies a leader's moves; the ladder is always public.",
+    )  # fmt: skip
     max_entrants = forms.IntegerField(
         required=False, min_value=1, max_value=10_000, label="Cap on entrants",
         help_text="Optional: the most entrants the league takes.",
@@ -220,6 +230,7 @@ class LeagueForm(SoloDifficulty):
             "points_table": d["points_table"], "bye_points": d["bye_points"],
             "starts_at": d["starts_at"], "entry_deadline": d["entry_deadline"],
             "max_entrants": d["max_entrants"], "all_seat_orders": d["all_seat_orders"],
+            "seed_privacy": d["seed_privacy"] if d["mode"] == "solo" else "public",
         }  # fmt: skip
 
     def clean_points_table(self) -> list[float]:

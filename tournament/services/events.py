@@ -19,6 +19,7 @@ from django.utils import timezone
 from .. import swiss
 from ..errors import Conflict, NotFound, PermissionDenied, ValidationFailed
 from ..models import League, LeagueEntry, Match
+from ..seed_privacy import seed_privacy_problem
 
 log = logging.getLogger(__name__)
 MAX_ENTRANTS_CEILING = 10_000
@@ -38,9 +39,13 @@ def event_problems(
     entrants: int = 0,
     now: datetime | None = None,
     starts_at_changed: bool = True,
+    seed_privacy: str = "public",
 ) -> list[tuple[str, str]]:
     """(field, plain message) of every bad event field; empty when all are fine."""
     out: list[tuple[str, str]] = []
+    privacy = seed_privacy_problem(seed_privacy, seats)
+    if privacy:
+        out.append(("seed_privacy", privacy))
     problem = swiss.points_table_problem(points_table, seats) if seats in (1, 2, 3, 4) else None
     if problem:
         out.append(("points_table", problem))

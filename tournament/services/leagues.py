@@ -15,6 +15,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from .. import scheduling, swiss
+from .. import seed_privacy as seed_privacy_rules
 from ..errors import BadGameConfig, Conflict, NotFound, PermissionDenied, ValidationFailed
 from ..models import Bot, BotVersion, League, LeagueEntry, LeagueInvitation, Match
 from . import events
@@ -66,11 +67,12 @@ def league_create(
     entry_deadline: Any = None,
     max_entrants: int | None = None,
     all_seat_orders: bool = False,
+    seed_privacy: str = "public",
 ) -> League:
     league_create_check(user=organiser)
     event = {"points_table": points_table or [], "bye_points": bye_points,
              "starts_at": starts_at, "entry_deadline": entry_deadline,
-             "max_entrants": max_entrants}  # fmt: skip
+             "max_entrants": max_entrants, "seed_privacy": seed_privacy}  # fmt: skip
     cleaned = _league_config_check(
         mode=mode, seats=seats, format=format, options=options,
         decision_time_limit=decision_time_limit, time_bank=time_bank, seeds=seeds,
@@ -87,7 +89,11 @@ def league_create(
                 time_bank=time_bank, seeds=seeds, rounds=rounds, ladder_order=ladder_order,
                 all_seat_orders=all_seat_orders, **event,
             )  # fmt: skip
-            league.base_seed = derive_seed("league", league.pk, league.name)
+            league.base_seed = (
+                derive_seed("league", league.pk, league.name)
+                if seed_privacy == seed_privacy_rules.PUBLIC
+                else seed_privacy_rules.secret_base_seed()  # not to be worked out from the id
+            )
             league.save(update_fields=["base_seed"])
             return league
     except IntegrityError:

@@ -126,6 +126,7 @@
   function setupDependentFields(form) {
     const rules = [
       ["difficulty", () => value("mode") === "solo"],
+      ["seed_privacy", () => value("mode") === "solo"],
       ["rounds", () => value("format") === "swiss"],
       ["seeds", () => value("format") === "round_robin"],
       ["all_seat_orders", () => value("format") === "round_robin"],
