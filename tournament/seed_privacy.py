@@ -46,21 +46,17 @@ def secret_base_seed() -> int:
 
 def hidden_matches_q(user: Any) -> Q | None:
     """The matches `user` may not see yet because their league hides its seeds until it
-    closes (None: there are none, so the lists need no extra filter)."""
+    closes (None for staff). Subqueries over the leagues table, not a query of their own,
+    so a page's query count does not change; the planner hashes the few secret league ids."""
     from .models import League, MatchSeat
 
     if user is not None and user.is_authenticated and (user.is_staff or user.is_superuser):
         return None
     secret = League.objects.exclude(seed_privacy=PUBLIC).exclude(status=League.Status.CLOSED)
-    hidden = list(secret.filter(seed_privacy=HIDDEN).values_list("pk", flat=True))
-    per_author = list(secret.filter(seed_privacy=AUTHOR).values_list("pk", flat=True))
-    if not hidden and not per_author:
-        return None
-    q = Q(league_id__in=hidden) if hidden else Q(pk__in=[])
-    if per_author:
-        own = Q(pk__in=[])
-        if user is not None and user.is_authenticated:
-            own = Exists(MatchSeat.objects.filter(match=OuterRef("pk"),
-                                                  bot_version__bot__owner=user))  # fmt: skip
-        q |= Q(league_id__in=per_author) & ~own
-    return q
+    hidden = Q(league_id__in=secret.filter(seed_privacy=HIDDEN).values("pk"))
+    per_author = Q(league_id__in=secret.filter(seed_privacy=AUTHOR).values("pk"))
+    if user is not None and user.is_authenticated:
+        own = Exists(MatchSeat.objects.filter(match=OuterRef("pk"),
+                                              bot_version__bot__owner=user))  # fmt: skip
+        per_author &= ~own
+    return hidden | per_author

@@ -184,7 +184,7 @@ class LeagueForm(SoloDifficulty):
                             "published when the league closes"),
                  ("author", "Each author's own — until the close an author sees only the "
                             "matches of their bots")],
-        initial="public", label="Seeds and replays",
+        initial="public", required=False, label="Seeds and replays",
         help_text="Solo only: keep the evaluation seeds secret so no bot is tuned to them "
         "and no one copies a leader's moves; the ladder is always public.",
     )  # fmt: skip
@@ -230,7 +230,7 @@ class LeagueForm(SoloDifficulty):
             "points_table": d["points_table"], "bye_points": d["bye_points"],
             "starts_at": d["starts_at"], "entry_deadline": d["entry_deadline"],
             "max_entrants": d["max_entrants"], "all_seat_orders": d["all_seat_orders"],
-            "seed_privacy": d["seed_privacy"] if d["mode"] == "solo" else "public",
+            "seed_privacy": (d["seed_privacy"] or "public") if d["mode"] == "solo" else "public",
         }  # fmt: skip
 
     def clean_points_table(self) -> list[float]:

@@ -30,7 +30,7 @@ BUDGETS = {
     "api_bot": 6,
     "html_matches": 3,
     "html_leagues": 2,  # the count for the pager, the page with entrants and leaders
-    "html_league": 8,  # head-to-head and chart from kept rows, not from the history
+    "html_league": 9,  # head-to-head and chart from kept rows, not from the history; faults by kind
     "html_bot": 13,
 }
 
