@@ -107,10 +107,10 @@ def division_tables(
             if rng.random() < cross_share:
                 near += [home - 1, home + 1]
             pool = [c for d in near for c in by_division.get(d, [])] + unplaced
-        # mark who already has a table this batch as busy, so the pool's own choice avoids them
-        pool = [c if not placed[c.key] else scheduling.Candidate(c.key, c.mu, c.sigma, c.games,
-                                                                  True) for c in pool]  # fmt: skip
-        others = [c for c in pool if c.key != anchor.key]
+        # who has no table yet this batch, in the pool; then anywhere; then anyone at all
+        others = [c for c in pool if c.key != anchor.key and not placed[c.key]]
+        if len(others) < seats - 1:
+            others = [c for c in candidates if c.key != anchor.key and not placed[c.key]]
         if len(others) < seats - 1:
             others = [c for c in candidates if c.key != anchor.key]
         # the anchor first, the rest by information with it (scheduling's own choice)
