@@ -142,6 +142,10 @@ class League(models.Model):
     # the league closes; "author" shows each author their own; "public" shows all at once
     # (tournament/seed_privacy.py)
     seed_privacy = models.CharField(max_length=8, default="public")
+    # Ladders of many entrants (tournament/divisions.py): divisions of about this many
+    # entrants by rating (0: one ladder), promotion and relegation every division_every rounds
+    division_size = models.PositiveIntegerField(default=0)
+    division_every = models.PositiveIntegerField(default=10)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -178,6 +182,9 @@ class LeagueEntry(models.Model):
         help_text="rating history for the charts, a few hundred points at most "
         "(tournament/rating_points.py)",
     )  # fmt: skip
+    division = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="ladder divisions: 0 is the top; null: unplaced"
+    )
     withdrawn_at = models.DateTimeField(
         null=True, blank=True,
         help_text="removed by the organiser after it played: kept for its results, never "

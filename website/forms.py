@@ -188,6 +188,17 @@ class LeagueForm(SoloDifficulty):
         help_text="Solo only: keep the evaluation seeds secret so no bot is tuned to them "
         "and no one copies a leader's moves; the ladder is always public.",
     )  # fmt: skip
+    division_size = forms.IntegerField(
+        required=False, min_value=0, max_value=1000, initial=0, label="Division size",
+        help_text="Ladder only: split a large ladder into divisions of about this many "
+        "entrants by rating; most matches are played inside a division, new entrants play "
+        "placement matches first. Empty or 0: one ladder.",
+    )  # fmt: skip
+    division_every = forms.IntegerField(
+        required=False, min_value=1, max_value=1000, initial=10, label="Promotion every",
+        help_text="Ladder with divisions only: promotion and relegation every this many "
+        "scheduling rounds.",
+    )  # fmt: skip
     max_entrants = forms.IntegerField(
         required=False, min_value=1, max_value=10_000, label="Cap on entrants",
         help_text="Optional: the most entrants the league takes.",
@@ -231,6 +242,9 @@ class LeagueForm(SoloDifficulty):
             "starts_at": d["starts_at"], "entry_deadline": d["entry_deadline"],
             "max_entrants": d["max_entrants"], "all_seat_orders": d["all_seat_orders"],
             "seed_privacy": (d["seed_privacy"] or "public") if d["mode"] == "solo" else "public",
+            "division_size": (d["division_size"] or 0)
+            if d["format"] == League.Format.LADDER else 0,
+            "division_every": d["division_every"] or 10,
         }  # fmt: skip
 
     def clean_points_table(self) -> list[float]:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import pytest
+
 from tournament import divisions as div
 from tournament import scheduling
 
@@ -49,3 +51,39 @@ def test_tables_stay_mostly_inside_a_division_and_new_entrants_play_anyone():
     assert len(crossing) <= 1, crossing
     seated = Counter(k for t in tables for k in t)
     assert max(seated.values()) == 1  # everyone once per batch while the batch lasts
+
+
+@pytest.mark.django_db
+def test_ladder_with_divisions_places_and_schedules_inside_them(organiser, ready_version, runner):
+    import re
+
+    from django.test import Client
+
+    from tournament.models import Match
+    from tournament.services import leagues as ls
+    from tournament.services import matches as ms
+
+    league = ls.league_create(organiser=organiser, name="Big", mode="duel", seats=2,
+                              format="ladder", division_size=4, division_every=3)  # fmt: skip
+    for k in range(8):
+        ls.league_entry_add(league=league, user=organiser,
+                            bot_version_id=ready_version(organiser, f"d{k}").pk)  # fmt: skip
+    runner.scores = lambda spec: [float(re.search(r"d(\d)", s["name"]).group(1))
+                                  for s in spec["seats"]]  # fmt: skip
+    ls.league_start(league=league, user=organiser)
+    for _ in range(60):  # play what is queued, one at a time (each result tops the ladder up)
+        queued = league.matches.filter(status=Match.Status.QUEUED).order_by("pk").first()
+        if queued is None:
+            break
+        ms.match_play(match_id=queued.pk)
+    entries = {e.pk: e for e in league.entries.select_related("bot_version__bot")}
+    assert all(e.division is not None for e in entries.values())  # all placed after 5 games
+    top = {e.bot_version.bot.name.split("-")[0] for e in entries.values() if e.division == 0}
+    assert len(top) == 4 and len(top & {"d4", "d5", "d6", "d7"}) >= 3  # the strong on top
+    by_version = {e.bot_version_id: e for e in entries.values()}
+    later = league.matches.order_by("-pk")[:8]
+    inside = [len({by_version[s.bot_version_id].division for s in m.seats.all()}) == 1
+              for m in later]  # fmt: skip
+    assert sum(inside) >= 6  # mostly inside one division
+    page = Client().get(f"/leagues/{league.pk}/").content.decode()
+    assert "Division 1" in page and "Division 2" in page

@@ -351,6 +351,12 @@ class LeagueInput(StrictInput):
     entry_deadline = serializers.DateTimeField(required=False, allow_null=True, default=None)
     max_entrants = serializers.IntegerField(required=False, allow_null=True, default=None)
     all_seat_orders = serializers.BooleanField(required=False, default=False)
+    division_size = serializers.IntegerField(
+        required=False, default=0, help_text="ladder: divisions of about this many (0: none)"
+    )
+    division_every = serializers.IntegerField(
+        required=False, default=10, help_text="ladder: promotion and relegation every N rounds"
+    )
     seed_privacy = serializers.ChoiceField(
         choices=["public", "hidden", "author"], required=False, default="public",
         help_text="solo: hide matches, seeds and replays until the close (hidden), or show "
@@ -382,7 +388,7 @@ class LeagueOutput(serializers.ModelSerializer):
             "id", "name", "organiser", "mode", "seats", "options", "format", "status", "public",
             "decision_time_limit", "time_bank", "seeds", "rounds", "current_round", "ladder_order",
             "points_table", "bye_points", "starts_at", "entry_deadline", "max_entrants",
-            "all_seat_orders", "seed_privacy", "created_at",
+            "all_seat_orders", "seed_privacy", "division_size", "division_every", "created_at",
         ]  # fmt: skip
 
     def get_points_table(self, league: League) -> list[float]:

@@ -40,9 +40,18 @@ def event_problems(
     now: datetime | None = None,
     starts_at_changed: bool = True,
     seed_privacy: str = "public",
+    division_size: int = 0,
+    division_every: int = 10,
 ) -> list[tuple[str, str]]:
     """(field, plain message) of every bad event field; empty when all are fine."""
     out: list[tuple[str, str]] = []
+    if division_size and format != League.Format.LADDER:
+        out.append(("division_size", "Divisions are for ladders."))
+    elif division_size and not 2 * seats <= division_size <= 1000:
+        out.append(("division_size", f"A division holds {2 * seats} to 1000 entrants "
+                                     "(0: no divisions)."))  # fmt: skip
+    if not 1 <= division_every <= 1000:
+        out.append(("division_every", "Promotion and relegation come every 1 to 1000 rounds."))
     privacy = seed_privacy_problem(seed_privacy, seats)
     if privacy:
         out.append(("seed_privacy", privacy))

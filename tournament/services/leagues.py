@@ -18,6 +18,7 @@ from .. import scheduling, swiss
 from .. import seed_privacy as seed_privacy_rules
 from ..errors import BadGameConfig, Conflict, NotFound, PermissionDenied, ValidationFailed
 from ..models import Bot, BotVersion, League, LeagueEntry, LeagueInvitation, Match
+from . import divisions as division_services
 from . import events
 from .game_config import game_config_check
 from .matches import derive_seed, match_cancel_queued, match_create_internal, match_enqueue
@@ -68,11 +69,14 @@ def league_create(
     max_entrants: int | None = None,
     all_seat_orders: bool = False,
     seed_privacy: str = "public",
+    division_size: int = 0,
+    division_every: int = 10,
 ) -> League:
     league_create_check(user=organiser)
     event = {"points_table": points_table or [], "bye_points": bye_points,
              "starts_at": starts_at, "entry_deadline": entry_deadline,
-             "max_entrants": max_entrants, "seed_privacy": seed_privacy}  # fmt: skip
+             "max_entrants": max_entrants, "seed_privacy": seed_privacy,
+             "division_size": division_size, "division_every": division_every}  # fmt: skip
     cleaned = _league_config_check(
         mode=mode, seats=seats, format=format, options=options,
         decision_time_limit=decision_time_limit, time_bank=time_bank, seeds=seeds,
@@ -414,6 +418,11 @@ def ladder_tables(
         for e in entries
     ]
     by_pk = {e.pk: e for e in entries}
+    if league.division_size:  # mostly inside a division (services/divisions.py)
+        tables = division_services.division_tables(
+            league, entries, candidates, count, rng, scheduling.meetings(recent_tables)
+        )
+        return [tuple(by_pk[k] for k in table) for table in tables]
     tables = scheduling.information_tables(
         candidates, league.seats, count, rng, recent_meetings=scheduling.meetings(recent_tables)
     )
@@ -495,6 +504,8 @@ def league_schedule_round(*, league: League) -> list[Match]:
             league.current_round += 1
             rnd = league.current_round
             rng = random.Random(derive_seed(league.base_seed, "ladder", rnd))
+            if league.division_size:
+                division_services.divisions_refresh(league, entries, rnd)
             for t, order in enumerate(ladder_tables(league, entries, wanted - open_count, rng)):
                 created.append(
                     _create_league_match(league, order, derive_seed(league.base_seed, rnd, t), rnd)

@@ -16,6 +16,7 @@ from tournament.errors import ArenaError, NotFound
 from tournament.models import Bot, League
 from tournament.services import events as event_services
 from tournament.services import leagues as league_services
+from tournament.services.divisions import league_divisions
 from tournament.standings import league_bye_points, league_points, league_standings
 
 from .common import found
@@ -32,6 +33,8 @@ def league_event_context(league: League, *, organiser: bool, entrants: int) -> d
             points_table=league_points(league),
             bye_points=league_bye_points(league),
         )
+    if league.division_size:
+        context["divisions"] = league_divisions(league=league)
     if league.format == League.Format.ROUND_ROBIN:
         context["round_robin_plan"] = event_selectors.round_robin_plan(league, entrants)
     if organiser:

@@ -132,6 +132,8 @@
       ["all_seat_orders", () => value("format") === "round_robin"],
       ["points_table", () => value("format") === "swiss"],
       ["bye_points", () => value("format") === "swiss"],
+      ["division_size", () => value("format") === "ladder"],
+      ["division_every", () => value("format") === "ladder"],
     ];
     function value(name) {
       const field = form.elements.namedItem(name);
