@@ -339,7 +339,12 @@ class MatchSeat(models.Model):
             models.UniqueConstraint(fields=["match", "seat"], name="matchseat_unique_seat"),
         ]
         # The bot and bot_version filters of the match lists, and a bot's recent matches.
-        indexes = [models.Index(fields=["bot_version", "match"], name="matchseat_version_match")]
+        indexes = [
+            models.Index(fields=["bot_version", "match"], name="matchseat_version_match"),
+            # the league page's faults by kind: faulted seats are few, so a partial index
+            # finds them without reading every seat of a league (tournament/event_selectors.py)
+            models.Index(fields=["match"], name="matchseat_faulted", condition=~models.Q(fault="")),
+        ]
 
     def __str__(self) -> str:
         return f"seat {self.seat} of match {self.match_id}"
