@@ -37,7 +37,7 @@ urlpatterns = [
     path("accounts/token/", accounts.token_regenerate, name="token-regenerate"),
     # authors
     path("dashboard/", authors.dashboard, name="dashboard"),
-    path("bots/", public.bot_list, name="bots"),
+    path("bots/", cached_page(public.bot_list), name="bots"),
     path("bots/new/", authors.bot_create, name="bot-new"),
     path("bots/<int:bot_id>/", cached_page(public.bot_detail), name="bot"),
     path("bots/<int:bot_id>/upload/", authors.bot_upload, name="bot-upload"),
