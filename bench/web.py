@@ -105,9 +105,9 @@ def fill(matches: int, leagues: int) -> dict[str, Any]:
     """Real sample games and their replays, then users, bots, leagues, entries, finished
     matches, seats, rating changes, standings, charts and head-to-head records: the rows of
     matches by COPY (bench/web_fill.py). Returns the fill's figures (kept in FILL_FIGURES)."""
-    from replays.storage import save_replay
-
     import importlib.util
+
+    from replays.storage import save_replay
 
     # by path: bench/ holds a module named engine.py, so it cannot go on sys.path
     spec = importlib.util.spec_from_file_location("web_fill", ROOT / "bench" / "web_fill.py")

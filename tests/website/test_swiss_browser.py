@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from datetime import timedelta
-from typing import Any
 
 import pytest
 from django.utils import timezone
