@@ -6,7 +6,9 @@
 
 1. Fills a PostgreSQL database (DATABASE_URL, default
    postgres://postgres@127.0.0.1:5432/h_perf_bench, created when missing) with finished
-   matches of 2-4 seats in `--leagues` ladder leagues of ten entrants each, with their
+   matches of 2-4 seats in `--leagues` ladder leagues of ten entrants each, written with
+   COPY (bench/web_fill.py: a million matches in minutes; the fill time and the database
+   size are printed, and kept in var/bench-web/fill.json for later runs), with their
    rating history (Elo and OpenSkill, computed in match order like the ratings service
    does), standings, chart points and head-to-head records. Result blobs and replays are
    those of real games: a few games of each seat count are played in process with the
@@ -37,7 +39,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import re
 import shutil
 import socket
@@ -58,9 +59,9 @@ DEFAULT_CACHE = "redis://127.0.0.1:6379/13"
 MARKER = "bench-web-marker"
 TARGET_RATIO = 3.0
 CONNECTIONS = 8
-ENTRANTS = 10
 SAMPLE_GAMES = 4  # real games per seat count whose result and replay the matches carry
 WRK = shutil.which("wrk") or "/usr/bin/wrk"
+FILL_FIGURES = ROOT / "var" / "bench-web" / "fill.json"  # the last fill's time and size
 
 
 def ensure_database(url: str) -> None:
@@ -100,29 +101,19 @@ def sample_games() -> dict[int, list[dict[str, Any]]]:
     return games
 
 
-def fill(matches: int, leagues: int) -> None:
-    """Users, bots, leagues, entries, finished matches, seats, rating changes, standings,
-    head-to-head records."""
-    from django.contrib.auth import get_user_model
-    from django.db import transaction
-    from django.utils import timezone
+def fill(matches: int, leagues: int) -> dict[str, Any]:
+    """Real sample games and their replays, then users, bots, leagues, entries, finished
+    matches, seats, rating changes, standings, charts and head-to-head records: the rows of
+    matches by COPY (bench/web_fill.py). Returns the fill's figures (kept in FILL_FIGURES)."""
+    import importlib.util
 
     from replays.storage import save_replay
-    from tournament import ratings as elo
-    from tournament import skill
-    from tournament.models import (
-        Bot,
-        BotVersion,
-        League,
-        LeagueEntry,
-        Match,
-        MatchSeat,
-        RatingChange,
-    )
-    from tournament.services.head_to_head import head_to_head_rebuild
-    from tournament.services.ratings import add_placement, rating_charts_rebuild
 
-    User = get_user_model()
+    # by path: bench/ holds a module named engine.py, so it cannot go on sys.path
+    spec = importlib.util.spec_from_file_location("web_fill", ROOT / "bench" / "web_fill.py")
+    web_fill = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(web_fill)
+
     print("playing sample games ...", file=sys.stderr)
     samples = sample_games()
     for seats, games in samples.items():
@@ -130,104 +121,11 @@ def fill(matches: int, leagues: int) -> None:
             stored = save_replay(match_id=900_000_000 + seats * 100 + i,
                                  data=game["played"].replay)  # fmt: skip
             game["replay"] = stored
-    print("writing rows ...", file=sys.stderr)
-    rng = random.Random(16)
-    with transaction.atomic():
-        organiser = User.objects.create_user("bench-organiser", password=None)
-        authors = User.objects.bulk_create(
-            [User(username=f"bench-author-{i}") for i in range(20)]
-        )
-        bots = Bot.objects.bulk_create([
-            Bot(name=f"bench-bot-{i:03d}", owner=authors[i % len(authors)],
-                description="A random bot of the web bench.")
-            for i in range(leagues * 4)
-        ])  # fmt: skip
-        versions = BotVersion.objects.bulk_create([
-            BotVersion(bot=b, number=n, builtin="random", status=BotVersion.Status.READY)
-            for b in bots for n in (1, 2)
-        ])  # fmt: skip
-        all_leagues = League.objects.bulk_create([
-            League(name=MARKER if i == 0 else f"bench-league-{i:02d}", organiser=organiser,
-                   mode="standard", seats=2 + i % 3, format=League.Format.LADDER,
-                   status=League.Status.RUNNING)
-            for i in range(leagues)
-        ])  # fmt: skip
-        per_league = matches // leagues
-        start = timezone.now() - timezone.timedelta(days=60)
-        step = timezone.timedelta(days=60) / max(1, matches)
-        t = 0
-        for li, league in enumerate(all_leagues):
-            pool = [versions[(li * ENTRANTS + k) % len(versions)] for k in range(ENTRANTS)]
-            entries = LeagueEntry.objects.bulk_create(
-                [LeagueEntry(league=league, bot_version=v) for v in pool]
-            )
-            by_version = {e.bot_version_id: e for e in entries}
-            games = samples[league.seats]
-            match_rows, picks = [], []
-            for m in range(per_league):
-                game = games[m % len(games)]
-                played, stored = game["played"], game["replay"]
-                when = start + step * (t + m * leagues + li)
-                match_rows.append(Match(
-                    kind=Match.Kind.LEAGUE, league=league, mode="standard",
-                    seed=rng.getrandbits(31),
-                    status=Match.Status.FINISHED, result=played.result, replay_name=stored.name,
-                    replay_sha256=stored.sha256, replay_size=stored.size, created_at=when,
-                    queued_at=when, started_at=when, finished_at=when, engine_version="bench",
-                ))  # fmt: skip
-                picks.append(rng.sample(pool, league.seats))
-            match_rows = Match.objects.bulk_create(match_rows, batch_size=2000)
-            # created_at is auto_now_add: set the spread-out times after the insert
-            for row in match_rows:
-                row.created_at = row.queued_at
-            Match.objects.bulk_update(match_rows, ["created_at"], batch_size=2000)
-            seat_rows, change_rows = [], []
-            for match, chosen in zip(match_rows, picks, strict=True):
-                played = next(g["played"] for g in games if g["replay"].name == match.replay_name)
-                ranks = [s.rank for s in played.seats]
-                ordered = [by_version[v.pk] for v in chosen]
-                before = [e.rating for e in ordered]
-                after = elo.match_update(before, ranks, k=32.0)
-                sk_before = [skill.Skill(e.openskill_mu, e.openskill_sigma) for e in ordered]
-                sk_after = skill.match_update(sk_before, ranks)
-                top = min(ranks)
-                for seat, (entry, version, out) in enumerate(
-                    zip(ordered, chosen, played.seats, strict=True)
-                ):
-                    seat_rows.append(MatchSeat(
-                        match=match, seat=seat, bot_version=version, score=out.score,
-                        rank=out.rank, time_used=out.time_used,
-                    ))  # fmt: skip
-                    change_rows.append(RatingChange(
-                        league=league, entry=entry, match=match, bot_version=version,
-                        before=before[seat], after=after[seat], mu_before=sk_before[seat].mu,
-                        mu_after=sk_after[seat].mu, sigma_before=sk_before[seat].sigma,
-                        sigma_after=sk_after[seat].sigma,
-                    ))  # fmt: skip
-                    entry.rating, entry.last_change = after[seat], after[seat] - before[seat]
-                    entry.openskill_mu, entry.openskill_sigma = sk_after[seat]
-                    entry.games += 1
-                    entry.score_sum += out.score or 0.0
-                    entry.placements = add_placement(entry.placements, out.rank)
-                    if out.rank == top:
-                        entry.wins += 1
-                    else:
-                        entry.losses += 1
-            MatchSeat.objects.bulk_create(seat_rows, batch_size=5000)
-            RatingChange.objects.bulk_create(change_rows, batch_size=5000)
-            LeagueEntry.objects.bulk_update(entries, [
-                "rating", "openskill_mu", "openskill_sigma", "last_change", "games",
-                "score_sum", "wins", "losses", "placements",
-            ])  # fmt: skip
-            print(f"  league {li + 1}/{leagues}", file=sys.stderr)
-    # the bulk inserts bypassed the result service, which counts these with each result
-    head_to_head_rebuild()
-    rating_charts_rebuild()
-    from django.db import connection
-
-    # planner statistics and the visibility map (index-only scans), as autovacuum would
-    with connection.cursor() as cursor:
-        cursor.execute("VACUUM ANALYZE")
+    print(f"writing {matches} matches by COPY ...", file=sys.stderr)
+    figures = web_fill.fill(matches, leagues, samples, MARKER)
+    FILL_FIGURES.parent.mkdir(parents=True, exist_ok=True)
+    FILL_FIGURES.write_text(json.dumps(figures))
+    return figures
 
 
 def filled() -> bool:
@@ -247,9 +145,11 @@ def targets() -> dict[str, str]:
     from tournament.models import Bot, League, Match
 
     league = League.objects.get(name=MARKER)
-    ids = list(Match.objects.order_by("-created_at", "-id").values_list("pk", flat=True))
-    deep = ids[len(ids) // 2]
-    deep_page = len(ids) // 2 // 50 + 1
+    newest = Match.objects.order_by("-created_at", "-id").values_list("pk", flat=True)
+    total = Match.objects.count()
+    deep = newest[total // 2]
+    deep_page = total // 2 // 50 + 1
+    ids = [newest[0]]
     bot = Bot.objects.filter(name__startswith="bench-bot-").order_by("pk").first()
     return {
         "healthz": "/healthz",
@@ -260,6 +160,12 @@ def targets() -> dict[str, str]:
         "html_matches_deep": f"/matches/?page={deep_page}",
         "api_ladder": f"/api/v1/leagues/{league.pk}/ladder/",
         "html_league": f"/leagues/{league.pk}/",
+        "html_league_matches_deep": f"/leagues/{league.pk}/?page={deep_page // 20 + 1}",
+        "api_leagues": "/api/v1/leagues/",
+        "html_leagues": "/leagues/",
+        "api_bots": "/api/v1/bots/",
+        "html_bots": "/bots/",
+        "api_bot": f"/api/v1/bots/{bot.pk}/",
         "html_bot": f"/bots/{bot.pk}/",
         "replay_download": f"/api/v1/matches/{ids[0]}/replay",
     }
@@ -433,9 +339,11 @@ def main(argv: list[str] | None = None) -> int:
     from tournament.models import Match
 
     count = Match.objects.count()
+    fill_figures = json.loads(FILL_FIGURES.read_text()) if FILL_FIGURES.exists() else None
     if args.misses:
         result = misses(targets(), args.repeat)
         result["matches"] = count
+        result["fill"] = fill_figures
         if args.json:
             print(json.dumps(result, indent=2))
             return 0
@@ -446,6 +354,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     result = measure(targets(), env, args.seconds, max(1, args.rounds))
     result["matches"] = count
+    result["fill"] = fill_figures
     result["page_cache"] = env.get("CACHE_URL") or "off"
     if args.json:
         print(json.dumps(result, indent=2))
@@ -453,6 +362,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{count} matches; wrk, {CONNECTIONS} connections, {result['seconds']} s per page in "
           f"{result['rounds']} rounds; page cache {result['page_cache']}; "
           f"/healthz p99 {result['healthz_p99_ms']:.1f} ms")  # fmt: skip
+    if fill_figures:
+        print(f"fill: {fill_figures['matches']} matches, {fill_figures['seats']} seats by COPY in "
+              f"{fill_figures['seconds']} s; database {fill_figures['database_bytes'] / 2**30:.2f}"
+              " GiB")  # fmt: skip
     print(f"{'page':24} {'p50 ms':>8} {'p99 ms':>8} {'p99 / healthz':>14}")
     for name, page in result["pages"].items():
         flag = "" if page["p99_ratio_to_healthz"] <= TARGET_RATIO else "  over target"

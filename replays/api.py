@@ -56,11 +56,29 @@ def _allow(*methods: str):
     return decorate
 
 
+def _viewer(request: HttpRequest) -> Any:
+    """Who asks: the session's user, or the API token's (`arena replay` and scripts send
+    one), so a match only its author may see yet (a private league, hidden seeds) is theirs
+    to download too."""
+    user = request.user
+    if not user.is_authenticated and request.META.get("HTTP_AUTHORIZATION"):
+        from rest_framework.authentication import TokenAuthentication
+        from rest_framework.exceptions import AuthenticationFailed
+
+        try:
+            found = TokenAuthentication().authenticate(request)
+        except AuthenticationFailed:
+            found = None
+        if found is not None:
+            user = found[0]
+    return user
+
+
 def _match_replay(request: HttpRequest, match_id: int) -> tuple[Any, bytes] | JsonResponse:
     """The visible match and its replay bytes, or the error response to send."""
     from tournament import selectors
 
-    match = selectors.match_get(match_id=match_id, user=request.user)
+    match = selectors.match_get(match_id=match_id, user=_viewer(request))
     if match is None:
         return error_response(404, "not_found", f"No match {match_id}.")
     if not match.replay_name:
@@ -80,7 +98,7 @@ def replay_download(request: HttpRequest, match_id: int) -> HttpResponse:
     it fits in one read (the page cache can then keep it), streamed when larger."""
     from tournament import selectors
 
-    match = selectors.match_replay_fields(match_id=match_id, user=request.user)
+    match = selectors.match_replay_fields(match_id=match_id, user=_viewer(request))
     if match is None:
         return error_response(404, "not_found", f"No match {match_id}.")
     if not match.replay_name:
@@ -155,7 +173,7 @@ def replay_frames(request: HttpRequest, match_id: int) -> HttpResponse:
     match (``live``: the public view only, ``?since=N`` for the steps after step N)."""
     from tournament import selectors
 
-    match = selectors.match_get(match_id=match_id, user=request.user)
+    match = selectors.match_get(match_id=match_id, user=_viewer(request))
     if match is None:
         return error_response(404, "not_found", f"No match {match_id}.")
     if not match.replay_name:

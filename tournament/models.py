@@ -132,6 +132,26 @@ class League(models.Model):
     marks_public = models.BooleanField(
         default=False, help_text="everyone sees the bots' marks on their boats (else their owners)"
     )
+    # Swiss with points (tournament/swiss.py): the points of each place, 1st first (empty:
+    # the default for the seats), and what a bye is worth (null: the default for the table)
+    points_table = models.JSONField(default=list, blank=True)
+    bye_points = models.FloatField(null=True, blank=True)
+    # Running an event (services/events.py): it starts by itself at starts_at, takes entries
+    # until entry_deadline, and at most max_entrants of them
+    starts_at = models.DateTimeField(null=True, blank=True)
+    entry_deadline = models.DateTimeField(null=True, blank=True)
+    max_entrants = models.PositiveIntegerField(null=True, blank=True)
+    all_seat_orders = models.BooleanField(
+        default=False, help_text="round robin: every seat order of a table, not its rotations"
+    )
+    # Solo leagues: "hidden" keeps every match, seed and replay from everyone but staff until
+    # the league closes; "author" shows each author their own; "public" shows all at once
+    # (tournament/seed_privacy.py)
+    seed_privacy = models.CharField(max_length=8, default="public")
+    # Ladders of many entrants (tournament/divisions.py): divisions of about this many
+    # entrants by rating (0: one ladder), promotion and relegation every division_every rounds
+    division_size = models.PositiveIntegerField(default=0)
+    division_every = models.PositiveIntegerField(default=10)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -167,6 +187,14 @@ class LeagueEntry(models.Model):
         default=dict, blank=True,
         help_text="rating history for the charts, a few hundred points at most "
         "(tournament/rating_points.py)",
+    )  # fmt: skip
+    division = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="ladder divisions: 0 is the top; null: unplaced"
+    )
+    withdrawn_at = models.DateTimeField(
+        null=True, blank=True,
+        help_text="removed by the organiser after it played: kept for its results, never "
+        "scheduled again (services/events.py)",
     )  # fmt: skip
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -317,7 +345,12 @@ class MatchSeat(models.Model):
             models.UniqueConstraint(fields=["match", "seat"], name="matchseat_unique_seat"),
         ]
         # The bot and bot_version filters of the match lists, and a bot's recent matches.
-        indexes = [models.Index(fields=["bot_version", "match"], name="matchseat_version_match")]
+        indexes = [
+            models.Index(fields=["bot_version", "match"], name="matchseat_version_match"),
+            # the league page's faults by kind: faulted seats are few, so a partial index
+            # finds them without reading every seat of a league (tournament/event_selectors.py)
+            models.Index(fields=["match"], name="matchseat_faulted", condition=~models.Q(fault="")),
+        ]
 
     def __str__(self) -> str:
         return f"seat {self.seat} of match {self.match_id}"

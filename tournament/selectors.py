@@ -23,6 +23,7 @@ from .models import (
     RatingChange,
 )
 from .paging import NEWEST_FIRST
+from .seed_privacy import hidden_matches_q
 
 RECENT_MATCHES = 10
 
@@ -72,6 +73,9 @@ def visible_matches(*, user: Any = None) -> QuerySet[Match]:
     """Matches of visible leagues plus challenges and validation matches: the rows of every
     match list, to page (`tournament.paging`) and summarise (`match_summaries`)."""
     visible = Q(league__isnull=True) | Q(league__in=league_list(user=user).values("pk"))
+    hidden = hidden_matches_q(user)  # hidden seeds of solo leagues until they close
+    if hidden is not None:
+        return Match.objects.filter(visible).exclude(hidden)
     return Match.objects.filter(visible)
 
 

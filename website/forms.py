@@ -136,8 +136,10 @@ class LeagueForm(SoloDifficulty):
     )
     format = forms.ChoiceField(
         choices=[
-            (League.Format.ROUND_ROBIN, "Round robin — every table of entrants, every seat order"),
-            (League.Format.SWISS, "Swiss — rounds of tables of neighbours in the standing"),
+            (League.Format.ROUND_ROBIN,
+             "Round robin — every table of entrants, each entrant once in every seat"),
+            (League.Format.SWISS,
+             "Swiss — rounds of tables by points, avoiding repeat opponents"),
             (League.Format.LADDER, "Ladder — runs continuously; entries welcome while it runs"),
             (League.Format.SINGLE_ELIMINATION,
              "Single elimination — 2 seats: best-of series, the loser is out"),
@@ -154,7 +156,59 @@ class LeagueForm(SoloDifficulty):
     )
     seeds = forms.IntegerField(
         min_value=1, max_value=100, initial=1,
-        help_text="Round robin only: how many deals each table plays (each in every seat order).",
+        help_text="Round robin only: how many deals each table plays (each in every seat).",
+    )  # fmt: skip
+    all_seat_orders = forms.BooleanField(
+        required=False, label="Every seat order",
+        help_text="Round robin only: play each deal in every order of the table's seats (2 "
+        "at two seats, 6 at three, 24 at four) instead of one rotation per seat (2, 3, 4).",
+    )  # fmt: skip
+    points_table = forms.CharField(
+        required=False, max_length=200, label="Points by place",
+        help_text="Swiss only: the points of 1st, 2nd, ... separated by commas, one per seat. "
+        "Empty: 1, 0 at two seats; 2, 1, 0 at three; 6, 5, 3, 1 at four (Board Game Arena's).",
+    )  # fmt: skip
+    bye_points = forms.FloatField(
+        required=False, min_value=0, max_value=1000, label="Points for a bye",
+        help_text="Swiss only: what sitting out a round is worth. Empty: a win at two seats, "
+        "the mean of the points table at three or four.",
+    )  # fmt: skip
+    starts_at = forms.DateTimeField(
+        required=False, label="Start time (UTC)", input_formats=["%Y-%m-%dT%H:%M"],
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        help_text="Optional: the league starts by itself at this time (if it has enough "
+        "entrants). Empty: you start it from its page.",
+    )  # fmt: skip
+    entry_deadline = forms.DateTimeField(
+        required=False, label="Entry deadline (UTC)", input_formats=["%Y-%m-%dT%H:%M"],
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        help_text="Optional: no entries after this time. Only a ladder takes entries after its "
+        "start, so for the other formats entries close at the start anyway.",
+    )  # fmt: skip
+    seed_privacy = forms.ChoiceField(
+        choices=[("public", "Public — every match and replay is shown once played"),
+                 ("hidden", "Hidden until the close — matches, seeds and replays are "
+                            "published when the league closes"),
+                 ("author", "Each author's own — until the close an author sees only the "
+                            "matches of their bots")],
+        initial="public", required=False, label="Seeds and replays",
+        help_text="Solo only: keep the evaluation seeds secret so no bot is tuned to them "
+        "and no one copies a leader's moves; the ladder is always public.",
+    )  # fmt: skip
+    division_size = forms.IntegerField(
+        required=False, min_value=0, max_value=1000, initial=0, label="Division size",
+        help_text="Ladder only: split a large ladder into divisions of about this many "
+        "entrants by rating; most matches are played inside a division, new entrants play "
+        "placement matches first. Empty or 0: one ladder.",
+    )  # fmt: skip
+    division_every = forms.IntegerField(
+        required=False, min_value=1, max_value=1000, initial=10, label="Promotion every",
+        help_text="Ladder with divisions only: promotion and relegation every this many "
+        "scheduling rounds.",
+    )  # fmt: skip
+    max_entrants = forms.IntegerField(
+        required=False, min_value=1, max_value=10_000, label="Cap on entrants",
+        help_text="Optional: the most entrants the league takes.",
     )  # fmt: skip
     best_of = forms.IntegerField(
         required=False, label="Best of",
@@ -238,6 +292,13 @@ class LeagueForm(SoloDifficulty):
             "decision_time_limit": d["decision_time_limit"], "time_bank": d["time_bank"],
             "seeds": d["seeds"], "rounds": d["rounds"], "ladder_order": d["ladder_order"],
             "marks_public": d["marks_public"],
+            "points_table": d["points_table"], "bye_points": d["bye_points"],
+            "starts_at": d["starts_at"], "entry_deadline": d["entry_deadline"],
+            "max_entrants": d["max_entrants"], "all_seat_orders": d["all_seat_orders"],
+            "seed_privacy": (d["seed_privacy"] or "public") if d["mode"] == "solo" else "public",
+            "division_size": (d["division_size"] or 0)
+            if d["format"] == League.Format.LADDER else 0,
+            "division_every": d["division_every"] or 10,
         }  # fmt: skip
         if self.is_bracket():  # the other formats ignore these fields (they are hidden)
             kwargs.update(
@@ -246,6 +307,16 @@ class LeagueForm(SoloDifficulty):
                 playoff_top=d["playoff_top"],
             )  # fmt: skip
         return kwargs
+
+    def clean_points_table(self) -> list[float]:
+        """"6, 5, 3, 1" as numbers; whether they fit the seats is the service's to say."""
+        raw = self.cleaned_data.get("points_table") or ""
+        try:
+            return [float(p) for p in raw.replace(";", ",").split(",") if p.strip()]
+        except ValueError:
+            raise forms.ValidationError(
+                "Write the points as numbers separated by commas, such as 6, 5, 3, 1."
+            ) from None
 
 
 class InviteForm(forms.Form):

@@ -7,7 +7,18 @@ from replays.views import match_embed
 from tournament.page_cache import cached_page
 
 from .spoilers import spoilers_toggle
-from .views import accounts, analysis, authors, brackets, docs, organisers, paired, public, starter
+from .views import (
+    accounts,
+    analysis,
+    authors,
+    brackets,
+    docs,
+    events,
+    organisers,
+    paired,
+    public,
+    starter,
+)
 
 app_name = "website"
 
@@ -42,7 +53,7 @@ urlpatterns = [
     path("accounts/token/", accounts.token_regenerate, name="token-regenerate"),
     # authors
     path("dashboard/", authors.dashboard, name="dashboard"),
-    path("bots/", public.bot_list, name="bots"),
+    path("bots/", cached_page(public.bot_list), name="bots"),
     path("bots/new/", authors.bot_create, name="bot-new"),
     path("bots/<int:bot_id>/", cached_page(public.bot_detail), name="bot"),
     path("bots/<int:bot_id>/upload/", authors.bot_upload, name="bot-upload"),
@@ -61,6 +72,9 @@ urlpatterns = [
     path("leagues/<int:league_id>/bracket/", cached_page(brackets.league_bracket),
          name="league-bracket"),
     path("leagues/<int:league_id>/invite/", organisers.league_invite, name="league-invite"),
+    path("leagues/<int:league_id>/entries/add/", events.league_entry_add, name="league-entry-add"),
+    path("leagues/<int:league_id>/entries/<int:entry_id>/remove/", events.league_entry_remove,
+         name="league-entry-remove"),
     path("leagues/<int:league_id>/order/", organisers.league_order, name="league-order"),
     *[
         path(f"leagues/<int:league_id>/{action}/", organisers.league_action, {"action": action},

@@ -351,10 +351,37 @@ class LeagueInput(StrictInput, BracketInputFields):
         choices=League.LadderOrder.choices, required=False, default=League.LadderOrder.ELO
     )
     marks_public = serializers.BooleanField(required=False, default=False)
+    points_table = serializers.ListField(
+        child=serializers.FloatField(), required=False, default=list,
+        help_text="swiss: points of each place, 1st first (empty: the default for the seats)",
+    )  # fmt: skip
+    bye_points = serializers.FloatField(required=False, allow_null=True, default=None)
+    starts_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
+    entry_deadline = serializers.DateTimeField(required=False, allow_null=True, default=None)
+    max_entrants = serializers.IntegerField(required=False, allow_null=True, default=None)
+    all_seat_orders = serializers.BooleanField(required=False, default=False)
+    division_size = serializers.IntegerField(
+        required=False, default=0, help_text="ladder: divisions of about this many (0: none)"
+    )
+    division_every = serializers.IntegerField(
+        required=False, default=10, help_text="ladder: promotion and relegation every N rounds"
+    )
+    seed_privacy = serializers.ChoiceField(
+        choices=["public", "hidden", "author"], required=False, default="public",
+        help_text="solo: hide matches, seeds and replays until the close (hidden), or show "
+        "each author their own (author)",
+    )  # fmt: skip
 
 
-class LeagueUpdateInput(serializers.Serializer):
-    ladder_order = serializers.ChoiceField(choices=League.LadderOrder.choices)
+class LeagueUpdateInput(StrictInput):
+    """Every field optional; the event fields (services/events.py) change a draft's plan."""
+
+    ladder_order = serializers.ChoiceField(choices=League.LadderOrder.choices, required=False)
+    points_table = serializers.ListField(child=serializers.FloatField(), required=False)
+    bye_points = serializers.FloatField(required=False, allow_null=True)
+    starts_at = serializers.DateTimeField(required=False, allow_null=True)
+    entry_deadline = serializers.DateTimeField(required=False, allow_null=True)
+    max_entrants = serializers.IntegerField(required=False, allow_null=True)
 
 
 class LadderRestOutput(serializers.Serializer):
@@ -368,14 +395,30 @@ class LeagueOutput(serializers.ModelSerializer):
     rest = serializers.SerializerMethodField(
         help_text="a running ladder's rest state (tournament/ladder_rest.py); null otherwise"
     )
+    points_table = serializers.SerializerMethodField(
+        help_text="swiss: the points of each place, 1st first (the default when none was set)"
+    )
+    bye_points = serializers.SerializerMethodField(help_text="swiss: what a bye is worth")
 
     class Meta:
         model = League
         fields = [
             "id", "name", "organiser", "mode", "seats", "options", "format", "status", "public",
             "decision_time_limit", "time_bank", "seeds", "rounds", "current_round", "ladder_order",
-            "marks_public", "created_at", "rest",
+            "points_table", "bye_points", "starts_at", "entry_deadline", "max_entrants",
+            "all_seat_orders", "seed_privacy", "division_size", "division_every", "marks_public",
+            "created_at", "rest",
         ]  # fmt: skip
+
+    def get_points_table(self, league: League) -> list[float]:
+        from ..standings import league_points
+
+        return list(league_points(league))
+
+    def get_bye_points(self, league: League) -> float:
+        from ..standings import league_bye_points
+
+        return league_bye_points(league)
 
     @extend_schema_field(LadderRestOutput(allow_null=True))
     def get_rest(self, league: League) -> dict[str, Any] | None:

@@ -3,6 +3,7 @@
 from django.urls import path
 
 from ..page_cache import cached_page
+from . import events as event_views
 from . import protocol
 from . import views as v
 from .analysis import MatchAnalysisApi
@@ -16,14 +17,14 @@ urlpatterns = [
     path("accounts/", v.AccountCreateApi.as_view(), name="account-create"),
     path("accounts/me/", v.AccountMeApi.as_view(), name="account-me"),
     path("auth/token/", TokenLoginApi.as_view(), name="auth-token"),
-    path("bots/", v.BotListApi.as_view(), name="bot-list"),
+    path("bots/", cached_page(v.BotListApi.as_view()), name="bot-list"),
     path("bots/<int:bot_id>/", cached_page(v.BotDetailApi.as_view()), name="bot-detail"),
     path("bots/<int:bot_id>/retire/", v.BotRetireApi.as_view(), name="bot-retire"),
     path("bots/<int:bot_id>/versions/", v.BotVersionListApi.as_view(), name="bot-versions"),
     path("bot-versions/<int:version_id>/", v.BotVersionDetailApi.as_view(), name="bot-version"),
     path("bot-versions/<int:version_id>/resume/", v.BotVersionResumeApi.as_view(),
          name="bot-version-resume"),
-    path("leagues/", v.LeagueListApi.as_view(), name="league-list"),
+    path("leagues/", cached_page(v.LeagueListApi.as_view()), name="league-list"),
     path("leagues/<int:league_id>/", league_detail, name="league-detail"),
     path("leagues/<int:league_id>/entries/", v.LeagueEntryApi.as_view(), name="league-entries"),
     path(
@@ -37,6 +38,10 @@ urlpatterns = [
     path("leagues/<int:league_id>/ladder/", league_ladder, name="league-ladder"),
     path("leagues/<int:league_id>/bracket/", cached_page(v.LeagueBracketApi.as_view()),
          name="league-bracket"),
+    path("leagues/<int:league_id>/standings/",
+         cached_page(event_views.LeagueStandingsApi.as_view()), name="league-standings"),
+    path("leagues/<int:league_id>/entries/<int:entry_id>/",
+         event_views.LeagueEntryDetailApi.as_view(), name="league-entry"),
     path("leagues/<int:league_id>/history/", v.LeagueHistoryApi.as_view(), name="league-history"),
     path("protocol/schema", protocol.ProtocolSchemaApi.as_view(), name="protocol-schema"),
     path("protocol/game-data", protocol.ProtocolGameDataApi.as_view(),

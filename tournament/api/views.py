@@ -19,6 +19,7 @@ from ..services import accounts as account_services
 from ..services import bots as bot_services
 from ..services import brackets as bracket_services
 from ..services import challenges as challenge_services
+from ..services import events as event_services
 from ..services import leagues as league_services
 from ..services import paired as paired_services
 from . import serializers as s
@@ -219,9 +220,14 @@ class LeagueDetailApi(APIView):
         league_services.league_organiser_check(league=league, user=request.user)
         data = s.LeagueUpdateInput(data=request.data)
         data.is_valid(raise_exception=True)
-        league = league_services.league_set_ladder_order(
-            league=league, user=request.user, **data.validated_data
-        )
+        changes = dict(data.validated_data)
+        if "ladder_order" in changes:
+            league = league_services.league_set_ladder_order(
+                league=league, user=request.user, ladder_order=changes.pop("ladder_order")
+            )
+        if changes:
+            league = event_services.league_event_update(league=league, user=request.user,
+                                                        **changes)  # fmt: skip
         return Response(s.LeagueOutput(league).data)
 
 

@@ -4,7 +4,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tournament", "0018_bracket_seasons_podiums"),
+        ("tournament", "0019_events_swiss_points_schedule"),
     ]
 
     operations = [

@@ -475,16 +475,34 @@ def _ordinal(n: int) -> str:
 
 
 def _standing_places(league: League) -> list[tuple[int, int, str, dict]]:
-    """The final places of a ladder, Swiss or round robin: its ladder order (Elo or the
-    conservative rating, as the league ranks)."""
+    """The final places of a ladder or round robin: its ladder order (Elo or the
+    conservative rating, as the league ranks); of a Swiss: its standings by points, then
+    tiebreaks (tournament/standings.py)."""
     from ..selectors import league_ladder
 
+    if league.format == League.Format.SWISS:
+        return _swiss_places(league)
     out = []
     for entry in league_ladder(league=league):
         figures = {"rating": round(entry.rating, 1), "games": entry.games, "wins": entry.wins,
                    "draws": entry.draws, "losses": entry.losses}  # fmt: skip
         result = f"Elo {entry.rating:.0f}, {entry.wins}-{entry.draws}-{entry.losses} (W-D-L)"
         out.append((entry.pk, entry.rank, result, figures))
+    return out
+
+
+def _swiss_places(league: League) -> list[tuple[int, int, str, dict]]:
+    """A Swiss's final places: points, then Buchholz (two seats) or opponents' points."""
+    from ..standings import final_standings
+
+    out = []
+    for row in final_standings(league=league):
+        tiebreak = (f"Buchholz {row.buchholz:g}" if row.median_buchholz is not None
+                    else f"opponents' points {row.opponents_points:g}")  # fmt: skip
+        figures = {"points": row.points, "played": row.played, "byes": row.byes,
+                   "buchholz": row.buchholz, "median_buchholz": row.median_buchholz,
+                   "opponents_points": row.opponents_points}  # fmt: skip
+        out.append((row.entry.pk, row.rank, f"{row.points:g} points, {tiebreak}", figures))
     return out
 
 

@@ -14,11 +14,13 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from .. import scheduling
+from .. import scheduling, swiss
+from .. import seed_privacy as seed_privacy_rules
 from ..errors import BadGameConfig, Conflict, NotFound, PermissionDenied, ValidationFailed
 from ..ladder_rest import ladder_rest_state
 from ..models import Bot, BotVersion, League, LeagueEntry, LeagueInvitation, Match
-from . import brackets
+from . import brackets, events
+from . import divisions as division_services
 from .game_config import game_config_check
 from .matches import derive_seed, match_cancel_queued, match_create_internal, match_enqueue
 
@@ -62,13 +64,27 @@ def league_create(
     rounds: int = 3,
     ladder_order: str = League.LadderOrder.ELO,
     marks_public: bool = False,
+    points_table: list[Any] | None = None,
+    bye_points: float | None = None,
+    starts_at: Any = None,
+    entry_deadline: Any = None,
+    max_entrants: int | None = None,
+    all_seat_orders: bool = False,
+    seed_privacy: str = "public",
+    division_size: int = 0,
+    division_every: int = 10,
 ) -> League:
     league_create_check(user=organiser)
+    event = {"points_table": points_table or [], "bye_points": bye_points,
+             "starts_at": starts_at, "entry_deadline": entry_deadline,
+             "max_entrants": max_entrants, "seed_privacy": seed_privacy,
+             "division_size": division_size, "division_every": division_every}  # fmt: skip
     cleaned = _league_config_check(
         mode=mode, seats=seats, format=format, options=options,
         decision_time_limit=decision_time_limit, time_bank=time_bank, seeds=seeds,
-        rounds=rounds, ladder_order=ladder_order,
+        rounds=rounds, ladder_order=ladder_order, event=event,
     )  # fmt: skip
+    event["points_table"] = [float(p) for p in event["points_table"]]
     if League.objects.filter(name__iexact=name.strip()).exists():
         raise Conflict(Conflict.LEAGUE_NAME_TAKEN, fields={"name": ["taken"]})
     try:
@@ -77,9 +93,13 @@ def league_create(
                 name=name.strip(), organiser=organiser, mode=mode, seats=seats, options=cleaned,
                 format=format, public=public, decision_time_limit=decision_time_limit,
                 time_bank=time_bank, seeds=seeds, rounds=rounds, ladder_order=ladder_order,
-                marks_public=marks_public,
+                marks_public=marks_public, all_seat_orders=all_seat_orders, **event,
             )  # fmt: skip
-            league.base_seed = derive_seed("league", league.pk, league.name)
+            league.base_seed = (
+                derive_seed("league", league.pk, league.name)
+                if seed_privacy == seed_privacy_rules.PUBLIC
+                else seed_privacy_rules.secret_base_seed()  # not to be worked out from the id
+            )
             league.save(update_fields=["base_seed"])
             return league
     except IntegrityError:
@@ -97,6 +117,7 @@ def _league_config_check(
     seeds: int,
     rounds: int,
     ladder_order: str,
+    event: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The cleaned options, or one error that names every field at fault (not just the first).
 
@@ -135,6 +156,8 @@ def _league_config_check(
         fault("seeds", "seeds must be in 1..100.", "1..100")
     if not 1 <= rounds <= 100:
         fault("rounds", "rounds must be in 1..100.", "1..100")
+    for field, message in events.event_problems(seats=seats, format=format, **(event or {})):
+        fault(field, message, message)
     if game_error is not None and not messages:
         raise game_error
     if game_error is not None:
@@ -205,6 +228,7 @@ def league_entry_add(
         open_statuses |= {League.Status.RUNNING, League.Status.PAUSED}
     if league.status not in open_statuses:
         raise Conflict(Conflict.LEAGUE_NOT_OPEN)
+    events.entry_open_check(league)
     if bot_version_id is not None:
         version = BotVersion.objects.select_related("bot").filter(pk=bot_version_id).first()
         if version is None:
@@ -266,9 +290,11 @@ def _min_entrants(league: League) -> int:
     return 1 if league.seats == 1 else league.seats
 
 
-def league_start(*, league: League, user: Any) -> League:
-    """Start a draft league (and schedule its first matches) or resume a paused one."""
-    _check_league_organiser(league, user)
+def league_start(*, league: League, user: Any, automatic: bool = False) -> League:
+    """Start a draft league (and schedule its first matches) or resume a paused one;
+    `automatic`: the beat job starting it at its start time (services/events.py)."""
+    if not automatic:
+        _check_league_organiser(league, user)
     with transaction.atomic():
         league = League.objects.select_for_update().get(pk=league.pk)
         if league.status == League.Status.PAUSED:
@@ -284,7 +310,7 @@ def league_start(*, league: League, user: Any) -> League:
         if brackets.is_bracket(league):  # seeded and played series by series
             brackets.bracket_start(league=league)
             return league
-        if league.entries.count() < _min_entrants(league):
+        if events.active_entries(league).count() < _min_entrants(league):
             raise Conflict(
                 f"{Conflict.TOO_FEW_ENTRANTS} (at least {_min_entrants(league)})",
                 fields={"entries": ["too few"]},
@@ -343,12 +369,17 @@ def rotations(table: Sequence[Any]) -> list[tuple[Any, ...]]:
     return [tuple(table[i:]) + tuple(table[:i]) for i in range(len(table))]
 
 
-def round_robin_tables(entrants: Sequence[Any], seats: int, seeds: int) -> list[tuple[int, tuple]]:
-    """(seed index, seat order) of every match: each table of entrants, each seed, each rotation."""
+def round_robin_tables(
+    entrants: Sequence[Any], seats: int, seeds: int, *, all_orders: bool = False
+) -> list[tuple[int, tuple]]:
+    """(seed index, seat order) of every match: each table of entrants, each seed, and each
+    rotation (every entrant in every seat once: `seats` orders), or with `all_orders` every
+    seat order (`seats`! of them: 24 at four seats)."""
     out = []
     for table in itertools.combinations(entrants, seats):
+        orders = list(itertools.permutations(table)) if all_orders else rotations(table)
         for seed_index in range(seeds):
-            out.extend((seed_index, order) for order in rotations(table))
+            out.extend((seed_index, order) for order in orders)
     return out
 
 
@@ -367,16 +398,22 @@ def swiss_byes(standing: Sequence[Any], seats: int, byes: Sequence[int]) -> list
 
 
 def swiss_tables(
-    standing: Sequence[Any], seats: int, round_number: int, byes: Sequence[Any] = ()
+    standing: Sequence[Any],
+    seats: int,
+    round_number: int,
+    byes: Sequence[Any] = (),
+    *,
+    history: Sequence[Sequence[Any]] = (),
+    points: dict[Any, float] | None = None,
 ) -> list[tuple]:
-    """Consecutive groups of the standing without the entrants who have a bye this round.
+    """The round's tables: the standing without the entrants who have a bye, paired by
+    points avoiding repeat opponents of `history` (`tournament/swiss.py`).
 
     The seat order inside each table rotates with the round so first seat is shared out.
     """
     playing = [e for e in standing if e not in byes]
     tables = []
-    for start in range(0, len(playing) - seats + 1, seats):
-        table = tuple(playing[start : start + seats])
+    for table in swiss.pair_round(playing, seats, history, points):
         shift = round_number % seats
         tables.append(table[shift:] + table[:shift])
     return tables
@@ -406,6 +443,11 @@ def ladder_tables(
         for e in entries
     ]
     by_pk = {e.pk: e for e in entries}
+    if league.division_size:  # mostly inside a division (services/divisions.py)
+        tables = division_services.division_tables(
+            league, entries, candidates, count, rng, scheduling.meetings(recent_tables)
+        )
+        return [tuple(by_pk[k] for k in table) for table in tables]
     tables = scheduling.information_tables(
         candidates, league.seats, count, rng, recent_meetings=scheduling.meetings(recent_tables)
     )
@@ -424,17 +466,26 @@ def _create_league_match(
 
 def scheduled_entries(league: League) -> Any:
     """The entries new matches are made of: every entry but those whose version is suspended
-    for faulting (services/bots.py, FAULT_SUSPEND_AFTER)."""
+    for faulting (services/bots.py, FAULT_SUSPEND_AFTER) and those the organiser withdrew."""
     return league.entries.select_related("bot_version").filter(
-        bot_version__suspended_at__isnull=True
+        bot_version__suspended_at__isnull=True, withdrawn_at__isnull=True
     )
 
 
-def _standing(league: League) -> list[LeagueEntry]:
-    """Swiss standing: points (a win or a bye 1, a draw 1/2), then Elo, then entry order;
-    suspended entrants sit the round out."""
-    entries = list(scheduled_entries(league))
-    return sorted(entries, key=lambda e: (-(e.wins + e.byes + 0.5 * e.draws), -e.rating, e.pk))
+def _swiss_round(league: League) -> tuple[list, list, list, dict]:
+    """The Swiss standing of the entries new matches are made of (points, tiebreaks, Elo;
+    `tournament/standings.py`), the tables seated so far, and each entry's points."""
+    from ..standings import league_standings, played_tables
+
+    entries = list(scheduled_entries(league).order_by("pk"))
+    rows = league_standings(league=league, entries=entries)
+    standing = [r.entry for r in rows]
+    by_version = {e.bot_version_id: e for e in entries}
+    history = [
+        [by_version[v] for v in table]
+        for table in played_tables(league, {v: v for v in by_version})
+    ]
+    return standing, history, [e.byes for e in standing], {r.entry: r.points for r in rows}
 
 
 def league_schedule_round(*, league: League) -> list[Match]:
@@ -449,7 +500,9 @@ def league_schedule_round(*, league: League) -> list[Match]:
             if league.current_round:
                 return []
             league.current_round = 1
-            for seed_index, order in round_robin_tables(entries, league.seats, league.seeds):
+            tables = round_robin_tables(entries, league.seats, league.seeds,
+                                        all_orders=league.all_seat_orders)  # fmt: skip
+            for seed_index, order in tables:
                 table_key = "-".join(str(e.pk) for e in sorted(order, key=lambda e: e.pk))
                 seed = derive_seed(league.base_seed, table_key, seed_index)
                 created.append(_create_league_match(league, order, seed, 1))
@@ -458,10 +511,12 @@ def league_schedule_round(*, league: League) -> list[Match]:
                 return []
             league.current_round += 1
             rnd = league.current_round
-            standing = _standing(league)
-            byes = swiss_byes(standing, league.seats, [e.byes for e in standing])
+            standing, history, had_byes, points = _swiss_round(league)
+            byes = swiss_byes(standing, league.seats, had_byes)
             LeagueEntry.objects.filter(pk__in=[e.pk for e in byes]).update(byes=F("byes") + 1)
-            for t, order in enumerate(swiss_tables(standing, league.seats, rnd, byes)):
+            tables = swiss_tables(standing, league.seats, rnd, byes, history=history,
+                                  points=points)  # fmt: skip
+            for t, order in enumerate(tables):
                 seed = derive_seed(league.base_seed, rnd, t)
                 created.append(_create_league_match(league, order, seed, rnd))
         else:
@@ -476,6 +531,8 @@ def league_schedule_round(*, league: League) -> list[Match]:
             league.current_round += 1
             rnd = league.current_round
             rng = random.Random(derive_seed(league.base_seed, "ladder", rnd))
+            if league.division_size:
+                division_services.divisions_refresh(league, entries, rnd)
             for t, order in enumerate(ladder_tables(league, entries, wanted - open_count, rng)):
                 created.append(
                     _create_league_match(league, order, derive_seed(league.base_seed, rnd, t), rnd)
@@ -510,7 +567,9 @@ def league_progress(*, league_id: int) -> None:
 
 
 def ladders_schedule() -> int:
-    """The beat job: top up every running ladder league. Returns the number of new matches."""
+    """The beat job: start the drafts whose start time has come (services/events.py), then
+    top up every running ladder league. Returns the number of new ladder matches."""
+    events.leagues_start_due()
     total = 0
     for league in League.objects.filter(status=League.Status.RUNNING, format=League.Format.LADDER):
         total += len(league_schedule_round(league=league))

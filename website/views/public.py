@@ -25,6 +25,7 @@ from ..match_analysis import analysis_context
 from ..match_rows import match_rows
 from ..og_image import og_image_context
 from .common import found, int_param, match_page, paginate
+from .events import league_event_context
 
 LADDER_PAGE = 50
 
@@ -97,6 +98,7 @@ def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
         "invite_form": InviteForm() if organiser else None,
         "enter_form": _enter_form(request, league),
         "rest": ladder_rest_state(league) if league.status == League.Status.RUNNING else None,
+        **league_event_context(league, organiser=organiser, entrants=len(ladder)),
     })  # fmt: skip
 
 

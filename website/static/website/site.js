@@ -127,6 +127,7 @@
   function setupDependentFields(form) {
     const rules = [
       ["difficulty", () => value("mode") === "solo"],
+      ["seed_privacy", () => value("mode") === "solo"],
       ["rounds", () => value("format") === "swiss"],
       ["seeds", () => value("format") === "round_robin"],
       // brackets (docs/site.md "Brackets and seasons")
@@ -135,6 +136,11 @@
       ["advance", () => value("format") === "knockout"],
       ["playoff_of", () => ["single_elim", "double_elim", "knockout"].includes(value("format"))],
       ["playoff_top", () => ["single_elim", "double_elim", "knockout"].includes(value("format"))],
+      ["all_seat_orders", () => value("format") === "round_robin"],
+      ["points_table", () => value("format") === "swiss"],
+      ["bye_points", () => value("format") === "swiss"],
+      ["division_size", () => value("format") === "ladder"],
+      ["division_every", () => value("format") === "ladder"],
     ];
     function value(name) {
       const field = form.elements.namedItem(name);

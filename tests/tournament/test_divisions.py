@@ -1,0 +1,89 @@
+"""Divisions of a ladder (tournament/divisions.py): equal splits by rating, placement of new
+entrants, promotion and relegation, and tables drawn mostly inside one division."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from tournament import divisions as div
+from tournament import scheduling
+
+
+def test_split_into_divisions_of_the_target_size():
+    order = list(range(23))
+    division = div.split(order, 10)
+    assert Counter(division.values()) == {0: 8, 1: 8, 2: 7}  # ceil(23 / 10) = 3, equal ±1
+    assert [division[k] for k in order] == sorted(division[k] for k in order)  # best on top
+
+
+def test_promotion_and_relegation_swap_the_edges():
+    division = {k: (0 if k < 5 else 1) for k in range(10)}
+    ratings = {k: float(-k) for k in range(10)}
+    ratings[7] = 100.0  # a strong entrant in division 1
+    ratings[2] = -100.0  # a weak one in division 0
+    moved = div.promote(division, ratings, 1)
+    assert moved[7] == 0 and moved[2] == 1
+    assert Counter(moved.values()) == {0: 5, 1: 5}
+
+
+def test_placement_joins_the_nearest_division():
+    division = {k: (0 if k < 5 else 1) for k in range(10)}
+    ratings = {k: (30.0 if k < 5 else 10.0) for k in range(10)}
+    assert div.place(division, "new", 28.0, ratings) == 0
+    assert div.place(division, "new", 12.0, ratings) == 1
+
+
+def test_tables_stay_mostly_inside_a_division_and_new_entrants_play_anyone():
+    rng = random.Random(3)
+    candidates = [scheduling.Candidate(k, 25.0 - k * 0.1, 3.0, 20) for k in range(60)]
+    division = div.split([c.key for c in candidates], 20)
+    newcomer = scheduling.Candidate("new", 25.0, 8.3, 0)  # unplaced: highest σ, no division
+    tables = div.division_tables([*candidates, newcomer], division, 2, 30, rng, cross_share=0.0)
+    assert len(tables) == 30
+    assert any("new" in t for t in tables)  # the unplaced entrant gets its placement match
+    placed = [t for t in tables if "new" not in t]
+    crossing = [t for t in placed if division[t[0]] != division[t[1]]]
+    # the newcomer's placement match takes one seat from a division, whose odd one out
+    # then meets a neighbour: every other table is inside one division
+    assert len(crossing) <= 1, crossing
+    seated = Counter(k for t in tables for k in t)
+    assert max(seated.values()) == 1  # everyone once per batch while the batch lasts
+
+
+@pytest.mark.django_db
+def test_ladder_with_divisions_places_and_schedules_inside_them(organiser, ready_version, runner):
+    import re
+
+    from django.test import Client
+
+    from tournament.models import Match
+    from tournament.services import leagues as ls
+    from tournament.services import matches as ms
+
+    league = ls.league_create(organiser=organiser, name="Big", mode="duel", seats=2,
+                              format="ladder", division_size=4, division_every=3)  # fmt: skip
+    for k in range(8):
+        ls.league_entry_add(league=league, user=organiser,
+                            bot_version_id=ready_version(organiser, f"d{k}").pk)  # fmt: skip
+    runner.scores = lambda spec: [float(re.search(r"d(\d)", s["name"]).group(1))
+                                  for s in spec["seats"]]  # fmt: skip
+    ls.league_start(league=league, user=organiser)
+    for _ in range(60):  # play what is queued, one at a time (each result tops the ladder up)
+        queued = league.matches.filter(status=Match.Status.QUEUED).order_by("pk").first()
+        if queued is None:
+            break
+        ms.match_play(match_id=queued.pk)
+    entries = {e.pk: e for e in league.entries.select_related("bot_version__bot")}
+    assert all(e.division is not None for e in entries.values())  # all placed after 5 games
+    top = {e.bot_version.bot.name.split("-")[0] for e in entries.values() if e.division == 0}
+    assert len(top) == 4 and len(top & {"d4", "d5", "d6", "d7"}) >= 3  # the strong on top
+    by_version = {e.bot_version_id: e for e in entries.values()}
+    later = league.matches.order_by("-pk")[:8]
+    inside = [len({by_version[s.bot_version_id].division for s in m.seats.all()}) == 1
+              for m in later]  # fmt: skip
+    assert sum(inside) >= 6  # mostly inside one division
+    page = Client().get(f"/leagues/{league.pk}/").content.decode()
+    assert "Division 1" in page and "Division 2" in page

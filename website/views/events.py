@@ -1,0 +1,83 @@
+"""The league page's event panels (Swiss standings, faults by kind, the round robin's plan,
+start time, deadline and cap) and the organiser adding and removing entries."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.views.decorators.http import require_POST
+
+from tournament import event_selectors, selectors
+from tournament.errors import ArenaError, NotFound
+from tournament.models import Bot, League
+from tournament.services import events as event_services
+from tournament.services import leagues as league_services
+from tournament.services.divisions import league_divisions
+from tournament.standings import league_bye_points, league_points, league_standings
+
+from .common import found
+
+
+def league_event_context(league: League, *, organiser: bool, entrants: int) -> dict[str, Any]:
+    """What the league page's event panels show (website/_event.html)."""
+    context: dict[str, Any] = {
+        "fault_table": event_selectors.league_fault_table(league=league),
+    }
+    if league.format == League.Format.SWISS:
+        context.update(
+            standings=league_standings(league=league),
+            points_table=league_points(league),
+            bye_points=league_bye_points(league),
+        )
+    if league.division_size:
+        context["divisions"] = league_divisions(league=league)
+    if league.format == League.Format.ROUND_ROBIN:
+        context["round_robin_plan"] = event_selectors.round_robin_plan(league, entrants)
+    if organiser:
+        context["organiser_entries"] = list(
+            league.entries.select_related("bot_version__bot__owner").order_by("pk")
+        )
+    return context
+
+
+def _league(request: HttpRequest, league_id: int) -> League:
+    return found(selectors.league_get(league_id=league_id, user=request.user), "league",
+                 league_id)  # fmt: skip
+
+
+@require_POST
+@login_required
+def league_entry_add(request: HttpRequest, league_id: int) -> HttpResponse:
+    """The organiser enters any author's bot, by its name (its latest ready version)."""
+    league = _league(request, league_id)
+    name = request.POST.get("bot", "").strip()
+    try:
+        league_services.league_organiser_check(league=league, user=request.user)
+        bot = Bot.objects.filter(name__iexact=name).first() if name else None
+        if bot is None:
+            raise NotFound(f"There is no bot named {name!r}." if name else "Give a bot's name.")
+        entry = league_services.league_entry_add(league=league, user=request.user, bot_id=bot.pk)
+    except ArenaError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, f"{bot.name} v{entry.bot_version.number} is entered.")
+    return redirect("website:league", league.pk)
+
+
+@require_POST
+@login_required
+def league_entry_remove(request: HttpRequest, league_id: int, entry_id: int) -> HttpResponse:
+    league = _league(request, league_id)
+    try:
+        entry = event_services.league_entry_remove(league=league, user=request.user,
+                                                   entry_id=entry_id)  # fmt: skip
+    except ArenaError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, "The entry is removed." if entry is None else
+                         "The entry is withdrawn: its results stay, it plays no more.")
+    return redirect("website:league", league.pk)
