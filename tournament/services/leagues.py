@@ -454,13 +454,23 @@ def ladder_tables(
     return [tuple(by_pk[k] for k in table) for table in tables]
 
 
+def _newcomer_first(order: Sequence[LeagueEntry], opened: tuple | None) -> bool:
+    """Does the table seat the first match of an entrant that joined the ladder after its
+    first match (`opened`)? Such a match goes ahead of the backlog; the entrants of the start
+    all begin together and take their turn."""
+    return opened is not None and any(e.games == 0 and e.created_at > opened[0] for e in order)
+
+
 def _create_league_match(
-    league: League, order: Sequence[LeagueEntry], seed: int, rnd: int
+    league: League, order: Sequence[LeagueEntry], seed: int, rnd: int, *, ahead: bool = False
 ) -> Match:
+    """`ahead`: a ladder table seating an entrant's first rated match, sent ahead of the
+    backlog (services/matches.py: match_enqueue), so a new version plays within minutes even
+    when every bot submits at once before a deadline (bench/season.py)."""
     return match_create_internal(
         kind=Match.Kind.LEAGUE, mode=league.mode, options=league.options,
         bot_versions=[e.bot_version for e in order], league=league, requested_by=None,
-        round=rnd, seed=seed,
+        round=rnd, seed=seed, ahead=ahead,
     )  # fmt: skip
 
 
@@ -533,10 +543,11 @@ def league_schedule_round(*, league: League) -> list[Match]:
             rng = random.Random(derive_seed(league.base_seed, "ladder", rnd))
             if league.division_size:
                 division_services.divisions_refresh(league, entries, rnd)
+            opened = league.matches.order_by("created_at").values_list("created_at").first()
             for t, order in enumerate(ladder_tables(league, entries, wanted - open_count, rng)):
-                created.append(
-                    _create_league_match(league, order, derive_seed(league.base_seed, rnd, t), rnd)
-                )
+                seed = derive_seed(league.base_seed, rnd, t)
+                created.append(_create_league_match(
+                    league, order, seed, rnd, ahead=_newcomer_first(order, opened)))
         league.save(update_fields=["current_round"])
         return created
 

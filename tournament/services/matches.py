@@ -104,10 +104,13 @@ def match_create_internal(
     seed: int | None = None,
     decision_time_limit: float | None = None,
     time_bank: float | None = None,
+    ahead: bool = False,
 ) -> Match:
     """Create a queued match with one seat per bot version (in seat order) and queue it.
 
     Limits not given come from the league, else from BOT_DECISION_TIME_LIMIT / BOT_TIME_BANK.
+    `ahead`: on the lane workers serve ahead of the backlog (the retry queue): a new entrant's
+    first ladder match, so a new version is not queued behind a ladder's whole backlog.
     """
     import engine
 
@@ -129,7 +132,7 @@ def match_create_internal(
             for i, v in enumerate(bot_versions)
         ]
     )
-    match_enqueue(match, len(bot_versions))
+    match_enqueue(match, len(bot_versions), again=ahead)
     return match
 
 
