@@ -35,7 +35,9 @@ def _ready(author, name: str, path: str, capture) -> BotVersion:
 
 
 def _league_row(html: str, bot_name: str) -> list[str]:
-    """The cells of the ladder row of `bot_name` on the league page."""
+    """The cells of the ladder row of `bot_name` on the league page (the ladder's section:
+    the faults-by-entrant table above it names the bot too)."""
+    html = html[html.index('aria-labelledby="ladder-title"'):]
     for row in re.findall(r"<tr>(.*?)</tr>", html, flags=re.S):
         if f">{bot_name} v" in row or f">{bot_name}<" in row:
             return re.findall(r"<td[^>]*>(.*?)</td>", row, flags=re.S)
