@@ -92,7 +92,7 @@ def games_per_second(mode: str, seats: int, options: dict[str, Any],
     machine does not lower it; the wall-clock rate is reported beside it."""
     games = steps = 0
     started, cpu_started = time.perf_counter(), time.process_time()
-    while time.perf_counter() - started < seconds:
+    while time.perf_counter() - started < seconds or not games:  # one game at least
         game = new_game(mode, seats, games, options)
         bots = [RandomBot(s, games) for s in range(seats)]
         while not game.is_over():

@@ -1,6 +1,6 @@
 """Forward-model speed, for the Duel and 4-player standard, beside the engine of issue 27's start.
 
-    python bench/forward.py [--seconds 2] [--json]      (also part of: python -m engine bench)
+    python bench/forward.py [--seconds 2] [--rounds 3] [--json]   (also: python -m engine bench)
 
 Per mode, from mid-game states (seeded games played by random bots to half their length):
 determinizations per second (``engine.forward.determinize`` of the seat to act's
@@ -8,8 +8,9 @@ observation), ``clone()`` per second, random playouts to the end of the game per
 and ``greedy`` games (every seat greedy, from the start) per CPU-second. Each figure is
 measured in a fresh process on this checkout's engine and on the engine of
 ``BASELINE_COMMIT`` (extracted from the git history, as bench/engine.py does), one after
-the other, each divided by its own process's CPU time. The baseline has no forward model:
-its determinization figure is absent.
+the other, each divided by its own process's CPU time; with ``--rounds N`` the two sides
+take turns N times (which goes first alternates) and each figure is the median of its
+rounds. The baseline has no forward model: its determinization figure is absent.
 """
 
 from __future__ import annotations
@@ -110,16 +111,33 @@ def _side(engine_root: Path, seconds: float) -> dict[str, Any]:
     return json.loads(done.stdout)
 
 
-def run(seconds: float, compare: bool = True) -> dict[str, Any]:
-    current = _side(ROOT, seconds)
-    report: dict[str, Any] = {"current": current, "baseline_commit": BASELINE_COMMIT}
-    if not compare:
-        report["baseline"] = {"skipped": "--no-baseline"}
-        return report
+def run(seconds: float, compare: bool = True, rounds: int = 1) -> dict[str, Any]:
+    """Both sides, ``rounds`` times, taking turns (which side goes first alternates), each
+    figure the median of its rounds: on a shared machine the load drifts, and a side
+    measured only in a busy minute would look slower than it is."""
+    report: dict[str, Any] = {"baseline_commit": BASELINE_COMMIT, "rounds": rounds}
     with tempfile.TemporaryDirectory(prefix="isle-bench-forward-") as tmp:
-        reason = _extract_baseline(BASELINE_COMMIT, Path(tmp))
-        report["baseline"] = {"skipped": reason} if reason else _side(Path(tmp), seconds)
+        reason = _extract_baseline(BASELINE_COMMIT, Path(tmp)) if compare else "--no-baseline"
+        roots = {"current": ROOT} if reason else {"current": ROOT, "baseline": Path(tmp)}
+        runs: dict[str, list[dict[str, Any]]] = {side: [] for side in roots}
+        for r in range(rounds):
+            order = list(roots) if r % 2 == 0 else list(roots)[::-1]
+            for side in order:
+                runs[side].append(_side(roots[side], seconds))
+        for side, figures in runs.items():
+            report[side] = _median(figures)
+        if reason:
+            report["baseline"] = {"skipped": reason}
     return report
+
+
+def _median(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """Each figure's median over the rounds (the lower middle one for an even count)."""
+    out: dict[str, Any] = {}
+    for case, figures in runs[0].items():
+        out[case] = {name: sorted(run[case][name] for run in runs)[(len(runs) - 1) // 2]
+                     for name in figures}
+    return out
 
 
 def lines(report: dict[str, Any]) -> list[str]:
@@ -148,9 +166,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="CPU seconds per figure")
     parser.add_argument("--no-baseline", action="store_true")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="measure both sides this many times, taking turns; report medians")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    report = run(args.seconds, not args.no_baseline)
+    report = run(args.seconds, not args.no_baseline, max(1, args.rounds))
     print(json.dumps(report, sort_keys=True) if args.json else "\n".join(lines(report)))
     return 0
 

@@ -32,6 +32,9 @@ def derive_seed(seed: int, stream: str) -> int:
     return int.from_bytes(digest[:8], "little")
 
 
+_LIMITS: dict[int, int] = {}  # randbelow's rejection limit per bound
+
+
 class Rng:
     """xoshiro256** with helpers for the draws a board game needs.
 
@@ -52,15 +55,15 @@ class Rng:
 
     def next_u64(self) -> int:
         s = self._s
-        result = (((s[1] * 5) & MASK64) << 7 | ((s[1] * 5) & MASK64) >> 57) & MASK64
-        result = (result * 9) & MASK64
-        t = (s[1] << 17) & MASK64
-        s[2] ^= s[0]
-        s[3] ^= s[1]
-        s[1] ^= s[2]
-        s[0] ^= s[3]
-        s[2] ^= t
-        s[3] = ((s[3] << 45) | (s[3] >> 19)) & MASK64
+        s0, s1, s2, s3 = s
+        m = (s1 * 5) & MASK64
+        result = (((m << 7) | (m >> 57)) * 9) & MASK64
+        s2 ^= s0
+        s3 ^= s1
+        s[0] = s0 ^ s3
+        s[1] = s1 ^ s2
+        s[2] = s2 ^ ((s1 << 17) & MASK64)
+        s[3] = ((s3 << 45) | (s3 >> 19)) & MASK64
         return result
 
     def randbelow(self, n: int) -> int:
@@ -69,9 +72,20 @@ class Rng:
             raise ValueError("randbelow needs a positive bound")
         if n == 1:
             return 0
-        limit = (1 << 64) - ((1 << 64) % n)
-        while True:
-            r = self.next_u64()
+        limit = _LIMITS.get(n)
+        if limit is None:
+            limit = _LIMITS[n] = (1 << 64) - ((1 << 64) % n)
+        s = self._s
+        while True:  # next_u64, inlined: the random bot's and the playouts' inner loop
+            s0, s1, s2, s3 = s
+            m = (s1 * 5) & MASK64
+            r = (((m << 7) | (m >> 57)) * 9) & MASK64
+            s2 ^= s0
+            s3 ^= s1
+            s[0] = s0 ^ s3
+            s[1] = s1 ^ s2
+            s[2] = s2 ^ ((s1 << 17) & MASK64)
+            s[3] = ((s3 << 45) | (s3 >> 19)) & MASK64
             if r < limit:
                 return r % n
 

@@ -135,8 +135,10 @@ class Placements:
     def __iter__(self) -> Iterator[int]:
         for o, anchors in self._rows:
             m0 = o.mask0
-            for a in iter_bits(anchors):
-                yield m0 << a
+            while anchors:  # m0 shifted to each anchor bit, lowest first
+                low = anchors & -anchors
+                yield m0 * low
+                anchors ^= low
 
     def __getitem__(self, index: int) -> int:
         if index < 0:

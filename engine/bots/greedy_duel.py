@@ -39,6 +39,9 @@ def _potential(size: int) -> float:
     return _SMALL_FAMILY[size] if size < 3 else float(family_points(size))
 
 
+_POTENTIALS = tuple(_potential(n) for n in range(64))  # _potential, looked up
+
+
 def colour_families(boat: Boat, colour: str) -> list[tuple[int, int]]:
     """(mask, number of tiles) of every family of ``colour`` on the boat."""
     tiles = [t.mask for t in boat.tiles if t.colour == colour]
@@ -61,29 +64,34 @@ def placement_scorer(boat: Boat, colour: str | None,
     rats = layout.rats_mask
     # each room with what of it is still uncovered: the tile completes it when it covers
     # the room's cells and all of the rest
-    rooms = [(room.mask, room.mask & ~occupied_before) for room in layout.rooms]
+    # what of each room is still uncovered: a tile completes a room when it covers all of
+    # that rest (a room already full cannot meet a tile, so only the others are kept)
+    rests = [rest for rest in (room.mask & ~occupied_before for room in layout.rooms) if rest]
     free_before = layout.cells_mask & ~occupied_before
     the_map = layout.maps.get(colour, 0) if colour is not None else 0
     fams = [(part, size, _potential(size)) for part, size in families or ()]
+    coloured = colour is not None
+    table = _POTENTIALS
 
     def value_of(mask: int) -> float:
+        # the same sums in the same order as ever (so the same floats and the same choices)
         value = 0.1 * mask.bit_count() + (mask & rats).bit_count()
-        for room, rest in rooms:
-            if room & mask and not rest & ~mask:
+        for rest in rests:
+            if not rest & ~mask:
                 value += 5.0
         around = ((mask << 1) | (mask >> 1) | (mask << STRIDE) | (mask >> STRIDE)) & ~mask
         free = free_before & ~mask
         value += 0.2 * (around & ~free).bit_count()  # snug against tiles and the hull
         alone = free & ~((free << 1) | (free >> 1) | (free << STRIDE) | (free >> STRIDE))
         value -= 1.5 * (alone & around).bit_count()  # squares only a 1-square treasure fills
-        if colour is not None:
-            sizes = []
-            potentials = []
+        if coloured:
+            joined = 1
+            lost = 0
             for part, size, potential in fams:
                 if part & around:
-                    sizes.append(size)
-                    potentials.append(potential)
-            value += _potential(1 + sum(sizes)) - sum(potentials)
+                    joined += size
+                    lost += potential
+            value += (table[joined] if joined < 64 else _potential(joined)) - lost
             if the_map & mask:
                 value += 2.0  # the map's treasure
         return value

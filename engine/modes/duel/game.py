@@ -47,7 +47,14 @@ PLACE_TREASURE = "place_treasure"  # a treasure may be taken: place one or decli
 RETURN_CAT = "return_cat"  # end of a day: return a round-counter cat to the bag
 OVER = "over"
 
+# the fish actions in catalogue order, with their costs (``legal_actions`` in the act phase)
+assert FISH_ACTIONS == ("move", "jump", "treasure", "discovery")
+_FISH_MOVE, _FISH_JUMP, _FISH_TREASURE, _FISH_DISCOVERY = (FISH[n] for n in FISH_ACTIONS)
+_COST_MOVE, _COST_JUMP, _COST_TREASURE, _COST_DISCOVERY = (COST[n] for n in FISH_ACTIONS)
+
 _SPACES_MASK = ISLAND.all_mask  # bits 1..15, one per island space
+_BITS: dict[int, tuple[int, ...]] = {}  # the spaces of a mask of touched spaces, in order
+_IS_CARD = tuple(s > 0 and ISLAND.kinds[s] == "card" for s in range(ISLAND_SPACES + 1))
 # the move actions of each mask of target spaces, built once (a handful of masks recur)
 _MOVE_LISTS: dict[int, tuple[Action, ...]] = {}
 
@@ -177,8 +184,18 @@ class DuelGame(Game):
                     MOVES[s] for s in range(1, ISLAND_SPACES + 1) if targets >> s & 1)
             return list(moves)
         if phase == ACT:
-            out = [] if self.selected else [SELECTS[s] for s in self._selectable(seat)]
-            out.extend(FISH[name] for name in FISH_ACTIONS if self._fish_block(seat, name) is None)
+            selected = self.selected
+            out = [] if selected else [SELECTS[s] for s in self._selectable(seat)]
+            # ``_fish_block(seat, name) is None`` for each fish action, without its reasons
+            fish = self.fish[seat]
+            if fish >= _COST_MOVE and ISLAND.neighbours[self.oshax] & ~self.touched:
+                out.append(_FISH_MOVE)
+            if fish >= _COST_JUMP:
+                out.append(_FISH_JUMP)
+            if fish >= _COST_TREASURE and self._treasure_fits(seat):
+                out.append(_FISH_TREASURE)
+            if fish >= _COST_DISCOVERY and selected and self._selectable(seat):
+                out.append(_FISH_DISCOVERY)
             out.append(END_TURN)
             return out
         if phase == PLACE_CAT:
@@ -289,12 +306,15 @@ class DuelGame(Game):
         """Touched spaces holding a card, or a cat that fits on the seat's boat."""
         out = []
         island = self.island
-        kinds = ISLAND.kinds
-        for s in iter_bits(self.touched & _SPACES_MASK):  # the touched spaces, in order
+        touched = self.touched & _SPACES_MASK
+        spaces = _BITS.get(touched)
+        if spaces is None:
+            spaces = _BITS[touched] = tuple(iter_bits(touched))
+        for s in spaces:  # the touched spaces, in order
             item = island[s]
             if item is None:
                 continue
-            if kinds[s] == "card" or self._fits_on(seat, CATS[item].shape):
+            if _IS_CARD[s] or self._fits_on(seat, CATS[item].shape):
                 out.append(s)
         return out
 
