@@ -197,12 +197,15 @@ def test_a_queued_match_is_waiting_for_a_worker_not_live(client, author) -> None
     html = client.get(f"/matches/{match.pk}/").content.decode()
     assert '<span class="badge queued" data-match-status>waiting for a worker</span>' in html
     assert '<h2 id="replay-title" data-match-heading>Waiting for a worker</h2>' in html
-    assert ">Live<" not in html and "● live" not in html
-    assert 'class="live-badge waiting"' in html  # the viewer's badge too
+    assert ">Live<" not in html
+    # the viewer's live badge waits hidden until the match starts; it says where it queues
+    assert '<span id="live-badge" class="live-badge" hidden>● live</span>' in html
+    assert "This match is waiting for a worker. It is next in the queue." in html
     row = client.get("/matches/").content.decode()
     assert '<span class="badge queued">waiting for a worker</span>' in row
     viewer = client.get(f"/replays/{match.pk}/").content.decode()
-    assert ">waiting for a worker</span>" in viewer and "● live" not in viewer
+    assert "This match is waiting for a worker." in viewer
+    assert 'class="live-badge" hidden>● live</span>' in viewer
     Match.objects.filter(pk=match.pk).update(status=Match.Status.RUNNING)  # a worker took it
     html = client.get(f"/matches/{match.pk}/").content.decode()
     assert '<span class="badge running live" data-match-status>running</span>' in html
