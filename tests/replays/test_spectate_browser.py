@@ -248,8 +248,11 @@ def test_move_list_address_copy_link_and_bad_input(live_server, chromium_executa
         phone = new_page(viewport=PHONE, has_touch=True)
         _open(phone, f"{live_server.url}/matches/{match.pk}/?step=30")
         assert phone.locator("#moves-panel").get_attribute("open") is not None
-        phone.locator('#moves a[data-step="31"]').tap()
-        assert phone.evaluate("window.viewer.step") == 31
+        target = phone.locator('#moves a[data-step="31"]')
+        target.scroll_into_view_if_needed()  # settle the page's own layout before the tap
+        phone.wait_for_timeout(300)
+        target.tap()
+        phone.wait_for_function("window.viewer.step === 31", timeout=10_000)
         assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         assert _serious_violations(phone, axe) == []
         _shot(phone, "finished-4p-phone")
