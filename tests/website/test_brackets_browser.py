@@ -145,8 +145,10 @@ def test_spectator_follows_a_running_bracket(
             page.wait_for_selector(".series.done", timeout=60_000)
             assert page.locator(".series.done li.won").count() == 1
             play_one()  # both semi-finals: the final is drawn
-            page.wait_for_function(
-                "() => document.querySelectorAll('#series-W2-1.playing').length === 1",
+            page.wait_for_function(  # the final drawn with both finalists, by the page itself
+                "() => { const s = document.querySelector('#series-W2-1');"
+                " return !!s && !s.classList.contains('waiting')"
+                " && s.textContent.includes('cat-40') && s.textContent.includes('cat-30'); }",
                 timeout=60_000,
             )
             final = page.locator("#series-W2-1").inner_text()
