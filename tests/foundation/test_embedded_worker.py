@@ -190,4 +190,4 @@ def test_autoreloader_starts_one_worker_only(tmp_path: Path, free_port: int) -> 
                        for pid in _children(serving))  # fmt: skip
     finally:
         os.killpg(server.pid, signal.SIGINT)
-        server.wait(timeout=180)  # see docs: its stop has grown slow (to look at)
+        server.wait(timeout=180)  # its stop has grown slow: an open question
