@@ -58,6 +58,23 @@ def pytest_configure(config: pytest.Config) -> None:
     app.conf.update(task_always_eager=True, task_eager_propagates=True)
 
 
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Every test starts with the product's Celery app current. Celery's `shared_task` proxies
+    (workers/tasks.py) resolve through the *thread's* current app: a test module that made
+    another app current (``Celery(...)`` does so unless ``set_as_current=False``) once let a
+    task patched in the test's thread run unpatched in a helper thread, on the product's app."""
+    from celery import current_app
+
+    from workers.celery_app import app
+
+    if current_app._get_current_object() is not app:  # noqa: SLF001 - celery's own accessor
+        pytest.fail(
+            f"the current Celery app is {current_app.main!r}, not the product's: a test or module "
+            "made another app current (give it set_as_current=False)",
+            pytrace=False,
+        )
+
+
 # Under CI=true these may not skip: a skip there would hide a missing service, browser or
 # isolation layer (.ci/check refuses to start without them; this catches what it cannot see).
 STRICT_MARKERS = ("integration", "browser")

@@ -22,7 +22,7 @@ from celery import Celery
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
 
-app = Celery("broker_probe")
+app = Celery("broker_probe", set_as_current=False)  # imported by the tests: never their current app
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.conf.task_routes = {}
 app.conf.beat_schedule = {}

@@ -13,7 +13,7 @@ from workers.broker import waiting_task_args
 
 
 def _app(broker_url: str, transport: str | None = None) -> Celery:
-    app = Celery("broker-test")
+    app = Celery("broker-test", set_as_current=False)  # the suite keeps its own current app
     app.conf.update(broker_url=broker_url, task_default_queue="celery")
     if transport:
         app.conf.broker_transport = transport
