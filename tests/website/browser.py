@@ -10,6 +10,8 @@ import os
 import re
 import shutil
 import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -144,3 +146,23 @@ class Audit:
         page.screenshot(path=str(SCREENSHOTS / f"{name}-phone.png"), full_page=True)
         page.set_viewport_size(size)
         page.emulate_media(reduced_motion="no-preference")
+
+
+@contextmanager
+def audited_page(chromium_executable: str, audit: Audit, **context_options: Any) -> Iterator[Any]:
+    """A page in a fresh Chromium (at desktop size unless ``context_options`` say otherwise),
+    its requests guarded and its script errors watched by ``audit``; the browser is closed
+    however the block ends."""
+    from playwright.sync_api import sync_playwright
+
+    context_options.setdefault("viewport", DESKTOP)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium_executable, args=ARGS)
+        try:
+            context = browser.new_context(**context_options)
+            audit.guard(context)
+            page = context.new_page()
+            audit.watch(page)
+            yield page
+        finally:
+            browser.close()

@@ -10,7 +10,7 @@ import pytest
 from tournament.models import BotVersion, LeagueEntry
 from tournament.services import leagues as ls
 
-from .browser import ARGS, DESKTOP, Audit
+from .browser import Audit, audited_page
 from .conftest import builtin_copy
 from .test_journeys_browser import _login
 
@@ -22,7 +22,6 @@ def test_a_suspended_version_is_shown_and_resumed(
     live_server, chromium_executable, axe, make_user
 ) -> None:
     from django.utils import timezone
-    from playwright.sync_api import sync_playwright
 
     author = make_user("sam")
     organiser = make_user("ola", organiser=True)
@@ -41,34 +40,26 @@ def test_a_suspended_version_is_shown_and_resumed(
     base = live_server.url
     audit = Audit(axe)
 
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium_executable, args=ARGS)
-        try:
-            context = browser.new_context(viewport=DESKTOP)
-            audit.guard(context)
-            page = context.new_page()
-            audit.watch(page)
-            page.goto(f"{base}/leagues/{league.pk}/")
-            row = page.locator("table.ladder tbody tr", has_text="shaky")
-            assert "suspended" in row.inner_text()
-            assert row.locator("td").last.inner_text().strip() == "5"
-            assert reason in page.locator("#main, main").first.inner_text()
-            audit.check(page, "league-suspended")
+    with audited_page(chromium_executable, audit) as page:
+        page.goto(f"{base}/leagues/{league.pk}/")
+        row = page.locator("table.ladder tbody tr", has_text="shaky")
+        assert "suspended" in row.inner_text()
+        assert row.locator("td").last.inner_text().strip() == "5"
+        assert reason in page.locator("#main, main").first.inner_text()
+        audit.check(page, "league-suspended")
 
-            _login(page, base, "sam", "/dashboard/")
-            notice = page.locator(".notice", has_text="shaky v1 is suspended")
-            assert reason in notice.inner_text()
-            audit.check(page, "dashboard-suspended")
-            page.goto(f"{base}/bots/{shaky.bot_id}/")
-            assert page.get_by_role("button", name="Resume v1").is_visible()
-            audit.check(page, "bot-suspended")
-            # resume with the keyboard: focus the button, press Enter
-            page.get_by_role("button", name="Resume v1").focus()
-            page.keyboard.press("Enter")
-            page.wait_for_selector("text=is resumed: it is scheduled again")
-            assert page.get_by_role("button", name="Resume v1").count() == 0
-        finally:
-            browser.close()
+        _login(page, base, "sam", "/dashboard/")
+        notice = page.locator(".notice", has_text="shaky v1 is suspended")
+        assert reason in notice.inner_text()
+        audit.check(page, "dashboard-suspended")
+        page.goto(f"{base}/bots/{shaky.bot_id}/")
+        assert page.get_by_role("button", name="Resume v1").is_visible()
+        audit.check(page, "bot-suspended")
+        # resume with the keyboard: focus the button, press Enter
+        page.get_by_role("button", name="Resume v1").focus()
+        page.keyboard.press("Enter")
+        page.wait_for_selector("text=is resumed: it is scheduled again")
+        assert page.get_by_role("button", name="Resume v1").count() == 0
     shaky.refresh_from_db()
     assert shaky.suspended_at is None and shaky.fault_streak == 0
     assert audit.violations == {}, audit.violations
