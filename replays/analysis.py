@@ -32,9 +32,7 @@ from engine.narration import seat_names
 from engine.rng import Rng
 from engine.version import ENGINE_VERSION
 
-from .format import expand_action
-from .frames import MAX_STEPS, FramesError
-from .verify import game_from_header
+from .frames import FramesError, replay_apply, replay_start
 
 ANALYSIS_VERSION = 1
 BLUNDERS = 3
@@ -146,12 +144,7 @@ def analyse(doc: Mapping[str, Any], playouts: int, seed: int = 0) -> dict[str, A
     started = time.process_time()
     header = doc["header"]
     steps = doc["steps"]
-    if len(steps) > MAX_STEPS:
-        raise FramesError(f"the replay has {len(steps)} steps; a game has at most {MAX_STEPS}")
-    try:
-        game = game_from_header(header)
-    except Exception as exc:  # an unknown mode or bad options
-        raise FramesError(f"the replay's configuration is rejected: {exc}") from None
+    game = replay_start(doc)
     names = seat_names(header.get("players"), game.seats)
     catalogue = header.get("actions") or {}
     points: list[dict[str, Any]] = []
@@ -163,10 +156,7 @@ def analyse(doc: Mapping[str, Any], playouts: int, seed: int = 0) -> dict[str, A
     day = game.spectator_view().get("day")
     measure(0, day)
     for i, row in enumerate(steps):
-        try:
-            game.apply(row[0], expand_action(row[1], catalogue))
-        except Exception as exc:  # an engine error of any kind: the replay does not replay
-            raise FramesError(f"step {i} cannot be replayed: {exc}") from None
+        replay_apply(game, i, row, catalogue)
         if game.is_over():
             continue
         now = game.spectator_view().get("day")

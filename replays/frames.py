@@ -17,7 +17,7 @@ Patch forms (all plain JSON):
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from importlib import resources
 from typing import Any
 
@@ -397,16 +397,34 @@ def sister_total(game: Game) -> int | None:
         return None
 
 
-def build_frames(doc: Mapping[str, Any], seat: int | None = None) -> dict[str, Any]:
-    """The viewer payload of a decoded replay, as ``seat`` saw it (None: spectator)."""
-    header = doc["header"]
+def replay_start(doc: Mapping[str, Any]) -> Game:
+    """The game a decoded replay starts from. ``FramesError`` when the replay has more steps
+    than any game (it bounds the work an uploaded file can ask for) or its configuration is
+    rejected (an unknown mode or bad options: files from elsewhere)."""
     if len(doc["steps"]) > MAX_STEPS:
         raise FramesError(f"the replay has {len(doc['steps'])} steps; a game has at most "
                           f"{MAX_STEPS}")
     try:
-        game = game_from_header(header)
+        return game_from_header(doc["header"])
     except Exception as exc:  # an unknown mode or bad options (files from elsewhere)
         raise FramesError(f"the replay's configuration is rejected: {exc}") from None
+
+
+def replay_apply(game: Game, i: int, row: Sequence[Any], catalogue: Mapping[str, Any]
+                 ) -> tuple[dict[str, Any], Any]:
+    """Play the replay's step ``i`` (its row) on ``game``: the action as JSON and as the
+    engine took it. ``FramesError`` names the step when the engine refuses it."""
+    action_json = expand_action(row[1], catalogue)
+    try:
+        return action_json, game.apply(row[0], action_json)
+    except Exception as exc:  # an engine error of any kind: the replay does not replay
+        raise FramesError(f"step {i} cannot be replayed: {exc}") from None
+
+
+def build_frames(doc: Mapping[str, Any], seat: int | None = None) -> dict[str, Any]:
+    """The viewer payload of a decoded replay, as ``seat`` saw it (None: spectator)."""
+    header = doc["header"]
+    game = replay_start(doc)
     if seat is not None and not 0 <= seat < game.seats:
         raise InvalidSeat(f"seat {seat} is not in this {game.seats}-seat game")
 
@@ -420,11 +438,7 @@ def build_frames(doc: Mapping[str, Any], seat: int | None = None) -> dict[str, A
     sister = [sister_total(game)]
     days = [setup["day0"]]
     for i, row in enumerate(doc["steps"]):
-        action_json = expand_action(row[1], catalogue)
-        try:
-            action = game.apply(row[0], action_json)
-        except Exception as exc:  # an engine error of any kind: the replay does not replay
-            raise FramesError(f"step {i} cannot be replayed: {exc}") from None
+        action_json, action = replay_apply(game, i, row, catalogue)
         entry = builder.after_step(row[0], action_json, action, row[2],
                                    row[3] if len(row) > 3 else None)
         steps.append(entry["step"])

@@ -30,9 +30,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from engine.narration import seat_names
 
-from .format import expand_action
-from .frames import MAX_STEPS, FramesError, _layouts_of
-from .verify import game_from_header
+from .frames import _layouts_of, replay_apply, replay_start
 
 IMAGES_VERSION = 1  # bumped when the pictures change (old cached pictures are drawn again)
 
@@ -119,12 +117,7 @@ def simulate(doc: Mapping[str, Any], wanted: Iterable[int]) -> tuple[dict[int, S
     game's frames). Returns the snapshots by frame and the boat layouts by name."""
     header = doc["header"]
     steps = doc["steps"]
-    if len(steps) > MAX_STEPS:
-        raise FramesError(f"the replay has {len(steps)} steps; a game has at most {MAX_STEPS}")
-    try:
-        game = game_from_header(header)
-    except Exception as exc:  # an unknown mode or bad options (files from elsewhere)
-        raise FramesError(f"the replay's configuration is rejected: {exc}") from None
+    game = replay_start(doc)
     last = len(steps)
     frames = sorted({min(max(0, int(f)), last) for f in wanted})
     names = tuple(seat_names(header.get("players"), game.seats))
@@ -157,10 +150,7 @@ def simulate(doc: Mapping[str, Any], wanted: Iterable[int]) -> tuple[dict[int, S
     for i, row in enumerate(steps):
         if target is None:
             break
-        try:
-            game.apply(row[0], expand_action(row[1], catalogue))
-        except Exception as exc:  # an engine error of any kind: the replay does not replay
-            raise FramesError(f"step {i} cannot be replayed: {exc}") from None
+        replay_apply(game, i, row, catalogue)
         if i + 1 == target:
             take(target)
             target = next(todo, None)
