@@ -101,6 +101,15 @@ class EnterForm(forms.Form):
             self.fields["league"].queryset = leagues
 
 
+def utc_time_field(label: str, help_text: str) -> forms.DateTimeField:
+    """An optional time in UTC, entered with the browser's date and time picker."""
+    minute = "%Y-%m-%dT%H:%M"  # what a datetime-local input sends
+    return forms.DateTimeField(
+        required=False, label=label, help_text=help_text, input_formats=[minute],
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format=minute),
+    )  # fmt: skip
+
+
 class SoloDifficulty(forms.Form):
     """A solo game needs the sister's difficulty: said next to that field, in plain words,
     before the service is asked (`solo_what` names what is being made)."""
@@ -173,18 +182,14 @@ class LeagueForm(SoloDifficulty):
         help_text="Swiss only: what sitting out a round is worth. Empty: a win at two seats, "
         "the mean of the points table at three or four.",
     )  # fmt: skip
-    starts_at = forms.DateTimeField(
-        required=False, label="Start time (UTC)", input_formats=["%Y-%m-%dT%H:%M"],
-        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
-        help_text="Optional: the league starts by itself at this time (if it has enough "
-        "entrants). Empty: you start it from its page.",
-    )  # fmt: skip
-    entry_deadline = forms.DateTimeField(
-        required=False, label="Entry deadline (UTC)", input_formats=["%Y-%m-%dT%H:%M"],
-        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
-        help_text="Optional: no entries after this time. Only a ladder takes entries after its "
-        "start, so for the other formats entries close at the start anyway.",
-    )  # fmt: skip
+    starts_at = utc_time_field(
+        "Start time (UTC)", "Optional: the league starts by itself at this time (if it has "
+        "enough entrants). Empty: you start it from its page.",
+    )
+    entry_deadline = utc_time_field(
+        "Entry deadline (UTC)", "Optional: no entries after this time. Only a ladder takes "
+        "entries after its start, so for the other formats entries close at the start anyway.",
+    )
     seed_privacy = forms.ChoiceField(
         choices=[("public", "Public — every match and replay is shown once played"),
                  ("hidden", "Hidden until the close — matches, seeds and replays are "
