@@ -6,6 +6,7 @@ waiting for a worker rather than "live"."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -184,7 +185,9 @@ def test_banner_for_organisers_and_staff_when_no_worker_checked_in(
     _beat("celery@one", seconds_ago=31)
     for user in (organiser, staff):
         html = page(user)
-        assert banner in html and "No worker has checked in for 31 s" in html, user
+        # 31 s ago when beaten; a slow machine may take a second or more to render the page
+        silent = re.search(r"No worker has checked in for (\d+) s", html)
+        assert banner in html and silent and 31 <= int(silent.group(1)) < 90, user
         assert 'href="/status"' in html
     for user in (author, None):  # authors and visitors are not told
         assert banner not in page(user)
