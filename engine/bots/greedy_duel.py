@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from ..actions import Action
-from ..boat import STRIDE, Boat, components
+from ..boat import STRIDE, Boat, BoatLayout, components
 from ..modes.duel.game import instant_fish
 from ..modes.duel.scoring import lesson_points
 from ..rng import Rng
@@ -144,6 +144,32 @@ class _Scorer:
         return best, best_mask
 
 
+# The best placements found by any greedy Duel bot of the process, by everything they depend
+# on (``_best_cat``, ``_best_treasure``): pure answers, so sharing them changes no choice.
+_SHARED_BEST: dict[tuple[Any, ...], tuple[float, int]] = {}
+_SHARED_BEST_KEPT = 1 << 15
+_LAYOUT_KEYS: dict[int, tuple[Any, tuple[Any, ...]]] = {}  # id(layout) -> (layout, its key)
+
+
+def _share(key: tuple[Any, ...], found: tuple[float, int]) -> None:
+    if len(_SHARED_BEST) >= _SHARED_BEST_KEPT:
+        _SHARED_BEST.clear()
+    _SHARED_BEST[key] = found
+
+
+def _layout_key(layout: BoatLayout) -> tuple[Any, ...]:
+    """What of a layout the placement values read: its cells, rats, rooms and maps (the
+    layout itself is not hashable; the entry keeps the layout, so its id stays its own)."""
+    kept = _LAYOUT_KEYS.get(id(layout))
+    if kept is None or kept[0] is not layout:
+        key = (layout.cells_mask, layout.rats_mask, tuple(r.mask for r in layout.rooms),
+               tuple(sorted(layout.maps.items())))
+        if len(_LAYOUT_KEYS) > 64:
+            _LAYOUT_KEYS.clear()
+        kept = _LAYOUT_KEYS[id(layout)] = (layout, key)
+    return kept[1]
+
+
 class GreedyDuelBot:
     name = "greedy"
     trusted = True
@@ -169,9 +195,18 @@ class GreedyDuelBot:
         found = self._cat_cache.get(key)
         if found is None:
             cat = cats[tile_id]
-            fams = colour_families(boat, cat.colour)
-            found = self._cat_cache[key] = _Scorer(boat, cat.colour, fams).best(
-                (legal_placements(cat.shape, boat.layout, boat.occupied),), -1e9)
+            # the answer depends on the layout, the cat's shape and colour, the cells covered
+            # and the tiles of that colour: kept for the process under all of them, since
+            # boats recur from game to game (every first cat goes on an empty boat)
+            shared = (_layout_key(boat.layout), cat.shape.key, cat.colour, boat.occupied,
+                      tuple(t.mask for t in boat.tiles if t.colour == cat.colour))
+            found = _SHARED_BEST.get(shared)
+            if found is None:
+                fams = colour_families(boat, cat.colour)
+                found = _Scorer(boat, cat.colour, fams).best(
+                    (legal_placements(cat.shape, boat.layout, boat.occupied),), -1e9)
+                _share(shared, found)
+            self._cat_cache[key] = found
         return found
 
     def _best_treasure(self, game: Any, boat: Boat) -> tuple[float, int]:
@@ -179,8 +214,14 @@ class GreedyDuelBot:
         key = (boat.occupied, tuple(s.key for s in shapes))
         found = self._treasure_cache.get(key)
         if found is None:
-            found = self._treasure_cache[key] = _Scorer(boat, None).best(
-                [legal_placements(shape, boat.layout, boat.occupied) for shape in shapes], -1e9)
+            shared = (_layout_key(boat.layout), *key)  # a treasure has no colour: no families
+            found = _SHARED_BEST.get(shared)
+            if found is None:
+                found = _Scorer(boat, None).best(
+                    [legal_placements(shape, boat.layout, boat.occupied) for shape in shapes],
+                    -1e9)
+                _share(shared, found)
+            self._treasure_cache[key] = found
         return found
 
     def _card_value(self, game: Any, seat: int, card_id: int) -> float:
