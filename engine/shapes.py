@@ -172,6 +172,11 @@ class Placements:
             index -= n
         raise IndexError(index)  # pragma: no cover
 
+    def key(self) -> tuple[str, tuple[tuple[int, int], ...]]:
+        """A hashable value equal for two ``Placements`` of the same masks in the same order:
+        the shape and each orientation's anchors."""
+        return self.shape.key, tuple((o.index, anchors) for o, anchors in self._rows)
+
     def __contains__(self, mask: object) -> bool:
         if not isinstance(mask, int):
             return False
