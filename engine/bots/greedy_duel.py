@@ -55,22 +55,25 @@ def placement_value(boat: Boat, mask: int, colour: str | None,
     return placement_scorer(boat, colour, families)(mask)
 
 
-# The facts of a placement that depend on the layout alone, by (the layout's rats, mask): the
+# The facts of a placement that depend on the layout alone, per layout's rats, by mask: the
 # size and rats as ``value_of`` starts its sum, the neighbour cells, the number of cells.
 # Every game on a layout places the same few thousand masks; bounded all the same (masks given
 # by hand also land here).
-_STATIC: dict[tuple[int, int], tuple[float, int, int]] = {}
+_STATIC: dict[int, dict[int, tuple[float, int, int]]] = {}
 _STATIC_KEPT = 1 << 16
 
 
 def _static(rats: int, mask: int) -> tuple[float, int, int]:
-    found = _STATIC.get((rats, mask))
-    if found is None:
-        if len(_STATIC) >= _STATIC_KEPT:
+    kept = _STATIC.get(rats)
+    if kept is None or len(kept) >= _STATIC_KEPT:
+        if len(_STATIC) > 16:
             _STATIC.clear()
+        kept = _STATIC[rats] = {}
+    found = kept.get(mask)
+    if found is None:
         n = mask.bit_count()
         around = ((mask << 1) | (mask >> 1) | (mask << STRIDE) | (mask >> STRIDE)) & ~mask
-        found = _STATIC[(rats, mask)] = (0.1 * n + (mask & rats).bit_count(), around, n)
+        found = kept[mask] = (0.1 * n + (mask & rats).bit_count(), around, n)
     return found
 
 
@@ -114,10 +117,11 @@ class _Scorer:
         ``Placements`` each), and its value; ``(best, best_mask)`` when none beats ``best``."""
         rats, rests, free_before, blocked = self.rats, self.rests, self.free_before, self.blocked
         the_map, fams, coloured = self.the_map, self.fams, self.coloured
-        table, static, kept = _POTENTIALS, _static, _STATIC
+        table, static = _POTENTIALS, _static
+        kept = _STATIC.get(rats) or {}
         for group in groups:
             for mask in group:
-                found = kept.get((rats, mask))
+                found = kept.get(mask)
                 value, around, n = found if found is not None else static(rats, mask)
                 for size, rest in rests:
                     if size > n:
@@ -180,10 +184,12 @@ class GreedyDuelBot:
         self.last_note: str | None = None
         self._cat_cache: dict[tuple[int, int], tuple[float, int]] = {}
         self._treasure_cache: dict[tuple[int, tuple[str, ...]], tuple[float, int]] = {}
+        self._lesson_cache: dict[tuple[Any, ...], int] = {}
 
     def close(self) -> None:
         self._cat_cache.clear()
         self._treasure_cache.clear()
+        self._lesson_cache.clear()
 
     # --- values -----------------------------------------------------------------------------
     def _fish_value(self, game: Any) -> float:
@@ -234,7 +240,16 @@ class GreedyDuelBot:
             if card.params["action"] == "draw_tile_and_place":
                 return _INSTANT_DRAW_VALUE if game.bag else 0.0
             return instant_fish(card.params, boat) * self._fish_value(game)
-        now = lesson_points(card_id, seat, game.boats)
+        # the lesson's points on the boats as they are: kept by the boats' layouts, tiles
+        # (their cells, in order) and colour masks, which decide them (a Duel tile's colour is
+        # the colour mask holding it, a tile in none is a treasure)
+        key = (card_id, seat, *((b.layout.name, *b.colour_masks.values(),
+                                 *(t.mask for t in b.tiles)) for b in game.boats))
+        now = self._lesson_cache.get(key)
+        if now is None:
+            if len(self._lesson_cache) > 4096:
+                self._lesson_cache.clear()
+            now = self._lesson_cache[key] = lesson_points(card_id, seat, game.boats)
         kind = card.scoring["kind"]
         prior = _LESSON_PRIOR.get(kind, _EXACT_LESSON_PRIOR)
         return float(now) if game.day == 4 else 0.5 * now + 0.5 * prior
