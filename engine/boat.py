@@ -252,6 +252,20 @@ _FAMILY_SIZES: dict[tuple[int, ...], tuple[int, ...]] = {}
 _FAMILY_SIZES_KEPT = 1 << 13  # about 6 MB at most
 
 
+def remember_family_sizes(colour_mask: int, members: Sequence[int],
+                          parts: Iterable[tuple[int, int]]) -> None:
+    """Tell ``Boat.family_sizes`` the families of one colour, worked out elsewhere: the
+    colour's mask, its tiles' masks in the boat's order, and ``(part mask, tiles)`` of every
+    connected part. The greedy bot scores boats that differ from its own by one tile: it
+    knows the families they have (the tile joins the families it touches) without a flood
+    fill. The answer is the one ``family_sizes`` would find: sizes by lowest cell first."""
+    key = (colour_mask, *members)
+    if len(members) > 1 and key not in _FAMILY_SIZES:
+        if len(_FAMILY_SIZES) >= _FAMILY_SIZES_KEPT:
+            _FAMILY_SIZES.clear()
+        _FAMILY_SIZES[key] = tuple(n for _, n in sorted((part & -part, n) for part, n in parts))
+
+
 @dataclass
 class Boat:
     """A player's boat: the layout plus the tiles placed on it."""

@@ -67,7 +67,10 @@ def plan_worth(cards: Sequence[int], fish: int, baskets: Baskets,
 
 def best_plan(offer: Sequence[int], fish: int, baskets: Baskets,
               value: Callable[[int], float], *, last_day: bool) -> tuple[int, ...]:
-    """The subset of ``offer`` worth most (ties: fewer cards, then lower ids)."""
+    """The subset of ``offer`` worth most (ties: fewer cards, then lower ids). Each card's
+    value is asked once (a lesson's is a scoring of the boat) and reused by every subset."""
+    values = {c: value(c) for c in offer}
+    value = values.__getitem__
     offer = sorted(offer, key=lambda c: (-value(c), c))[:MAX_OFFER]
     best: tuple[float, tuple[int, ...]] = (plan_worth((), fish, baskets, value,
                                                       last_day=last_day), ())

@@ -12,11 +12,11 @@ deck order).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from ..actions import Action
-from ..boat import STRIDE, Boat, components
+from ..boat import STRIDE, Boat, BoatLayout, components
 from ..modes.duel.game import instant_fish
 from ..modes.duel.scoring import lesson_points
 from ..rng import Rng
@@ -55,48 +55,123 @@ def placement_value(boat: Boat, mask: int, colour: str | None,
     return placement_scorer(boat, colour, families)(mask)
 
 
+# The facts of a placement that depend on the layout alone, per layout's rats, by mask: the
+# size and rats as ``value_of`` starts its sum, the neighbour cells, the number of cells.
+# Every game on a layout places the same few thousand masks; bounded all the same (masks given
+# by hand also land here).
+_STATIC: dict[int, dict[int, tuple[float, int, int]]] = {}
+_STATIC_KEPT = 1 << 16
+
+
+def _static(rats: int, mask: int) -> tuple[float, int, int]:
+    kept = _STATIC.get(rats)
+    if kept is None or len(kept) >= _STATIC_KEPT:
+        if len(_STATIC) > 16:
+            _STATIC.clear()
+        kept = _STATIC[rats] = {}
+    found = kept.get(mask)
+    if found is None:
+        n = mask.bit_count()
+        around = ((mask << 1) | (mask >> 1) | (mask << STRIDE) | (mask >> STRIDE)) & ~mask
+        found = kept[mask] = (0.1 * n + (mask & rats).bit_count(), around, n)
+    return found
+
+
 def placement_scorer(boat: Boat, colour: str | None,
                      families: list[tuple[int, int]] | None = None) -> Callable[[int], float]:
     """``placement_value`` of one boat and one colour as a function of the mask: the
     boat's facts are looked up once for the many placements of a tile."""
-    layout = boat.layout
-    occupied_before = boat.occupied
-    rats = layout.rats_mask
-    # each room with what of it is still uncovered: the tile completes it when it covers
-    # the room's cells and all of the rest
-    # what of each room is still uncovered: a tile completes a room when it covers all of
-    # that rest (a room already full cannot meet a tile, so only the others are kept)
-    rests = [rest for rest in (room.mask & ~occupied_before for room in layout.rooms) if rest]
-    free_before = layout.cells_mask & ~occupied_before
-    the_map = layout.maps.get(colour, 0) if colour is not None else 0
-    fams = [(part, size, _potential(size)) for part, size in families or ()]
-    coloured = colour is not None
-    table = _POTENTIALS
+    return _Scorer(boat, colour, families).value_of
 
-    def value_of(mask: int) -> float:
-        # the same sums in the same order as ever (so the same floats and the same choices)
-        value = 0.1 * mask.bit_count() + (mask & rats).bit_count()
-        for rest in rests:
-            if not rest & ~mask:
-                value += 5.0
-        around = ((mask << 1) | (mask >> 1) | (mask << STRIDE) | (mask >> STRIDE)) & ~mask
-        free = free_before & ~mask
-        value += 0.2 * (around & ~free).bit_count()  # snug against tiles and the hull
-        alone = free & ~((free << 1) | (free >> 1) | (free << STRIDE) | (free >> STRIDE))
-        value -= 1.5 * (alone & around).bit_count()  # squares only a 1-square treasure fills
-        if coloured:
-            joined = 1
-            lost = 0
-            for part, size, potential in fams:
-                if part & around:
-                    joined += size
-                    lost += potential
-            value += (table[joined] if joined < 64 else _potential(joined)) - lost
-            if the_map & mask:
-                value += 2.0  # the map's treasure
-        return value
 
-    return value_of
+class _Scorer:
+    """``placement_value`` of one boat and one colour: the boat's facts bound once, the
+    layout's facts of each mask looked up (``_static``). ``value_of`` scores one mask and
+    ``best`` the best of many, with the same sums in the same order as ever (so the same
+    floats and the same choices)."""
+
+    def __init__(self, boat: Boat, colour: str | None,
+                 families: list[tuple[int, int]] | None = None) -> None:
+        layout = boat.layout
+        occupied_before = boat.occupied
+        # what of each room is still uncovered, smallest first: a tile completes a room when
+        # it covers all of that rest, so only rests no bigger than the tile are tried (a room
+        # already full cannot meet a tile, so only the others are kept; every completion adds
+        # the same 5.0, so the order of the rooms does not change the sum)
+        self.rests = sorted((rest.bit_count(), rest) for rest in
+                            (room.mask & ~occupied_before for room in layout.rooms) if rest)
+        self.rats = layout.rats_mask
+        self.free_before = layout.cells_mask & ~occupied_before
+        self.blocked = ~self.free_before  # tiles, the hull and beyond
+        self.the_map = layout.maps.get(colour, 0) if colour is not None else 0
+        self.fams = [(part, size, _potential(size)) for part, size in families or ()]
+        self.coloured = colour is not None
+
+    def value_of(self, mask: int) -> float:
+        best, _ = self.best(((mask,),), float("-inf"))
+        return best
+
+    def best(self, groups: Iterable[Iterable[int]], best: float,
+             best_mask: int = 0) -> tuple[float, int]:
+        """The first placement of highest value over ``groups`` of masks in turn (a
+        ``Placements`` each), and its value; ``(best, best_mask)`` when none beats ``best``."""
+        rats, rests, free_before, blocked = self.rats, self.rests, self.free_before, self.blocked
+        the_map, fams, coloured = self.the_map, self.fams, self.coloured
+        table, static = _POTENTIALS, _static
+        kept = _STATIC.get(rats) or {}
+        for group in groups:
+            for mask in group:
+                found = kept.get(mask)
+                value, around, n = found if found is not None else static(rats, mask)
+                for size, rest in rests:
+                    if size > n:
+                        break
+                    if not rest & ~mask:
+                        value += 5.0
+                # snug against tiles and the hull (around & ~free, as around misses the mask)
+                value += 0.2 * (around & blocked).bit_count()
+                free = free_before & ~mask
+                alone = free & ~((free << 1) | (free >> 1) | (free << STRIDE) | (free >> STRIDE))
+                value -= 1.5 * (alone & around).bit_count()  # squares only a 1-cell treasure fills
+                if coloured:
+                    joined = 1
+                    lost = 0
+                    for part, size, potential in fams:
+                        if part & around:
+                            joined += size
+                            lost += potential
+                    value += (table[joined] if joined < 64 else _potential(joined)) - lost
+                    if the_map & mask:
+                        value += 2.0  # the map's treasure
+                if value > best:
+                    best, best_mask = value, mask
+        return best, best_mask
+
+
+# The best placements found by any greedy Duel bot of the process, by everything they depend
+# on (``_best_cat``, ``_best_treasure``): pure answers, so sharing them changes no choice.
+_SHARED_BEST: dict[tuple[Any, ...], tuple[float, int]] = {}
+_SHARED_BEST_KEPT = 1 << 15
+_LAYOUT_KEYS: dict[int, tuple[Any, tuple[Any, ...]]] = {}  # id(layout) -> (layout, its key)
+
+
+def _share(key: tuple[Any, ...], found: tuple[float, int]) -> None:
+    if len(_SHARED_BEST) >= _SHARED_BEST_KEPT:
+        _SHARED_BEST.clear()
+    _SHARED_BEST[key] = found
+
+
+def _layout_key(layout: BoatLayout) -> tuple[Any, ...]:
+    """What of a layout the placement values read: its cells, rats, rooms and maps (the
+    layout itself is not hashable; the entry keeps the layout, so its id stays its own)."""
+    kept = _LAYOUT_KEYS.get(id(layout))
+    if kept is None or kept[0] is not layout:
+        key = (layout.cells_mask, layout.rats_mask, tuple(r.mask for r in layout.rooms),
+               tuple(sorted(layout.maps.items())))
+        if len(_LAYOUT_KEYS) > 64:
+            _LAYOUT_KEYS.clear()
+        kept = _LAYOUT_KEYS[id(layout)] = (layout, key)
+    return kept[1]
 
 
 class GreedyDuelBot:
@@ -109,10 +184,12 @@ class GreedyDuelBot:
         self.last_note: str | None = None
         self._cat_cache: dict[tuple[int, int], tuple[float, int]] = {}
         self._treasure_cache: dict[tuple[int, tuple[str, ...]], tuple[float, int]] = {}
+        self._lesson_cache: dict[tuple[Any, ...], int] = {}
 
     def close(self) -> None:
         self._cat_cache.clear()
         self._treasure_cache.clear()
+        self._lesson_cache.clear()
 
     # --- values -----------------------------------------------------------------------------
     def _fish_value(self, game: Any) -> float:
@@ -124,14 +201,18 @@ class GreedyDuelBot:
         found = self._cat_cache.get(key)
         if found is None:
             cat = cats[tile_id]
-            fams = colour_families(boat, cat.colour)
-            best, best_mask = -1e9, 0
-            value_of = placement_scorer(boat, cat.colour, fams)
-            for mask in legal_placements(cat.shape, boat.layout, boat.occupied):
-                v = value_of(mask)
-                if v > best:
-                    best, best_mask = v, mask
-            found = self._cat_cache[key] = (best, best_mask)
+            # the answer depends on the layout, the cat's shape and colour, the cells covered
+            # and the tiles of that colour: kept for the process under all of them, since
+            # boats recur from game to game (every first cat goes on an empty boat)
+            shared = (_layout_key(boat.layout), cat.shape.key, cat.colour, boat.occupied,
+                      tuple(t.mask for t in boat.tiles if t.colour == cat.colour))
+            found = _SHARED_BEST.get(shared)
+            if found is None:
+                fams = colour_families(boat, cat.colour)
+                found = _Scorer(boat, cat.colour, fams).best(
+                    (legal_placements(cat.shape, boat.layout, boat.occupied),), -1e9)
+                _share(shared, found)
+            self._cat_cache[key] = found
         return found
 
     def _best_treasure(self, game: Any, boat: Boat) -> tuple[float, int]:
@@ -139,14 +220,14 @@ class GreedyDuelBot:
         key = (boat.occupied, tuple(s.key for s in shapes))
         found = self._treasure_cache.get(key)
         if found is None:
-            best, best_mask = -1e9, 0
-            value_of = placement_scorer(boat, None)
-            for shape in shapes:
-                for mask in legal_placements(shape, boat.layout, boat.occupied):
-                    v = value_of(mask)
-                    if v > best:
-                        best, best_mask = v, mask
-            found = self._treasure_cache[key] = (best, best_mask)
+            shared = (_layout_key(boat.layout), *key)  # a treasure has no colour: no families
+            found = _SHARED_BEST.get(shared)
+            if found is None:
+                found = _Scorer(boat, None).best(
+                    [legal_placements(shape, boat.layout, boat.occupied) for shape in shapes],
+                    -1e9)
+                _share(shared, found)
+            self._treasure_cache[key] = found
         return found
 
     def _card_value(self, game: Any, seat: int, card_id: int) -> float:
@@ -159,7 +240,16 @@ class GreedyDuelBot:
             if card.params["action"] == "draw_tile_and_place":
                 return _INSTANT_DRAW_VALUE if game.bag else 0.0
             return instant_fish(card.params, boat) * self._fish_value(game)
-        now = lesson_points(card_id, seat, game.boats)
+        # the lesson's points on the boats as they are: kept by the boats' layouts, tiles
+        # (their cells, in order) and colour masks, which decide them (a Duel tile's colour is
+        # the colour mask holding it, a tile in none is a treasure)
+        key = (card_id, seat, *((b.layout.name, *b.colour_masks.values(),
+                                 *(t.mask for t in b.tiles)) for b in game.boats))
+        now = self._lesson_cache.get(key)
+        if now is None:
+            if len(self._lesson_cache) > 4096:
+                self._lesson_cache.clear()
+            now = self._lesson_cache[key] = lesson_points(card_id, seat, game.boats)
         kind = card.scoring["kind"]
         prior = _LESSON_PRIOR.get(kind, _EXACT_LESSON_PRIOR)
         return float(now) if game.day == 4 else 0.5 * now + 0.5 * prior

@@ -20,8 +20,17 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..boat import COLOURS, STRIDE, Boat, Tile, flood, neighbours
+from ..boat import (
+    COLOURS,
+    STRIDE,
+    Boat,
+    Tile,
+    components,
+    neighbours,
+    remember_family_sizes,
+)
 from ..scoring import PlayerFacts, TableFacts, family_points, score_total, sister_score
+from ..shapes import Placements
 
 # --- the weights, in points; measured with bench/greedy_winrate.py and bench/solo_winrate.py --
 ROOM_POINTS = 5.0  # an unfilled room costs 5 at the end
@@ -36,6 +45,9 @@ POCKET_CELL = 1.2  # per cell of a new free pocket of 1-2 cells (deep stage)
 POCKET_SMALL = 1.0  # per new free pocket of 3-4 cells: no cat fits, only treasures
 DEEP_CANDIDATES = 12  # placements the deep stage re-scores
 
+# ``PlacementEval.shortlist`` on empty boats, by layout, tile, bonuses and placements
+_EMPTY_BOAT_SHORTLISTS: dict[tuple[Any, ...], tuple[tuple[float, int], ...]] = {}
+
 _FAMILY_POINTS = tuple(family_points(n) for n in range(64))  # the family table, looked up
 
 
@@ -43,6 +55,20 @@ def hole_mask(free: int) -> int:
     """Free cells none of whose four neighbours is free (one-cell holes)."""
     spread = (free << 1) | (free >> 1) | (free << STRIDE) | (free >> STRIDE)
     return free & ~spread
+
+
+def _small_region(seed: int, within: int) -> int:
+    """``flood(seed, within)`` when that region has at most 4 cells; otherwise a part of it
+    with more than 4 (``pockets`` only tells regions of 1-2 and 3-4 cells from bigger ones, so
+    it need not flood the whole free space: a seed of the same region met again is grown
+    again and found big again)."""
+    region = seed & within
+    while True:
+        grown = (region | (region << 1) | (region >> 1) | (region << STRIDE)
+                 | (region >> STRIDE)) & within
+        if grown == region or grown.bit_count() > 4:
+            return grown
+        region = grown
 
 
 def sister_cost(game: Any, colour: str | None) -> float:
@@ -118,11 +144,13 @@ class PlacementEval:
         self.families: list[tuple[int, int]] = []  # (mask, tiles) of this colour
         self.map = 0
         self.others = 0  # tiles of other colours (mixing colours blocks families)
+        self._members: list[int] = []  # the masks of this colour's tiles, in the boat's order
         if colour is not None:
-            tiles = [t for t in boat.tiles if t.colour == colour]
-            parts = [flood(t.mask, boat.colour_masks[colour]) for t in tiles]
-            for part in {p for p in parts}:
-                self.families.append((part, sum(1 for t in tiles if t.mask & part)))
+            self._members = [t.mask for t in boat.tiles if t.colour == colour]
+            # each connected part once, with its tiles (every sum over the families is of
+            # ints, so their order changes nothing)
+            for part in components(boat.colour_masks[colour]):
+                self.families.append((part, sum(1 for m in self._members if m & part)))
             if map_reward and not layout.maps[colour] & occ:
                 self.map = layout.maps[colour]
             self.others = occ & ~boat.colour_masks[colour]
@@ -232,7 +260,7 @@ class PlacementEval:
         seeds = neighbours(m) & free_after
         penalty = 0.0
         while seeds:
-            region = flood(seeds & -seeds, free_after)
+            region = _small_region(seeds & -seeds, free_after)
             seeds &= ~region
             size = region.bit_count()
             if size <= 2:
@@ -250,6 +278,17 @@ class PlacementEval:
         masks = dict(boat.colour_masks)
         if self.colour is not None:
             masks[self.colour] |= m
+            # the families of the tile's colour on that boat: the tile joins those it touches
+            around = neighbours(m)
+            joined, tiles, parts = m, 1, []
+            for part, n in self.families:
+                if part & around:
+                    joined |= part
+                    tiles += n
+                else:
+                    parts.append((part, n))
+            parts.append((joined, tiles))
+            remember_family_sizes(masks[self.colour], [*self._members, m], parts)
         after = Boat(boat.layout, [*boat.tiles, Tile(self.kind, self.colour, self.shape, m)],
                      boat.occupied | m, masks)
         return self.judge.score(after) - self._base
@@ -271,9 +310,26 @@ class PlacementEval:
         return self.refine(self.shortlist(placements))
 
     def shortlist(self, placements: Iterable[int]) -> list[tuple[float, int]]:
-        """The ``DEEP_CANDIDATES`` best placements by quick value, best first."""
+        """The ``DEEP_CANDIDATES`` best placements by quick value, best first.
+
+        On an empty boat the quick values depend on the layout, the tile and its bonuses
+        alone, and every game's first rescues ask for them (a cat has about a thousand
+        placements there): those shortlists are kept for the process."""
+        key = None
+        if not self.occ and isinstance(placements, Placements):
+            layout = self.boat.layout
+            key = (layout.cells_mask, layout.rats_mask, tuple(self.rooms), self.colour,
+                   self.map, self.bonus, self.sister, placements.key())
+            kept = _EMPTY_BOAT_SHORTLISTS.get(key)
+            if kept is not None:
+                return list(kept)
         quick = self.quick_function()
-        return sorted(((quick(m), m) for m in placements), reverse=True)[:DEEP_CANDIDATES]
+        found = sorted(((quick(m), m) for m in placements), reverse=True)[:DEEP_CANDIDATES]
+        if key is not None:
+            if len(_EMPTY_BOAT_SHORTLISTS) >= 4096:
+                _EMPTY_BOAT_SHORTLISTS.clear()
+            _EMPTY_BOAT_SHORTLISTS[key] = tuple(found)
+        return found
 
     def refine(self, candidates: Sequence[tuple[float, int]]) -> tuple[float, int]:
         """The best of a shortlist by deep value (quick values without a judge)."""

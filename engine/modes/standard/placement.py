@@ -9,7 +9,7 @@ what treasure cards push. Family and solo reuse both unchanged.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ...actions import Action, PlacementActions
@@ -49,6 +49,51 @@ def fits(player: PlayerState, shape_key: str, *, ignore_touch: bool = False) -> 
     boat = player.boat
     return _fits(shape_key, boat.layout.cells_mask, boat.occupied,
                  ignore_touch or player.anywhere or not boat.occupied)
+
+
+def fit_test(player: PlayerState, *, ignore_touch: bool = False) -> Callable[[str], bool]:
+    """``fits(player, key, ignore_touch=...)`` as a function of the shape key, for callers
+    that ask one boat about several tiles (rescue options, treasure and Oshax offers): the
+    boat's free and touchable cells are worked out once, and each shape's answer is kept."""
+    boat = player.boat
+    occupied = boat.occupied
+    anywhere = ignore_touch or player.anywhere or not occupied
+    free = boat.layout.cells_mask & ~occupied
+    near_cells = 0 if anywhere else (
+        (occupied << 1) | (occupied >> 1) | (occupied << STRIDE) | (occupied >> STRIDE)) & free
+    answers: dict[str, bool] = {}
+
+    def test(shape_key: str) -> bool:
+        found = answers.get(shape_key)
+        if found is None:
+            found = answers[shape_key] = _fits_free(shape_key, free, near_cells, anywhere)
+        return found
+
+    return test
+
+
+def _fits_free(shape_key: str, free: int, near_cells: int, anywhere: bool) -> bool:
+    orientations = _ORIENTATIONS.get(shape_key)
+    if orientations is None:
+        orientations = _ORIENTATIONS[shape_key] = shape_of(shape_key).orientations
+    for o in orientations:
+        anchors = o.anchor_mask
+        offsets = o.offsets
+        for off in offsets:
+            anchors &= free >> off
+            if not anchors:
+                break
+        if not anchors:
+            continue
+        if anywhere:
+            return True
+        for off in offsets:
+            if anchors & (near_cells >> off):
+                return True
+    return False
+
+
+_ORIENTATIONS: dict[str, tuple[Any, ...]] = {}  # shape key -> its orientations
 
 
 def _fits(shape_key: str, cells: int, occupied: int, anywhere: bool) -> bool:
@@ -187,7 +232,8 @@ class TreasureFrame(Frame):
                 key = game.state.tiles[tile].shape
                 if key not in keys:
                     keys.append(key)
-        return [k for k in keys if fits(player, k)]
+        fit = fit_test(player)
+        return [k for k in keys if fit(k)]
 
     def progress(self, game: StandardGame) -> None:
         # the offer is read from the seat's legal actions (the game's cache), which the

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from ....actions import Action
 from ....boat import COLOURS
 from ..frames import Frame
-from ..placement import PlaceFrame, TreasureFrame, fits
+from ..placement import PlaceFrame, TreasureFrame, fit_test, fits
 from ..state import card
 from .anytime import is_playable, play_actions, play_card, unplayable_reason
 from .turns import TurnsFrame
@@ -43,7 +43,8 @@ def oshax_options(game: StandardGame, seat: int) -> list[Action]:
     if not cards:
         return []
     shapes = [game.state.tiles[t].shape for t in game.state.supply.oshax]
-    shapes = [s for s in shapes if fits(p, s)]
+    fit = fit_test(p)
+    shapes = [s for s in shapes if fit(s)]
     return [Action("oshax", c, s, colour) for c in cards for s in shapes for colour in COLOURS]
 
 

@@ -20,7 +20,7 @@ from ....cards import base_cards
 from ..fields import SIDES
 from ..frames import Frame
 from ..observation import public_snapshot
-from ..placement import PlaceFrame, fits
+from ..placement import PlaceFrame, fit_test, fits
 from ..state import PlayerState, card
 from .anytime import is_playable, play_actions, play_card, unplayable_reason
 from .turns import TurnsFrame
@@ -132,17 +132,13 @@ def rescue_options(game: StandardGame, seat: int) -> list[Action]:
         return []
     prices = game.rules.field_prices
     tiles = game.state.tiles
-    fit: dict[str, bool] = {}
+    fit = fit_test(p)
     out = []
     for side in SIDES:
         if p.fish < prices[side]:
             continue
         for i, tile in enumerate(game.state.fields.side(side)):
-            shape = tiles[tile].shape
-            ok = fit.get(shape)
-            if ok is None:
-                ok = fit[shape] = fits(p, shape)
-            if ok:
+            if fit(tiles[tile].shape):
                 out.extend(_rescue_actions(side, i, kinds))
     return out
 
