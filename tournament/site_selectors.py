@@ -168,10 +168,16 @@ def ready_versions(*, bot: Bot) -> list[BotVersion]:
 
 
 def league_match_counts(*, league: League) -> dict[str, int]:
-    """Matches of the league by status (every status present, zero when none)."""
+    """Matches of the league by status (every status present, zero when none): the ended ones
+    from the counts its row keeps, the open ones (a few) counted through its status index."""
+    open_statuses = [Match.Status.QUEUED, Match.Status.RUNNING]
     counts = dict(
-        league.matches.values_list("status").annotate(n=Count("pk")).values_list("status", "n")
-    )
+        league.matches.filter(status__in=open_statuses).order_by().values_list("status")
+        .annotate(n=Count("pk")).values_list("status", "n")
+    )  # fmt: skip
+    counts[Match.Status.FINISHED] = league.matches_finished
+    counts[Match.Status.FAILED] = league.matches_failed
+    counts[Match.Status.CANCELLED] = league.matches_cancelled
     return {status: counts.get(status, 0) for status in Match.Status.values}
 
 
