@@ -15,12 +15,15 @@
    random bot, their replays are stored in the replays storage, and every match of that
    seat count carries one of them. A filled database is reused (the bench leaves a marker
    league); `--refill` starts again. The fill ends with VACUUM ANALYZE, as autovacuum would
-   run on a live database.
+   run on a live database. Then, in a step of its own (so a database filled before it gets
+   it without a refill), a double-elimination bracket of 64 of those bots is played to its
+   champion through the services, as workers play it (bench/web_fill.py: `fill_bracket`).
 2. Starts gunicorn (scripts/stack.py, 2 web workers, no Celery; the page cache on CACHE_URL,
    else on a local Redis if one answers, as in a deployment) on a free loopback port and,
    with wrk at 8 connections, measures p50 and p99 of each page for `--seconds`:
-   the API and HTML match lists (first and a deep page), the ladder, the league page, a bot
-   page, the replay download and /healthz. The seconds are cut into `--rounds` slices
+   the API and HTML match lists (first and a deep page), the ladder, the league page (first
+   and a deep page of its matches), the leagues and bots lists, the bracket (API and HTML),
+   a bot page, the replay download and /healthz. The seconds are cut into `--rounds` slices
    measured in turn (page after page, then again), and each page's slices are merged into
    one latency distribution, /healthz's too: on a shared machine a burst of other work then
    weighs on every page alike (`--rounds 1`: each page in one go, /healthz first and last).
