@@ -58,8 +58,8 @@ def test_every_way_a_league_match_ends_is_counted_once(organiser, ready_version,
     assert _kept(league)["failed"] == 1
 
     ms.match_start(match_id=lost.pk)  # running, then its worker is lost on every attempt
-    Match.objects.filter(pk=lost.pk).update(attempts=ms.MAX_ATTEMPTS,
-                                            deadline=timezone.now() - timedelta(seconds=1))  # fmt: skip
+    past = timezone.now() - timedelta(seconds=1)
+    Match.objects.filter(pk=lost.pk).update(attempts=ms.MAX_ATTEMPTS, deadline=past)
     assert _kept(league)["running"] == 1
     ms.matches_reap_stale()
     assert _kept(league) == _live(league)
