@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Case, CharField, Count, OuterRef, Q, QuerySet, Subquery, Value, When
-from django.db.models.functions import Cast, Concat
+from django.db.models.functions import Cast, Coalesce, Concat
 
 from . import selectors, skill
 from .models import Bot, BotVersion, League, LeagueEntry, Match, MatchSeat
@@ -222,10 +222,15 @@ def league_rows(*, user: Any) -> QuerySet[League]:
         return Subquery(played.order_by(*selectors.LADDER_ORDERS[order]).values("label")[:1])
 
     conservative = League.LadderOrder.CONSERVATIVE
+    # a subquery, not a join: no GROUP BY, so the pager's count is a plain count of leagues
+    entrants = (
+        LeagueEntry.objects.filter(league=OuterRef("pk")).order_by().values("league")
+        .annotate(n=Count("pk")).values("n")
+    )  # fmt: skip
     return (
         selectors.league_list(user=user)
         .annotate(
-            entrants=Count("entries", distinct=True),
+            entrants=Coalesce(Subquery(entrants), 0),
             leader=Case(When(ladder_order=conservative, then=top(conservative)),
                         default=top(League.LadderOrder.ELO)),
         )
