@@ -437,7 +437,6 @@ def _record_locked(
     match.replay_sha256 = replay.get("sha256", "")
     match.replay_size = replay.get("size", 0)
     match.save()
-    league_count_ended(league_id=match.league_id, status=match.status)
     # versions locked in id order by both: h2h first (league and challenge matches)
     head_to_head_record_match(match=match, seats=rows.values())
     if match.kind == Match.Kind.LEAGUE:  # the fault rate and streaks count rated matches
@@ -449,6 +448,8 @@ def _record_locked(
     elif match.league_id:
         ratings.rating_apply_match(match=match)
         leagues.league_progress(league_id=match.league_id)
+    # last, as the league's row was locked before this count existed (after the versions')
+    league_count_ended(league_id=match.league_id, status=match.status)
     return match
 
 
