@@ -15,12 +15,15 @@
    random bot, their replays are stored in the replays storage, and every match of that
    seat count carries one of them. A filled database is reused (the bench leaves a marker
    league); `--refill` starts again. The fill ends with VACUUM ANALYZE, as autovacuum would
-   run on a live database.
+   run on a live database. Then, in a step of its own (so a database filled before it gets
+   it without a refill), a double-elimination bracket of 64 of those bots is played to its
+   champion through the services, as workers play it (bench/web_fill.py: `fill_bracket`).
 2. Starts gunicorn (scripts/stack.py, 2 web workers, no Celery; the page cache on CACHE_URL,
    else on a local Redis if one answers, as in a deployment) on a free loopback port and,
    with wrk at 8 connections, measures p50 and p99 of each page for `--seconds`:
-   the API and HTML match lists (first and a deep page), the ladder, the league page, a bot
-   page, the replay download and /healthz. The seconds are cut into `--rounds` slices
+   the API and HTML match lists (first and a deep page), the ladder, the league page (first
+   and a deep page of its matches), the leagues and bots lists, the bracket (API and HTML),
+   a bot page, the replay download and /healthz. The seconds are cut into `--rounds` slices
    measured in turn (page after page, then again), and each page's slices are merged into
    one latency distribution, /healthz's too: on a shared machine a burst of other work then
    weighs on every page alike (`--rounds 1`: each page in one go, /healthz first and last).
@@ -57,6 +60,7 @@ DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/h_perf_bench"
 # turns the page cache on; without CACHE_URL the bench uses a local Redis the same way.
 DEFAULT_CACHE = "redis://127.0.0.1:6379/13"
 MARKER = "bench-web-marker"
+BRACKET_MARKER = "bench-web-bracket"  # the bracket league, filled by a step of its own
 TARGET_RATIO = 3.0
 CONNECTIONS = 8
 SAMPLE_GAMES = 4  # real games per seat count whose result and replay the matches carry
@@ -101,19 +105,26 @@ def sample_games() -> dict[int, list[dict[str, Any]]]:
     return games
 
 
+def _web_fill() -> Any:
+    """bench/web_fill.py, loaded by path: bench/ holds a module named engine.py, so it cannot
+    go on sys.path."""
+    import importlib.util
+
+    if "web_fill" not in sys.modules:
+        spec = importlib.util.spec_from_file_location("web_fill", ROOT / "bench" / "web_fill.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        sys.modules["web_fill"] = module
+    return sys.modules["web_fill"]
+
+
 def fill(matches: int, leagues: int) -> dict[str, Any]:
     """Real sample games and their replays, then users, bots, leagues, entries, finished
     matches, seats, rating changes, standings, charts and head-to-head records: the rows of
     matches by COPY (bench/web_fill.py). Returns the fill's figures (kept in FILL_FIGURES)."""
-    import importlib.util
-
     from replays.storage import save_replay
 
-    # by path: bench/ holds a module named engine.py, so it cannot go on sys.path
-    spec = importlib.util.spec_from_file_location("web_fill", ROOT / "bench" / "web_fill.py")
-    web_fill = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(web_fill)
-
+    web_fill = _web_fill()
     print("playing sample games ...", file=sys.stderr)
     samples = sample_games()
     for seats, games in samples.items():
@@ -128,10 +139,23 @@ def fill(matches: int, leagues: int) -> dict[str, Any]:
     return figures
 
 
-def filled() -> bool:
+def filled(marker: str = MARKER) -> bool:
     from tournament.models import League
 
-    return League.objects.filter(name=MARKER).exists()
+    return League.objects.filter(name=marker).exists()
+
+
+def fill_bracket() -> dict[str, Any]:
+    """The bracket league (bench/web_fill.py: `fill_bracket`), on a database filled before
+    it or after; its figures are added to FILL_FIGURES."""
+    web_fill = _web_fill()
+    print(f"playing a bracket of {web_fill.BRACKET_ENTRANTS} ...", file=sys.stderr)
+    figures = web_fill.fill_bracket(BRACKET_MARKER)
+    kept = json.loads(FILL_FIGURES.read_text()) if FILL_FIGURES.exists() else {}
+    kept["bracket"] = figures
+    FILL_FIGURES.parent.mkdir(parents=True, exist_ok=True)
+    FILL_FIGURES.write_text(json.dumps(kept))
+    return figures
 
 
 def empty_database() -> None:
@@ -145,6 +169,7 @@ def targets() -> dict[str, str]:
     from tournament.models import Bot, League, Match
 
     league = League.objects.get(name=MARKER)
+    bracket = League.objects.get(name=BRACKET_MARKER)
     newest = Match.objects.order_by("-created_at", "-id").values_list("pk", flat=True)
     total = Match.objects.count()
     deep = newest[total // 2]
@@ -159,6 +184,8 @@ def targets() -> dict[str, str]:
         "html_matches": "/matches/",
         "html_matches_deep": f"/matches/?page={deep_page}",
         "api_ladder": f"/api/v1/leagues/{league.pk}/ladder/",
+        "html_bracket": f"/leagues/{bracket.pk}/bracket/",
+        "api_bracket": f"/api/v1/leagues/{bracket.pk}/bracket/",
         "html_league": f"/leagues/{league.pk}/",
         "html_league_matches_deep": f"/leagues/{league.pk}/?page={deep_page // 20 + 1}",
         "api_leagues": "/api/v1/leagues/",
@@ -336,6 +363,8 @@ def main(argv: list[str] | None = None) -> int:
         empty_database()
     if not filled():
         fill(args.matches, args.leagues)
+    if not filled(BRACKET_MARKER):
+        fill_bracket()
     from tournament.models import Match
 
     count = Match.objects.count()

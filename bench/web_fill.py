@@ -194,6 +194,8 @@ def fill(matches: int, leagues: int, samples: dict[int, list[dict[str, Any]]],
             cursor = django_cursor.cursor  # psycopg's own, for COPY
             written = fill_league(cursor, league, entries, samples[league.seats], per_league,
                                   times, rng)  # fmt: skip
+            # what services/matches.py counts as each match ends
+            League.objects.filter(pk=league.pk).update(matches_finished=per_league)
             LeagueEntry.objects.bulk_update(entries, [
                 "rating", "openskill_mu", "openskill_sigma", "last_change", "games",
                 "score_sum", "wins", "losses", "placements",
@@ -218,3 +220,63 @@ def fill(matches: int, leagues: int, samples: dict[int, list[dict[str, Any]]],
     return {"seconds": round(time.monotonic() - started, 1),
             "rows_seconds": round(rows_seconds, 1), "matches": per_league * leagues,
             "seats": seats_written, "database_bytes": size}  # fmt: skip
+
+
+BRACKET_ENTRANTS = 64  # the most an elimination bracket takes (tournament/brackets.py)
+BRACKET_BEST_OF = 3
+
+
+def fill_bracket(marker: str) -> dict[str, Any]:
+    """A double-elimination Duel bracket of BRACKET_ENTRANTS of the bench's bots (best of
+    BRACKET_BEST_OF, seeded by their ratings in the ladders), played to its champion through
+    the services as a worker plays it: each queued game is a real game of the built-in random
+    bots on the runner (`match_play`), and each result advances the bracket and queues the
+    next games. The play tasks are taken in this process instead of being sent to a broker.
+    A few hundred games, so it is a step of its own, keyed by its own league (`marker`): a
+    database filled before there was a bracket gets it without a refill. Returns its figures."""
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Permission
+    from django.test import override_settings
+
+    from tournament.models import BotVersion, League
+    from tournament.services import brackets as bracket_services
+    from tournament.services import leagues as league_services
+    from tournament.services.matches import match_play
+    from workers.tasks import match_play_task
+
+    started = time.monotonic()
+    organiser = get_user_model().objects.get(username="bench-organiser")
+    organiser.user_permissions.add(Permission.objects.get(codename="organise_leagues"))
+    organiser = get_user_model().objects.get(pk=organiser.pk)  # no cached permissions
+    versions = list(
+        BotVersion.objects.filter(bot__name__startswith="bench-bot-", number=2)
+        .order_by("bot__name")[:BRACKET_ENTRANTS]
+    )  # fmt: skip
+    queued: list[int] = []
+
+    def take(args: Any = (), kwargs: Any = None, **options: Any) -> None:
+        queued.append(args[0])
+
+    original = match_play_task.apply_async
+    match_play_task.apply_async = take  # the bench plays them itself, in order
+    try:
+        with override_settings(LIVE_MATCHES=False):
+            league = bracket_services.bracket_league_create(
+                organiser=organiser, name=marker, mode="duel", seats=2,
+                format=League.Format.DOUBLE_ELIMINATION, best_of=BRACKET_BEST_OF,
+            )  # fmt: skip
+            for version in versions:
+                league_services.league_entry_add(league=league, user=organiser,
+                                                 bot_version_id=version.pk)  # fmt: skip
+            league_services.league_start(league=league, user=organiser)
+            played = 0
+            while queued:
+                match_play(match_id=queued.pop(0))
+                played += 1
+    finally:
+        match_play_task.apply_async = original
+    league.refresh_from_db()
+    if league.status != League.Status.CLOSED:
+        raise RuntimeError(f"the bench's bracket stopped unfinished ({league.status})")
+    return {"seconds": round(time.monotonic() - started, 1), "entrants": len(versions),
+            "games": played, "league": league.pk}  # fmt: skip

@@ -14,6 +14,9 @@ from .models import Bot, Bracket, BracketGame, BracketSeries, League, LeagueEntr
 from .selectors import league_list
 
 PODIUM_PLACES = 3
+# what a bracket shows of an entrant: its bot's name and its version's number
+ENTRANT_FIELDS = ("id", "league_id", "bot_version__id", "bot_version__number",
+                  "bot_version__bot__id", "bot_version__bot__name")  # fmt: skip
 
 
 def league_places(*, league: League) -> QuerySet[LeaguePlace]:
@@ -100,12 +103,18 @@ def bracket_view(*, league: League) -> BracketView | None:
     bracket = Bracket.objects.filter(league=league).first()
     if bracket is None:
         return None
-    entries = {e.pk: e for e in league.entries.select_related("bot_version__bot")}
+    # only what the bracket draws: a bracket's matches and entrants carry results, charts and
+    # logs that would cost more to read than the whole page
+    entries = {
+        e.pk: e
+        for e in league.entries.select_related("bot_version__bot").only(*ENTRANT_FIELDS)
+    }
     rows = list(bracket.series.order_by("pk"))
     games: dict[int, list[Any]] = {}
     for game in (
         BracketGame.objects.filter(series__bracket=bracket)
         .select_related("match")
+        .only("series_id", "number", "match__id", "match__status")
         .order_by("series_id", "number")
     ):
         games.setdefault(game.series_id, []).append(game.match)

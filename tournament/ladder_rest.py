@@ -91,9 +91,7 @@ def rest_reason(
 def ladder_rest_state(league: Any, entries: Sequence[Any] | None = None) -> RestState | None:
     """The rest state of a ladder league (None for other formats). ``entries``: its scheduled
     entries when the caller has them (services.leagues.scheduled_entries)."""
-    from django.conf import settings
-
-    from .models import HeadToHead, League
+    from .models import League
 
     if league.format != League.Format.LADDER:
         return None
@@ -101,15 +99,72 @@ def ladder_rest_state(league: Any, entries: Sequence[Any] | None = None) -> Rest
         from .services.leagues import scheduled_entries
 
         entries = list(scheduled_entries(league))
+    return _state(league, entries, None)
+
+
+def ladder_rest_states(leagues: Sequence[Any]) -> dict[int, RestState]:
+    """The rest state of every running ladder among `leagues` (a page of a list), by league
+    id, in two queries whatever their number: their scheduled entries (the few fields read
+    here), then the head-to-head records of those whose σ alone does not decide."""
+    from django.conf import settings
+
+    from .models import HeadToHead, League, LeagueEntry
+
+    running = League.Status.RUNNING
+    ladders = {lg.pk: lg for lg in leagues
+               if lg.format == League.Format.LADDER and lg.status == running}  # fmt: skip
+    if not ladders:
+        return {}
+    entries: dict[int, list[Any]] = {pk: [] for pk in ladders}
+    scheduled = (
+        LeagueEntry.objects.filter(league_id__in=ladders, bot_version__suspended_at__isnull=True,
+                                   withdrawn_at__isnull=True)
+        .only("pk", "league_id", "bot_version_id", "openskill_sigma", "games")
+        .order_by("league_id", "pk")
+    )  # fmt: skip
+    for entry in scheduled:
+        entries[entry.league_id].append(entry)
+    limit = settings.LADDER_REST_SIGMA
+    need_pairs = [pk for pk, lg in ladders.items() if _needs_pairs(lg, entries[pk], limit)]
+    records: dict[int, list[tuple[int, int, int]]] = {pk: [] for pk in need_pairs}
+    if need_pairs:
+        rows = HeadToHead.objects.filter(league_id__in=need_pairs).values_list(
+            "league_id", "subject_id", "opponent_id", "games"
+        )
+        for league_id, subject, opponent, games in rows:
+            records[league_id].append((subject, opponent, games))
+    return {pk: _state(lg, entries[pk], records.get(pk, [])) for pk, lg in ladders.items()}
+
+
+def _needs_pairs(league: Any, entries: Sequence[Any], sigma_limit: float) -> bool:
+    """Whether the pair meeting counts can change `rest_reason`'s answer: not when there are
+    too few entrants, when every σ is already narrow enough, or in a solo ladder."""
+    if league.seats <= 1 or len(entries) < max(league.seats, 2):
+        return False
+    return max(e.openskill_sigma for e in entries) >= sigma_limit
+
+
+def _state(
+    league: Any, entries: Sequence[Any], records: Sequence[tuple[int, int, int]] | None
+) -> RestState:
+    """`rest_reason` of a ladder's scheduled `entries`; `records`: (subject, opponent, games)
+    of its head-to-head rows when the caller read them (any of the league's), else read
+    here when they matter."""
+    from django.conf import settings
+
+    from .models import HeadToHead
+
     by_version = {e.bot_version_id: e.pk for e in entries}
     sigmas = {e.pk: e.openskill_sigma for e in entries}
     pair_games: dict[frozenset, int] = {}
-    if league.seats > 1 and len(entries) >= 2:
-        records = HeadToHead.objects.filter(
-            league=league, subject_id__in=by_version, opponent_id__in=by_version
-        ).values_list("subject_id", "opponent_id", "games")
+    if _needs_pairs(league, entries, settings.LADDER_REST_SIGMA):
+        if records is None:
+            records = HeadToHead.objects.filter(
+                league=league, subject_id__in=by_version, opponent_id__in=by_version
+            ).values_list("subject_id", "opponent_id", "games")
         for subject, opponent, games in records:
-            pair_games[frozenset((by_version[subject], by_version[opponent]))] = games
+            if subject in by_version and opponent in by_version:
+                pair_games[frozenset((by_version[subject], by_version[opponent]))] = games
     return rest_reason(
         sigmas, pair_games, seats=league.seats,
         sigma_limit=settings.LADDER_REST_SIGMA, games_limit=settings.LADDER_REST_PAIR_GAMES,

@@ -124,6 +124,12 @@ class League(models.Model):
     rated_matches = models.PositiveIntegerField(
         default=0, help_text="rated matches applied so far: the x axis of the rating chart"
     )
+    # Its matches that ended, by how: each is counted as it ends (services/matches.py,
+    # `league_count_ended`), so the league page reads three numbers instead of counting a
+    # history of any length; its queued and running matches, a few at a time, are counted
+    matches_finished = models.PositiveIntegerField(default=0)
+    matches_failed = models.PositiveIntegerField(default=0)
+    matches_cancelled = models.PositiveIntegerField(default=0)
     base_seed = models.BigIntegerField(default=0)
     ladder_order = models.CharField(
         max_length=16, choices=LadderOrder.choices, default=LadderOrder.ELO,

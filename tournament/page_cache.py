@@ -10,7 +10,8 @@ cookie and used no CSRF token is stored, headers included, under the generation 
 the view ran. An entry is rebuilt after PAGE_CACHE_SECONDS (0 turns the cache off), which
 bounds how long a write made outside Django (SQL by hand) can go unseen: the first request
 past that time rebuilds it while the others are still served the entry (it shows every
-write Django committed), so that a page's expiry never makes all its readers wait.
+write Django committed), so that a page's expiry never makes all its readers wait; the
+entry stays in the cache KEEP_FACTOR times that long, so this holds for pages read seldom.
 
 **Writes.** Every statement that writes a table a page shows (the tournament app's tables and
 the user table) bumps the generation once its transaction commits: an execute wrapper on
@@ -45,6 +46,13 @@ GENERATION_KEY = "page-cache:generation"
 # An entry past PAGE_CACHE_SECONDS is rebuilt by one request while the others are still
 # served it, for at most this long (the rebuilding request may have died).
 REFRESH_SECONDS = 10
+# An entry is kept in the cache this many times PAGE_CACHE_SECONDS past its time: a page read
+# less often than every PAGE_CACHE_SECONDS still finds its entry, so one reader rebuilds it
+# while the others are served the entry. Dropped at its time, the entry would make every
+# reader of a burst build the page at once (on two cores, eight readers of a page that
+# takes 40 ms to build wait 160 ms). Keys are per page, so this keeps no more entries alive
+# than the pages read within that time; entries of an old generation are never served.
+KEEP_FACTOR = 10
 MESSAGES_COOKIE = "messages"  # django.contrib.messages' cookie storage
 SPOILERS_COOKIE = "spoilers"  # website/spoilers.py: "shown" shows results in lists
 log = logging.getLogger(__name__)
@@ -266,7 +274,7 @@ class PageCacheMiddleware:
             headers = [(k, v) for k, v in response.items() if k != "X-Page-Cache"]
             entry = (generation, time.time() + seconds, 200, headers, response.content)
             try:
-                cache.set(key, entry, seconds + REFRESH_SECONDS)
+                cache.set(key, entry, seconds * KEEP_FACTOR + REFRESH_SECONDS)
                 cache.delete(f"{key}:refresh")
             except Exception:
                 log.warning("page cache: could not store %s", request.path, exc_info=True)

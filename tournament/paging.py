@@ -65,13 +65,17 @@ def newest_first(
     ids = rows.order_by(*NEWEST_FIRST).values_list("pk", flat=True)
     if before is not None:
         at = _created_at(scope, before)
-        older = ids.filter(Q(created_at__lt=at) | Q(created_at=at, pk__lt=before))
+        # created_at <= at as well: a range the index starts from, where the OR alone made
+        # PostgreSQL walk the index from the newest row (every newer row, at any depth)
+        older = ids.filter(Q(created_at__lt=at) | Q(created_at=at, pk__lt=before),
+                           created_at__lte=at)  # fmt: skip
         found = list(older[: size + 1])
         return IdPage(found[:size], None, has_older=len(found) > size, has_newer=True)
     if after is not None:
         at = _created_at(scope, after)
         newer = rows.order_by(*OLDEST_FIRST).values_list("pk", flat=True)
-        newer = newer.filter(Q(created_at__gt=at) | Q(created_at=at, pk__gt=after))
+        newer = newer.filter(Q(created_at__gt=at) | Q(created_at=at, pk__gt=after),
+                             created_at__gte=at)  # fmt: skip
         found = list(newer[: size + 1])
         if len(found) > size:
             return IdPage(found[:size][::-1], None, has_older=True, has_newer=True)

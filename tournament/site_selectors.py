@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Case, CharField, Count, OuterRef, Q, QuerySet, Subquery, Value, When
-from django.db.models.functions import Cast, Concat
+from django.db.models.functions import Cast, Coalesce, Concat
 
 from . import selectors, skill
 from .models import Bot, BotVersion, League, LeagueEntry, Match, MatchSeat
@@ -168,10 +168,16 @@ def ready_versions(*, bot: Bot) -> list[BotVersion]:
 
 
 def league_match_counts(*, league: League) -> dict[str, int]:
-    """Matches of the league by status (every status present, zero when none)."""
+    """Matches of the league by status (every status present, zero when none): the ended ones
+    from the counts its row keeps, the open ones (a few) counted through its status index."""
+    open_statuses = [Match.Status.QUEUED, Match.Status.RUNNING]
     counts = dict(
-        league.matches.values_list("status").annotate(n=Count("pk")).values_list("status", "n")
-    )
+        league.matches.filter(status__in=open_statuses).order_by().values_list("status")
+        .annotate(n=Count("pk")).values_list("status", "n")
+    )  # fmt: skip
+    counts[Match.Status.FINISHED] = league.matches_finished
+    counts[Match.Status.FAILED] = league.matches_failed
+    counts[Match.Status.CANCELLED] = league.matches_cancelled
     return {status: counts.get(status, 0) for status in Match.Status.values}
 
 
@@ -216,10 +222,15 @@ def league_rows(*, user: Any) -> QuerySet[League]:
         return Subquery(played.order_by(*selectors.LADDER_ORDERS[order]).values("label")[:1])
 
     conservative = League.LadderOrder.CONSERVATIVE
+    # a subquery, not a join: no GROUP BY, so the pager's count is a plain count of leagues
+    entrants = (
+        LeagueEntry.objects.filter(league=OuterRef("pk")).order_by().values("league")
+        .annotate(n=Count("pk")).values("n")
+    )  # fmt: skip
     return (
         selectors.league_list(user=user)
         .annotate(
-            entrants=Count("entries", distinct=True),
+            entrants=Coalesce(Subquery(entrants), 0),
             leader=Case(When(ladder_order=conservative, then=top(conservative)),
                         default=top(League.LadderOrder.ELO)),
         )

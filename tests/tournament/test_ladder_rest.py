@@ -140,3 +140,53 @@ def test_the_api_gives_a_running_ladders_rest_state(
         ls.league_start(league=league, user=organiser)
     rest = client.get(f"/api/v1/leagues/{league.pk}/").json()["rest"]
     assert rest["resting"] is True and "met at least 1 time" in rest["reason"]
+
+
+@pytest.mark.django_db
+def test_the_league_list_gives_each_ladders_rest_state_in_fixed_queries(
+    client, organiser, ready_version, runner, settings, django_capture_on_commit_callbacks
+):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tournament.services import events
+
+    settings.LADDER_REST_PAIR_GAMES = 1
+
+    def ladder(name, entrants, *, play):
+        league = ls.league_create(organiser=organiser, name=name, mode="duel", seats=2,
+                                  format="ladder")  # fmt: skip
+        for i in range(entrants):
+            version = ready_version(organiser, f"{name}-{i}")
+            ls.league_entry_add(league=league, user=organiser, bot_version_id=version.pk)
+        if play:
+            with django_capture_on_commit_callbacks(execute=True):
+                ls.league_start(league=league, user=organiser)
+        else:
+            ls.league_open(league=league, user=organiser)
+        return league
+
+    def listed():
+        with CaptureQueriesContext(connection) as ctx:
+            body = client.get("/api/v1/leagues/").json()
+        return {row["id"]: row["rest"] for row in body["results"]}, len(ctx.captured_queries)
+
+    resting = ladder("rests", 3, play=True)
+    _, one = listed()
+    playing = ladder("plays", 2, play=False)
+    waiting = ladder("waits", 1, play=False)
+    withdrawn = ladder("withdraws", 3, play=True)  # one entrant withdrawn: not counted
+    entry = withdrawn.entries.order_by("pk").first()
+    events.league_entry_remove(league=withdrawn, user=organiser, entry_id=entry.pk)
+    draft = ls.league_create(organiser=organiser, name="draft", mode="duel", seats=2,
+                             format="ladder")  # fmt: skip
+    rest, many = listed()
+    assert many == one  # the same queries for one ladder or four
+    assert rest[draft.pk] is None
+    for league in (resting, playing, waiting, withdrawn):
+        league.refresh_from_db()
+        state = ladder_rest_state(league)
+        assert rest[league.pk] == {"resting": state.resting, "reason": state.reason}
+        assert rest[league.pk] == client.get(f"/api/v1/leagues/{league.pk}/").json()["rest"]
+    assert rest[resting.pk]["resting"] and not rest[playing.pk]["resting"]
+    assert rest[waiting.pk]["reason"] == "waits for entrants"

@@ -182,3 +182,21 @@ def test_an_expired_page_is_rebuilt_by_one_reader_while_the_others_are_served(
     assert _hit(anon.get(url))  # fresh again
     cache.delete(page_cache.GENERATION_KEY)
     assert not _hit(anon.get(url))  # a past entry is never served for a new generation
+
+
+def test_an_entry_is_kept_past_its_time_for_pages_read_seldom(league, monkeypatch):
+    """Stored for KEEP_FACTOR times PAGE_CACHE_SECONDS: a page read once a minute still finds
+    its entry, and one reader rebuilds it while the others are served (a burst of readers
+    of an entry dropped at its time would all build the page at once)."""
+    kept: dict[str, Any] = {}
+    store = cache.set
+
+    def spy(key: str, value: Any, timeout: Any = None, **kwargs: Any) -> Any:
+        kept[key] = timeout
+        return store(key, value, timeout, **kwargs)
+
+    monkeypatch.setattr(cache, "set", spy)
+    assert not _hit(Client().get("/leagues/"))
+    (timeout,) = [t for k, t in kept.items() if k.startswith("page-cache:") and ":" not in k[11:]]
+    assert timeout >= 10 * 30  # PAGE_CACHE_SECONDS is 30 here
+    assert _hit(Client().get("/leagues/"))

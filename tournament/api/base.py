@@ -4,6 +4,7 @@ lists page newest first without counting), object lookup."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.db.models import QuerySet
@@ -47,9 +48,11 @@ def paginated(
     filterset_class: Any = None,
     context: dict[str, Any] | None = None,
     extra: dict[str, Any] | None = None,
+    page_context: Callable[[list[Any]], dict[str, Any]] | None = None,
 ) -> Response:
     """Apply the view's filterset (400 on bad filters), paginate, serialize; `extra` keys are
-    added to the page body."""
+    added to the page body; `page_context(rows of the page)` adds to the serializer's context
+    what is read once for the whole page."""
     filterset_class = filterset_class or getattr(view, "filterset_class", None)
     if filterset_class is not None:
         filterset = filterset_class(request.query_params, queryset=queryset, request=request)
@@ -59,6 +62,8 @@ def paginated(
     paginator = PageNumberPagination()
     page = paginator.paginate_queryset(queryset, request, view=view)
     ctx = {"request": request, **(context or {})}
+    if page_context is not None:
+        ctx.update(page_context(list(page or [])))
     response = paginator.get_paginated_response(serializer_class(page, many=True, context=ctx).data)
     if extra:
         response.data = {**extra, **response.data}

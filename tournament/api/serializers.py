@@ -426,7 +426,8 @@ class LeagueOutput(serializers.ModelSerializer):
 
         if league.status != League.Status.RUNNING:
             return None
-        state = ladder_rest_state(league)
+        states = self.context.get("rest_states")  # a list's page reads them at once
+        state = states.get(league.pk) if states is not None else ladder_rest_state(league)
         return None if state is None else {"resting": state.resting, "reason": state.reason}
 
 

@@ -14,6 +14,7 @@ from rest_framework.views import APIView
 
 from .. import bracket_selectors, selectors
 from ..errors import NotFound, ValidationFailed
+from ..ladder_rest import ladder_rest_states
 from ..models import League
 from ..services import accounts as account_services
 from ..services import bots as bot_services
@@ -186,7 +187,8 @@ class LeagueListApi(FilteredListApi):
     @extend_schema(responses=s.LeagueOutput(many=True))
     def get(self, request: Request) -> Response:
         leagues = selectors.league_list(user=request.user)
-        return paginated(request, self, leagues, s.LeagueOutput)
+        return paginated(request, self, leagues, s.LeagueOutput,
+                         page_context=lambda page: {"rest_states": ladder_rest_states(page)})
 
     @extend_schema(request=s.LeagueInput, responses={201: s.LeagueOutput})
     def post(self, request: Request) -> Response:

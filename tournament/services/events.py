@@ -20,6 +20,7 @@ from .. import swiss
 from ..errors import Conflict, NotFound, PermissionDenied, ValidationFailed
 from ..models import League, LeagueEntry, Match
 from ..seed_privacy import seed_privacy_problem
+from .matches import league_count_ended
 
 log = logging.getLogger(__name__)
 MAX_ENTRANTS_CEILING = 10_000
@@ -184,8 +185,10 @@ def league_entry_remove(*, league: League, user: Any, entry_id: int) -> LeagueEn
         entry.withdrawn_at = timezone.now()
         entry.save(update_fields=["withdrawn_at"])
         queued = seated.filter(status=Match.Status.QUEUED).values("pk")
-        Match.objects.filter(pk__in=queued).update(status=Match.Status.CANCELLED,
-                                                   finished_at=timezone.now())  # fmt: skip
+        cancelled = Match.objects.filter(pk__in=queued).update(
+            status=Match.Status.CANCELLED, finished_at=timezone.now()
+        )
+        league_count_ended(league_id=league.pk, status=Match.Status.CANCELLED, n=cancelled)
     _progress_after_removal(league)
     return entry
 

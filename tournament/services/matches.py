@@ -17,7 +17,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
 
 from ..errors import ValidationFailed
@@ -80,6 +80,24 @@ def match_enqueue(match: Match, seats: int | None = None, *, again: bool = False
             (match_id,), queue=queue, time_limit=hard, soft_time_limit=soft
         )
     )
+
+
+# an ended match's status -> the league's count of them (League.matches_finished, ...)
+ENDED_COUNTS = {
+    Match.Status.FINISHED: "matches_finished",
+    Match.Status.FAILED: "matches_failed",
+    Match.Status.CANCELLED: "matches_cancelled",
+}
+
+
+def league_count_ended(*, league_id: int | None, status: str, n: int = 1) -> None:
+    """`n` matches of the league ended with `status`: counted in its row, so its page never
+    counts its history. Called in the transaction that ends them, where each match's end
+    is decided exactly once (under its row lock, or by the update that ends it)."""
+    if league_id is None or n <= 0:
+        return
+    field = ENDED_COUNTS[status]
+    League.objects.filter(pk=league_id).update(**{field: F(field) + n})
 
 
 def match_queue(mode: str, *, again: bool = False) -> str | None:
@@ -430,6 +448,8 @@ def _record_locked(
     elif match.league_id:
         ratings.rating_apply_match(match=match)
         leagues.league_progress(league_id=match.league_id)
+    # last, as the league's row was locked before this count existed (after the versions')
+    league_count_ended(league_id=match.league_id, status=match.status)
     return match
 
 
@@ -451,6 +471,7 @@ def match_fail(*, match_id: int, error: str) -> Match | None:
         match.status = Match.Status.FAILED
         match.finished_at = timezone.now()
         match.save(update_fields=["status", "error", "finished_at"])
+        league_count_ended(league_id=match.league_id, status=match.status)
         if match.kind == Match.Kind.VALIDATION:
             bots.bot_version_record_validation(match=match)
         elif match.kind == Match.Kind.PAIRED:
@@ -462,9 +483,11 @@ def match_fail(*, match_id: int, error: str) -> Match | None:
 
 def match_cancel_queued(*, league: League) -> int:
     """Cancel a league's queued matches (the league was closed)."""
-    return Match.objects.filter(league=league, status=Match.Status.QUEUED).update(
+    cancelled = Match.objects.filter(league=league, status=Match.Status.QUEUED).update(
         status=Match.Status.CANCELLED, finished_at=timezone.now()
     )
+    league_count_ended(league_id=league.pk, status=Match.Status.CANCELLED, n=cancelled)
+    return cancelled
 
 
 def matches_reap_stale(*, now: Any = None) -> list[int]:
@@ -499,6 +522,7 @@ def _requeue_running_stale(now: Any) -> list[int]:
                 match.error = "gave up: worker lost on every attempt"
                 match.finished_at = now
                 match.save(update_fields=["status", "error", "finished_at"])
+                league_count_ended(league_id=match.league_id, status=match.status)
                 if match.kind == Match.Kind.PAIRED:
                     from .paired import paired_game_decided
 

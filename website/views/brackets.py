@@ -9,6 +9,7 @@ from django.shortcuts import render
 
 from tournament import bracket_selectors, selectors
 
+from ..bracket_cells import bracket_sections
 from .common import found
 
 
@@ -19,4 +20,5 @@ def league_bracket(request: HttpRequest, league_id: int) -> HttpResponse:
     if view is None:
         raise Http404(f"{league.name} is a {league.get_format_display().lower()}, not a bracket.")
     template = "website/_bracket.html" if request.GET.get("fragment") else "website/bracket.html"
-    return render(request, template, {"league": league, "view": view})
+    return render(request, template, {"league": league, "view": view,
+                                      "sections": bracket_sections(view)})  # fmt: skip

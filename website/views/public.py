@@ -97,9 +97,17 @@ def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
         else (),
         "invite_form": InviteForm() if organiser else None,
         "enter_form": _enter_form(request, league),
-        "rest": ladder_rest_state(league) if league.status == League.Status.RUNNING else None,
+        "rest": ladder_rest_state(league, entries=_scheduled(ladder))
+        if league.status == League.Status.RUNNING else None,
         **league_event_context(league, organiser=organiser, entrants=len(ladder)),
     })  # fmt: skip
+
+
+def _scheduled(ladder: list[Any]) -> list[Any]:
+    """The ladder's entries that new matches are made of (`services.leagues.scheduled_entries`),
+    from the rows the page has read already: not withdrawn, their version not suspended."""
+    entries = [r.entry for r in ladder]
+    return [e for e in entries if e.withdrawn_at is None and e.bot_version.suspended_at is None]
 
 
 def _enter_form(request: HttpRequest, league: Any) -> Any:
