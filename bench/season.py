@@ -3,13 +3,17 @@ scheduler, the engine's matches replaced by a cheap outcome model.
 
     python bench/season.py [--bots 1000] [--burst 300] [--workers 16] [--match-seconds 4.9]
                            [--before-minutes 30] [--burst-minutes 60] [--seed 1] [--json]
+                           [--divisions SIZE] [--one-queue]
 
 What is real: the choice of tables (`tournament.scheduling.information_tables`, what
 `services.leagues.ladder_tables` calls, with the league's busy flags and recent-pair window),
 the top-up rule (`LADDER_QUEUE_PER_ENTRANT` open matches per entrant, topped up after every
 result as `league_progress` does and by the beat every `LADDER_SCHEDULE_SECONDS`), the FIFO
 order in which Celery workers take queued matches, and the OpenSkill update of every result
-(`tournament.skill.match_update`). What is modelled: a match lasts `--match-seconds` (±20 %,
+(`tournament.skill.match_update`), and the lane ahead of the backlog on which the ladder sends
+the first rated match of an entrant who joined after its start (`services.leagues`,
+`_newcomer_first`; workers take that lane first; `--one-queue` models the single FIFO queue
+of before that change). What is modelled: a match lasts `--match-seconds` (±20 %,
 uniform; the default is docs/scaling.md's 4.2 s of CPU of bots that think plus a slot's 0.7 s
 of waiting) on one of `--workers` slots (the documented 16: four hosts of four cores), and
 its winner is drawn by Bradley-Terry from true strengths (log-odds ~ N(0, 1)).
@@ -114,6 +118,7 @@ def simulate(args: argparse.Namespace) -> dict:
     end = burst_end
 
     queue: deque = deque()  # FIFO: Celery's order
+    ahead: deque = deque()  # the retry lane: a newcomer's first match, served first
     busy: set[int] = set()  # entrants in a queued or running match
     recent: deque = deque()  # the recent window of tables, for the pair cap
     events: list = []  # (time, kind, payload)
@@ -130,7 +135,7 @@ def simulate(args: argparse.Namespace) -> dict:
         nonlocal scheduler_seconds, tables_made
         keys = entrants()
         wanted = max(1, len(keys) * LADDER_QUEUE_PER_ENTRANT // 2)
-        open_count = len(queue) + (args.workers - free_workers)
+        open_count = len(queue) + len(ahead) + (args.workers - free_workers)
         if open_count >= wanted:
             return
         window = scheduling.pair_window(len(keys))
@@ -151,14 +156,15 @@ def simulate(args: argparse.Namespace) -> dict:
         scheduler_seconds += time.process_time() - started
         tables_made += len(tables)
         for table in tables:
-            queue.append((now, table))
+            newcomer = any(k >= args.bots and games[k] == 0 for k in table)  # _newcomer_first
+            (queue if args.one_queue or not newcomer else ahead).append((now, table))
             recent.append(table)
             busy.update(table)
 
     def dispatch(now: float) -> None:
         nonlocal free_workers
-        while free_workers and queue:
-            _, table = queue.popleft()
+        while free_workers and (queue or ahead):
+            _, table = (ahead or queue).popleft()
             free_workers -= 1
             duration = args.match_seconds * rng.uniform(0.8, 1.2)
             heapq.heappush(events, (now + duration, "done", table))
@@ -236,7 +242,9 @@ def simulate(args: argparse.Namespace) -> dict:
     hours_burst = args.burst_minutes / 60.0
     return {
         "bots": args.bots, "burst": args.burst, "workers": args.workers,
-        "divisions": args.divisions, "cold": args.cold,
+        "divisions": args.divisions, "cold": args.cold, "one_queue": args.one_queue,
+        "seed": args.seed, "before_minutes": args.before_minutes,
+        "burst_minutes": args.burst_minutes,
         "match_seconds": args.match_seconds,
         "matches_per_bot_hour_before": round(2 * played["before"] / args.bots / hours_before, 2),
         "matches_per_bot_hour_burst": round(
@@ -254,7 +262,7 @@ def simulate(args: argparse.Namespace) -> dict:
     }  # fmt: skip
 
 
-def main(argv: list[str] | None = None) -> int:
+def parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--bots", type=int, default=1000)
     parser.add_argument("--burst", type=int, default=300)
@@ -280,8 +288,17 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="a new ladder (everyone at the start rating), not a warm one",
     )
+    parser.add_argument(
+        "--one-queue",
+        action="store_true",
+        help="one FIFO queue for every match (no lane ahead for a newcomer's first match)",
+    )
     parser.add_argument("--json", action="store_true")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
     result = simulate(args)
     if args.json:
         print(json.dumps(result, indent=2))
