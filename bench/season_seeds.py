@@ -25,9 +25,7 @@ import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import season  # noqa: E402 - the simulation beside this file
+import season  # the simulation beside this file (a script's folder is on its path)
 
 FIGURES = (
     ("matches_per_bot_hour_before", "matches per bot per hour, before the burst"),
@@ -142,7 +140,8 @@ def compare(results: list[dict], divisions: int) -> dict:
 def _fmt(summary: dict, digits: int) -> str:
     if summary["low"] is None:
         return f"{summary['mean']:.{digits}f}"
-    return f"{summary['mean']:.{digits}f} [{summary['low']:.{digits}f}, {summary['high']:.{digits}f}]"
+    mean, low, high = (f"{summary[k]:.{digits}f}" for k in ("mean", "low", "high"))
+    return f"{mean} [{low}, {high}]"
 
 
 def main(argv: list[str] | None = None) -> int:
