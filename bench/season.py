@@ -89,8 +89,8 @@ def percentile(values: list[float], pct: float) -> float:
     return ordered[k]
 
 
-def simulate(args: argparse.Namespace) -> dict:
-    rng = random.Random(args.seed)
+def start(args: argparse.Namespace, rng: random.Random) -> tuple[dict, dict, dict, dict]:
+    """The ladder at the start: each bot's true strength, μ, σ and rated games."""
     truth: dict[int, float] = {}
     mu: dict[int, float] = {}
     sigma: dict[int, float] = {}
@@ -104,6 +104,16 @@ def simulate(args: argparse.Namespace) -> dict:
         mu[key] = skill.START_MU + skill.BETA * truth[key] + rng.gauss(0.0, 1.0)
         sigma[key] = 2.0
         games[key] = 50
+    return truth, mu, sigma, games
+
+
+def simulate(args: argparse.Namespace) -> dict:
+    rng = random.Random(args.seed)
+    truth, mu, sigma, games = start(args, rng)
+    # where the order starts (a warm ladder's ratings already reflect ~50 games)
+    bots = range(args.bots)
+    start_spearman = None if args.cold else round(
+        spearman([mu[k] - 3 * sigma[k] for k in bots], [truth[k] for k in bots]), 3)  # fmt: skip
     division: dict[int, int] = {}
     if args.divisions:
         placed_keys = [k for k in mu if games[k] >= div.DEFAULT_PLACEMENT]
@@ -255,6 +265,7 @@ def simulate(args: argparse.Namespace) -> dict:
                                "unplayed_at_end": unplayed,
                                "over_target": over},
         "target_wait_s": TARGET_WAIT_SECONDS,
+        "rank_correlation_old_start": start_spearman,
         "rank_correlation_old": order_correlation(old),
         "rank_correlation_new": order_correlation(new) if len(new) > 2 else None,
         "scheduler_cpu_ms_per_table": round(1000 * scheduler_seconds / max(1, tables_made), 1),

@@ -34,6 +34,7 @@ FIGURES = (
     ("first_match_wait_s.p90", "a new version's first rated match, p90 wait (s)"),
     ("first_match_wait_s.max", "a new version's first rated match, max wait (s)"),
     ("first_match_wait_s.over_target", "new versions over the 5-minute target"),
+    ("rank_correlation_old_start", "Spearman, old entries, at the start"),
     ("rank_correlation_old.spearman", "Spearman, old entries"),
     ("rank_correlation_old.mean_rated_matches", "rated matches, old entries (mean)"),
     ("rank_correlation_new.spearman", "Spearman, new versions"),
@@ -103,9 +104,7 @@ def t_summary(values: list[float]) -> dict:
 def _get(result: dict, dotted: str) -> float | None:
     value = result
     for part in dotted.split("."):
-        if value is None:
-            return None
-        value = value.get(part)
+        value = None if value is None else value.get(part)
     return value
 
 
@@ -128,8 +127,10 @@ def compare(results: list[dict], divisions: int) -> dict:
     out: dict = {"seeds": paired, "configurations": {}, "differences": {}}
     for config in (0, divisions):
         rows = [by[(config, s)] for s in paired]
+        values = {key: [_get(r, key) for r in rows] for key, _ in FIGURES}
+        # a figure that a run lacks (a cold ladder's start) is left out
         out["configurations"][config] = {
-            key: t_summary([_get(r, key) for r in rows]) for key, _ in FIGURES
+            key: t_summary(v) for key, v in values.items() if v and None not in v
         }
     for key in COMPARED:
         diffs = [_get(by[(divisions, s)], key) - _get(by[(0, s)], key) for s in paired]
@@ -181,7 +182,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"seeds {report['seeds']}; mean over the seeds [95% Student t interval]")
     print(f"{'figure':<54} {'one ladder':>24} {f'divisions of {args.divisions}':>24}")
     for key, label in FIGURES:
-        digits = 3 if "spearman" in key else 1
+        if key not in report["configurations"][0]:
+            continue
+        digits = 3 if "spearman" in key or "start" in key else 1
         cells = [_fmt(report["configurations"][c][key], digits) for c in (0, args.divisions)]
         print(f"{label:<54} {cells[0]:>24} {cells[1]:>24}")
     for key in COMPARED:
