@@ -133,8 +133,10 @@ def compare(results: list[dict], divisions: int) -> dict:
             key: t_summary(v) for key, v in values.items() if v and None not in v
         }
     for key in COMPARED:
-        diffs = [_get(by[(divisions, s)], key) - _get(by[(0, s)], key) for s in paired]
-        out["differences"][key] = {"per_seed": diffs, **t_summary(diffs)}
+        pairs = [(_get(by[(divisions, s)], key), _get(by[(0, s)], key)) for s in paired]
+        if pairs and None not in {x for pair in pairs for x in pair}:
+            diffs = [a - b for a, b in pairs]
+            out["differences"][key] = {"per_seed": diffs, **t_summary(diffs)}
     return out
 
 
@@ -187,8 +189,7 @@ def main(argv: list[str] | None = None) -> int:
         digits = 3 if "spearman" in key or "start" in key else 1
         cells = [_fmt(report["configurations"][c][key], digits) for c in (0, args.divisions)]
         print(f"{label:<54} {cells[0]:>24} {cells[1]:>24}")
-    for key in COMPARED:
-        d = report["differences"][key]
+    for key, d in report["differences"].items():
         verdict = ("divisions differ" if d["p"] is not None and d["p"] < 0.05
                    else "no difference shown")  # fmt: skip
         print(f"{key}: divisions − one ladder = {_fmt(d, 4)} (paired t over {d['n']} seeds, "
