@@ -3,13 +3,17 @@ scheduler, the engine's matches replaced by a cheap outcome model.
 
     python bench/season.py [--bots 1000] [--burst 300] [--workers 16] [--match-seconds 4.9]
                            [--before-minutes 30] [--burst-minutes 60] [--seed 1] [--json]
+                           [--divisions SIZE] [--one-queue]
 
 What is real: the choice of tables (`tournament.scheduling.information_tables`, what
 `services.leagues.ladder_tables` calls, with the league's busy flags and recent-pair window),
 the top-up rule (`LADDER_QUEUE_PER_ENTRANT` open matches per entrant, topped up after every
 result as `league_progress` does and by the beat every `LADDER_SCHEDULE_SECONDS`), the FIFO
 order in which Celery workers take queued matches, and the OpenSkill update of every result
-(`tournament.skill.match_update`). What is modelled: a match lasts `--match-seconds` (±20 %,
+(`tournament.skill.match_update`), and the lane ahead of the backlog on which the ladder sends
+the first rated match of an entrant who joined after its start (`services.leagues`,
+`_newcomer_first`; workers take that lane first; `--one-queue` models the single FIFO queue
+of before that change). What is modelled: a match lasts `--match-seconds` (±20 %,
 uniform; the default is docs/scaling.md's 4.2 s of CPU of bots that think plus a slot's 0.7 s
 of waiting) on one of `--workers` slots (the documented 16: four hosts of four cores), and
 its winner is drawn by Bradley-Terry from true strengths (log-odds ~ N(0, 1)).
@@ -85,8 +89,8 @@ def percentile(values: list[float], pct: float) -> float:
     return ordered[k]
 
 
-def simulate(args: argparse.Namespace) -> dict:
-    rng = random.Random(args.seed)
+def start(args: argparse.Namespace, rng: random.Random) -> tuple[dict, dict, dict, dict]:
+    """The ladder at the start: each bot's true strength, μ, σ and rated games."""
     truth: dict[int, float] = {}
     mu: dict[int, float] = {}
     sigma: dict[int, float] = {}
@@ -100,6 +104,16 @@ def simulate(args: argparse.Namespace) -> dict:
         mu[key] = skill.START_MU + skill.BETA * truth[key] + rng.gauss(0.0, 1.0)
         sigma[key] = 2.0
         games[key] = 50
+    return truth, mu, sigma, games
+
+
+def simulate(args: argparse.Namespace) -> dict:
+    rng = random.Random(args.seed)
+    truth, mu, sigma, games = start(args, rng)
+    # where the order starts (a warm ladder's ratings already reflect ~50 games)
+    bots = range(args.bots)
+    start_spearman = None if args.cold else round(
+        spearman([mu[k] - 3 * sigma[k] for k in bots], [truth[k] for k in bots]), 3)  # fmt: skip
     division: dict[int, int] = {}
     if args.divisions:
         placed_keys = [k for k in mu if games[k] >= div.DEFAULT_PLACEMENT]
@@ -114,6 +128,7 @@ def simulate(args: argparse.Namespace) -> dict:
     end = burst_end
 
     queue: deque = deque()  # FIFO: Celery's order
+    ahead: deque = deque()  # the retry lane: a newcomer's first match, served first
     busy: set[int] = set()  # entrants in a queued or running match
     recent: deque = deque()  # the recent window of tables, for the pair cap
     events: list = []  # (time, kind, payload)
@@ -130,7 +145,7 @@ def simulate(args: argparse.Namespace) -> dict:
         nonlocal scheduler_seconds, tables_made
         keys = entrants()
         wanted = max(1, len(keys) * LADDER_QUEUE_PER_ENTRANT // 2)
-        open_count = len(queue) + (args.workers - free_workers)
+        open_count = len(queue) + len(ahead) + (args.workers - free_workers)
         if open_count >= wanted:
             return
         window = scheduling.pair_window(len(keys))
@@ -151,14 +166,15 @@ def simulate(args: argparse.Namespace) -> dict:
         scheduler_seconds += time.process_time() - started
         tables_made += len(tables)
         for table in tables:
-            queue.append((now, table))
+            newcomer = any(k >= args.bots and games[k] == 0 for k in table)  # _newcomer_first
+            (queue if args.one_queue or not newcomer else ahead).append((now, table))
             recent.append(table)
             busy.update(table)
 
     def dispatch(now: float) -> None:
         nonlocal free_workers
-        while free_workers and queue:
-            _, table = queue.popleft()
+        while free_workers and (queue or ahead):
+            _, table = (ahead or queue).popleft()
             free_workers -= 1
             duration = args.match_seconds * rng.uniform(0.8, 1.2)
             heapq.heappush(events, (now + duration, "done", table))
@@ -236,7 +252,9 @@ def simulate(args: argparse.Namespace) -> dict:
     hours_burst = args.burst_minutes / 60.0
     return {
         "bots": args.bots, "burst": args.burst, "workers": args.workers,
-        "divisions": args.divisions, "cold": args.cold,
+        "divisions": args.divisions, "cold": args.cold, "one_queue": args.one_queue,
+        "seed": args.seed, "before_minutes": args.before_minutes,
+        "burst_minutes": args.burst_minutes,
         "match_seconds": args.match_seconds,
         "matches_per_bot_hour_before": round(2 * played["before"] / args.bots / hours_before, 2),
         "matches_per_bot_hour_burst": round(
@@ -247,6 +265,7 @@ def simulate(args: argparse.Namespace) -> dict:
                                "unplayed_at_end": unplayed,
                                "over_target": over},
         "target_wait_s": TARGET_WAIT_SECONDS,
+        "rank_correlation_old_start": start_spearman,
         "rank_correlation_old": order_correlation(old),
         "rank_correlation_new": order_correlation(new) if len(new) > 2 else None,
         "scheduler_cpu_ms_per_table": round(1000 * scheduler_seconds / max(1, tables_made), 1),
@@ -254,7 +273,7 @@ def simulate(args: argparse.Namespace) -> dict:
     }  # fmt: skip
 
 
-def main(argv: list[str] | None = None) -> int:
+def parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--bots", type=int, default=1000)
     parser.add_argument("--burst", type=int, default=300)
@@ -280,8 +299,17 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="a new ladder (everyone at the start rating), not a warm one",
     )
+    parser.add_argument(
+        "--one-queue",
+        action="store_true",
+        help="one FIFO queue for every match (no lane ahead for a newcomer's first match)",
+    )
     parser.add_argument("--json", action="store_true")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
     result = simulate(args)
     if args.json:
         print(json.dumps(result, indent=2))

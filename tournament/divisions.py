@@ -130,15 +130,19 @@ def _complete(anchor: scheduling.Candidate, others: Sequence[scheduling.Candidat
               met: Counter, rng: random.Random) -> list[Hashable]:  # fmt: skip
     table = [anchor]
     while len(table) < seats:
+        seated = {t.key for t in table}
         best = None
         best_c = None
         for c in others:
-            if c in table:
+            if c.key in seated:
                 continue
-            over_cap = any(met[scheduling.pair_key(c.key, t.key)] >= scheduling.DEFAULT_PAIR_CAP
-                           for t in table)  # fmt: skip
-            score = (-int(over_cap), -int(c.busy), scheduling.table_information([*table, c]),
-                     rng.random())  # fmt: skip
+            over_cap = any(met.get(scheduling.pair_key(c.key, t), 0) >= scheduling.DEFAULT_PAIR_CAP
+                           for t in seated)  # fmt: skip
+            head = (-int(over_cap), -int(c.busy))
+            if best is not None and head < best[:2]:
+                rng.random()  # cannot win on information (scheduling.information_tables)
+                continue
+            score = (*head, scheduling.table_information([*table, c]), rng.random())
             if best is None or score > best:
                 best, best_c = score, c
         table.append(best_c)

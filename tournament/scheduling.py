@@ -56,7 +56,11 @@ def meetings(tables: Iterable[Sequence[Hashable]]) -> Counter:
     """How often each pair of entrants sat at the same table (pass the recent window)."""
     counts: Counter = Counter()
     for table in tables:
-        for a, b in itertools.combinations(set(table), 2):
+        members = set(table)
+        if len(members) == 2:  # a duel: its one pair (the ladder reads ~2 per entrant)
+            counts[frozenset(members)] += 1
+            continue
+        for a, b in itertools.combinations(members, 2):
             counts[pair_key(a, b)] += 1
     return counts
 
@@ -95,24 +99,26 @@ def information_tables(
     for _ in range(count):
         order = sorted(
             candidates,
-            key=lambda c: (placed[c.key], c.busy, -c.sigma, c.games, rng.random()),
+            key=lambda c: (placed.get(c.key, 0), c.busy, -c.sigma, c.games, rng.random()),
         )
         anchor = order[0]
         table = [anchor]
         while len(table) < seats:
+            seated = {t.key for t in table}
             best_key = None
             best = None
             for c in order[1:]:
-                if c in table:
+                if c.key in seated:
                     continue
-                over_cap = any(met[pair_key(c.key, t.key)] >= pair_cap for t in table)
-                score = (
-                    -int(over_cap),
-                    -placed[c.key],
-                    -int(c.busy),
-                    table_information([*table, c]),
-                    rng.random(),
-                )
+                over_cap = any(met.get(pair_key(c.key, t), 0) >= pair_cap for t in seated)
+                head = (-int(over_cap), -placed.get(c.key, 0), -int(c.busy))
+                if best is not None and head < best[:3]:
+                    # It cannot win on information: skip computing it (a ladder of a thousand,
+                    # nearly all busy, would otherwise price a thousand tables per table), but
+                    # draw its tie-break all the same so the choices stay those of the seed.
+                    rng.random()
+                    continue
+                score = (*head, table_information([*table, c]), rng.random())
                 if best is None or score > best:
                     best, best_key = score, c.key
             table.append(by_key[best_key])

@@ -15,7 +15,10 @@ by `manage.py recompute_ratings` through `match_update` here, so the two always 
 
 from __future__ import annotations
 
+import itertools
+import math
 from collections.abc import Sequence
+from statistics import NormalDist
 from typing import NamedTuple
 
 from openskill.models import PlackettLuce
@@ -99,7 +102,30 @@ def match_update(
     return _rate(skills, ranks)
 
 
+_NORMAL = NormalDist()
+
+
 def win_probabilities(skills: Sequence[Skill | tuple[float, float]]) -> list[float]:
-    """Each seat's chance to finish first at a table of these ratings (they sum to 1)."""
-    teams = [[MODEL.rating(mu=s[0], sigma=s[1])] for s in skills]
-    return list(MODEL.predict_win(teams))
+    """Each seat's chance to finish first at a table of these ratings (they sum to 1).
+
+    This is `MODEL.predict_win` for one-player teams, computed the same way step by step (so
+    the same floats; tests/tournament/test_skill.py compares them) but without building
+    openskill's rating objects, each of which draws a uuid4: the ladder's scheduler asks this
+    for every candidate of every table (`scheduling.table_information`), a thousand times per
+    table on a ladder of a thousand entrants."""
+    n = len(skills)
+    if n < 2:
+        raise ValueError(f"a table has at least two seats, not {n}")
+    two_beta_squared = 2 * MODEL.beta**2
+    if n == 2:
+        (mu_a, sigma_a), (mu_b, sigma_b) = skills
+        result = _NORMAL.cdf((mu_a - mu_b) / math.sqrt(two_beta_squared + sigma_a**2 + sigma_b**2))
+        return [result, 1 - result]
+    pairwise = [
+        _NORMAL.cdf((a[0] - b[0]) / math.sqrt(two_beta_squared + a[1] ** 2 + b[1] ** 2))
+        for a, b in itertools.permutations(skills, 2)
+    ]
+    wins = [sum(pairwise[j] for j in range(i * (n - 1), (i + 1) * (n - 1))) / (n - 1)
+            for i in range(n)]  # fmt: skip
+    total = sum(wins)
+    return [w / total for w in wins]

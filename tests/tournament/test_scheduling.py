@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import subprocess
@@ -76,6 +77,77 @@ def test_solo_tables_and_random_baseline():
     assert scheduling.information_tables(entrants, 1, 1, random.Random(0)) == [("y",)]
     tables = scheduling.random_tables(list(range(6)), 2, 3, random.Random(0))
     assert sorted(k for t in tables for k in t) == list(range(6))
+
+
+def _information_tables_priced_in_full(candidates, seats, count, rng, recent_meetings, pair_cap=2):
+    """The scheduler as it was before it skipped pricing hopeless candidates: every candidate
+    of every table priced (kept here to prove the faster one chooses the same tables)."""
+    met = Counter(recent_meetings)
+    placed = Counter()
+    by_key = {c.key: c for c in candidates}
+    tables = []
+    for _ in range(count):
+        order = sorted(candidates, key=lambda c: (placed[c.key], c.busy, -c.sigma, c.games,
+                                                  rng.random()))  # fmt: skip
+        table = [order[0]]
+        while len(table) < seats:
+            best = best_key = None
+            for c in order[1:]:
+                if c in table:
+                    continue
+                over_cap = any(met[scheduling.pair_key(c.key, t.key)] >= pair_cap for t in table)
+                score = (-int(over_cap), -placed[c.key], -int(c.busy),
+                         scheduling.table_information([*table, c]), rng.random())  # fmt: skip
+                if best is None or score > best:
+                    best, best_key = score, c.key
+            table.append(by_key[best_key])
+        for a, b in itertools.combinations(table, 2):
+            met[scheduling.pair_key(a.key, b.key)] += 1
+        for member in table:
+            placed[member.key] += 1
+        keys = [m.key for m in table]
+        rng.shuffle(keys)
+        tables.append(tuple(keys))
+    return tables
+
+
+def test_the_scheduler_chooses_as_if_it_priced_every_candidate():
+    """Skipping the information of candidates that cannot win keeps every choice of a seed
+    (and the random stream after it), over busy, capped, placed and tied candidates."""
+    draw = random.Random(11)
+    for case in range(150):
+        n, seats = draw.choice([2, 3, 6, 15, 40]), draw.choice([2, 2, 3, 4])
+        if n < seats:
+            continue
+        entrants = [
+            C(k, skill.START_MU, skill.START_SIGMA) if draw.random() < 0.2
+            else C(k, draw.gauss(25, 6), draw.uniform(1, 8), draw.randint(0, 50),
+                   draw.random() < 0.6)
+            for k in range(n)
+        ]  # fmt: skip
+        met = scheduling.meetings(
+            draw.sample(range(n), seats) for _ in range(draw.randint(0, 3 * n))
+        )
+        count = draw.randint(1, n)
+        fast, full = random.Random(case), random.Random(case)
+        assert scheduling.information_tables(entrants, seats, count, fast, recent_meetings=met) == (
+            _information_tables_priced_in_full(entrants, seats, count, full, met)
+        ), case
+        assert fast.random() == full.random()
+
+
+def test_a_table_of_a_big_busy_ladder_prices_few_candidates(monkeypatch):
+    """At 1,000 entrants, nearly all in an open match (the ladder keeps one open match per
+    entrant), the next table prices only the free ones, not the whole ladder (issue 29:
+    bench/season.py without divisions)."""
+    rng = random.Random(5)
+    entrants = [C(k, rng.gauss(25, 6), rng.uniform(1, 8), 50, busy=k >= 10) for k in range(1000)]
+    priced = []
+    real = scheduling.table_information
+    monkeypatch.setattr(scheduling, "table_information", lambda m: priced.append(m) or real(m))
+    (table,) = scheduling.information_tables(entrants, 2, 1, random.Random(0))
+    assert not any(entrants[k].busy for k in table)
+    assert len(priced) < 20
 
 
 def test_scheduling_module_imports_no_django():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import importlib
 import inspect
+import random
 
 import pytest
 from django.apps import apps
@@ -73,6 +74,22 @@ def test_shown_numbers():
     assert not skill.is_provisional(skill.PROVISIONAL_SIGMA - 0.01)
     p = skill.win_probabilities([skill.Skill(30, 2), skill.Skill(20, 2)])
     assert p[0] > 0.8 and sum(p) == pytest.approx(1.0)
+
+
+def test_win_probabilities_are_openskills_own():
+    """The closed form the scheduler uses gives openskill's floats, bit for bit."""
+    rng = random.Random(7)
+    for _ in range(3000):
+        seats = rng.choice([2, 2, 3, 4])
+        skills = [
+            (rng.choice([skill.START_MU, rng.gauss(25, 8)]),
+             rng.choice([skill.START_SIGMA, rng.uniform(0.5, 9)]))
+            for _ in range(seats)
+        ]  # fmt: skip
+        teams = [[skill.MODEL.rating(mu=mu, sigma=sigma)] for mu, sigma in skills]
+        assert skill.win_probabilities(skills) == list(skill.MODEL.predict_win(teams))
+    with pytest.raises(ValueError, match="at least two seats"):
+        skill.win_probabilities([skill.START])
 
 
 def test_skill_module_imports_no_django():
