@@ -37,7 +37,7 @@ import math
 import random
 import sys
 import time
-from collections import deque
+from collections import Counter, deque
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -219,16 +219,12 @@ def simulate(args: argparse.Namespace) -> dict:
             free_workers += 1
         if kind == "beat" and args.divisions and now >= next_promotion:
             next_promotion += args.promote_minutes * 60.0
-            if not division and args.cold:  # a cold ladder splits once its entrants are placed
-                placed_keys = [k for k in mu if games[k] >= div.DEFAULT_PLACEMENT]
-                division.update(
-                    div.split(
-                        sorted(placed_keys, key=lambda k: -(mu[k] - 3 * sigma[k])), args.divisions
-                    )
-                )
-            else:
-                division = div.promote(division, {k: mu[k] - 3 * sigma[k] for k in division},
-                                       max(1, args.divisions // 10))  # fmt: skip
+            # the product's refresh: a cold ladder is split once enough are placed, divisions
+            # that no longer fit the ladder are split again, else the edges swap
+            ready = [k for k in mu if games[k] >= div.DEFAULT_PLACEMENT]
+            if division or args.cold:
+                division = div.refresh(division, {k: mu[k] - 3 * sigma[k] for k in mu}, ready,
+                                       args.divisions, entrants=len(mu), promote_round=True)
         if kind != "arrive":  # an entry schedules nothing itself: the next result or beat does
             top_up(now)  # after a result (league_progress) and at each beat
         dispatch(now)
@@ -269,6 +265,8 @@ def simulate(args: argparse.Namespace) -> dict:
         "rank_correlation_old": order_correlation(old),
         "rank_correlation_new": order_correlation(new) if len(new) > 2 else None,
         "scheduler_cpu_ms_per_table": round(1000 * scheduler_seconds / max(1, tables_made), 1),
+        # the divisions at the end: how many, and the smallest and largest
+        "division_sizes": sorted(Counter(division.values()).values()) if division else None,
         "wall_seconds": round(time.monotonic() - wall, 1),
     }  # fmt: skip
 

@@ -14,6 +14,8 @@ few rounds, and give new entrants placement matches before they join a division.
   of `size` entrants, whatever the ladder's size.
 * **Promotion and relegation.** Every `every` rounds `promote` re-sorts each division by the
   conservative rating; the best `moves` of a division swap with the worst of the one above.
+* **A fresh split.** When the ladder has grown or shrunk past what its divisions were made
+  for (their number is no longer ceil(n / size)), `refresh` splits it again by rating.
 
 `bench/season.py --divisions SIZE` measures the effect on rank correlation and on the
 scheduler's cost beside the ladder without divisions.
@@ -24,7 +26,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 
 from . import scheduling
 
@@ -72,6 +74,41 @@ def promote(division: dict[Hashable, int], ratings: Mapping[Hashable, float],
         for key in down:
             out[key] = d
     return out
+
+
+def out_of_shape(division: Mapping[Hashable, int], size: int) -> bool:
+    """Whether the divisions no longer number what `split` would make of their members,
+    ceil(n / size). Newcomers are placed into the divisions there are and withdrawals leave
+    them, so without a fresh split a ladder first split at 2 x `size` entrants would grow into
+    two divisions of hundreds."""
+    return bool(division) and len(set(division.values())) != math.ceil(len(division) / size)
+
+
+def refresh(division: Mapping[Hashable, int], ratings: Mapping[Hashable, float],
+            ready: Sequence[Hashable], size: int, *, entrants: int,
+            promote_round: bool) -> dict[Hashable, int]:  # fmt: skip
+    """The divisions after a refresh: `ready` are the entrants whose placement matches are
+    played (placed or not yet), `entrants` how many the ladder has in all.
+
+    * A ladder without divisions is split once 2 x `size` are ready, or all of them.
+    * Otherwise the ready newcomers are placed; divisions out of shape (`out_of_shape`) are
+      split again by rating; else on a promotion round the edges swap (`promote`)."""
+    def by_rating(keys: Iterable[Hashable]) -> list[Hashable]:
+        return sorted(keys, key=lambda k: -ratings[k])
+
+    if not division:
+        if len(ready) >= 2 * size or (ready and len(ready) == entrants):
+            return split(by_rating(ready), size)
+        return {}
+    placed = dict(division)
+    for key in ready:
+        if key not in placed:
+            placed[key] = place(placed, key, ratings[key], ratings)
+    if out_of_shape(placed, size):
+        return split(by_rating(placed), size)
+    if promote_round:
+        return promote(placed, ratings, max(1, size // 10))
+    return placed
 
 
 def division_tables(

@@ -36,6 +36,32 @@ def test_placement_joins_the_nearest_division():
     assert div.place(division, "new", 12.0, ratings) == 1
 
 
+def test_a_ladder_that_outgrew_its_divisions_is_split_again():
+    """Newcomers are placed into the divisions there are; once their number is no longer
+    ceil(n / size), the refresh splits the ladder again by rating."""
+    ratings = {k: float(-k) for k in range(300)}
+    first = div.refresh({}, ratings, list(range(99)), 50, entrants=300, promote_round=True)
+    assert first == {}  # fewer than 2 x size have played their placement matches
+    first = div.refresh({}, ratings, list(range(100)), 50, entrants=300, promote_round=False)
+    assert Counter(first.values()) == {0: 50, 1: 50}
+    grown = div.refresh(first, ratings, list(range(300)), 50, entrants=300, promote_round=False)
+    assert Counter(grown.values()) == {d: 50 for d in range(6)}  # not two divisions of 150
+    assert [grown[k] for k in range(300)] == sorted(grown.values())  # the best on top
+    assert not div.out_of_shape(grown, 50)
+
+
+def test_newcomers_that_fit_the_divisions_are_placed_and_the_edges_swap():
+    ratings = {k: float(-k) for k in range(280)}
+    split = div.split(list(range(280)), 50)  # 6 divisions of 46-47
+    ratings.update({f"new{i}": 100.0 for i in range(10)})  # strong newcomers: the top division
+    ready = [*range(280), *(f"new{i}" for i in range(10))]
+    kept = div.refresh(split, ratings, ready, 50, entrants=290, promote_round=False)
+    assert all(kept[k] == split[k] for k in range(280)) and not div.out_of_shape(kept, 50)
+    assert {kept[f"new{i}"] for i in range(10)} == {0}
+    swapped = div.refresh(split, ratings, ready, 50, entrants=290, promote_round=True)
+    assert swapped == div.promote(kept, ratings, 5)  # size // 10 each way
+
+
 def test_tables_stay_mostly_inside_a_division_and_new_entrants_play_anyone():
     rng = random.Random(3)
     candidates = [scheduling.Candidate(k, 25.0 - k * 0.1, 3.0, 20) for k in range(60)]

@@ -18,24 +18,17 @@ def _rating(entry: LeagueEntry) -> float:
 
 
 def divisions_refresh(league: League, entries: Sequence[LeagueEntry], rnd: int) -> None:
-    """Place the entrants whose placement matches are played; every `division_every` rounds
-    promote and relegate. A ladder without divisions yet is split once enough have played."""
+    """Place the entrants whose placement matches are played, split again divisions that no
+    longer fit the ladder's size, and every `division_every` rounds promote and relegate
+    (tournament/divisions.py: `refresh`). A ladder without divisions yet is split once enough
+    have played."""
     placed = {e.pk: e.division for e in entries if e.division is not None}
     ratings = {e.pk: _rating(e) for e in entries}
-    changed: dict[int, int] = {}
-    if not placed:
-        ready = [e for e in entries if e.games >= divisions.DEFAULT_PLACEMENT]
-        if len(ready) >= 2 * league.division_size or len(ready) == len(entries):
-            order = sorted(ready, key=lambda e: -ratings[e.pk])
-            changed = divisions.split([e.pk for e in order], league.division_size)
-    else:
-        for e in entries:
-            if e.division is None and e.games >= divisions.DEFAULT_PLACEMENT:
-                placed[e.pk] = changed[e.pk] = divisions.place(placed, e.pk, ratings[e.pk],
-                                                               ratings)  # fmt: skip
-        if league.division_every and rnd % league.division_every == 0:
-            moved = divisions.promote(placed, ratings, max(1, league.division_size // 10))
-            changed.update({k: d for k, d in moved.items() if placed.get(k) != d})
+    ready = [e.pk for e in entries if e.games >= divisions.DEFAULT_PLACEMENT]
+    promote_round = bool(league.division_every) and rnd % league.division_every == 0
+    after = divisions.refresh(placed, ratings, ready, league.division_size,
+                              entrants=len(entries), promote_round=promote_round)  # fmt: skip
+    changed = {k: d for k, d in after.items() if placed.get(k) != d}
     if changed:
         for e in entries:
             if e.pk in changed:
