@@ -18,6 +18,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from typing import Any
 
 from .boat import STRIDE, WIDTH, BoatLayout, cell_index
 
@@ -229,9 +230,17 @@ def has_legal_placement(
     """``bool(legal_placements(...))``, stopped at the first placement found (rescue
     options, treasure offers and Duel discoveries ask only whether a tile fits)."""
     free = layout.cells_mask & ~occupied
-    touch = occupied and not anywhere
+    touch = bool(occupied) and not anywhere
     near_cells = _touchable(occupied, free) if touch else 0
-    for o in shape.orientations:
+    return orientations_fit(shape.orientations, free, near_cells, not touch)
+
+
+def orientations_fit(orientations: Sequence[Any], free: int, near_cells: int,
+                     anywhere: bool) -> bool:  # fmt: skip
+    """Whether one of a shape's ``orientations`` fits inside the ``free`` cells, touching one
+    of ``near_cells`` unless ``anywhere``: the one loop behind every "does it fit" question
+    (``has_legal_placement`` and the standard rules' fit tests)."""
+    for o in orientations:
         anchors = o.anchor_mask
         offsets = o.offsets
         for off in offsets:
@@ -240,7 +249,7 @@ def has_legal_placement(
                 break
         if not anchors:
             continue
-        if not touch:
+        if anywhere:
             return True
         for off in offsets:
             if anchors & (near_cells >> off):

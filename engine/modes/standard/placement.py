@@ -14,7 +14,14 @@ from typing import TYPE_CHECKING, Any
 
 from ...actions import Action, PlacementActions
 from ...boat import STRIDE, Tile, cells_of
-from ...shapes import Placements, Shape, base_shapes, is_legal_placement, legal_placements
+from ...shapes import (
+    Placements,
+    Shape,
+    base_shapes,
+    is_legal_placement,
+    legal_placements,
+    orientations_fit,
+)
 from .frames import Frame
 from .state import CAT, OSHAX, PlayerState
 
@@ -76,21 +83,7 @@ def _fits_free(shape_key: str, free: int, near_cells: int, anywhere: bool) -> bo
     orientations = _ORIENTATIONS.get(shape_key)
     if orientations is None:
         orientations = _ORIENTATIONS[shape_key] = shape_of(shape_key).orientations
-    for o in orientations:
-        anchors = o.anchor_mask
-        offsets = o.offsets
-        for off in offsets:
-            anchors &= free >> off
-            if not anchors:
-                break
-        if not anchors:
-            continue
-        if anywhere:
-            return True
-        for off in offsets:
-            if anchors & (near_cells >> off):
-                return True
-    return False
+    return orientations_fit(orientations, free, near_cells, anywhere)
 
 
 _ORIENTATIONS: dict[str, tuple[Any, ...]] = {}  # shape key -> its orientations
@@ -104,21 +97,7 @@ def _fits(shape_key: str, cells: int, occupied: int, anywhere: bool) -> bool:
     free = cells & ~occupied
     near_cells = 0 if anywhere else (
         (occupied << 1) | (occupied >> 1) | (occupied << STRIDE) | (occupied >> STRIDE)) & free
-    for o in shape_of(shape_key).orientations:
-        anchors = o.anchor_mask
-        offsets = o.offsets
-        for off in offsets:
-            anchors &= free >> off
-            if not anchors:
-                break
-        if not anchors:
-            continue
-        if anywhere:
-            return True
-        for off in offsets:
-            if anchors & (near_cells >> off):
-                return True
-    return False
+    return _fits_free(shape_key, free, near_cells, anywhere)
 
 
 class PlaceFrame(Frame):
