@@ -69,8 +69,11 @@ def figures(path: str, rotations: int, target: float) -> dict:
         out[f"{name}_sd_of_seed_means"] = se * math.sqrt(len(values))
         out[f"{name}_z_test_p"] = normal_p(mean / se) if se > 0 else None
     lo, hi = out["rank_diff"][1:]
-    out["verdict"] = ("B is better" if hi < 0 else "A is better" if lo > 0
-                      else f"no difference detected at {len(seeds)} seeds")  # fmt: skip
+    if len(seeds) < 2:  # one seed's means have no spread, so no interval
+        out["verdict"] = "no verdict at 1 seed"
+    else:
+        out["verdict"] = ("B is better" if hi < 0 else "A is better" if lo > 0
+                          else f"no difference detected at {len(seeds)} seeds")  # fmt: skip
     return out
 
 
