@@ -8,7 +8,7 @@ plan, specs and runner: ``workers.paired.plan``, ``workers.paired_play.game_spec
 ``result_of``), but only the seeds ``--first`` to ``--last`` (inclusive), in that order, which
 may run downwards: a second process can play a plan from its end while the arena command
 plays it from its start, and ``bench/paired_row.py`` reads the two logs joined. A seed already
-complete in ``--skip-log`` (the other process's log) when its turn comes is skipped, so the
+complete in a ``--skip-log`` (another process's log) when its turn comes is skipped, so the
 two processes stop overlapping where they meet.
 """
 
@@ -46,7 +46,8 @@ def main() -> None:
     parser.add_argument("--first", type=int, required=True)
     parser.add_argument("--last", type=int, required=True)
     parser.add_argument("--log", required=True)
-    parser.add_argument("--skip-log", default=None)
+    parser.add_argument("--skip-log", action="append", default=[],
+                        help="another log of the plan (repeatable)")
     args = parser.parse_args()
     a, b = (x.strip() for x in args.paired.split(","))
     opponents = [x.strip() for x in args.bots.split(",") if x.strip()]
@@ -54,8 +55,8 @@ def main() -> None:
                         base_seed=args.seed)  # fmt: skip
     step = 1 if args.last >= args.first else -1
     for index in range(args.first, args.last + step, step):
-        if index in complete_in(args.skip_log, args.seats):
-            print(f"seed {index}: complete in {args.skip_log}, skipped", flush=True)
+        if any(index in complete_in(path, args.seats) for path in args.skip_log):
+            print(f"seed {index}: complete in another log, skipped", flush=True)
             continue
         for game in (g for g in games if g.seed_index == index):
             spec = game_spec(game, mode=args.mode, a=a, b=b, opponents=opponents)
