@@ -2,20 +2,27 @@
 
 A playout is played by a cheaper greedy for every seat: the Duel's greedy looking at a
 spread of at most ``SPREAD`` placements per tile instead of all of them (placement
-generation and scoring are most of a playout's time), the other modes' greedy as it is.
+generation and scoring are most of a playout's time); the standard game's greedy giving
+the deep evaluation to ``SHORTLIST`` placements of a tile instead of twelve, valuing every
+cat of a rescue turn that way, and sharing its answers between playouts; the other modes'
+greedy as it is.
 Outside the Duel a playout stops after ``horizon`` decisions and is scored on the score
 sheets as they stand.
 """
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Sequence
 from typing import Any
 
 from ..actions import Action
+from ..cards import base_cards
 from ..game import Game
 from ..shapes import legal_placements
+from .greedy_buy import Baskets, best_plan
 from .greedy_duel import GreedyDuelBot, colour_families, placement_value
+from .greedy_standard import FISH_WEIGHT, GreedyStandardBot
 
 SPREAD = 12  # placements a playout's Duel greedy scores per tile
 
@@ -82,6 +89,73 @@ class CheapDuelGreedy(GreedyDuelBot):
         return found
 
 
+SHORTLIST = 3  # placements a playout's standard greedy gives the deep evaluation (greedy: 12)
+_SHARED_STANDARD: dict[Any, tuple[float, int]] = {}  # ``GreedyStandardBot._best_key`` -> best
+_BASKET_ORDER = {"permanent": 0, "full": 1, "half": 2}
+
+
+class CheapStandardGreedy(GreedyStandardBot):
+    """The standard game's greedy, lighter for playouts: a tile's best placement is the best
+    by deep value of its ``SHORTLIST`` best by quick value; a rescue turn takes the cat whose
+    placement so found is worth most for its price (greedy shortlists every cat, then gives
+    four of them the full deep evaluation); and the answers are kept for every playout of the
+    process, keyed by all they depend on: from one candidate's playout to the next, and from
+    one round to the next, most boats at the table recur."""
+
+    def _best_placement(self, game: Game, colour: str | None, shape: str, kind: str,
+                        placements: Any) -> tuple[float, int]:
+        key = self._best_key(game, colour, shape, kind)
+        found = _SHARED_STANDARD.get(key)
+        if found is None:
+            if len(_SHARED_STANDARD) > _SHARED_LIMIT:
+                _SHARED_STANDARD.clear()
+            ev = self._eval(game, colour, shape, kind)
+            quick = ev.quick_function()
+            top = heapq.nlargest(SHORTLIST, ((quick(m), m) for m in placements))
+            found = _SHARED_STANDARD[key] = ev.refine(top)
+        return found
+
+    def _best_buy(self, game: Game, me: Any, buys: list[Action]) -> Action | None:
+        """Greedy's shopping plan, each card valued once (not once per plan it is in)."""
+        cards = base_cards()
+        held = [cards[c] for c in me.hand if cards[c].family == "rescue"]
+        baskets = Baskets(me.baskets, sum(1 for c in held if c.basket == "full"),
+                          sum(1 for c in held if c.basket == "half"))
+        values: dict[int, float] = {}
+
+        def value(card_id: int) -> float:
+            found = values.get(card_id)
+            if found is None:
+                found = values[card_id] = self._plan_value(game, card_id)
+            return found
+
+        last = game.state.day >= game.rules.days  # type: ignore[attr-defined]
+        plan = best_plan([a[1] for a in buys], me.fish, baskets, value, last_day=last)
+        return Action("buy", plan[0]) if plan else None
+
+    def _on_rescue_turn(self, game: Game, frame: Any, legal: Sequence[Action]) -> Action | None:
+        played = self._anytime_choice(game, legal, "rescue")
+        if played is not None:
+            return played
+        state = game.state  # type: ignore[attr-defined]
+        prices = game.rules.field_prices  # type: ignore[attr-defined]
+        best: tuple[float, Action, int, int] | None = None
+        for a in legal:
+            if a.kind != "rescue":
+                continue
+            tile_id = state.fields.side(a[1])[a[2]]
+            tile = state.tiles[tile_id]
+            v, mask = self._best_placement(game, tile.colour, tile.shape, tile.kind,
+                                           self._placements(game, tile.shape, tile.colour))
+            v -= FISH_WEIGHT * prices[a[1]] + 0.01 * _BASKET_ORDER[a[3]]
+            if best is None or v > best[0]:
+                best = (v, a, tile_id, mask)
+        if best is None:
+            return None
+        self._planned[best[2]] = best[3]
+        return best[1]
+
+
 def greedy_policy(mode: str, seat: int, seed: int) -> Any:
     """The full greedy bot of ``mode`` (the search's first candidate)."""
     from . import make_bot
@@ -92,6 +166,8 @@ def greedy_policy(mode: str, seat: int, seed: int) -> Any:
 def playout_policy(mode: str, seat: int, seed: int) -> Any:
     if mode == "duel":
         return CheapDuelGreedy(seat, seed)
+    if mode == "standard":
+        return CheapStandardGreedy(seat, seed)
     return greedy_policy(mode, seat, seed)
 
 
@@ -108,8 +184,6 @@ def _placement_scores(world: Game, seat: int, masks: Sequence[int]) -> list[floa
     frame = world.frames[-1]  # type: ignore[attr-defined]
     if frame.name != "place" or world.mode == "family":
         return None
-    from .greedy_standard import GreedyStandardBot
-
     info = world.state.tiles[frame.tile]  # type: ignore[attr-defined]
     ev = GreedyStandardBot(seat, 0)._eval(world, frame.colour, info.shape, info.kind)
     return [ev.quick(m) for m in masks]
