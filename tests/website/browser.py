@@ -134,10 +134,12 @@ class Audit:
                 f"wider than a 390 px phone by {overflow} px"
             )
         # On a phone the viewer's transport bar sits at the bottom of the screen, on every page
-        # that holds the viewer (a page's own box around it must not capture the fixed bar).
+        # that shows it (a page's own box around it must not capture the fixed bar); a match
+        # still waiting for a worker draws no bar at all.
         gap = page.evaluate("""() => {
             const bar = document.querySelector('#viewer .controls');
-            return bar ? Math.abs(bar.getBoundingClientRect().bottom - window.innerHeight) : 0;
+            if (!bar || bar.getClientRects().length === 0) return 0;
+            return Math.abs(bar.getBoundingClientRect().bottom - window.innerHeight);
         }""")
         if gap > 1:
             self.violations.setdefault(f"{name} {page.url}", []).append(
