@@ -74,6 +74,9 @@ for mode, seats in (("duel", 2), ("standard", 4)):
     def playout(i):
         game = states[i % 8].clone()
         bot = RandomBot(0, i)
+        if hasattr(game, "playout"):  # the engine's own loop: the same draws and moves
+            game.playout(bot.rng)
+            return
         while not game.is_over():
             s = game.pending()[0]
             game.apply_unchecked(s, bot.act(game, s))

@@ -96,6 +96,8 @@ for line in sys.stdin:
             started = time.process_time()
             for rng in rngs:
                 game = root.clone()
+                if hasattr(game, "playout"):  # the engine's own loop: the same draws and moves
+                    game.playout(rng)
                 while not game.is_over():
                     random_move(game, rng)
                 results.append(game.result())

@@ -21,6 +21,7 @@ from typing import Any, ClassVar
 
 from .actions import Action, ActionCodec
 from .errors import GameOver, IllegalAction, MalformedAction, NotYourTurn
+from .rng import Rng
 from .version import ENGINE_VERSION
 
 
@@ -158,6 +159,19 @@ class Game(ABC):
         self.history.append((seat, action))
         self.seat_steps[seat] += 1
         self._apply(seat, action)
+
+    def playout(self, rng: Rng) -> None:
+        """Play uniformly random legal moves to the end of the game, as a search bot's
+        rollout does (Ludii's ``playout()``): at each step the first pending seat takes
+        ``legal_actions(seat)[rng.randbelow(len(legal))]``.
+
+        The moves, the draws from ``rng``, ``history``, ``events`` and the final state are
+        exactly those of that loop written out by the caller; modes may override this with a
+        faster loop that keeps all of them the same (tests/engine/test_playout.py)."""
+        while not self.is_over():
+            seat = self.pending()[0]
+            legal = self.legal_actions(seat)
+            self.apply_unchecked(seat, legal[rng.randbelow(len(legal))])
 
     # --- helpers ---------------------------------------------------------------------------
     def encode_action(self, action: Action) -> dict[str, Any]:
