@@ -58,6 +58,15 @@ _IS_CARD = tuple(s > 0 and ISLAND.kinds[s] == "card" for s in range(ISLAND_SPACE
 # the move actions of each mask of target spaces, built once (a handful of masks recur)
 _MOVE_LISTS: dict[int, tuple[Action, ...]] = {}
 
+
+
+def _move_list(targets: int) -> tuple[Action, ...]:
+    """The move actions to the spaces of ``targets``, in space order, kept in ``_MOVE_LISTS``."""
+    moves = _MOVE_LISTS[targets] = tuple(
+        MOVES[s] for s in range(1, ISLAND_SPACES + 1) if targets >> s & 1)
+    return moves
+
+
 PHASE_NEEDS = {
     BOAT: "choose your boat",
     MOVE: "move the Oshax",
@@ -180,24 +189,10 @@ class DuelGame(Game):
             targets = ISLAND.targets(self.oshax, self.touched, self.jumping)
             moves = _MOVE_LISTS.get(targets)
             if moves is None:
-                moves = _MOVE_LISTS[targets] = tuple(
-                    MOVES[s] for s in range(1, ISLAND_SPACES + 1) if targets >> s & 1)
+                moves = _move_list(targets)
             return list(moves)
         if phase == ACT:
-            selected = self.selected
-            out = [] if selected else [SELECTS[s] for s in self._selectable(seat)]
-            # ``_fish_block(seat, name) is None`` for each fish action, without its reasons
-            fish = self.fish[seat]
-            if fish >= _COST_MOVE and ISLAND.neighbours[self.oshax] & ~self.touched:
-                out.append(_FISH_MOVE)
-            if fish >= _COST_JUMP:
-                out.append(_FISH_JUMP)
-            if fish >= _COST_TREASURE and self._treasure_fits(seat):
-                out.append(_FISH_TREASURE)
-            if fish >= _COST_DISCOVERY and selected and self._selectable(seat):
-                out.append(_FISH_DISCOVERY)
-            out.append(END_TURN)
-            return out
+            return self._act_actions(seat)
         if phase == PLACE_CAT:
             return PlacementActions([self._cat_placements(seat)])
         if phase == PLACE_TREASURE:
@@ -209,6 +204,93 @@ class DuelGame(Game):
         if phase == BOAT:
             return list(CHOOSE_BOAT.values())
         raise AssertionError(phase)  # pragma: no cover
+
+    def _act_actions(self, seat: int) -> list[Action]:
+        """The act phase's legal actions: the selections, then the fish actions the seat can
+        buy (``_fish_block(seat, name) is None`` by four cheap tests, without its reasons),
+        then ``end_turn``."""
+        selected = self.selected
+        out = [] if selected else [SELECTS[s] for s in self._selectable(seat)]
+        fish = self.fish[seat]
+        if fish >= _COST_MOVE and ISLAND.neighbours[self.oshax] & ~self.touched:
+            out.append(_FISH_MOVE)
+        if fish >= _COST_JUMP:
+            out.append(_FISH_JUMP)
+        if fish >= _COST_TREASURE and self._treasure_fits(seat):
+            out.append(_FISH_TREASURE)
+        if fish >= _COST_DISCOVERY and selected and self._selectable(seat):
+            out.append(_FISH_DISCOVERY)
+        out.append(END_TURN)
+        return out
+
+    def playout(self, rng: Rng) -> None:
+        """Random moves to the end, exactly as ``Game.playout``'s loop makes them (the same
+        draws, moves, history, events and final state: tests/engine/test_playout.py), without
+        its per-decision overheads. The phase is read directly instead of through
+        ``is_over``/``pending``; the Oshax's steps of a turn are drawn in one small loop from
+        the target spaces' move list; a cat's placement is drawn by its index in the lazy
+        ``Placements`` (no action list); each action goes straight to its handler (no
+        ``apply_unchecked``/``_apply`` dispatch). A bound of 1 draws nothing, as
+        ``Rng.randbelow(1)`` does not; a bound of 0 raises as the loop would. The rare
+        decisions (boats, treasures, extra selections, returning a cat) take the loop's
+        own path."""
+        randbelow = rng.randbelow
+        history = self.history
+        seat_steps = self.seat_steps
+        neighbours = ISLAND.neighbours
+        while True:
+            phase = self.phase
+            seat = self.current
+            if phase == MOVE and self.placing is None and not self.treasures_due \
+                    and not self.extra:
+                # with nothing being placed, no treasure due and no extra selection,
+                # ``_settle`` after a step gives MOVE while steps are due, then ACT
+                oshax, touched, steps = self.oshax, self.touched, self.steps
+                jumping = self.jumping
+                while True:
+                    targets = (_SPACES_MASK & ~(1 << oshax) if jumping
+                               else neighbours[oshax] & ~touched)
+                    moves = _MOVE_LISTS.get(targets)
+                    if moves is None:
+                        moves = _move_list(targets)
+                    n = len(moves)
+                    action = moves[0 if n == 1 else randbelow(n)]
+                    history.append((seat, action))
+                    seat_steps[seat] += 1
+                    oshax = action[1]
+                    touched |= 1 << oshax
+                    steps -= 1
+                    jumping = False
+                    if not steps:
+                        break
+                self.oshax, self.touched, self.steps = oshax, touched, steps
+                self.jumping = False
+                self.phase = ACT
+            elif phase == ACT:
+                legal = self._act_actions(seat)
+                n = len(legal)
+                action = legal[0 if n == 1 else randbelow(n)]
+                history.append((seat, action))
+                seat_steps[seat] += 1
+                kind = action[0]
+                if kind == "select":
+                    self._select(seat, action[1])
+                elif kind == "end_turn":
+                    self._end_turn(seat)
+                else:
+                    self._fish_action(seat, action[1])
+            elif phase == PLACE_CAT:
+                placements = self._cat_placements(seat)
+                n = len(placements)
+                mask = placements[0 if n == 1 else randbelow(n)]
+                history.append((seat, Action("place", mask)))
+                seat_steps[seat] += 1
+                self._place_cat(seat, mask)
+            elif phase == OVER:
+                return
+            else:
+                legal = self.legal_actions(seat)
+                self.apply_unchecked(seat, legal[randbelow(len(legal))])
 
     def illegal_reason(self, seat: int, action: Action) -> str | None:
         if self.phase == OVER:
