@@ -23,7 +23,8 @@ from ...actions import Action, PlacementActions
 from ...boat import Boat, Tile, iter_bits
 from ...game import Game, GameType
 from ...rng import Rng
-from ...shapes import Shape, has_legal_placement, is_legal_placement, legal_placements
+from ...shapes import (Shape, _touchable, is_legal_placement, legal_placements,
+                       orientations_fit)
 from .actions import CODEC, DECLINE, END_TURN, FISH, FISH_ACTIONS, MOVES, SELECTS
 from .data import ISLAND_SPACES, duel_data
 from .scoring import score_boats
@@ -54,6 +55,7 @@ _COST_MOVE, _COST_JUMP, _COST_TREASURE, _COST_DISCOVERY = (COST[n] for n in FISH
 
 _SPACES_MASK = ISLAND.all_mask  # bits 1..15, one per island space
 _BITS: dict[int, tuple[int, ...]] = {}  # the spaces of a mask of touched spaces, in order
+_CAT_ORIENTATIONS = tuple(c.shape.orientations for c in CATS)  # by cat tile id
 _IS_CARD = tuple(s > 0 and ISLAND.kinds[s] == "card" for s in range(ISLAND_SPACES + 1))
 # the move actions of each mask of target spaces, built once (a handful of masks recur)
 _MOVE_LISTS: dict[int, tuple[Action, ...]] = {}
@@ -171,7 +173,6 @@ class DuelGame(Game):
         self.placing: int | None = None  # the cat tile being placed
         self.treasures_due = 0  # treasures the seat may still take and place
         self.took = [True, True]  # performed a selection on their latest turn this day
-        self._fits: dict[tuple[str, int, str], bool] = {}  # (layout, occupied, shape) -> fits
         self.log("first_player", seat=self.first)
 
     # --- the decision API ------------------------------------------------------------------
@@ -210,15 +211,16 @@ class DuelGame(Game):
         buy (``_fish_block(seat, name) is None`` by four cheap tests, without its reasons),
         then ``end_turn``."""
         selected = self.selected
-        out = [] if selected else [SELECTS[s] for s in self._selectable(seat)]
         fish = self.fish[seat]
+        fit = self._fit_context(seat) if fish >= _COST_TREASURE else None  # else if a cat asks
+        out = [] if selected else [SELECTS[s] for s in self._selectable(seat, fit)]
         if fish >= _COST_MOVE and ISLAND.neighbours[self.oshax] & ~self.touched:
             out.append(_FISH_MOVE)
         if fish >= _COST_JUMP:
             out.append(_FISH_JUMP)
-        if fish >= _COST_TREASURE and self._treasure_fits(seat):
+        if fish >= _COST_TREASURE and self._treasure_fits(seat, fit):
             out.append(_FISH_TREASURE)
-        if fish >= _COST_DISCOVERY and selected and self._selectable(seat):
+        if fish >= _COST_DISCOVERY and selected and self._selectable(seat, fit):
             out.append(_FISH_DISCOVERY)
         out.append(END_TURN)
         return out
@@ -286,9 +288,46 @@ class DuelGame(Game):
                 history.append((seat, Action("place", mask)))
                 seat_steps[seat] += 1
                 self._place_cat(seat, mask)
+            elif phase == PLACE_TREASURE:
+                # the placements of each treasure shape left that fits, then ``decline``
+                boat = self.boats[seat]
+                layout, occupied = boat.layout, boat.occupied
+                n = 1
+                parts = []
+                for shape in self._treasure_shapes():
+                    placements = legal_placements(shape, layout, occupied)
+                    if placements:
+                        parts.append((shape, placements))
+                        n += len(placements)
+                i = 0 if n == 1 else randbelow(n)
+                seat_steps[seat] += 1
+                for shape, placements in parts:
+                    if i < len(placements):
+                        mask = placements[i]
+                        history.append((seat, Action("place", mask)))
+                        self._place_treasure(seat, mask, shape)
+                        break
+                    i -= len(placements)
+                else:
+                    history.append((seat, DECLINE))
+                    self._decline(seat)
+            elif phase == EXTRA:
+                legal = self._selectable(seat)
+                n = len(legal)
+                space = legal[0 if n == 1 else randbelow(n)]
+                history.append((seat, SELECTS[space]))
+                seat_steps[seat] += 1
+                self._select(seat, space)
+            elif phase == RETURN_CAT:
+                counters = self.counters
+                n = len(counters)
+                tile = counters[0 if n == 1 else randbelow(n)]
+                history.append((seat, Action("return_cat", tile)))
+                seat_steps[seat] += 1
+                self._return_cat(seat, tile)
             elif phase == OVER:
                 return
-            else:
+            else:  # choosing the boats
                 legal = self.legal_actions(seat)
                 self.apply_unchecked(seat, legal[randbelow(len(legal))])
 
@@ -322,9 +361,7 @@ class DuelGame(Game):
         elif kind == "fish_action":
             self._fish_action(seat, action[1])
         elif kind == "decline":
-            self.treasures_due -= 1
-            self.log("treasure_declined", seat=seat)
-            self._settle()
+            self._decline(seat)
         elif kind == "return_cat":
             self._return_cat(seat, action[1])
         elif kind == "choose_boat":
@@ -367,25 +404,31 @@ class DuelGame(Game):
         assert boat is not None
         return boat
 
-    def _fits_on(self, seat: int, shape: Shape) -> bool:
-        """Whether ``shape`` has a legal placement on the seat's boat (cached by boat state,
-        so a boat edited by hand is never answered from a stale entry)."""
+    def _fit_context(self, seat: int) -> tuple[int, int, bool]:
+        """What every "does it fit" question on the seat's boat starts from: its free cells,
+        the free cells next to a tile, and whether a tile may go anywhere (an empty boat),
+        as ``has_legal_placement`` works them out. Worked out once per question batch (an
+        act decision asks about up to three cats and four treasure shapes), not kept:
+        a memo by boat state was answered only one time in seven in random playouts and
+        cost more than the tests it saved."""
         boat = self._boat(seat)
-        key = (boat.layout.name, boat.occupied, shape.key)
-        fits = self._fits.get(key)
-        if fits is None:
-            if len(self._fits) > 4096:
-                self._fits.clear()
-            fits = self._fits[key] = has_legal_placement(shape, boat.layout, boat.occupied)
-        return fits
+        occupied = boat.occupied
+        free = boat.layout.cells_mask & ~occupied
+        if occupied:
+            return free, _touchable(occupied, free), False
+        return free, 0, True
+
+    def _fits_on(self, seat: int, shape: Shape) -> bool:
+        """Whether ``shape`` has a legal placement on the seat's boat."""
+        return orientations_fit(shape.orientations, *self._fit_context(seat))
 
     def state_changed(self) -> None:
         """Recount derived fields after editing the state by hand (tests, tools)."""
         self.on_island = sum(1 for item in self.island if item is not None)
-        self._fits.clear()
 
-    def _selectable(self, seat: int) -> list[int]:
-        """Touched spaces holding a card, or a cat that fits on the seat's boat."""
+    def _selectable(self, seat: int, fit: tuple[int, int, bool] | None = None) -> list[int]:
+        """Touched spaces holding a card, or a cat that fits on the seat's boat (``fit``: the
+        boat's ``_fit_context``, worked out here when a cat needs it and not given)."""
         out = []
         island = self.island
         touched = self.touched & _SPACES_MASK
@@ -396,15 +439,28 @@ class DuelGame(Game):
             item = island[s]
             if item is None:
                 continue
-            if _IS_CARD[s] or self._fits_on(seat, CATS[item].shape):
+            if _IS_CARD[s]:
+                out.append(s)
+                continue
+            if fit is None:
+                fit = self._fit_context(seat)
+            if orientations_fit(_CAT_ORIENTATIONS[item], *fit):
                 out.append(s)
         return out
 
     def _treasure_shapes(self) -> list[Shape]:
         return [s for s in D.treasure_shapes if self.supply[s.key]]
 
-    def _treasure_fits(self, seat: int) -> bool:
-        return any(self._fits_on(seat, s) for s in self._treasure_shapes())
+    def _treasure_fits(self, seat: int, fit: tuple[int, int, bool] | None = None) -> bool:
+        """Whether a treasure shape left in the supply fits on the seat's boat."""
+        supply = self.supply
+        for shape in D.treasure_shapes:
+            if supply[shape.key]:
+                if fit is None:
+                    fit = self._fit_context(seat)
+                if orientations_fit(shape.orientations, *fit):
+                    return True
+        return False
 
     def _treasure_placements(self, seat: int) -> list:
         boat = self._boat(seat)
@@ -584,6 +640,11 @@ class DuelGame(Game):
         self._start_day()
 
     # --- inside a turn ----------------------------------------------------------------------
+    def _decline(self, seat: int) -> None:
+        self.treasures_due -= 1
+        self.log("treasure_declined", seat=seat)
+        self._settle()
+
     def _settle(self) -> None:
         """Choose the next decision of the seat to act after an action resolved."""
         seat = self.current
@@ -679,8 +740,11 @@ class DuelGame(Game):
             self.treasures_due += 1
         self._settle()
 
-    def _place_treasure(self, seat: int, mask: int) -> None:
-        shape = self._treasure_shape_for(mask)
+    def _place_treasure(self, seat: int, mask: int, shape: Shape | None = None) -> None:
+        """Place the treasure of cells ``mask`` (``shape``: its shape, when the caller drew
+        the mask from that shape's placements; otherwise found from the cells)."""
+        if shape is None:
+            shape = self._treasure_shape_for(mask)
         assert shape is not None
         tile_id = self.supply[shape.key].pop()
         self._boat(seat).place(Tile("common_treasure", None, shape.key, mask, tile_id))
@@ -726,5 +790,4 @@ class DuelGame(Game):
         twin.lessons = [list(x) for x in self.lessons]
         twin.boats = [None if b is None else Boat(b.layout, list(b.tiles), b.occupied,
                                                   dict(b.colour_masks)) for b in self.boats]
-        twin._fits = dict(self._fits)
         return twin
