@@ -56,6 +56,9 @@ _COST_MOVE, _COST_JUMP, _COST_TREASURE, _COST_DISCOVERY = (COST[n] for n in FISH
 _SPACES_MASK = ISLAND.all_mask  # bits 1..15, one per island space
 _BITS: dict[int, tuple[int, ...]] = {}  # the spaces of a mask of touched spaces, in order
 _CAT_ORIENTATIONS = tuple(c.shape.orientations for c in CATS)  # by cat tile id
+_MANDATORY_STEPS = RULES["mandatory_steps"]
+_CAT_SPACES = ISLAND.cat_spaces  # (properties of the island: worked out once here)
+_CARD_SPACES = ISLAND.card_spaces
 _IS_CARD = tuple(s > 0 and ISLAND.kinds[s] == "card" for s in range(ISLAND_SPACES + 1))
 # the move actions of each mask of target spaces, built once (a handful of masks recur)
 _MOVE_LISTS: dict[int, tuple[Action, ...]] = {}
@@ -258,13 +261,13 @@ class DuelGame(Game):
                     n = len(moves)
                     action = moves[0 if n == 1 else randbelow(n)]
                     history.append((seat, action))
-                    seat_steps[seat] += 1
                     oshax = action[1]
                     touched |= 1 << oshax
                     steps -= 1
                     jumping = False
                     if not steps:
                         break
+                seat_steps[seat] += self.steps - steps  # one decision per step taken
                 self.oshax, self.touched, self.steps = oshax, touched, steps
                 self.jumping = False
                 self.phase = ACT
@@ -282,7 +285,9 @@ class DuelGame(Game):
                 else:
                     self._fish_action(seat, action[1])
             elif phase == PLACE_CAT:
-                placements = self._cat_placements(seat)
+                boat = self.boats[seat]
+                placements = legal_placements(CATS[self.placing].shape, boat.layout,
+                                              boat.occupied)
                 n = len(placements)
                 mask = placements[0 if n == 1 else randbelow(n)]
                 history.append((seat, Action("place", mask)))
@@ -577,12 +582,12 @@ class DuelGame(Game):
     def _start_day(self) -> None:
         self.day += 1
         cats = []
-        for s in ISLAND.cat_spaces:
+        for s in _CAT_SPACES:
             if self.bag:
                 self.island[s] = tile = self.bag.pop(0)
                 cats.append([s, tile])
         cards = []
-        for s in ISLAND.card_spaces:
+        for s in _CARD_SPACES:
             if self.deck:
                 self.island[s] = card = self.deck.pop(0)
                 cards.append([s, card])
@@ -595,7 +600,7 @@ class DuelGame(Game):
         self.current = seat
         self.phase = MOVE
         self.touched = 1 << self.oshax
-        self.steps = RULES["mandatory_steps"]
+        self.steps = _MANDATORY_STEPS
         self.jumping = False
         self.selected = False
         self.extra = False
@@ -612,17 +617,18 @@ class DuelGame(Game):
 
     def _end_day(self, reason: str) -> None:
         cats, cards = [], []
+        island = self.island
         for s in range(1, ISLAND_SPACES + 1):
-            item = self.island[s]
+            item = island[s]
             if item is None:
                 continue
-            if ISLAND.kinds[s] == "cat":
-                self.box.append(item)
-                cats.append(item)
-            else:
+            if _IS_CARD[s]:
                 self.discard.append(item)
                 cards.append(item)
-            self.island[s] = None
+            else:
+                self.box.append(item)
+                cats.append(item)
+            island[s] = None
         self.on_island = 0
         self.log("day_end", day=self.day, reason=reason, cats_removed=cats, cards_removed=cards)
         self.first = 1 - self.first  # the day's second player starts the next day
@@ -694,7 +700,7 @@ class DuelGame(Game):
         else:
             self.selected = True
         self.took[seat] = True
-        if ISLAND.kinds[space] == "cat":
+        if not _IS_CARD[space]:
             self.placing = item
         else:
             self._resolve_card(seat, item)
@@ -732,7 +738,7 @@ class DuelGame(Game):
     def _place_cat(self, seat: int, mask: int) -> None:
         cat = CATS[self.placing]  # type: ignore[index]
         boat = self._boat(seat)
-        boat.place(Tile("cat", cat.colour, cat.shape.key, mask, cat.id))
+        boat.place(Tile.quick("cat", cat.colour, cat.shape.key, mask, cat.id))
         self.placing = None
         if cat.fish:
             self.fish[seat] += 1
@@ -747,7 +753,7 @@ class DuelGame(Game):
             shape = self._treasure_shape_for(mask)
         assert shape is not None
         tile_id = self.supply[shape.key].pop()
-        self._boat(seat).place(Tile("common_treasure", None, shape.key, mask, tile_id))
+        self._boat(seat).place(Tile.quick("common_treasure", None, shape.key, mask, tile_id))
         self.treasures_due -= 1
         self._settle()
 
@@ -783,9 +789,16 @@ class DuelGame(Game):
         twin.events = list(self.events)
         twin.options = dict(self.options)
         twin.rng = self.rng.copy()
-        for name in ("counters", "bag", "deck", "island", "box", "discard", "layout_names",
-                     "fish", "took", "seat_steps"):
-            setattr(twin, name, list(getattr(self, name)))
+        twin.counters = list(self.counters)
+        twin.bag = list(self.bag)
+        twin.deck = list(self.deck)
+        twin.island = list(self.island)
+        twin.box = list(self.box)
+        twin.discard = list(self.discard)
+        twin.layout_names = list(self.layout_names)
+        twin.fish = list(self.fish)
+        twin.took = list(self.took)
+        twin.seat_steps = list(self.seat_steps)
         twin.supply = {k: list(v) for k, v in self.supply.items()}
         twin.lessons = [list(x) for x in self.lessons]
         twin.boats = [None if b is None else Boat(b.layout, list(b.tiles), b.occupied,
