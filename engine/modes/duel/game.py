@@ -20,11 +20,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...actions import Action, PlacementActions
-from ...boat import Boat, Tile, iter_bits
+from ...boat import STRIDE, Boat, Tile, iter_bits
 from ...game import Game, GameType
 from ...rng import Rng
-from ...shapes import (Shape, _touchable, is_legal_placement, legal_placements,
-                       orientations_fit)
+from ...shapes import Shape, is_legal_placement, legal_placements, orientations_fit
 from .actions import CODEC, DECLINE, END_TURN, FISH, FISH_ACTIONS, MOVES, SELECTS
 from .data import ISLAND_SPACES, duel_data
 from .scoring import score_boats
@@ -52,6 +51,7 @@ OVER = "over"
 assert FISH_ACTIONS == ("move", "jump", "treasure", "discovery")
 _FISH_MOVE, _FISH_JUMP, _FISH_TREASURE, _FISH_DISCOVERY = (FISH[n] for n in FISH_ACTIONS)
 _COST_MOVE, _COST_JUMP, _COST_TREASURE, _COST_DISCOVERY = (COST[n] for n in FISH_ACTIONS)
+assert min(COST.values()) >= 1  # DuelGame.playout: without fish, nothing to buy
 
 _SPACES_MASK = ISLAND.all_mask  # bits 1..15, one per island space
 _BITS: dict[int, tuple[int, ...]] = {}  # the spaces of a mask of touched spaces, in order
@@ -271,6 +271,20 @@ class DuelGame(Game):
                 self.oshax, self.touched, self.steps = oshax, touched, steps
                 self.jumping = False
                 self.phase = ACT
+            elif phase == ACT and not self.fish[seat]:
+                # without fish no fish action can be bought (each costs one or more):
+                # ``_act_actions`` is the selections, then end_turn; counted, not listed
+                spaces = () if self.selected else self._selectable(seat)
+                n = len(spaces) + 1
+                i = 0 if n == 1 else randbelow(n)
+                seat_steps[seat] += 1
+                if i < n - 1:
+                    space = spaces[i]
+                    history.append((seat, SELECTS[space]))
+                    self._select(seat, space)
+                else:
+                    history.append((seat, END_TURN))
+                    self._end_turn(seat)
             elif phase == ACT:
                 legal = self._act_actions(seat)
                 n = len(legal)
@@ -416,11 +430,12 @@ class DuelGame(Game):
         act decision asks about up to three cats and four treasure shapes), not kept:
         a memo by boat state was answered only one time in seven in random playouts and
         cost more than the tests it saved."""
-        boat = self._boat(seat)
-        occupied = boat.occupied
+        boat = self.boats[seat]
+        occupied = boat.occupied  # (no boat yet: only before the act phase can exist)
         free = boat.layout.cells_mask & ~occupied
-        if occupied:
-            return free, _touchable(occupied, free), False
+        if occupied:  # _touchable(occupied, free), written out: once per act decision
+            return free, ((occupied << 1) | (occupied >> 1) | (occupied << STRIDE)
+                          | (occupied >> STRIDE)) & free, False
         return free, 0, True
 
     def _fits_on(self, seat: int, shape: Shape) -> bool:
@@ -435,6 +450,8 @@ class DuelGame(Game):
         """Touched spaces holding a card, or a cat that fits on the seat's boat (``fit``: the
         boat's ``_fit_context``, worked out here when a cat needs it and not given)."""
         out = []
+        if fit is not None:
+            free, near, anywhere = fit
         island = self.island
         touched = self.touched & _SPACES_MASK
         spaces = _BITS.get(touched)
@@ -449,7 +466,8 @@ class DuelGame(Game):
                 continue
             if fit is None:
                 fit = self._fit_context(seat)
-            if orientations_fit(_CAT_ORIENTATIONS[item], *fit):
+                free, near, anywhere = fit
+            if orientations_fit(_CAT_ORIENTATIONS[item], free, near, anywhere):
                 out.append(s)
         return out
 
@@ -737,7 +755,8 @@ class DuelGame(Game):
 
     def _place_cat(self, seat: int, mask: int) -> None:
         cat = CATS[self.placing]  # type: ignore[index]
-        boat = self._boat(seat)
+        boat = self.boats[seat]
+        assert boat is not None
         boat.place(Tile.quick("cat", cat.colour, cat.shape.key, mask, cat.id))
         self.placing = None
         if cat.fish:
