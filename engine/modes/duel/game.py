@@ -284,7 +284,18 @@ class DuelGame(Game):
                     self._select(seat, space)
                 else:
                     history.append((seat, END_TURN))
-                    self._end_turn(seat)
+                    other = 1 - seat
+                    took = self.took
+                    if self.on_island and (took[seat] or took[other]):
+                        # the day goes on: ``_start_turn(other)``, written out
+                        self.current = other
+                        self.phase = MOVE
+                        self.touched = 1 << self.oshax
+                        self.steps = _MANDATORY_STEPS
+                        self.jumping = self.selected = self.extra = False
+                        took[other] = False
+                    else:
+                        self._end_turn(seat)
             elif phase == ACT:
                 legal = self._act_actions(seat)
                 n = len(legal)
