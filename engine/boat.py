@@ -233,6 +233,22 @@ class Tile:
             kept = self.__dict__["_json_part"] = JSONText(self.json_text)
         return kept
 
+    @classmethod
+    def quick(cls, kind: str, colour: str | None, shape: str, mask: int,
+              tile_id: int = -1) -> Tile:
+        """``Tile(kind, colour, shape, mask, tile_id)``, made without the frozen dataclass's
+        ``__init__``, which sets each field through ``object.__setattr__`` (0.44 us against
+        0.19 us): the same fields in the same order in the instance dict, so an equal tile.
+        For the loops that place a tile at every few decisions (random playouts)."""
+        tile = object.__new__(cls)
+        fields = tile.__dict__
+        fields["kind"] = kind
+        fields["colour"] = colour
+        fields["shape"] = shape
+        fields["mask"] = mask
+        fields["tile_id"] = tile_id
+        return tile
+
     def to_json(self) -> dict[str, Any]:
         """A fresh dict each time (callers may change it); the cells come from ``xy``."""
         return {"kind": self.kind, "colour": self.colour, "shape": self.shape,

@@ -142,10 +142,11 @@ class Placements:
 
     __slots__ = ("shape", "_rows", "_len")
 
-    def __init__(self, shape: Shape, rows: list[tuple[Orientation, int]]) -> None:
+    def __init__(self, shape: Shape, rows: list[tuple[Orientation, int]],
+                 count: int | None = None) -> None:
         self.shape = shape
         self._rows = rows  # (orientation, anchors mask)
-        self._len = sum(a.bit_count() for _, a in rows)
+        self._len = sum(a.bit_count() for _, a in rows) if count is None else count
 
     def __len__(self) -> int:
         return self._len
@@ -207,6 +208,7 @@ def legal_placements(
     touch = occupied and not anywhere
     near_cells = _touchable(occupied, free) if touch else 0
     rows = []
+    count = 0  # counted here, not by a second pass in Placements
     for o in shape.orientations:
         anchors = o.anchor_mask
         offsets = o.offsets
@@ -221,7 +223,8 @@ def legal_placements(
             anchors &= near
         if anchors:
             rows.append((o, anchors))
-    return Placements(shape, rows)
+            count += anchors.bit_count()
+    return Placements(shape, rows, count)
 
 
 def has_legal_placement(

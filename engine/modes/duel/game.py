@@ -20,10 +20,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...actions import Action, PlacementActions
-from ...boat import Boat, Tile, iter_bits
+from ...boat import STRIDE, Boat, Tile, iter_bits
 from ...game import Game, GameType
 from ...rng import Rng
-from ...shapes import Shape, has_legal_placement, is_legal_placement, legal_placements
+from ...shapes import Shape, is_legal_placement, legal_placements, orientations_fit
 from .actions import CODEC, DECLINE, END_TURN, FISH, FISH_ACTIONS, MOVES, SELECTS
 from .data import ISLAND_SPACES, duel_data
 from .scoring import score_boats
@@ -51,12 +51,26 @@ OVER = "over"
 assert FISH_ACTIONS == ("move", "jump", "treasure", "discovery")
 _FISH_MOVE, _FISH_JUMP, _FISH_TREASURE, _FISH_DISCOVERY = (FISH[n] for n in FISH_ACTIONS)
 _COST_MOVE, _COST_JUMP, _COST_TREASURE, _COST_DISCOVERY = (COST[n] for n in FISH_ACTIONS)
+assert min(COST.values()) >= 1  # DuelGame.playout: without fish, nothing to buy
 
 _SPACES_MASK = ISLAND.all_mask  # bits 1..15, one per island space
 _BITS: dict[int, tuple[int, ...]] = {}  # the spaces of a mask of touched spaces, in order
+_CAT_ORIENTATIONS = tuple(c.shape.orientations for c in CATS)  # by cat tile id
+_MANDATORY_STEPS = RULES["mandatory_steps"]
+_CAT_SPACES = ISLAND.cat_spaces  # (properties of the island: worked out once here)
+_CARD_SPACES = ISLAND.card_spaces
 _IS_CARD = tuple(s > 0 and ISLAND.kinds[s] == "card" for s in range(ISLAND_SPACES + 1))
 # the move actions of each mask of target spaces, built once (a handful of masks recur)
 _MOVE_LISTS: dict[int, tuple[Action, ...]] = {}
+
+
+
+def _move_list(targets: int) -> tuple[Action, ...]:
+    """The move actions to the spaces of ``targets``, in space order, kept in ``_MOVE_LISTS``."""
+    moves = _MOVE_LISTS[targets] = tuple(
+        MOVES[s] for s in range(1, ISLAND_SPACES + 1) if targets >> s & 1)
+    return moves
+
 
 PHASE_NEEDS = {
     BOAT: "choose your boat",
@@ -162,7 +176,6 @@ class DuelGame(Game):
         self.placing: int | None = None  # the cat tile being placed
         self.treasures_due = 0  # treasures the seat may still take and place
         self.took = [True, True]  # performed a selection on their latest turn this day
-        self._fits: dict[tuple[str, int, str], bool] = {}  # (layout, occupied, shape) -> fits
         self.log("first_player", seat=self.first)
 
     # --- the decision API ------------------------------------------------------------------
@@ -180,24 +193,10 @@ class DuelGame(Game):
             targets = ISLAND.targets(self.oshax, self.touched, self.jumping)
             moves = _MOVE_LISTS.get(targets)
             if moves is None:
-                moves = _MOVE_LISTS[targets] = tuple(
-                    MOVES[s] for s in range(1, ISLAND_SPACES + 1) if targets >> s & 1)
+                moves = _move_list(targets)
             return list(moves)
         if phase == ACT:
-            selected = self.selected
-            out = [] if selected else [SELECTS[s] for s in self._selectable(seat)]
-            # ``_fish_block(seat, name) is None`` for each fish action, without its reasons
-            fish = self.fish[seat]
-            if fish >= _COST_MOVE and ISLAND.neighbours[self.oshax] & ~self.touched:
-                out.append(_FISH_MOVE)
-            if fish >= _COST_JUMP:
-                out.append(_FISH_JUMP)
-            if fish >= _COST_TREASURE and self._treasure_fits(seat):
-                out.append(_FISH_TREASURE)
-            if fish >= _COST_DISCOVERY and selected and self._selectable(seat):
-                out.append(_FISH_DISCOVERY)
-            out.append(END_TURN)
-            return out
+            return self._act_actions(seat)
         if phase == PLACE_CAT:
             return PlacementActions([self._cat_placements(seat)])
         if phase == PLACE_TREASURE:
@@ -209,6 +208,158 @@ class DuelGame(Game):
         if phase == BOAT:
             return list(CHOOSE_BOAT.values())
         raise AssertionError(phase)  # pragma: no cover
+
+    def _act_actions(self, seat: int) -> list[Action]:
+        """The act phase's legal actions: the selections, then the fish actions the seat can
+        buy (``_fish_block(seat, name) is None`` by four cheap tests, without its reasons),
+        then ``end_turn``."""
+        selected = self.selected
+        fish = self.fish[seat]
+        fit = self._fit_context(seat) if fish >= _COST_TREASURE else None  # else if a cat asks
+        out = [] if selected else [SELECTS[s] for s in self._selectable(seat, fit)]
+        if fish >= _COST_MOVE and ISLAND.neighbours[self.oshax] & ~self.touched:
+            out.append(_FISH_MOVE)
+        if fish >= _COST_JUMP:
+            out.append(_FISH_JUMP)
+        if fish >= _COST_TREASURE and self._treasure_fits(seat, fit):
+            out.append(_FISH_TREASURE)
+        if fish >= _COST_DISCOVERY and selected and self._selectable(seat, fit):
+            out.append(_FISH_DISCOVERY)
+        out.append(END_TURN)
+        return out
+
+    def playout(self, rng: Rng) -> None:
+        """Random moves to the end, exactly as ``Game.playout``'s loop makes them (the same
+        draws, moves, history, events and final state: tests/engine/test_playout.py), without
+        its per-decision overheads. The phase is read directly instead of through
+        ``is_over``/``pending``; the Oshax's steps of a turn are drawn in one small loop from
+        the target spaces' move list; a cat's placement is drawn by its index in the lazy
+        ``Placements`` (no action list); each action goes straight to its handler (no
+        ``apply_unchecked``/``_apply`` dispatch). A bound of 1 draws nothing, as
+        ``Rng.randbelow(1)`` does not; a bound of 0 raises as the loop would. The rare
+        decisions (boats, treasures, extra selections, returning a cat) take the loop's
+        own path."""
+        randbelow = rng.randbelow
+        history = self.history
+        seat_steps = self.seat_steps
+        neighbours = ISLAND.neighbours
+        while True:
+            phase = self.phase
+            seat = self.current
+            if phase == MOVE and self.placing is None and not self.treasures_due \
+                    and not self.extra:
+                # with nothing being placed, no treasure due and no extra selection,
+                # ``_settle`` after a step gives MOVE while steps are due, then ACT
+                oshax, touched, steps = self.oshax, self.touched, self.steps
+                jumping = self.jumping
+                while True:
+                    targets = (_SPACES_MASK & ~(1 << oshax) if jumping
+                               else neighbours[oshax] & ~touched)
+                    moves = _MOVE_LISTS.get(targets)
+                    if moves is None:
+                        moves = _move_list(targets)
+                    n = len(moves)
+                    action = moves[0 if n == 1 else randbelow(n)]
+                    history.append((seat, action))
+                    oshax = action[1]
+                    touched |= 1 << oshax
+                    steps -= 1
+                    jumping = False
+                    if not steps:
+                        break
+                seat_steps[seat] += self.steps - steps  # one decision per step taken
+                self.oshax, self.touched, self.steps = oshax, touched, steps
+                self.jumping = False
+                self.phase = ACT
+            elif phase == ACT and not self.fish[seat]:
+                # without fish no fish action can be bought (each costs one or more):
+                # ``_act_actions`` is the selections, then end_turn; counted, not listed
+                spaces = () if self.selected else self._selectable(seat)
+                n = len(spaces) + 1
+                i = 0 if n == 1 else randbelow(n)
+                seat_steps[seat] += 1
+                if i < n - 1:
+                    space = spaces[i]
+                    history.append((seat, SELECTS[space]))
+                    self._select(seat, space)
+                else:
+                    history.append((seat, END_TURN))
+                    other = 1 - seat
+                    took = self.took
+                    if self.on_island and (took[seat] or took[other]):
+                        # the day goes on: ``_start_turn(other)``, written out
+                        self.current = other
+                        self.phase = MOVE
+                        self.touched = 1 << self.oshax
+                        self.steps = _MANDATORY_STEPS
+                        self.jumping = self.selected = self.extra = False
+                        took[other] = False
+                    else:
+                        self._end_turn(seat)
+            elif phase == ACT:
+                legal = self._act_actions(seat)
+                n = len(legal)
+                action = legal[0 if n == 1 else randbelow(n)]
+                history.append((seat, action))
+                seat_steps[seat] += 1
+                kind = action[0]
+                if kind == "select":
+                    self._select(seat, action[1])
+                elif kind == "end_turn":
+                    self._end_turn(seat)
+                else:
+                    self._fish_action(seat, action[1])
+            elif phase == PLACE_CAT:
+                boat = self.boats[seat]
+                placements = legal_placements(CATS[self.placing].shape, boat.layout,
+                                              boat.occupied)
+                n = len(placements)
+                mask = placements[0 if n == 1 else randbelow(n)]
+                history.append((seat, Action("place", mask)))
+                seat_steps[seat] += 1
+                self._place_cat(seat, mask)
+            elif phase == PLACE_TREASURE:
+                # the placements of each treasure shape left that fits, then ``decline``
+                boat = self.boats[seat]
+                layout, occupied = boat.layout, boat.occupied
+                n = 1
+                parts = []
+                for shape in self._treasure_shapes():
+                    placements = legal_placements(shape, layout, occupied)
+                    if placements:
+                        parts.append((shape, placements))
+                        n += len(placements)
+                i = 0 if n == 1 else randbelow(n)
+                seat_steps[seat] += 1
+                for shape, placements in parts:
+                    if i < len(placements):
+                        mask = placements[i]
+                        history.append((seat, Action("place", mask)))
+                        self._place_treasure(seat, mask, shape)
+                        break
+                    i -= len(placements)
+                else:
+                    history.append((seat, DECLINE))
+                    self._decline(seat)
+            elif phase == EXTRA:
+                legal = self._selectable(seat)
+                n = len(legal)
+                space = legal[0 if n == 1 else randbelow(n)]
+                history.append((seat, SELECTS[space]))
+                seat_steps[seat] += 1
+                self._select(seat, space)
+            elif phase == RETURN_CAT:
+                counters = self.counters
+                n = len(counters)
+                tile = counters[0 if n == 1 else randbelow(n)]
+                history.append((seat, Action("return_cat", tile)))
+                seat_steps[seat] += 1
+                self._return_cat(seat, tile)
+            elif phase == OVER:
+                return
+            else:  # choosing the boats
+                legal = self.legal_actions(seat)
+                self.apply_unchecked(seat, legal[randbelow(len(legal))])
 
     def illegal_reason(self, seat: int, action: Action) -> str | None:
         if self.phase == OVER:
@@ -240,9 +391,7 @@ class DuelGame(Game):
         elif kind == "fish_action":
             self._fish_action(seat, action[1])
         elif kind == "decline":
-            self.treasures_due -= 1
-            self.log("treasure_declined", seat=seat)
-            self._settle()
+            self._decline(seat)
         elif kind == "return_cat":
             self._return_cat(seat, action[1])
         elif kind == "choose_boat":
@@ -285,26 +434,35 @@ class DuelGame(Game):
         assert boat is not None
         return boat
 
+    def _fit_context(self, seat: int) -> tuple[int, int, bool]:
+        """What every "does it fit" question on the seat's boat starts from: its free cells,
+        the free cells next to a tile, and whether a tile may go anywhere (an empty boat),
+        as ``has_legal_placement`` works them out. Worked out once per question batch (an
+        act decision asks about up to three cats and four treasure shapes), not kept:
+        a memo by boat state was answered only one time in seven in random playouts and
+        cost more than the tests it saved."""
+        boat = self.boats[seat]
+        occupied = boat.occupied  # (no boat yet: only before the act phase can exist)
+        free = boat.layout.cells_mask & ~occupied
+        if occupied:  # _touchable(occupied, free), written out: once per act decision
+            return free, ((occupied << 1) | (occupied >> 1) | (occupied << STRIDE)
+                          | (occupied >> STRIDE)) & free, False
+        return free, 0, True
+
     def _fits_on(self, seat: int, shape: Shape) -> bool:
-        """Whether ``shape`` has a legal placement on the seat's boat (cached by boat state,
-        so a boat edited by hand is never answered from a stale entry)."""
-        boat = self._boat(seat)
-        key = (boat.layout.name, boat.occupied, shape.key)
-        fits = self._fits.get(key)
-        if fits is None:
-            if len(self._fits) > 4096:
-                self._fits.clear()
-            fits = self._fits[key] = has_legal_placement(shape, boat.layout, boat.occupied)
-        return fits
+        """Whether ``shape`` has a legal placement on the seat's boat."""
+        return orientations_fit(shape.orientations, *self._fit_context(seat))
 
     def state_changed(self) -> None:
         """Recount derived fields after editing the state by hand (tests, tools)."""
         self.on_island = sum(1 for item in self.island if item is not None)
-        self._fits.clear()
 
-    def _selectable(self, seat: int) -> list[int]:
-        """Touched spaces holding a card, or a cat that fits on the seat's boat."""
+    def _selectable(self, seat: int, fit: tuple[int, int, bool] | None = None) -> list[int]:
+        """Touched spaces holding a card, or a cat that fits on the seat's boat (``fit``: the
+        boat's ``_fit_context``, worked out here when a cat needs it and not given)."""
         out = []
+        if fit is not None:
+            free, near, anywhere = fit
         island = self.island
         touched = self.touched & _SPACES_MASK
         spaces = _BITS.get(touched)
@@ -314,15 +472,29 @@ class DuelGame(Game):
             item = island[s]
             if item is None:
                 continue
-            if _IS_CARD[s] or self._fits_on(seat, CATS[item].shape):
+            if _IS_CARD[s]:
+                out.append(s)
+                continue
+            if fit is None:
+                fit = self._fit_context(seat)
+                free, near, anywhere = fit
+            if orientations_fit(_CAT_ORIENTATIONS[item], free, near, anywhere):
                 out.append(s)
         return out
 
     def _treasure_shapes(self) -> list[Shape]:
         return [s for s in D.treasure_shapes if self.supply[s.key]]
 
-    def _treasure_fits(self, seat: int) -> bool:
-        return any(self._fits_on(seat, s) for s in self._treasure_shapes())
+    def _treasure_fits(self, seat: int, fit: tuple[int, int, bool] | None = None) -> bool:
+        """Whether a treasure shape left in the supply fits on the seat's boat."""
+        supply = self.supply
+        for shape in D.treasure_shapes:
+            if supply[shape.key]:
+                if fit is None:
+                    fit = self._fit_context(seat)
+                if orientations_fit(shape.orientations, *fit):
+                    return True
+        return False
 
     def _treasure_placements(self, seat: int) -> list:
         boat = self._boat(seat)
@@ -439,12 +611,12 @@ class DuelGame(Game):
     def _start_day(self) -> None:
         self.day += 1
         cats = []
-        for s in ISLAND.cat_spaces:
+        for s in _CAT_SPACES:
             if self.bag:
                 self.island[s] = tile = self.bag.pop(0)
                 cats.append([s, tile])
         cards = []
-        for s in ISLAND.card_spaces:
+        for s in _CARD_SPACES:
             if self.deck:
                 self.island[s] = card = self.deck.pop(0)
                 cards.append([s, card])
@@ -457,7 +629,7 @@ class DuelGame(Game):
         self.current = seat
         self.phase = MOVE
         self.touched = 1 << self.oshax
-        self.steps = RULES["mandatory_steps"]
+        self.steps = _MANDATORY_STEPS
         self.jumping = False
         self.selected = False
         self.extra = False
@@ -474,17 +646,18 @@ class DuelGame(Game):
 
     def _end_day(self, reason: str) -> None:
         cats, cards = [], []
+        island = self.island
         for s in range(1, ISLAND_SPACES + 1):
-            item = self.island[s]
+            item = island[s]
             if item is None:
                 continue
-            if ISLAND.kinds[s] == "cat":
-                self.box.append(item)
-                cats.append(item)
-            else:
+            if _IS_CARD[s]:
                 self.discard.append(item)
                 cards.append(item)
-            self.island[s] = None
+            else:
+                self.box.append(item)
+                cats.append(item)
+            island[s] = None
         self.on_island = 0
         self.log("day_end", day=self.day, reason=reason, cats_removed=cats, cards_removed=cards)
         self.first = 1 - self.first  # the day's second player starts the next day
@@ -502,6 +675,11 @@ class DuelGame(Game):
         self._start_day()
 
     # --- inside a turn ----------------------------------------------------------------------
+    def _decline(self, seat: int) -> None:
+        self.treasures_due -= 1
+        self.log("treasure_declined", seat=seat)
+        self._settle()
+
     def _settle(self) -> None:
         """Choose the next decision of the seat to act after an action resolved."""
         seat = self.current
@@ -551,7 +729,7 @@ class DuelGame(Game):
         else:
             self.selected = True
         self.took[seat] = True
-        if ISLAND.kinds[space] == "cat":
+        if not _IS_CARD[space]:
             self.placing = item
         else:
             self._resolve_card(seat, item)
@@ -588,8 +766,9 @@ class DuelGame(Game):
 
     def _place_cat(self, seat: int, mask: int) -> None:
         cat = CATS[self.placing]  # type: ignore[index]
-        boat = self._boat(seat)
-        boat.place(Tile("cat", cat.colour, cat.shape.key, mask, cat.id))
+        boat = self.boats[seat]
+        assert boat is not None
+        boat.place(Tile.quick("cat", cat.colour, cat.shape.key, mask, cat.id))
         self.placing = None
         if cat.fish:
             self.fish[seat] += 1
@@ -597,11 +776,14 @@ class DuelGame(Game):
             self.treasures_due += 1
         self._settle()
 
-    def _place_treasure(self, seat: int, mask: int) -> None:
-        shape = self._treasure_shape_for(mask)
+    def _place_treasure(self, seat: int, mask: int, shape: Shape | None = None) -> None:
+        """Place the treasure of cells ``mask`` (``shape``: its shape, when the caller drew
+        the mask from that shape's placements; otherwise found from the cells)."""
+        if shape is None:
+            shape = self._treasure_shape_for(mask)
         assert shape is not None
         tile_id = self.supply[shape.key].pop()
-        self._boat(seat).place(Tile("common_treasure", None, shape.key, mask, tile_id))
+        self._boat(seat).place(Tile.quick("common_treasure", None, shape.key, mask, tile_id))
         self.treasures_due -= 1
         self._settle()
 
@@ -637,12 +819,18 @@ class DuelGame(Game):
         twin.events = list(self.events)
         twin.options = dict(self.options)
         twin.rng = self.rng.copy()
-        for name in ("counters", "bag", "deck", "island", "box", "discard", "layout_names",
-                     "fish", "took", "seat_steps"):
-            setattr(twin, name, list(getattr(self, name)))
+        twin.counters = list(self.counters)
+        twin.bag = list(self.bag)
+        twin.deck = list(self.deck)
+        twin.island = list(self.island)
+        twin.box = list(self.box)
+        twin.discard = list(self.discard)
+        twin.layout_names = list(self.layout_names)
+        twin.fish = list(self.fish)
+        twin.took = list(self.took)
+        twin.seat_steps = list(self.seat_steps)
         twin.supply = {k: list(v) for k, v in self.supply.items()}
         twin.lessons = [list(x) for x in self.lessons]
         twin.boats = [None if b is None else Boat(b.layout, list(b.tiles), b.occupied,
                                                   dict(b.colour_masks)) for b in self.boats]
-        twin._fits = dict(self._fits)
         return twin
