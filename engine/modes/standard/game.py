@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 
 from ...actions import Action, PlacementActions
 from ...game import Game, GameType
+from ...rng import Rng
 from .catalogue import CODEC
 from .fields import fill_fields
 from .frames import Frame
@@ -143,6 +144,35 @@ class StandardGame(Game):
                 continue
             values[name] = copy.deepcopy(value, memo)
         return twin
+
+    def playout(self, rng: Rng) -> None:
+        """``Game.playout``'s loop (the first pending seat plays ``legal[randbelow(len)]``)
+        with the generic calls read off the frames directly: the seat is the top frame's
+        first waiting seat, its legal actions come from the cache that ``progress`` fills
+        (or from the frame's ``pick``, which may draw without building the list), and
+        ``apply_unchecked`` and ``_apply`` are written out. The game is over exactly when
+        no frame is left (``_advance`` returns with a waiting frame or at ``Step.OVER``).
+        The same draws, moves, history and events as the loop: tests/engine/test_playout.py."""
+        frames = self.frames
+        history = self.history
+        seat_steps = self.seat_steps
+        cache = self._legal
+        randbelow = rng.randbelow
+        advance = self._advance
+        while frames:
+            top = frames[-1]
+            seat = top.waiting[0]
+            legal = cache.get((id(top), seat))
+            if legal is None:
+                action = top.pick(self, seat, randbelow)
+            else:
+                action = legal[randbelow(len(legal))]
+            history.append((seat, action))
+            seat_steps[seat] += 1
+            cache.clear()
+            top.apply(self, seat, action)
+            cache.clear()
+            advance()
 
     def legal_actions_of(self, frame: Frame, seat: int) -> Sequence[Action]:
         """``frame.legal`` cached until the state next changes."""

@@ -137,7 +137,18 @@ def playable_cards(game: StandardGame, seat: int, context: str = "window") -> li
 
 
 def play_actions(game: StandardGame, seat: int, context: str = "window") -> list[Action]:
-    return [Action("play", c) for c in playable_cards(game, seat, context)]
+    return [play_action(c) for c in playable_cards(game, seat, context)]
+
+
+def play_action(card_id: int) -> Action:
+    """``play`` of a card, built once (actions are immutable values)."""
+    action = _PLAY.get(card_id)
+    if action is None:
+        action = _PLAY[card_id] = Action("play", card_id)
+    return action
+
+
+_PLAY: dict[int, Action] = {}
 
 
 # --- effects ----------------------------------------------------------------------------------
@@ -262,6 +273,12 @@ class AnytimeRoundFrame(Frame):
         if seat not in self.waiting:
             return ()
         return [*play_actions(game, seat), _DONE]
+
+    def pick(self, game: StandardGame, seat: int, randbelow: Callable[[int], int]) -> Action:
+        """``legal``'s draw without the list: the playable cards in order, then ``done``."""
+        cards = playable_cards(game, seat)
+        i = randbelow(len(cards) + 1)
+        return play_action(cards[i]) if i < len(cards) else _DONE
 
     def reason(self, game: StandardGame, seat: int, action: Action) -> str | None:
         if action.kind == "play" and not is_playable(game, seat, action[1], "window"):

@@ -13,7 +13,14 @@ from ....actions import Action
 from ..frames import Frame
 from ..observation import public_snapshot
 from ..state import card
-from .anytime import is_playable, pay_and_take, play_card, playable_cards, unplayable_reason
+from .anytime import (
+    is_playable,
+    pay_and_take,
+    play_action,
+    play_card,
+    playable_cards,
+    unplayable_reason,
+)
 
 if TYPE_CHECKING:
     from ..game import StandardGame
@@ -43,7 +50,7 @@ class BuyFrame(Frame):
         p = game.state.players[seat]
         fish = p.fish
         out = [_BUY.get(c) or _buy(c) for c in sorted(p.kept) if (card(c).cost or 0) <= fish]
-        out.extend(Action("play", c) for c in playable_cards(game, seat, "buy"))
+        out.extend(play_action(c) for c in playable_cards(game, seat, "buy"))
         return out
 
     def progress(self, game: StandardGame) -> None:

@@ -11,7 +11,7 @@ used are then discarded.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -69,7 +69,13 @@ class ChooseRescueFrame(Frame):
         if seat not in self.waiting:
             return ()
         p = game.state.players[seat]
-        return [*(Action("choose_rescue", c) for c in self._options(p)), Action("done")]
+        return [*(_choose(c) for c in self._options(p)), _DONE]
+
+    def pick(self, game: StandardGame, seat: int, randbelow: Callable[[int], int]) -> Action:
+        """``legal``'s draw without the list: the cards in order, then ``done``."""
+        options = self._options(game.state.players[seat])
+        i = randbelow(len(options) + 1)
+        return _choose(options[i]) if i < len(options) else _DONE
 
     def reason(self, game: StandardGame, seat: int, action: Action) -> str | None:
         if action.kind == "choose_rescue" and action[1] not in self._options(
@@ -88,6 +94,12 @@ class ChooseRescueFrame(Frame):
 
     def describe(self, game: StandardGame, seat: int) -> dict[str, Any]:
         return {"decision": self.name, "done": seat in self.finished}
+
+
+@cache
+def _choose(card_id: int) -> Action:
+    """``choose_rescue`` of a card, built once (actions are immutable values)."""
+    return Action("choose_rescue", card_id)
 
 
 def reveal(game: StandardGame) -> None:
