@@ -20,7 +20,7 @@ from ...rng import Rng
 from .catalogue import CODEC
 from .fields import fill_fields
 from .frames import Frame
-from .phases.anytime import AnytimeRoundFrame
+from .phases.anytime import AnytimeRoundFrame, holds_playable
 from .phases.buy import BuyFrame
 from .phases.draft import DraftFrame, deal
 from .phases.lessons import read_lessons
@@ -54,6 +54,7 @@ class Step(StrEnum):
     OVER = "over"
 
 
+_STEP_METHODS = {step: f"step_{step.name.lower()}" for step in Step}  # run_step's names
 _OVER = Step.OVER  # a module constant: reading an enum member off its class costs more
 
 
@@ -154,24 +155,26 @@ class StandardGame(Game):
         no frame is left (``_advance`` returns with a waiting frame or at ``Step.OVER``).
         The same draws, moves, history and events as the loop: tests/engine/test_playout.py."""
         frames = self.frames
-        history = self.history
+        played = self.history.append
         seat_steps = self.seat_steps
         cache = self._legal
+        cached = cache.get
+        forget = cache.clear
         randbelow = rng.randbelow
         advance = self._advance
         while frames:
             top = frames[-1]
             seat = top.waiting[0]
-            legal = cache.get((id(top), seat))
+            legal = cached((id(top), seat))
             if legal is None:
                 action = top.pick(self, seat, randbelow)
             else:
                 action = legal[randbelow(len(legal))]
-            history.append((seat, action))
+            played((seat, action))
             seat_steps[seat] += 1
-            cache.clear()
+            forget()
             top.apply(self, seat, action)
-            cache.clear()
+            forget()
             advance()
 
     def legal_actions_of(self, frame: Frame, seat: int) -> Sequence[Action]:
@@ -297,12 +300,12 @@ class StandardGame(Game):
         self.run_step(nxt)
 
     def run_step(self, step: Step) -> None:
-        getattr(self, f"step_{step.name.lower()}")()
+        getattr(self, _STEP_METHODS[step])()
 
     def anytime_round(self, window: str) -> None:
-        # skipped when nobody holds an anytime card: such a round ends at once, asking
-        # nobody and logging nothing
-        if any(p.anytime_count for p in self.state.players):
+        # skipped when nobody holds a playable anytime card: such a round ends at once,
+        # asking nobody and logging nothing
+        if any(p.anytime_count and holds_playable(self, p) for p in self.state.players):
             self.push(AnytimeRoundFrame(self.state.turn_order, window))
 
     # --- the steps of a day -----------------------------------------------------------------------

@@ -87,8 +87,11 @@ _PRECONDITION: dict[str, Callable[[StandardGame, PlayerState], bool]] = {
 
 def is_playable(game: StandardGame, seat: int, card_id: int, context: str) -> bool:
     p = game.state.players[seat]
-    if card_id not in p.hand:
-        return False
+    return card_id in p.hand and _playable(game, p, card_id, context)
+
+
+def _playable(game: StandardGame, p: PlayerState, card_id: int, context: str) -> bool:
+    """``is_playable`` of a card known to be in ``p``'s hand."""
     c = card(card_id)
     if c.family != "anytime":
         return False
@@ -133,7 +136,15 @@ def playable_cards(game: StandardGame, seat: int, context: str = "window") -> li
     if not p.anytime_count:
         return []
     # only anytime cards can be playable: the others are skipped before the full check
-    return sorted(c for c in p.hand if c in ANYTIME_IDS and is_playable(game, seat, c, context))
+    out = [c for c in p.hand if c in ANYTIME_IDS and _playable(game, p, c, context)]
+    out.sort()
+    return out
+
+
+def holds_playable(game: StandardGame, p: PlayerState, context: str = "window") -> bool:
+    """``bool(playable_cards(game, p.seat, context))``, stopped at the first playable card
+    (an anytime round asks it of every seat holding anytime cards, before every turn)."""
+    return any(c in ANYTIME_IDS and _playable(game, p, c, context) for c in p.hand)
 
 
 def play_actions(game: StandardGame, seat: int, context: str = "window") -> list[Action]:
@@ -258,7 +269,7 @@ class AnytimeRoundFrame(Frame):
         while True:
             while self.index < len(self.order):
                 seat = self.order[self.index]
-                if players[seat].anytime_count and playable_cards(game, seat):
+                if players[seat].anytime_count and holds_playable(game, players[seat]):
                     self.waiting = (seat,)
                     return
                 self.index += 1

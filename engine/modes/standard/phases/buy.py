@@ -10,9 +10,9 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ....actions import Action
+from ....cards import base_cards
 from ..frames import Frame
 from ..observation import public_snapshot
-from ..state import card
 from .anytime import (
     is_playable,
     pay_and_take,
@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 
 
 _DONE = Action("done")
+_COST = {i: c.cost or 0 for i, c in base_cards().items()}  # card -> its price in fish
 _BUY: dict[int, Action] = {}  # card -> its buy action (actions are immutable: built once)
 
 
@@ -49,7 +50,7 @@ class BuyFrame(Frame):
     def _options(self, game: StandardGame, seat: int) -> list[Action]:
         p = game.state.players[seat]
         fish = p.fish
-        out = [_BUY.get(c) or _buy(c) for c in sorted(p.kept) if (card(c).cost or 0) <= fish]
+        out = [_BUY.get(c) or _buy(c) for c in sorted(p.kept) if _COST[c] <= fish]
         out.extend(play_action(c) for c in playable_cards(game, seat, "buy"))
         return out
 

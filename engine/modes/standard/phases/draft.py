@@ -90,9 +90,10 @@ class DraftFrame(KeepFromPileFrame):
 
     def progress(self, game: StandardGame) -> None:
         players = game.state.players
+        keep, picks = self.keep, self.picks
         while True:
             need = tuple(p.seat for p in players
-                         if len(p.draft_pile) > self.keep and p.seat not in self.picks)
+                         if len(p.draft_pile) > keep and p.seat not in picks)
             if need:
                 self.waiting = need
                 return
