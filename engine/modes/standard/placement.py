@@ -62,15 +62,15 @@ def fit_test(player: PlayerState, *, ignore_touch: bool = False) -> Callable[[st
     """``fits(player, key, ignore_touch=...)`` as a function of the shape key, for callers
     that ask one boat about several tiles (rescue options, treasure and Oshax offers): the
     boat's free and touchable cells are worked out once, and each shape's answer is kept.
-    The player keeps the last test while its boat's cells and the anywhere effect stay the
-    same (a rare-finds turn asks once per Oshax and treasure option, the offer after it and
-    the next rescue turn ask the same boat again)."""
+    The player keeps the last test while its boat (the object), the boat's cells and the
+    anywhere effect stay the same (a rare-finds turn asks once per Oshax and treasure
+    option, the offer after it and the next rescue turn ask the same boat again)."""
     boat = player.boat
     occupied = boat.occupied
     anywhere = ignore_touch or player.anywhere or not occupied
     kept = player._fit
-    if kept is not None and kept[0] == occupied and kept[1] == anywhere:
-        return kept[2]
+    if kept is not None and kept[0] is boat and kept[1] == occupied and kept[2] == anywhere:
+        return kept[3]
     free = boat.layout.cells_mask & ~occupied
     near_cells = 0 if anywhere else (
         (occupied << 1) | (occupied >> 1) | (occupied << STRIDE) | (occupied >> STRIDE)) & free
@@ -86,7 +86,7 @@ def fit_test(player: PlayerState, *, ignore_touch: bool = False) -> Callable[[st
                                                           anywhere)
         return found
 
-    player._fit = (occupied, anywhere, test)
+    player._fit = (boat, occupied, anywhere, test)
     return test
 
 
@@ -175,7 +175,7 @@ class PlaceFrame(Frame):
                                   anywhere=player.anywhere)
 
     def apply(self, game: StandardGame, seat: int, action: Action) -> None:
-        if action.kind == "play":
+        if action[0] == "play":
             from .phases.anytime import play_card
 
             play_card(game, seat, action[1])
@@ -250,7 +250,7 @@ class TreasureFrame(Frame):
         # the offer is read from the seat's legal actions (the game's cache), which the
         # bot's ``legal_actions`` call then reuses instead of building the offer again
         if self.taken >= self.count or not any(
-                a.kind == "take_treasure" for a in game.legal_actions_of(self, self.seat)):
+                a[0] == "take_treasure" for a in game.legal_actions_of(self, self.seat)):
             self.done = True
             self.waiting = ()
             return
@@ -273,7 +273,7 @@ class TreasureFrame(Frame):
         return None
 
     def apply(self, game: StandardGame, seat: int, action: Action) -> None:
-        if action.kind == "decline":
+        if action[0] == "decline":
             game.log("treasure_declined", seat=seat)
             self.done = True
             self.waiting = ()

@@ -299,7 +299,7 @@ class AnytimeRoundFrame(Frame):
     def apply(self, game: StandardGame, seat: int, action: Action) -> None:
         self.index += 1
         self.waiting = ()
-        if action.kind == "play":
+        if action[0] == "play":
             self.played = True
             play_card(game, seat, action[1])
 

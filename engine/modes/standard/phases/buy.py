@@ -104,10 +104,10 @@ class BuyFrame(Frame):
     def apply(self, game: StandardGame, seat: int, action: Action) -> None:
         p = game.state.players[seat]
         self._recheck = (seat,)
-        if action.kind == "buy":
+        if action[0] == "buy":
             pay_and_take(p, action[1], p.kept)
             p.bought_now.append(action[1])
-        elif action.kind == "play":
+        elif action[0] == "play":
             play_card(game, seat, action[1])
         else:
             self.finished.append(seat)

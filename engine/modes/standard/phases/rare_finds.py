@@ -155,18 +155,18 @@ class RareFindsTurnFrame(Frame):
         state = game.state
         p = state.players[seat]
         self.waiting = ()
-        if action.kind == "pass":
+        if action[0] == "pass":
             self._phase.passed.append(seat)
             game.log("passed", seat=seat, phase="rare_finds")
             self.done = True
             return
-        if action.kind == "play":
+        if action[0] == "play":
             play_card(game, seat, action[1])
             return
         p.remove_card(action[1])
         state.played.append(action[1])
         self.done = True
-        if action.kind == "oshax":
+        if action[0] == "oshax":
             _, card_id, shape, colour = action
             tile = next(t for t in state.supply.oshax if state.tiles[t].shape == shape)
             state.supply.oshax.remove(tile)

@@ -86,7 +86,7 @@ class ChooseRescueFrame(Frame):
 
     def apply(self, game: StandardGame, seat: int, action: Action) -> None:
         p = game.state.players[seat]
-        if action.kind == "choose_rescue":
+        if action[0] == "choose_rescue":
             p.remove_card(action[1])
             p.chosen_rescue.append(action[1])
         else:
@@ -276,7 +276,7 @@ class RescueTurnFrame(Frame):
         return None
 
     def apply(self, game: StandardGame, seat: int, action: Action) -> None:
-        kind = action.kind
+        kind = action[0]
         self.waiting = ()
         if kind == "pass":
             self._phase.passed.append(seat)
