@@ -11,7 +11,7 @@ whole flow is data, so it can be hashed, inspected and reused by family and solo
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...actions import Action
@@ -55,6 +55,14 @@ class Frame:
 
     def legal(self, game: StandardGame, seat: int) -> Sequence[Action]:
         return ()
+
+    def pick(self, game: StandardGame, seat: int, randbelow: Callable[[int], int]) -> Action:
+        """``legal[randbelow(len(legal))]`` for ``legal = self.legal(game, seat)``, the one
+        draw of a random playout (``StandardGame.playout``). Frames whose count and i-th
+        action are cheap to find without the list (a draft's picks) override this; the
+        answer and the draw must stay exactly those of the list."""
+        legal = self.legal(game, seat)
+        return legal[randbelow(len(legal))]
 
     def apply(self, game: StandardGame, seat: int, action: Action) -> None:
         raise NotImplementedError(f"{self.name} takes no actions")

@@ -16,10 +16,11 @@ from typing import Any, ClassVar
 
 from ...actions import Action, PlacementActions
 from ...game import Game, GameType
+from ...rng import Rng
 from .catalogue import CODEC
 from .fields import fill_fields
 from .frames import Frame
-from .phases.anytime import AnytimeRoundFrame
+from .phases.anytime import AnytimeRoundFrame, holds_playable
 from .phases.buy import BuyFrame
 from .phases.draft import DraftFrame, deal
 from .phases.lessons import read_lessons
@@ -53,6 +54,7 @@ class Step(StrEnum):
     OVER = "over"
 
 
+_STEP_METHODS = {step: f"step_{step.name.lower()}" for step in Step}  # run_step's names
 _OVER = Step.OVER  # a module constant: reading an enum member off its class costs more
 
 
@@ -143,6 +145,37 @@ class StandardGame(Game):
                 continue
             values[name] = copy.deepcopy(value, memo)
         return twin
+
+    def playout(self, rng: Rng) -> None:
+        """``Game.playout``'s loop (the first pending seat plays ``legal[randbelow(len)]``)
+        with the generic calls read off the frames directly: the seat is the top frame's
+        first waiting seat, its legal actions come from the cache that ``progress`` fills
+        (or from the frame's ``pick``, which may draw without building the list), and
+        ``apply_unchecked`` and ``_apply`` are written out. The game is over exactly when
+        no frame is left (``_advance`` returns with a waiting frame or at ``Step.OVER``).
+        The same draws, moves, history and events as the loop: tests/engine/test_playout.py."""
+        frames = self.frames
+        played = self.history.append
+        seat_steps = self.seat_steps
+        cache = self._legal
+        cached = cache.get
+        forget = cache.clear
+        randbelow = rng.randbelow
+        advance = self._advance
+        while frames:
+            top = frames[-1]
+            seat = top.waiting[0]
+            legal = cached((id(top), seat))
+            if legal is None:
+                action = top.pick(self, seat, randbelow)
+            else:
+                action = legal[randbelow(len(legal))]
+            played((seat, action))
+            seat_steps[seat] += 1
+            forget()
+            top.apply(self, seat, action)
+            forget()
+            advance()
 
     def legal_actions_of(self, frame: Frame, seat: int) -> Sequence[Action]:
         """``frame.legal`` cached until the state next changes."""
@@ -267,12 +300,12 @@ class StandardGame(Game):
         self.run_step(nxt)
 
     def run_step(self, step: Step) -> None:
-        getattr(self, f"step_{step.name.lower()}")()
+        getattr(self, _STEP_METHODS[step])()
 
     def anytime_round(self, window: str) -> None:
-        # skipped when nobody holds an anytime card: such a round ends at once, asking
-        # nobody and logging nothing
-        if any(p.anytime_count for p in self.state.players):
+        # skipped when nobody holds a playable anytime card: such a round ends at once,
+        # asking nobody and logging nothing
+        if any(p.anytime_count and holds_playable(self, p) for p in self.state.players):
             self.push(AnytimeRoundFrame(self.state.turn_order, window))
 
     # --- the steps of a day -----------------------------------------------------------------------

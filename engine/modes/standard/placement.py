@@ -61,10 +61,16 @@ def fits(player: PlayerState, shape_key: str, *, ignore_touch: bool = False) -> 
 def fit_test(player: PlayerState, *, ignore_touch: bool = False) -> Callable[[str], bool]:
     """``fits(player, key, ignore_touch=...)`` as a function of the shape key, for callers
     that ask one boat about several tiles (rescue options, treasure and Oshax offers): the
-    boat's free and touchable cells are worked out once, and each shape's answer is kept."""
+    boat's free and touchable cells are worked out once, and each shape's answer is kept.
+    The player keeps the last test while its boat (the object), the boat's cells and the
+    anywhere effect stay the same (a rare-finds turn asks once per Oshax and treasure
+    option, the offer after it and the next rescue turn ask the same boat again)."""
     boat = player.boat
     occupied = boat.occupied
     anywhere = ignore_touch or player.anywhere or not occupied
+    kept = player._fit
+    if kept is not None and kept[0] is boat and kept[1] == occupied and kept[2] == anywhere:
+        return kept[3]
     free = boat.layout.cells_mask & ~occupied
     near_cells = 0 if anywhere else (
         (occupied << 1) | (occupied >> 1) | (occupied << STRIDE) | (occupied >> STRIDE)) & free
@@ -73,9 +79,14 @@ def fit_test(player: PlayerState, *, ignore_touch: bool = False) -> Callable[[st
     def test(shape_key: str) -> bool:
         found = answers.get(shape_key)
         if found is None:
-            found = answers[shape_key] = _fits_free(shape_key, free, near_cells, anywhere)
+            orientations = _ORIENTATIONS.get(shape_key)
+            if orientations is None:
+                orientations = _ORIENTATIONS[shape_key] = shape_of(shape_key).orientations
+            found = answers[shape_key] = orientations_fit(orientations, free, near_cells,
+                                                          anywhere)
         return found
 
+    player._fit = (boat, occupied, anywhere, test)
     return test
 
 
@@ -98,6 +109,15 @@ def _fits(shape_key: str, cells: int, occupied: int, anywhere: bool) -> bool:
     near_cells = 0 if anywhere else (
         (occupied << 1) | (occupied >> 1) | (occupied << STRIDE) | (occupied >> STRIDE)) & free
     return _fits_free(shape_key, free, near_cells, anywhere)
+
+
+def _tile(kind: str, colour: str | None, shape: str, mask: int, tile_id: int) -> Tile:
+    """``Tile(kind, colour, shape, mask, tile_id)``: the same fields in the instance's dict,
+    without the frozen dataclass's ``__init__`` (one ``object.__setattr__`` call per field,
+    a few percent of a random playout, which places a tile every few decisions)."""
+    tile = object.__new__(Tile)
+    tile.__dict__.update(kind=kind, colour=colour, shape=shape, mask=mask, tile_id=tile_id)
+    return tile
 
 
 class PlaceFrame(Frame):
@@ -126,7 +146,10 @@ class PlaceFrame(Frame):
             return ()
         player = game.state.players[seat]
         info = game.state.tiles[self.tile]
-        return PlacementActions(placements_for(player, info.shape), before=self._extra(game))
+        placements = placements_for(player, info.shape)
+        if not self.allow_anywhere_cards:
+            return PlacementActions(placements)
+        return PlacementActions(placements, before=self._extra(game))
 
     def progress(self, game: StandardGame) -> None:
         if self.done:
@@ -152,7 +175,7 @@ class PlaceFrame(Frame):
                                   anywhere=player.anywhere)
 
     def apply(self, game: StandardGame, seat: int, action: Action) -> None:
-        if action.kind == "play":
+        if action[0] == "play":
             from .phases.anytime import play_card
 
             play_card(game, seat, action[1])
@@ -161,7 +184,7 @@ class PlaceFrame(Frame):
         player = state.players[seat]
         info = state.tiles[self.tile]
         mask = action[1]
-        player.boat.place(Tile(info.kind, self.colour, info.shape, mask, info.id))
+        player.boat.place(_tile(info.kind, self.colour, info.shape, mask, info.id))
         state.in_transit.remove(self.tile)
         player.anywhere = False  # the anywhere effect covers exactly one placement
         game.log("placed", seat=seat, tile=self.tile, kind=info.kind, colour=self.colour,
@@ -177,6 +200,29 @@ class PlaceFrame(Frame):
         info = game.state.tiles[self.tile]
         return {"decision": self.name, "tile": {**info.to_json(), "colour": self.colour},
                 "anywhere": game.state.players[self.seat].anywhere}
+
+
+def treasure_offer(game: StandardGame, seat: int, pool: str) -> list[str]:
+    """The shapes of ``pool`` in the supply that fit on ``seat``'s boat now, in supply order:
+    a treasure choice's offer (``TreasureFrame.options``), also asked of each option of a
+    treasure card in a rare-finds turn without building the frame."""
+    supply = game.state.supply
+    keys: list[str] = []
+    if pool == "common_any" or pool == "common_small":
+        small = base_shapes().small_common
+        for key, ids in supply.common.items():
+            if ids and (pool != "common_small" or key in small):
+                keys.append(key)
+    elif pool == "rare":
+        tiles = game.state.tiles
+        for tile in supply.rare:
+            key = tiles[tile].shape
+            if key not in keys:
+                keys.append(key)
+    if not keys:
+        return keys
+    fit = fit_test(game.state.players[seat])
+    return [k for k in keys if fit(k)]
 
 
 class TreasureFrame(Frame):
@@ -198,27 +244,13 @@ class TreasureFrame(Frame):
 
     def options(self, game: StandardGame) -> list[str]:
         """Shapes on offer that fit on the seat's boat now."""
-        supply = game.state.supply
-        player = game.state.players[self.seat]
-        keys: list[str] = []
-        if self.pool in ("common_any", "common_small"):
-            small = base_shapes().small_common
-            for key, ids in supply.common.items():
-                if ids and (self.pool != "common_small" or key in small):
-                    keys.append(key)
-        if self.pool == "rare":
-            for tile in supply.rare:
-                key = game.state.tiles[tile].shape
-                if key not in keys:
-                    keys.append(key)
-        fit = fit_test(player)
-        return [k for k in keys if fit(k)]
+        return treasure_offer(game, self.seat, self.pool)
 
     def progress(self, game: StandardGame) -> None:
         # the offer is read from the seat's legal actions (the game's cache), which the
         # bot's ``legal_actions`` call then reuses instead of building the offer again
         if self.taken >= self.count or not any(
-                a.kind == "take_treasure" for a in game.legal_actions_of(self, self.seat)):
+                a[0] == "take_treasure" for a in game.legal_actions_of(self, self.seat)):
             self.done = True
             self.waiting = ()
             return
@@ -241,7 +273,7 @@ class TreasureFrame(Frame):
         return None
 
     def apply(self, game: StandardGame, seat: int, action: Action) -> None:
-        if action.kind == "decline":
+        if action[0] == "decline":
             game.log("treasure_declined", seat=seat)
             self.done = True
             self.waiting = ()

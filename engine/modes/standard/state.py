@@ -68,6 +68,10 @@ class PlayerState:
     anywhere: bool = False  # card 69/70 pending: the next placement need not touch
     extra_cats: int = 0  # cards 80-82 pending: extra cats on the next rescue turn
     anytime_count: int = 0  # anytime cards in hand (kept in step with ``hand``)
+    # (boat, occupied, anywhere, test) of the last ``placement.fit_test``: the answers depend
+    # only on the boat's layout and those two. Not annotated, so not a dataclass field
+    # (neither compared nor printed); a clone starts without it
+    _fit = None
 
     def clone(self) -> PlayerState:
         """An independent copy for ``Game.clone``: every list here holds ints, so a shallow
@@ -79,6 +83,8 @@ class PlayerState:
             if type(value) is list:
                 values[name] = value[:]
         twin.boat = self.boat.clone()
+        if self._fit is not None:
+            twin._fit = None  # a copy asks its own boat (and shares no function object)
         if self._texts is not None:
             twin._texts = dict(self._texts)  # the kept texts themselves are never changed
         return twin

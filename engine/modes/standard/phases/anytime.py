@@ -87,8 +87,11 @@ _PRECONDITION: dict[str, Callable[[StandardGame, PlayerState], bool]] = {
 
 def is_playable(game: StandardGame, seat: int, card_id: int, context: str) -> bool:
     p = game.state.players[seat]
-    if card_id not in p.hand:
-        return False
+    return card_id in p.hand and _playable(game, p, card_id, context)
+
+
+def _playable(game: StandardGame, p: PlayerState, card_id: int, context: str) -> bool:
+    """``is_playable`` of a card known to be in ``p``'s hand."""
     c = card(card_id)
     if c.family != "anytime":
         return False
@@ -133,11 +136,30 @@ def playable_cards(game: StandardGame, seat: int, context: str = "window") -> li
     if not p.anytime_count:
         return []
     # only anytime cards can be playable: the others are skipped before the full check
-    return sorted(c for c in p.hand if c in ANYTIME_IDS and is_playable(game, seat, c, context))
+    out = [c for c in p.hand if c in ANYTIME_IDS and _playable(game, p, c, context)]
+    out.sort()
+    return out
+
+
+def holds_playable(game: StandardGame, p: PlayerState, context: str = "window") -> bool:
+    """``bool(playable_cards(game, p.seat, context))``, stopped at the first playable card
+    (an anytime round asks it of every seat holding anytime cards, before every turn)."""
+    return any(c in ANYTIME_IDS and _playable(game, p, c, context) for c in p.hand)
 
 
 def play_actions(game: StandardGame, seat: int, context: str = "window") -> list[Action]:
-    return [Action("play", c) for c in playable_cards(game, seat, context)]
+    return [play_action(c) for c in playable_cards(game, seat, context)]
+
+
+def play_action(card_id: int) -> Action:
+    """``play`` of a card, built once (actions are immutable values)."""
+    action = _PLAY.get(card_id)
+    if action is None:
+        action = _PLAY[card_id] = Action("play", card_id)
+    return action
+
+
+_PLAY: dict[int, Action] = {}
 
 
 # --- effects ----------------------------------------------------------------------------------
@@ -247,7 +269,7 @@ class AnytimeRoundFrame(Frame):
         while True:
             while self.index < len(self.order):
                 seat = self.order[self.index]
-                if players[seat].anytime_count and playable_cards(game, seat):
+                if players[seat].anytime_count and holds_playable(game, players[seat]):
                     self.waiting = (seat,)
                     return
                 self.index += 1
@@ -263,6 +285,12 @@ class AnytimeRoundFrame(Frame):
             return ()
         return [*play_actions(game, seat), _DONE]
 
+    def pick(self, game: StandardGame, seat: int, randbelow: Callable[[int], int]) -> Action:
+        """``legal``'s draw without the list: the playable cards in order, then ``done``."""
+        cards = playable_cards(game, seat)
+        i = randbelow(len(cards) + 1)
+        return play_action(cards[i]) if i < len(cards) else _DONE
+
     def reason(self, game: StandardGame, seat: int, action: Action) -> str | None:
         if action.kind == "play" and not is_playable(game, seat, action[1], "window"):
             return unplayable_reason(game, seat, action[1], "window")
@@ -271,7 +299,7 @@ class AnytimeRoundFrame(Frame):
     def apply(self, game: StandardGame, seat: int, action: Action) -> None:
         self.index += 1
         self.waiting = ()
-        if action.kind == "play":
+        if action[0] == "play":
             self.played = True
             play_card(game, seat, action[1])
 

@@ -10,16 +10,24 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ....actions import Action
+from ....cards import base_cards
 from ..frames import Frame
 from ..observation import public_snapshot
-from ..state import card
-from .anytime import is_playable, pay_and_take, play_card, playable_cards, unplayable_reason
+from .anytime import (
+    is_playable,
+    pay_and_take,
+    play_action,
+    play_card,
+    playable_cards,
+    unplayable_reason,
+)
 
 if TYPE_CHECKING:
     from ..game import StandardGame
 
 
 _DONE = Action("done")
+_COST = {i: c.cost or 0 for i, c in base_cards().items()}  # card -> its price in fish
 _BUY: dict[int, Action] = {}  # card -> its buy action (actions are immutable: built once)
 
 
@@ -42,8 +50,8 @@ class BuyFrame(Frame):
     def _options(self, game: StandardGame, seat: int) -> list[Action]:
         p = game.state.players[seat]
         fish = p.fish
-        out = [_BUY.get(c) or _buy(c) for c in sorted(p.kept) if (card(c).cost or 0) <= fish]
-        out.extend(Action("play", c) for c in playable_cards(game, seat, "buy"))
+        out = [_BUY.get(c) or _buy(c) for c in sorted(p.kept) if _COST[c] <= fish]
+        out.extend(play_action(c) for c in playable_cards(game, seat, "buy"))
         return out
 
     def progress(self, game: StandardGame) -> None:
@@ -96,10 +104,10 @@ class BuyFrame(Frame):
     def apply(self, game: StandardGame, seat: int, action: Action) -> None:
         p = game.state.players[seat]
         self._recheck = (seat,)
-        if action.kind == "buy":
+        if action[0] == "buy":
             pay_and_take(p, action[1], p.kept)
             p.bought_now.append(action[1])
-        elif action.kind == "play":
+        elif action[0] == "play":
             play_card(game, seat, action[1])
         else:
             self.finished.append(seat)

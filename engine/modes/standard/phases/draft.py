@@ -7,8 +7,9 @@ reshuffled) only shortens the draft. Picks stay hidden in the frame until everyb
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import combinations
+from math import comb
 from typing import TYPE_CHECKING, Any
 
 from ....actions import Action
@@ -41,6 +42,26 @@ class KeepFromPileFrame(Frame):
         return PickActions([kept.get(pick) or _keep_action(pick)
                             for pick in combinations(pile, self.keep)])
 
+    def pick(self, game: StandardGame, seat: int, randbelow: Callable[[int], int]) -> Action:
+        """The ``i``-th pick of ``legal`` (combinations in lexicographic order) found by
+        counting, without listing the ``comb(n, keep)`` picks: the same draw, the same pick."""
+        pile = sorted(game.state.players[seat].draft_pile)
+        n = len(pile)
+        k = self.keep
+        i = randbelow(comb(n, k))
+        chosen = []
+        j = 0
+        while k:
+            below = comb(n - j - 1, k - 1)  # picks whose next card is pile[j]
+            if i < below:
+                chosen.append(pile[j])
+                k -= 1
+            else:
+                i -= below
+            j += 1
+        pick = tuple(chosen)
+        return _KEEP_ACTIONS.get(pick) or _keep_action(pick)
+
     def reason(self, game: StandardGame, seat: int, action: Action) -> str | None:
         if action.kind != "keep":
             return None
@@ -69,9 +90,10 @@ class DraftFrame(KeepFromPileFrame):
 
     def progress(self, game: StandardGame) -> None:
         players = game.state.players
+        keep, picks = self.keep, self.picks
         while True:
             need = tuple(p.seat for p in players
-                         if len(p.draft_pile) > self.keep and p.seat not in self.picks)
+                         if len(p.draft_pile) > keep and p.seat not in picks)
             if need:
                 self.waiting = need
                 return

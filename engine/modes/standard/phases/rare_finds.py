@@ -10,12 +10,14 @@ with ``take_treasure``; the first is compulsory, the second may be declined.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from ....actions import Action
 from ....boat import COLOURS
+from ....cards import base_cards
 from ..frames import Frame
-from ..placement import PlaceFrame, TreasureFrame, fit_test, fits
+from ..placement import PlaceFrame, TreasureFrame, fit_test, fits, treasure_offer
 from ..state import card
 from .anytime import is_playable, play_actions, play_card, unplayable_reason
 from .turns import TurnsFrame
@@ -39,13 +41,24 @@ class RareFindsPhaseFrame(TurnsFrame):
 
 def oshax_options(game: StandardGame, seat: int) -> list[Action]:
     p = game.state.players[seat]
-    cards = sorted(c for c in p.hand if card(c).family == "oshax")
+    cards = sorted(c for c in p.hand if c in _OSHAX_IDS)
     if not cards:
         return []
-    shapes = [game.state.tiles[t].shape for t in game.state.supply.oshax]
+    tiles = game.state.tiles
+    shapes = [tiles[t].shape for t in game.state.supply.oshax]
     fit = fit_test(p)
     shapes = [s for s in shapes if fit(s)]
-    return [Action("oshax", c, s, colour) for c in cards for s in shapes for colour in COLOURS]
+    out: list[Action] = []
+    for c in cards:
+        for s in shapes:
+            out.extend(_oshax_actions(c, s))
+    return out
+
+
+@cache
+def _oshax_actions(card_id: int, shape: str) -> tuple[Action, ...]:
+    """``oshax`` of a card and a shape in every colour, built once (immutable values)."""
+    return tuple(Action("oshax", card_id, shape, colour) for colour in COLOURS)
 
 
 def option_feasible(game: StandardGame, seat: int, card_id: int, option: int) -> str | None:
@@ -59,20 +72,40 @@ def option_feasible(game: StandardGame, seat: int, card_id: int, option: int) ->
     if extra > p.fish:
         return (f"not enough fish: option {option} of card {card_id} costs {extra}, "
                 f"you have {p.fish}")
-    frame = TreasureFrame(seat, opt["take"][0]["kind"], count=opt["take"][0]["count"], required=1)
-    if not frame.options(game):
+    if not treasure_offer(game, seat, opt["take"][0]["kind"]):
         return f"no treasure of option {option} of card {card_id} is on offer and fits your boat"
     return None
 
 
 def treasure_options(game: StandardGame, seat: int) -> list[Action]:
+    """``option_feasible`` of every option of every treasure card in hand, each pool's offer
+    looked at once (two cards often share a pool)."""
     p = game.state.players[seat]
+    cards = sorted(c for c in p.hand if c in _TREASURE_IDS)
+    if not cards:
+        return []
     out = []
-    for c in sorted(c for c in p.hand if card(c).family == "treasure"):
-        for i in range(len(card(c).options)):
-            if option_feasible(game, seat, c, i) is None:
-                out.append(Action("treasure", c, i))
+    offered: dict[str, bool] = {}
+    for c in cards:
+        for i, opt in enumerate(card(c).options):
+            if opt.get("extra_cost_fish", 0) > p.fish:
+                continue
+            pool = opt["take"][0]["kind"]
+            ok = offered.get(pool)
+            if ok is None:
+                ok = offered[pool] = bool(treasure_offer(game, seat, pool))
+            if ok:
+                out.append(_treasure_action(c, i))
     return out
+
+
+@cache
+def _treasure_action(card_id: int, option: int) -> Action:
+    return Action("treasure", card_id, option)
+
+
+_OSHAX_IDS = frozenset(i for i, c in base_cards().items() if c.family == "oshax")
+_TREASURE_IDS = frozenset(i for i, c in base_cards().items() if c.family == "treasure")
 
 
 class RareFindsTurnFrame(Frame):
@@ -122,18 +155,18 @@ class RareFindsTurnFrame(Frame):
         state = game.state
         p = state.players[seat]
         self.waiting = ()
-        if action.kind == "pass":
+        if action[0] == "pass":
             self._phase.passed.append(seat)
             game.log("passed", seat=seat, phase="rare_finds")
             self.done = True
             return
-        if action.kind == "play":
+        if action[0] == "play":
             play_card(game, seat, action[1])
             return
         p.remove_card(action[1])
         state.played.append(action[1])
         self.done = True
-        if action.kind == "oshax":
+        if action[0] == "oshax":
             _, card_id, shape, colour = action
             tile = next(t for t in state.supply.oshax if state.tiles[t].shape == shape)
             state.supply.oshax.remove(tile)

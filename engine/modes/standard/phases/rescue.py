@@ -11,7 +11,7 @@ used are then discarded.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -56,8 +56,9 @@ class ChooseRescueFrame(Frame):
         return sorted(c for c in p.hand if c in _RESCUE_IDS)
 
     def progress(self, game: StandardGame) -> None:
+        none_held = _RESCUE_IDS.isdisjoint
         waiting = tuple(p.seat for p in game.state.players
-                        if p.seat not in self.finished and self._options(p))
+                        if p.seat not in self.finished and not none_held(p.hand))
         if waiting:
             self.waiting = waiting
             return
@@ -69,7 +70,13 @@ class ChooseRescueFrame(Frame):
         if seat not in self.waiting:
             return ()
         p = game.state.players[seat]
-        return [*(Action("choose_rescue", c) for c in self._options(p)), Action("done")]
+        return [*(_choose(c) for c in self._options(p)), _DONE]
+
+    def pick(self, game: StandardGame, seat: int, randbelow: Callable[[int], int]) -> Action:
+        """``legal``'s draw without the list: the cards in order, then ``done``."""
+        options = self._options(game.state.players[seat])
+        i = randbelow(len(options) + 1)
+        return _choose(options[i]) if i < len(options) else _DONE
 
     def reason(self, game: StandardGame, seat: int, action: Action) -> str | None:
         if action.kind == "choose_rescue" and action[1] not in self._options(
@@ -79,7 +86,7 @@ class ChooseRescueFrame(Frame):
 
     def apply(self, game: StandardGame, seat: int, action: Action) -> None:
         p = game.state.players[seat]
-        if action.kind == "choose_rescue":
+        if action[0] == "choose_rescue":
             p.remove_card(action[1])
             p.chosen_rescue.append(action[1])
         else:
@@ -88,6 +95,12 @@ class ChooseRescueFrame(Frame):
 
     def describe(self, game: StandardGame, seat: int) -> dict[str, Any]:
         return {"decision": self.name, "done": seat in self.finished}
+
+
+@cache
+def _choose(card_id: int) -> Action:
+    """``choose_rescue`` of a card, built once (actions are immutable values)."""
+    return Action("choose_rescue", card_id)
 
 
 def reveal(game: StandardGame) -> None:
@@ -110,8 +123,9 @@ def basket_kinds(p: PlayerState) -> tuple[str, ...]:
     if p.free_baskets > 0:
         kinds.append("permanent")
     full = half = 0
+    baskets = _BASKETS
     for c in p.revealed_rescue:
-        b = card(c).basket
+        b = baskets[c]
         if b == "full":
             full += 1
         elif b == "half":
@@ -123,23 +137,37 @@ def basket_kinds(p: PlayerState) -> tuple[str, ...]:
     return tuple(kinds)
 
 
+_BASKETS = {i: c.basket for i, c in base_cards().items()}  # card -> its basket kind, or None
+
+
 def rescue_options(game: StandardGame, seat: int) -> list[Action]:
     """Every (field, index, basket) this seat can rescue now: a basket, the fish, and a cat
-    that fits somewhere on the boat."""
+    that fits somewhere on the boat. One pass over the line of cats, whose left-field cats
+    all come before the right-field ones (``Fields``): the left field's options first, as
+    ``SIDES`` orders them."""
     p = game.state.players[seat]
     kinds = basket_kinds(p)
     if not kinds:
         return []
     prices = game.rules.field_prices
+    fish = p.fish
+    left_ok = fish >= prices["left"]
+    right_ok = fish >= prices["right"]
+    if not (left_ok or right_ok):
+        return []
     tiles = game.state.tiles
     fit = fit_test(p)
-    out = []
-    for side in SIDES:
-        if p.fish < prices[side]:
-            continue
-        for i, tile in enumerate(game.state.fields.side(side)):
-            if fit(tiles[tile].shape):
-                out.extend(_rescue_actions(side, i, kinds))
+    out: list[Action] = []
+    left = right = 0  # the next index in each field
+    for cat in game.state.fields.cats:
+        if cat.side == "left":
+            index, ok = left, left_ok
+            left += 1
+        else:
+            index, ok = right, right_ok
+            right += 1
+        if ok and fit(tiles[cat.tile].shape):
+            out.extend(_rescue_actions(cat.side, index, kinds))
     return out
 
 
@@ -248,7 +276,7 @@ class RescueTurnFrame(Frame):
         return None
 
     def apply(self, game: StandardGame, seat: int, action: Action) -> None:
-        kind = action.kind
+        kind = action[0]
         self.waiting = ()
         if kind == "pass":
             self._phase.passed.append(seat)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..frames import Frame
-from .anytime import AnytimeRoundFrame
+from .anytime import AnytimeRoundFrame, holds_playable
 
 if TYPE_CHECKING:
     from ..game import StandardGame
@@ -60,13 +60,17 @@ class TurnsFrame(Frame):
                 self.current = self._next_seat()
                 self.stage = "window"
                 if self.anytime_windows:
-                    others = [s for s in self.order if s != self.current]
-                    # a round where nobody holds an anytime card would end at once, asking
-                    # nobody and logging nothing: it is skipped (most turns of most games)
+                    # a round where nobody holds a playable anytime card would end at once,
+                    # asking nobody and logging nothing: it is skipped (most turns of most
+                    # games)
                     players = game.state.players
-                    if any(players[s].anytime_count for s in others):
-                        game.push(AnytimeRoundFrame(others, self.window))
-                        return
+                    current = self.current
+                    for s in self.order:
+                        if (s != current and players[s].anytime_count
+                                and holds_playable(game, players[s])):
+                            others = [s for s in self.order if s != current]
+                            game.push(AnytimeRoundFrame(others, self.window))
+                            return
             if self.stage == "window":
                 self.stage = "turn"
                 game.push(self.turn_frame(game, self.current))  # type: ignore[arg-type]
