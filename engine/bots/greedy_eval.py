@@ -29,7 +29,18 @@ from ..boat import (
     neighbours,
     remember_family_sizes,
 )
-from ..scoring import PlayerFacts, TableFacts, family_points, score_total, sister_score
+from ..scoring import (
+    RARE_TREASURE_POINTS,
+    RAT_POINTS,
+    UNFILLED_ROOM_POINTS,
+    PlayerFacts,
+    TableFacts,
+    family_points,
+    lesson_reads,
+    score_total,
+    sheet_lesson_points,
+    sister_score,
+)
 from ..shapes import Placements
 
 # --- the weights, in points; measured with bench/greedy_winrate.py and bench/solo_winrate.py --
@@ -167,6 +178,7 @@ class PlacementEval:
         self._blocked = self.occ | ~self.cells
         self._quick: Callable[[int], float] | None = None
         self._base: float | None = None
+        self._after: _AfterSheet | None = None
 
     # --- quick stage: every placement ---------------------------------------------------------
     def quick_score(self, m: int, around: int) -> float:
@@ -270,10 +282,17 @@ class PlacementEval:
         return penalty
 
     def sheet_delta(self, m: int) -> float:
-        """The change of the real final score (lessons and sister's lessons included)."""
+        """The change of the real final score (lessons and sister's lessons included):
+        ``judge.score`` of the boat with the tile at ``m`` minus that of the boat, the first
+        worked out by ``_AfterSheet`` (the same int, so the same float)."""
         assert self.judge is not None
         if self._base is None:
             self._base = self.judge.score(self.boat)
+            self._after = _AfterSheet(self)
+        return float(self._after.total(self, m)) - self._base
+
+    def after_boat(self, m: int) -> Boat:
+        """The boat with the tile at ``m`` (its families told to ``Boat.family_sizes``)."""
         boat = self.boat
         masks = dict(boat.colour_masks)
         if self.colour is not None:
@@ -289,9 +308,8 @@ class PlacementEval:
                     parts.append((part, n))
             parts.append((joined, tiles))
             remember_family_sizes(masks[self.colour], [*self._members, m], parts)
-        after = Boat(boat.layout, [*boat.tiles, Tile(self.kind, self.colour, self.shape, m)],
-                     boat.occupied | m, masks)
-        return self.judge.score(after) - self._base
+        return Boat(boat.layout, [*boat.tiles, Tile(self.kind, self.colour, self.shape, m)],
+                    boat.occupied | m, masks)
 
     def deep(self, m: int) -> float:
         around = neighbours(m)
@@ -341,3 +359,119 @@ class PlacementEval:
             if v > best_v:
                 best_v, best_m = v, m
         return best_v, best_m
+
+
+class _AfterSheet:
+    """``int(judge.score(after))`` for the boats ``after`` that differ from a
+    ``PlacementEval``'s boat by its tile at one mask, without scoring each whole sheet.
+
+    Every part of a sheet is an int, so the parts may be added in any order: rats, rooms,
+    families and rare treasures come from masks (the families of the tile's colour change
+    only where the tile joins them); each lesson is scored on a boat only when the boats
+    scored before all differ from it in what the lesson reads (``scoring.lesson_reads``),
+    and otherwise gives the points it gave them. Lessons reading the same things are kept
+    together, so that a placement costs one lookup per group of lessons."""
+
+    def __init__(self, ev: PlacementEval) -> None:
+        judge = ev.judge
+        assert judge is not None
+        boat = ev.boat
+        layout = boat.layout
+        self.visible = layout.rats_mask & ~boat.occupied
+        self.rests = ev.rooms
+        fixed = sum(family_points(s) for _, s in boat.family_sizes() if s >= 3)
+        if judge.mode != "family":
+            rare = sum(1 for t in boat.tiles if t.kind == "rare_treasure")
+            fixed += RARE_TREASURE_POINTS * (rare + (ev.kind == "rare_treasure"))
+        self.fixed = fixed
+        self.families = [(part, n, family_points(n)) for part, n in ev.families]
+        self.coloured = ev.colour is not None
+        self.others = [PlayerFacts(b) for b in judge.others]
+        # the lessons, by what they read: [(key functions, places on the sheet, points by key)]
+        cards = [*judge.private_lessons, *(card for card, _ in judge.public_lessons)]
+        by_reads: dict[Any, list[int]] = {}
+        for place, card_id in enumerate(cards):
+            by_reads.setdefault(lesson_reads(card_id, layout), []).append(place)
+        self.groups = [(self._keys(reads, ev), places, {}) for reads, places in by_reads.items()]
+
+    @staticmethod
+    def _keys(reads: tuple[Any, ...] | None,
+              ev: PlacementEval) -> tuple[Callable[[int, int, int, int], Any], ...]:
+        """For each thing read, a function of (mask, its neighbours, the families it joins,
+        the rooms left unfilled) that tells apart the boats that differ in it."""
+        if reads is None:
+            return (lambda m, around, joins, unfilled: m,)
+        boat = ev.boat
+        layout = boat.layout
+        if ev.colour is not None:  # a cat or an Oshax touches treasures
+            contact = 0
+            for t in boat.tiles:
+                if t.colour is None:
+                    contact |= t.mask
+        else:  # a treasure touches cats and Oshax
+            contact = 0
+            for mask in boat.colour_masks.values():
+                contact |= mask
+        rats, edge = layout.rats_mask, layout.edge_mask
+        keys: list[Callable[[int, int, int, int], Any]] = []
+        for read in reads:
+            if read == "tiles":  # the same tile whatever the mask
+                continue
+            if read == "filled_rooms":
+                keys.append(lambda m, around, joins, unfilled: unfilled)
+            elif read == "edge":
+                keys.append(lambda m, around, joins, unfilled: not m & edge)
+            elif read == "families":
+                keys.append(lambda m, around, joins, unfilled: joins)
+            elif read == "contact":
+                keys.append(lambda m, around, joins, unfilled: around & contact)
+            elif read == "rat_contact":
+                keys.append(lambda m, around, joins, unfilled: (m | around) & rats)
+            elif read[0] == "cells":
+                keys.append(lambda m, around, joins, unfilled, cells=read[1]: m & cells)
+            else:
+                return (lambda m, around, joins, unfilled: m,)
+        return tuple(keys)
+
+    def total(self, ev: PlacementEval, m: int) -> int:
+        """The judge's total of the boat with ``ev``'s tile at ``m``, as an int."""
+        around = neighbours(m)
+        unfilled = 0
+        for rest in self.rests:
+            if rest & ~m:
+                unfilled += 1
+        total = (self.fixed + RAT_POINTS * (self.visible & ~m).bit_count()
+                 + UNFILLED_ROOM_POINTS * unfilled)
+        joins = 0
+        if self.coloured:
+            bit, tiles = 1, 1
+            for part, n, points in self.families:
+                if part & around:
+                    joins |= bit
+                    tiles += n
+                    total -= points
+                bit <<= 1
+            total += family_points(tiles)
+        missing = []
+        for keys, places, known in self.groups:
+            key = tuple([f(m, around, joins, unfilled) for f in keys])
+            points = known.get(key)
+            if points is None:
+                missing.append((key, places, known))
+            else:
+                total += points
+        judge = ev.judge
+        assert judge is not None
+        if missing or judge.sister_lessons:
+            after = PlayerFacts(ev.after_boat(m), judge.fish, judge.private_lessons,
+                                judge.baskets, 0)
+            if missing:
+                table = TableFacts([after, *self.others], judge.public_lessons, judge.mode)
+                scored = iter(sheet_lesson_points(table, 0, [p for _, places, _ in missing
+                                                              for p in places]))
+                for key, places, known in missing:
+                    points = known[key] = sum(next(scored) for _ in places)
+                    total += points
+            if judge.sister_lessons:
+                total -= sister_score(after, (), judge.sister_lessons)["total"]
+        return total

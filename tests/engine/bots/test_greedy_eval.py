@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from engine.boat import Boat, base_layouts
+import random
+
+import pytest
+
+from engine.boat import COLOURS, Boat, Tile, base_layouts
 from engine.bots.greedy_eval import PlacementEval, SheetJudge
 from engine.shapes import base_shapes, legal_placements
 
@@ -61,3 +65,52 @@ def test_small_pockets_are_penalised() -> None:
     assert min(penalties) == 0.0
     assert max(penalties) > 0.0
     assert free == ev.free  # evaluating never changes the boat
+
+
+def _random_boat(rng: random.Random, tiles: int) -> Boat:
+    """A boat of ``tiles`` random tiles (cats, Oshax and treasures), each legally placed."""
+    shapes = base_shapes()
+    boat = Boat(base_layouts()[rng.choice(sorted(base_layouts()))])
+    for _ in range(tiles):
+        kind = rng.choice(("cat", "cat", "cat", "oshax", "common_treasure", "rare_treasure"))
+        group = {"cat": shapes.cats, "oshax": shapes.oshax, "common_treasure":
+                 shapes.common_treasures, "rare_treasure": shapes.rare_treasures}[kind]
+        shape = rng.choice(group)
+        masks = list(legal_placements(shape, boat.layout, boat.occupied))
+        if masks:
+            colour = rng.choice(COLOURS) if kind in ("cat", "oshax") else None
+            boat.place(Tile(kind, colour, shape.key, rng.choice(masks)))
+    return boat
+
+
+@pytest.mark.parametrize("mode", ["standard", "solo"])
+def test_sheet_delta_is_the_difference_of_the_whole_sheets(mode: str) -> None:
+    """The deep stage scores each lesson once per different thing it reads: on random
+    boats, every lesson card, every kind of tile and many masks, the change it gives is the
+    difference of the two whole sheets (the same float)."""
+    rng = random.Random(f"sheet-delta-{mode}")
+    shapes = base_shapes()
+    private = list(range(113, 143))
+    public = list(range(143, 151))
+    for _ in range(40):
+        boat = _random_boat(rng, rng.randrange(0, 22))
+        others = [_random_boat(rng, rng.randrange(0, 15)) for _ in range(3)]
+        judge = SheetJudge(
+            fish=rng.randrange(0, 12), baskets=rng.randrange(1, 4),
+            private_lessons=tuple(rng.sample(private, rng.randrange(0, 8))),
+            public_lessons=tuple((c, rng.choice(COLOURS) if c in (143, 144, 145, 146, 149)
+                                  else None) for c in rng.sample(public, rng.randrange(0, 5))),
+            others=others if mode == "standard" else [], mode=mode,
+            sister_lessons=tuple(rng.sample(range(197, 216), 3)) if mode == "solo" else ())
+        for kind, group in (("cat", shapes.cats), ("oshax", shapes.oshax),
+                            ("common_treasure", shapes.common_treasures),
+                            ("rare_treasure", shapes.rare_treasures)):
+            shape = rng.choice(group)
+            colour = rng.choice(COLOURS) if kind in ("cat", "oshax") else None
+            masks = list(legal_placements(shape, boat.layout, boat.occupied))
+            ev = PlacementEval(boat, colour, judge=judge, kind=kind, shape=shape.key,
+                               rare=kind == "rare_treasure")
+            before = judge.score(boat)
+            for m in rng.sample(masks, min(len(masks), 40)):
+                after = judge.score(ev.after_boat(m))
+                assert ev.sheet_delta(m) == after - before
