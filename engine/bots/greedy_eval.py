@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from heapq import heappush, heapreplace
 from typing import Any
 
 from ..boat import (
@@ -176,7 +177,7 @@ class PlacementEval:
         self._families_scored = [(mask, tiles, family_points(tiles))
                                  for mask, tiles in self.families]
         self._blocked = self.occ | ~self.cells
-        self._quick: Callable[[int], float] | None = None
+        self._quick: Callable[[Iterable[int], int], list[tuple[float, int]]] | None = None
         self._base: float | None = None
         self._after: _AfterSheet | None = None
 
@@ -220,10 +221,18 @@ class PlacementEval:
         return self.quick_function()(m)
 
     def quick_function(self) -> Callable[[int], float]:
-        """``quick`` as a function of the mask, its facts bound once: the same sums as
-        ``quick_score + shaping - sister``, term by term in the same order (so the same
-        floats), with the loops over the rooms and the families shared. Called for every
-        legal placement of every tile the bot considers: it is the greedy bot's inner loop."""
+        """``quick`` as a function of the mask: the value ``top_function`` gives it."""
+        top = self.top_function()
+        return lambda m: top((m,), 1)[0][0]
+
+    def top_function(self) -> Callable[[Iterable[int], int], list[tuple[float, int]]]:
+        """``top(placements, n)``: the ``n`` best ``(quick value, mask)`` of the placements,
+        best first, as ``sorted(((quick(m), m) for m in placements), reverse=True)[:n]``
+        would give them. The quick value is ``quick_score + shaping - sister``, term by term
+        in the same order (so the same floats), with the loops over the rooms and the
+        families shared and the facts bound once. Called over every legal placement of every
+        tile the bot considers: it is the greedy bot's inner loop, so the loop is inside
+        (no call per mask) and a mask below the n-th best so far makes no tuple."""
         kept = self._quick
         if kept is not None:
             return kept
@@ -233,37 +242,49 @@ class PlacementEval:
         holes_before, sister = self.holes_before, self.sister
         table = _FAMILY_POINTS
 
-        def quick(m: int) -> float:
-            around = ((m << 1) | (m >> 1) | (m << STRIDE) | (m >> STRIDE)) & ~m
-            score = bonus + (m & rats).bit_count()
-            shape = 0.0
-            for rest, size in rooms:
-                covered = rest & m
-                if covered:
-                    if rest & ~m:
-                        shape += ROOM_PROGRESS * covered.bit_count() / size
-                    else:
-                        score += ROOM_POINTS
-            if coloured:
-                size, lost = 1, 0
-                for mask, tiles, points in families:
-                    if mask & around:
-                        size += tiles
-                        lost += points
-                score += (table[size] if size < 64 else family_points(size)) - lost
-                if size > 1:
-                    shape += FAMILY_GROWTH * size
-                if m & the_map:
-                    shape += MAP_REWARD
-                shape -= MIXING * (around & others).bit_count()
-            shape += CONTACT * (around & blocked).bit_count()
-            free = free_before & ~m
-            spread = (free << 1) | (free >> 1) | (free << STRIDE) | (free >> STRIDE)
-            shape -= HOLE * ((free & ~spread).bit_count() - holes_before)
-            return score + shape - sister
+        def top(placements: Iterable[int], n: int) -> list[tuple[float, int]]:
+            best: list[tuple[float, int]] = []  # a heap of the n best so far, worst first
+            floor = (float("-inf"), 0)  # the worst of them once there are n
+            for m in placements:
+                around = ((m << 1) | (m >> 1) | (m << STRIDE) | (m >> STRIDE)) & ~m
+                score = bonus + (m & rats).bit_count()
+                shape = 0.0
+                for rest, size in rooms:
+                    covered = rest & m
+                    if covered:
+                        if rest & ~m:
+                            shape += ROOM_PROGRESS * covered.bit_count() / size
+                        else:
+                            score += ROOM_POINTS
+                if coloured:
+                    size, lost = 1, 0
+                    for mask, tiles, points in families:
+                        if mask & around:
+                            size += tiles
+                            lost += points
+                    score += (table[size] if size < 64 else family_points(size)) - lost
+                    if size > 1:
+                        shape += FAMILY_GROWTH * size
+                    if m & the_map:
+                        shape += MAP_REWARD
+                    shape -= MIXING * (around & others).bit_count()
+                shape += CONTACT * (around & blocked).bit_count()
+                free = free_before & ~m
+                spread = (free << 1) | (free >> 1) | (free << STRIDE) | (free >> STRIDE)
+                shape -= HOLE * ((free & ~spread).bit_count() - holes_before)
+                v = score + shape - sister
+                if len(best) < n:
+                    heappush(best, (v, m))
+                    if len(best) == n:
+                        floor = best[0]
+                elif v > floor[0] or (v == floor[0] and m > floor[1]):
+                    heapreplace(best, (v, m))
+                    floor = best[0]
+            best.sort(reverse=True)
+            return best
 
-        self._quick = quick
-        return quick
+        self._quick = top
+        return top
 
     # --- deep stage: the best few -------------------------------------------------------------
     def pockets(self, m: int) -> float:
@@ -341,8 +362,7 @@ class PlacementEval:
             kept = _EMPTY_BOAT_SHORTLISTS.get(key)
             if kept is not None:
                 return list(kept)
-        quick = self.quick_function()
-        found = sorted(((quick(m), m) for m in placements), reverse=True)[:DEEP_CANDIDATES]
+        found = self.top_function()(placements, DEEP_CANDIDATES)
         if key is not None:
             if len(_EMPTY_BOAT_SHORTLISTS) >= 4096:
                 _EMPTY_BOAT_SHORTLISTS.clear()
