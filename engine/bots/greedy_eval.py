@@ -59,6 +59,9 @@ DEEP_CANDIDATES = 12  # placements the deep stage re-scores
 
 # ``PlacementEval.shortlist`` on empty boats, by layout, tile, bonuses and placements
 _EMPTY_BOAT_SHORTLISTS: dict[tuple[Any, ...], tuple[tuple[float, int], ...]] = {}
+# the same of the placements covering no map cell (the same for every colour), with the masks
+# of those that do: ``PlacementEval._empty_boat_top``
+_EMPTY_BOAT_OFF_MAPS: dict[tuple[Any, ...], tuple[tuple[tuple[float, int], ...], tuple[int, ...]]] = {}
 
 _FAMILY_POINTS = tuple(family_points(n) for n in range(64))  # the family table, looked up
 
@@ -362,12 +365,36 @@ class PlacementEval:
             kept = _EMPTY_BOAT_SHORTLISTS.get(key)
             if kept is not None:
                 return list(kept)
-        found = self.top_function()(placements, DEEP_CANDIDATES)
+        if key is None:
+            found = self.top_function()(placements, DEEP_CANDIDATES)
+        else:
+            found = self._empty_boat_top(placements)
         if key is not None:
             if len(_EMPTY_BOAT_SHORTLISTS) >= 4096:
                 _EMPTY_BOAT_SHORTLISTS.clear()
             _EMPTY_BOAT_SHORTLISTS[key] = tuple(found)
         return found
+
+    def _empty_boat_top(self, placements: Placements) -> list[tuple[float, int]]:
+        """``top(placements, DEEP_CANDIDATES)`` on an empty boat, where only the map term
+        tells the colours apart: a placement covering no map cell gets the same float for
+        every colour (its families, mixing and map terms add zeros) and for a treasure. The
+        best of those are kept for the process by layout, tile and bonuses; only the
+        placements over a map cell are scored for each colour."""
+        layout = self.boat.layout
+        maps = layout.maps_mask
+        key = (layout.cells_mask, layout.rats_mask, maps, tuple(self.rooms), self.bonus,
+               self.sister, placements.key())
+        kept = _EMPTY_BOAT_OFF_MAPS.get(key)
+        top = self.top_function()
+        if kept is None:
+            off = top([m for m in placements if not m & maps], DEEP_CANDIDATES)
+            if len(_EMPTY_BOAT_OFF_MAPS) >= 1024:
+                _EMPTY_BOAT_OFF_MAPS.clear()
+            kept = _EMPTY_BOAT_OFF_MAPS[key] = (tuple(off),
+                                                tuple(m for m in placements if m & maps))
+        off_best, on_maps = kept
+        return sorted([*off_best, *top(on_maps, DEEP_CANDIDATES)], reverse=True)[:DEEP_CANDIDATES]
 
     def refine(self, candidates: Sequence[tuple[float, int]]) -> tuple[float, int]:
         """The best of a shortlist by deep value (quick values without a judge)."""
