@@ -532,13 +532,16 @@ def sister_score(player: PlayerFacts, colour_order: Sequence[str],
 # few masks. A lesson whose reads cannot tell two such boats apart gives them the same points,
 # so it need be scored once for both. These tables say what each word reads, besides the
 # player's own facts (fish, baskets, lessons, turn position) and the other seats' boats:
-#   "tiles"         how many tiles of each kind and colour the boat holds;
-#   ("cells", m)    which cells of the mask m are covered;
-#   "filled_rooms"  how many rooms are full;
-#   "edge"          which cats and Oshax touch the boat's edge;
-#   "families"      the sizes of the families;
-#   "contact"       which treasures touch which cats and Oshax;
-#   "rat_contact"   which cats and Oshax touch an uncovered rat (and which rats are uncovered).
+#   "tiles"                 how many tiles of each kind and colour the boat holds;
+#   ("covered_count", m)    how many cells of the mask m are covered;
+#   ("all_covered", m)      whether every cell of m is covered;
+#   ("none_covered", m)     whether no cell of m is covered;
+#   "filled_rooms"          how many rooms are full;
+#   "edge"                  which cats and Oshax touch the boat's edge;
+#   "families"              the sizes of the families;
+#   "contact"               which treasures touch which cats and Oshax;
+#   ("colour_contact", c)   which treasures touch the cats and Oshax of colour c;
+#   "rat_contact"           which cats and Oshax touch an uncovered rat (and which rats are).
 # A word missing here reads anything: ``lesson_reads`` then answers None.
 
 _COUNT_READS: dict[str, tuple[Any, ...]] = {
@@ -552,7 +555,7 @@ _COUNT_READS: dict[str, tuple[Any, ...]] = {
     "families_size_at_least": ("families",),
     "cats_and_oshax_touching_edge": ("edge",),
     "cats_and_oshax_of_colour_touching_edge": ("edge",),
-    "treasures_touching_colour": ("contact",),
+    "treasures_touching_colour": ("colour_contact",),
     "size_of_largest_family_if_at_least_3": ("families",),
     "cats_and_oshax_not_touching_treasure": ("contact",),
 }
@@ -566,29 +569,44 @@ _COUNTING_KINDS = ("count_equals", "count_at_least", "count_less_than", "per_ite
 _FAMILY_KINDS = ("largest_family", "score_family_again", "family_score_by_rank")
 
 
-def _count_reads(count_of: str, layout: Any) -> tuple[Any, ...] | None:
-    reads = _COUNT_READS.get(count_of.partition(":")[0])
+def _count_reads(count_of: str, layout: Any, colour: str | None) -> tuple[Any, ...] | None:
+    name, _, arg = count_of.partition(":")
+    reads = _COUNT_READS.get(name)
     if reads is None:
         return None
-    cells = {"rats": ("cells", layout.rats_mask), "maps": ("cells", layout.maps_mask)}
-    return tuple(cells.get(r, r) for r in reads)
+    colour = arg or colour
+    out: list[Any] = []
+    for read in reads:
+        if read == "rats":  # the uncovered rats are counted
+            out.append(("covered_count", layout.rats_mask))
+        elif read == "maps":  # the maps are counted, one cell each
+            out.append(("covered_count", layout.maps_mask))
+        elif read == "colour_contact":
+            out.append(("colour_contact", colour) if colour in COLOURS else "contact")
+        else:
+            out.append(read)
+    return tuple(out)
 
 
-def lesson_reads(card_id: int, layout: Any) -> tuple[Any, ...] | None:
-    """What lesson ``card_id`` reads of a boat of ``layout`` (the words above), or None when
-    it may read anything. Two boats that agree on these reads (and belong to players with the
-    same facts, beside the same other boats) get the same points from the lesson."""
+def lesson_reads(card_id: int, layout: Any, colour: str | None = None) -> tuple[Any, ...] | None:
+    """What lesson ``card_id`` (scored with ``colour``, if chosen at purchase) reads of a boat
+    of ``layout`` (the words above), or None when it may read anything. Two boats that agree
+    on these reads (and belong to players with the same facts, beside the same other boats)
+    get the same points from the lesson."""
     rule = _lesson_card(card_id).scoring or {}
     kind = rule.get("kind")
+    if rule.get("colour") == "best_at_end":  # the colour is resolved on the boat
+        colour = None
     if kind in _COUNTING_KINDS:
-        return _count_reads(rule["count_of"], layout)
+        return _count_reads(rule["count_of"], layout, colour)
     if kind == "each_colour_touches_edge":
-        return _count_reads(f"{rule['count_of']}_touching_edge", layout)
+        return _count_reads(f"{rule['count_of']}_touching_edge", layout, colour)
     if kind == "no_empty_cells":
         cells = {"edge": layout.edge_mask, "middle_row": layout.row_mask(MIDDLE_ROW)}
-        return (("cells", cells[rule["cells"]]),) if rule["cells"] in cells else None
+        return (("all_covered", cells[rule["cells"]]),) if rule["cells"] in cells else None
     if kind in ("rooms_filled", "rooms_empty"):
-        return (("cells", _mask(layout.room(key) for key in rule["rooms"])),)
+        read = "all_covered" if kind == "rooms_filled" else "none_covered"
+        return tuple((read, layout.room(key).mask) for key in rule["rooms"])
     if kind == "first_in_turn_order":
         return ()
     if kind in _FAMILY_KINDS:

@@ -434,51 +434,73 @@ class _AfterSheet:
         self.families = [(part, n, family_points(n)) for part, n in ev.families]
         self.coloured = ev.colour is not None
         self.others = [PlayerFacts(b) for b in judge.others]
-        # the lessons, by what they read: [(key functions, places on the sheet, points by key)]
-        cards = [*judge.private_lessons, *(card for card, _ in judge.public_lessons)]
+        # the lessons, by what they read: [(key function, places on the sheet, points by key)];
+        # those that read nothing a placement changes are one group, scored once
+        lessons = [*((card, None) for card in judge.private_lessons), *judge.public_lessons]
         by_reads: dict[Any, list[int]] = {}
-        for place, card_id in enumerate(cards):
-            by_reads.setdefault(lesson_reads(card_id, layout), []).append(place)
-        self.groups = [(self._keys(reads, ev), places, {}) for reads, places in by_reads.items()]
+        for place, (card_id, colour) in enumerate(lessons):
+            reads = lesson_reads(card_id, layout, colour)
+            if reads is not None:
+                reads = tuple(read for read in reads if read != "tiles")  # the same tile
+            by_reads.setdefault(reads, []).append(place)
+        self.fixed_places = by_reads.pop((), [])
+        self.fixed_points: int | None = None if self.fixed_places else 0
+        self.groups = [(self._key(reads, ev), places, {}) for reads, places in by_reads.items()]
 
     @staticmethod
-    def _keys(reads: tuple[Any, ...] | None,
-              ev: PlacementEval) -> tuple[Callable[[int, int, int, int], Any], ...]:
-        """For each thing read, a function of (mask, its neighbours, the families it joins,
-        the rooms left unfilled) that tells apart the boats that differ in it."""
+    def _key(reads: tuple[Any, ...] | None, ev: PlacementEval) -> Callable[[int, int, int, int], Any]:
+        """A function of (mask, its neighbours, the families it joins, the rooms left
+        unfilled) that tells apart the boats that differ in what ``reads`` names."""
         if reads is None:
-            return (lambda m, around, joins, unfilled: m,)
+            return lambda m, around, joins, unfilled: m
+        keys = [_AfterSheet._read_key(read, ev) for read in reads]
+        if len(keys) == 1:
+            return keys[0]
+        return lambda m, around, joins, unfilled: tuple([k(m, around, joins, unfilled)
+                                                         for k in keys])
+
+    @staticmethod
+    def _read_key(read: Any, ev: PlacementEval) -> Callable[[int, int, int, int], Any]:
+        """The key of one thing read (the words of ``scoring.lesson_reads``); the mask itself
+        for a word it does not know."""
         boat = ev.boat
-        layout = boat.layout
-        if ev.colour is not None:  # a cat or an Oshax touches treasures
-            contact = 0
-            for t in boat.tiles:
-                if t.colour is None:
-                    contact |= t.mask
-        else:  # a treasure touches cats and Oshax
-            contact = 0
-            for mask in boat.colour_masks.values():
-                contact |= mask
-        rats, edge = layout.rats_mask, layout.edge_mask
-        keys: list[Callable[[int, int, int, int], Any]] = []
-        for read in reads:
-            if read == "tiles":  # the same tile whatever the mask
-                continue
-            if read == "filled_rooms":
-                keys.append(lambda m, around, joins, unfilled: unfilled)
-            elif read == "edge":
-                keys.append(lambda m, around, joins, unfilled: not m & edge)
-            elif read == "families":
-                keys.append(lambda m, around, joins, unfilled: joins)
-            elif read == "contact":
-                keys.append(lambda m, around, joins, unfilled: around & contact)
-            elif read == "rat_contact":
-                keys.append(lambda m, around, joins, unfilled: (m | around) & rats)
-            elif read[0] == "cells":
-                keys.append(lambda m, around, joins, unfilled, cells=read[1]: m & cells)
-            else:
-                return (lambda m, around, joins, unfilled: m,)
-        return tuple(keys)
+        occ = boat.occupied
+        treasures = 0
+        for t in boat.tiles:
+            if t.colour is None:
+                treasures |= t.mask
+        if read == "filled_rooms":
+            return lambda m, around, joins, unfilled: unfilled
+        if read == "edge":
+            edge = boat.layout.edge_mask
+            return lambda m, around, joins, unfilled: not m & edge
+        if read == "families":
+            return lambda m, around, joins, unfilled: joins
+        if read == "contact":
+            # a cat or an Oshax touches treasures; a treasure touches cats and Oshax
+            touched = occ & ~treasures if ev.colour is None else treasures
+            return lambda m, around, joins, unfilled: around & touched
+        if read == "rat_contact":
+            rats = boat.layout.rats_mask
+            return lambda m, around, joins, unfilled: (m | around) & rats
+        word = read[0] if isinstance(read, tuple) else None
+        if word == "covered_count":
+            cells = read[1]
+            return lambda m, around, joins, unfilled: (m & cells).bit_count()
+        if word == "all_covered":
+            rest = read[1] & ~occ
+            return lambda m, around, joins, unfilled: not rest & ~m
+        if word == "none_covered":
+            cells = read[1]
+            return lambda m, around, joins, unfilled: not m & cells
+        if word == "colour_contact":
+            if ev.colour is None:  # a treasure touching the colour or not
+                colour_mask = boat.colour_masks[read[1]]
+                return lambda m, around, joins, unfilled: not around & colour_mask
+            if ev.colour == read[1]:  # the treasures the cat touches
+                return lambda m, around, joins, unfilled: around & treasures
+            return lambda m, around, joins, unfilled: None  # another colour: no change
+        return lambda m, around, joins, unfilled: m
 
     def total(self, ev: PlacementEval, m: int) -> int:
         """The judge's total of the boat with ``ev``'s tile at ``m``, as an int."""
@@ -500,8 +522,8 @@ class _AfterSheet:
                 bit <<= 1
             total += family_points(tiles)
         missing = []
-        for keys, places, known in self.groups:
-            key = tuple([f(m, around, joins, unfilled) for f in keys])
+        for key_of, places, known in self.groups:
+            key = key_of(m, around, joins, unfilled)
             points = known.get(key)
             if points is None:
                 missing.append((key, places, known))
@@ -509,16 +531,21 @@ class _AfterSheet:
                 total += points
         judge = ev.judge
         assert judge is not None
-        if missing or judge.sister_lessons:
+        fixed_points = self.fixed_points
+        if missing or fixed_points is None or judge.sister_lessons:
             after = PlayerFacts(ev.after_boat(m), judge.fish, judge.private_lessons,
                                 judge.baskets, 0)
-            if missing:
+            if missing or fixed_points is None:
                 table = TableFacts([after, *self.others], judge.public_lessons, judge.mode)
-                scored = iter(sheet_lesson_points(table, 0, [p for _, places, _ in missing
-                                                              for p in places]))
+                which = [p for _, places, _ in missing for p in places]
+                if fixed_points is None:
+                    which += self.fixed_places
+                scored = iter(sheet_lesson_points(table, 0, which))
                 for key, places, known in missing:
                     points = known[key] = sum(next(scored) for _ in places)
                     total += points
+                if fixed_points is None:
+                    fixed_points = self.fixed_points = sum(scored)
             if judge.sister_lessons:
                 total -= sister_score(after, (), judge.sister_lessons)["total"]
-        return total
+        return total + fixed_points

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from engine.boat import COLOURS, Boat, Tile, base_layouts
+from engine.boat import COLOURS, HEIGHT, STRIDE, Boat, Tile, base_layouts
 from engine.bots.greedy_eval import PlacementEval, SheetJudge
 from engine.shapes import base_shapes, legal_placements
 
@@ -90,14 +90,14 @@ def test_sheet_delta_is_the_difference_of_the_whole_sheets(mode: str) -> None:
     difference of the two whole sheets (the same float)."""
     rng = random.Random(f"sheet-delta-{mode}")
     shapes = base_shapes()
-    private = list(range(113, 143))
+    private = [c for c in range(113, 143) if c not in (113, 136)]  # those two below
     public = list(range(143, 151))
     for _ in range(40):
-        boat = _random_boat(rng, rng.randrange(0, 22))
+        boat = _random_boat(rng, rng.randrange(0, 60))  # some nearly full
         others = [_random_boat(rng, rng.randrange(0, 15)) for _ in range(3)]
         judge = SheetJudge(
             fish=rng.randrange(0, 12), baskets=rng.randrange(1, 4),
-            private_lessons=tuple(rng.sample(private, rng.randrange(0, 8))),
+            private_lessons=tuple(rng.sample(private, rng.randrange(0, 8)) + [136, 113][:rng.randrange(3)]),
             public_lessons=tuple((c, rng.choice(COLOURS) if c in (143, 144, 145, 146, 149)
                                   else None) for c in rng.sample(public, rng.randrange(0, 5))),
             others=others if mode == "standard" else [], mode=mode,
@@ -111,6 +111,30 @@ def test_sheet_delta_is_the_difference_of_the_whole_sheets(mode: str) -> None:
             ev = PlacementEval(boat, colour, judge=judge, kind=kind, shape=shape.key,
                                rare=kind == "rare_treasure")
             before = judge.score(boat)
-            for m in rng.sample(masks, min(len(masks), 40)):
+            rests = [r.mask & ~boat.occupied for r in boat.layout.rooms]
+            filling = [m for m in masks if any(r and not r & ~m for r in rests)]
+            for m in rng.sample(masks, min(len(masks), 40)) + filling:
                 after = judge.score(ev.after_boat(m))
                 assert ev.sheet_delta(m) == after - before
+
+
+def test_sheet_delta_sees_a_tile_that_fills_rooms_or_the_edge() -> None:
+    """Lessons 113 (the edge full) and 136 (both parrot rooms full) change only when one tile
+    fills the last cells: a boat filled with one-cell treasures but for one cell of each."""
+    shapes = base_shapes()
+    for layout in base_layouts().values():
+        parrots = layout.room("parrot_back").mask | layout.room("parrot_front").mask
+        left = (parrots & -parrots) | (layout.edge_mask & ~parrots & -(layout.edge_mask & ~parrots))
+        boat = Boat(layout)
+        for i in range(STRIDE * HEIGHT):
+            if (1 << i) & (parrots | layout.edge_mask) & ~left:
+                boat.place(Tile("common_treasure", None, "monomino_1", 1 << i))
+        judge = SheetJudge(private_lessons=(113, 136, 137, 140), public_lessons=((150, None),))
+        for kind, colour, shape in (("common_treasure", None, "monomino_1"),
+                                    ("cat", "red", shapes.cats[0].key)):
+            ev = PlacementEval(boat, colour, judge=judge, kind=kind, shape=shape)
+            before = judge.score(boat)
+            masks = list(legal_placements(shapes.by_key(shape), layout, boat.occupied))
+            assert any(m & left for m in masks)
+            for m in masks:
+                assert ev.sheet_delta(m) == judge.score(ev.after_boat(m)) - before
