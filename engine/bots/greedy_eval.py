@@ -112,12 +112,21 @@ class SheetJudge:
     mode: str = "standard"
     sister_lessons: tuple[int, ...] = ()
 
+    # the last boat scored, its tiles then and its score: a decision values several tiles on
+    # one boat (``PlacementEval.sheet_delta``'s base), each by its own PlacementEval
+    _last: tuple[Boat, list[Tile], float] | None = field(default=None, init=False, repr=False,
+                                                          compare=False)
+
     def score(self, boat: Boat) -> float:
+        last = self._last
+        if last is not None and last[0] is boat and last[1] == boat.tiles:
+            return last[2]  # the same tiles (the same objects), so the same sheet
         me = PlayerFacts(boat, self.fish, self.private_lessons, self.baskets, 0)
         players = [me, *(PlayerFacts(b) for b in self.others)]
         total = score_total(TableFacts(players, self.public_lessons, self.mode))
         if self.sister_lessons:
             total -= sister_score(me, (), self.sister_lessons)["total"]
+        self._last = (boat, list(boat.tiles), float(total))
         return float(total)
 
 
@@ -181,6 +190,7 @@ class PlacementEval:
                                  for mask, tiles in self.families]
         self._blocked = self.occ | ~self.cells
         self._quick: Callable[[Iterable[int], int], list[tuple[float, int]]] | None = None
+        self._quick_one: Callable[[int], float] | None = None
         self._base: float | None = None
         self._after: _AfterSheet | None = None
 
@@ -224,16 +234,57 @@ class PlacementEval:
         return self.quick_function()(m)
 
     def quick_function(self) -> Callable[[int], float]:
-        """``quick`` as a function of the mask: the value ``top_function`` gives it."""
-        top = self.top_function()
-        return lambda m: top((m,), 1)[0][0]
+        """``quick`` as a function of the mask, its facts bound once: the same sums as
+        ``quick_score + shaping - sister``, term by term in the same order (so the same
+        floats), with the loops over the rooms and the families shared. For callers that
+        value masks one at a time (the search's playouts); the bot's own shortlists use
+        ``top_function``, whose loop is this function's body (tests/engine/bots/
+        test_greedy_eval.py checks that the two agree)."""
+        kept = self._quick_one
+        if kept is not None:
+            return kept
+        bonus, rats, rooms = self.bonus, self.rats, self._rooms_sized
+        coloured, families, the_map = self.coloured, self._families_scored, self.map
+        others, blocked, free_before = self.others, self._blocked, self.free
+        holes_before, sister = self.holes_before, self.sister
+        table = _FAMILY_POINTS
+
+        def quick(m: int) -> float:
+            around = ((m << 1) | (m >> 1) | (m << STRIDE) | (m >> STRIDE)) & ~m
+            score = bonus + (m & rats).bit_count()
+            shape = 0.0
+            for rest, size in rooms:
+                covered = rest & m
+                if covered:
+                    if rest & ~m:
+                        shape += ROOM_PROGRESS * covered.bit_count() / size
+                    else:
+                        score += ROOM_POINTS
+            if coloured:
+                size, lost = 1, 0
+                for mask, tiles, points in families:
+                    if mask & around:
+                        size += tiles
+                        lost += points
+                score += (table[size] if size < 64 else family_points(size)) - lost
+                if size > 1:
+                    shape += FAMILY_GROWTH * size
+                if m & the_map:
+                    shape += MAP_REWARD
+                shape -= MIXING * (around & others).bit_count()
+            shape += CONTACT * (around & blocked).bit_count()
+            free = free_before & ~m
+            spread = (free << 1) | (free >> 1) | (free << STRIDE) | (free >> STRIDE)
+            shape -= HOLE * ((free & ~spread).bit_count() - holes_before)
+            return score + shape - sister
+
+        self._quick_one = quick
+        return quick
 
     def top_function(self) -> Callable[[Iterable[int], int], list[tuple[float, int]]]:
         """``top(placements, n)``: the ``n`` best ``(quick value, mask)`` of the placements,
         best first, as ``sorted(((quick(m), m) for m in placements), reverse=True)[:n]``
-        would give them. The quick value is ``quick_score + shaping - sister``, term by term
-        in the same order (so the same floats), with the loops over the rooms and the
-        families shared and the facts bound once. Called over every legal placement of every
+        would give them, ``quick`` being ``quick_function()`` (its body is this loop's). Called over every legal placement of every
         tile the bot considers: it is the greedy bot's inner loop, so the loop is inside
         (no call per mask) and a mask below the n-th best so far makes no tuple."""
         kept = self._quick

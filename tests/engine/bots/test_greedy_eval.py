@@ -138,3 +138,22 @@ def test_sheet_delta_sees_a_tile_that_fills_rooms_or_the_edge() -> None:
             assert any(m & left for m in masks)
             for m in masks:
                 assert ev.sheet_delta(m) == judge.score(ev.after_boat(m)) - before
+
+
+def test_top_function_is_the_sorted_quick_values() -> None:
+    """The shortlist's loop (``top_function``) and the mask-by-mask ``quick_function`` share
+    one body written twice: the same floats, the same order."""
+    rng = random.Random("top-function")
+    shapes = base_shapes()
+    for _ in range(30):
+        boat = _random_boat(rng, rng.randrange(0, 30))
+        for kind, group in (("cat", shapes.cats), ("rare_treasure", shapes.rare_treasures)):
+            shape = rng.choice(group)
+            colour = rng.choice(COLOURS) if kind == "cat" else None
+            ev = PlacementEval(boat, colour, rare=kind == "rare_treasure",
+                               sister=rng.choice((0.0, 2.5)), kind=kind, shape=shape.key)
+            masks = list(legal_placements(shape, boat.layout, boat.occupied))
+            quick = ev.quick_function()
+            for n in (1, 3, 12):
+                assert ev.top_function()(masks, n) == sorted(((quick(m), m) for m in masks),
+                                                             reverse=True)[:n]
