@@ -168,6 +168,10 @@ class PlacementEval:
         self.families: list[tuple[int, int]] = []  # (mask, tiles) of this colour
         self.map = 0
         self.others = 0  # tiles of other colours (mixing colours blocks families)
+        self.treasures = 0  # the treasures' cells
+        for t in boat.tiles:
+            if t.colour is None:
+                self.treasures |= t.mask
         self._members: list[int] = []  # the masks of this colour's tiles, in the boat's order
         if colour is not None:
             self._members = [t.mask for t in boat.tiles if t.colour == colour]
@@ -177,10 +181,7 @@ class PlacementEval:
                 self.families.append((part, sum(1 for m in self._members if m & part)))
             if map_reward and not layout.maps[colour] & occ:
                 self.map = layout.maps[colour]
-            self.others = occ & ~boat.colour_masks[colour]
-            for t in boat.tiles:
-                if t.colour is None:
-                    self.others &= ~t.mask
+            self.others = occ & ~boat.colour_masks[colour] & ~self.treasures
         self.coloured = colour is not None
         self.holes_before = hole_mask(self.free).bit_count()
         # for ``quick``: the rooms' free cells with their counts, the families with their
@@ -347,7 +348,15 @@ class PlacementEval:
         seeds = neighbours(m) & free_after
         penalty = 0.0
         while seeds:
-            region = _small_region(seeds & -seeds, free_after)
+            # _small_region(seeds & -seeds, free_after), inlined: the deep stage's loop
+            region = seeds & -seeds
+            while True:
+                grown = (region | (region << 1) | (region >> 1) | (region << STRIDE)
+                         | (region >> STRIDE)) & free_after
+                if grown == region or grown.bit_count() > 4:
+                    break
+                region = grown
+            region = grown
             seeds &= ~region
             size = region.bit_count()
             if size <= 2:
@@ -459,6 +468,34 @@ class PlacementEval:
         return best_v, best_m
 
 
+# ``_lesson_groups`` by the judge's lessons and the layout (kept with the answer)
+_LESSON_GROUPS: dict[tuple[Any, ...], tuple[Any, list[int], list[tuple[Any, list[int]]]]] = {}
+
+
+def _lesson_groups(judge: SheetJudge,
+                   layout: Any) -> tuple[list[int], list[tuple[Any, list[int]]]]:
+    """The judge's lessons by what they read of a boat of ``layout`` once the tile is
+    known (``scoring.lesson_reads`` without "tiles"): the places on the sheet of those that
+    read nothing a placement changes, then ``(reads, places)`` of the others (reads None:
+    anything). The same for every tile a seat values until its lessons change: kept."""
+    key = (judge.private_lessons, judge.public_lessons, id(layout))
+    kept = _LESSON_GROUPS.get(key)
+    if kept is not None and kept[0] is layout:
+        return kept[1], kept[2]
+    lessons = [*((card, None) for card in judge.private_lessons), *judge.public_lessons]
+    by_reads: dict[Any, list[int]] = {}
+    for place, (card_id, colour) in enumerate(lessons):
+        reads = lesson_reads(card_id, layout, colour)
+        if reads is not None:
+            reads = tuple(read for read in reads if read != "tiles")  # the same tile
+        by_reads.setdefault(reads, []).append(place)
+    fixed = by_reads.pop((), [])
+    if len(_LESSON_GROUPS) >= 1024:
+        _LESSON_GROUPS.clear()
+    _LESSON_GROUPS[key] = (layout, fixed, list(by_reads.items()))
+    return fixed, list(by_reads.items())
+
+
 class _AfterSheet:
     """``int(judge.score(after))`` for the boats ``after`` that differ from a
     ``PlacementEval``'s boat by its tile at one mask, without scoring each whole sheet.
@@ -487,16 +524,10 @@ class _AfterSheet:
         self.others = [PlayerFacts(b) for b in judge.others]
         # the lessons, by what they read: [(key function, places on the sheet, points by key)];
         # those that read nothing a placement changes are one group, scored once
-        lessons = [*((card, None) for card in judge.private_lessons), *judge.public_lessons]
-        by_reads: dict[Any, list[int]] = {}
-        for place, (card_id, colour) in enumerate(lessons):
-            reads = lesson_reads(card_id, layout, colour)
-            if reads is not None:
-                reads = tuple(read for read in reads if read != "tiles")  # the same tile
-            by_reads.setdefault(reads, []).append(place)
-        self.fixed_places = by_reads.pop((), [])
-        self.fixed_points: int | None = None if self.fixed_places else 0
-        self.groups = [(self._key(reads, ev), places, {}) for reads, places in by_reads.items()]
+        fixed_places, by_reads = _lesson_groups(judge, layout)
+        self.fixed_places = fixed_places
+        self.fixed_points: int | None = None if fixed_places else 0
+        self.groups = [(self._key(reads, ev), places, {}) for reads, places in by_reads]
 
     @staticmethod
     def _key(reads: tuple[Any, ...] | None, ev: PlacementEval) -> Callable[[int, int, int, int], Any]:
@@ -516,10 +547,7 @@ class _AfterSheet:
         for a word it does not know."""
         boat = ev.boat
         occ = boat.occupied
-        treasures = 0
-        for t in boat.tiles:
-            if t.colour is None:
-                treasures |= t.mask
+        treasures = ev.treasures
         if read == "filled_rooms":
             return lambda m, around, joins, unfilled: unfilled
         if read == "edge":
