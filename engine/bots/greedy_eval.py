@@ -192,6 +192,7 @@ class PlacementEval:
         self._blocked = self.occ | ~self.cells
         self._quick: Callable[[Iterable[int], int], list[tuple[float, int]]] | None = None
         self._quick_one: Callable[[int], float] | None = None
+        self._shapes: dict[int, float] = {}  # see ``top_function``
         self._base: float | None = None
         self._after: _AfterSheet | None = None
 
@@ -296,6 +297,7 @@ class PlacementEval:
         others, blocked, free_before = self.others, self._blocked, self.free
         holes_before, sister = self.holes_before, self.sister
         table = _FAMILY_POINTS
+        shapes = self._shapes  # the shaping term of the masks kept, for ``deep``
 
         def top(placements: Iterable[int], n: int) -> list[tuple[float, int]]:
             best: list[tuple[float, int]] = []  # a heap of the n best so far, worst first
@@ -330,10 +332,12 @@ class PlacementEval:
                 v = score + shape - sister
                 if len(best) < n:
                     heappush(best, (v, m))
+                    shapes[m] = shape
                     if len(best) == n:
                         floor = best[0]
                 elif v > floor[0] or (v == floor[0] and m > floor[1]):
                     heapreplace(best, (v, m))
+                    shapes[m] = shape
                     floor = best[0]
             best.sort(reverse=True)
             return best
@@ -397,7 +401,10 @@ class PlacementEval:
 
     def deep(self, m: int) -> float:
         around = neighbours(m)
-        return self.sheet_delta(m) + self.shaping(m, around) - self.pockets(m) - self.sister
+        shape = self._shapes.get(m)
+        if shape is None:  # (the loop of ``top`` has the same terms in the same order)
+            shape = self.shaping(m, around)
+        return self.sheet_delta(m) + shape - self.pockets(m) - self.sister
 
     def best(self, placements: Iterable[int]) -> tuple[float, int]:
         """The best placement and its value (quick values when no judge is given)."""

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from engine.boat import COLOURS, HEIGHT, STRIDE, Boat, Tile, base_layouts
+from engine.boat import COLOURS, HEIGHT, STRIDE, Boat, Tile, base_layouts, neighbours
 from engine.bots.greedy_eval import PlacementEval, SheetJudge
 from engine.shapes import base_shapes, legal_placements
 
@@ -157,3 +157,5 @@ def test_top_function_is_the_sorted_quick_values() -> None:
             for n in (1, 3, 12):
                 assert ev.top_function()(masks, n) == sorted(((quick(m), m) for m in masks),
                                                              reverse=True)[:n]
+            for m, shape in ev._shapes.items():  # kept for the deep stage: its shaping term
+                assert shape == ev.shaping(m, neighbours(m))
