@@ -61,7 +61,8 @@ DEEP_CANDIDATES = 12  # placements the deep stage re-scores
 _EMPTY_BOAT_SHORTLISTS: dict[tuple[Any, ...], tuple[tuple[float, int], ...]] = {}
 # the same of the placements covering no map cell (the same for every colour), with the masks
 # of those that do: ``PlacementEval._empty_boat_top``
-_EMPTY_BOAT_OFF_MAPS: dict[tuple[Any, ...], tuple[tuple[tuple[float, int], ...], tuple[int, ...]]] = {}
+_EMPTY_BOAT_OFF_MAPS: dict[tuple[Any, ...],
+                           tuple[tuple[tuple[float, int], ...], tuple[int, ...]]] = {}
 
 _FAMILY_POINTS = tuple(family_points(n) for n in range(64))  # the family table, looked up
 
@@ -286,9 +287,10 @@ class PlacementEval:
     def top_function(self) -> Callable[[Iterable[int], int], list[tuple[float, int]]]:
         """``top(placements, n)``: the ``n`` best ``(quick value, mask)`` of the placements,
         best first, as ``sorted(((quick(m), m) for m in placements), reverse=True)[:n]``
-        would give them, ``quick`` being ``quick_function()`` (its body is this loop's). Called over every legal placement of every
-        tile the bot considers: it is the greedy bot's inner loop, so the loop is inside
-        (no call per mask) and a mask below the n-th best so far makes no tuple."""
+        would give them, ``quick`` being ``quick_function()`` (its body is this loop's).
+        Called over every legal placement of every tile the bot considers: it is the greedy
+        bot's inner loop, so the loop is inside (no call per mask) and a mask below the n-th
+        best so far makes no tuple."""
         kept = self._quick
         if kept is not None:
             return kept
@@ -537,7 +539,8 @@ class _AfterSheet:
         self.groups = [(self._key(reads, ev), places, {}) for reads, places in by_reads]
 
     @staticmethod
-    def _key(reads: tuple[Any, ...] | None, ev: PlacementEval) -> Callable[[int, int, int, int], Any]:
+    def _key(reads: tuple[Any, ...] | None,
+             ev: PlacementEval) -> Callable[[int, int, int, int], Any]:
         """A function of (mask, its neighbours, the families it joins, the rooms left
         unfilled) that tells apart the boats that differ in what ``reads`` names."""
         if reads is None:

@@ -97,7 +97,8 @@ def test_sheet_delta_is_the_difference_of_the_whole_sheets(mode: str) -> None:
         others = [_random_boat(rng, rng.randrange(0, 15)) for _ in range(3)]
         judge = SheetJudge(
             fish=rng.randrange(0, 12), baskets=rng.randrange(1, 4),
-            private_lessons=tuple(rng.sample(private, rng.randrange(0, 8)) + [136, 113][:rng.randrange(3)]),
+            private_lessons=tuple(rng.sample(private, rng.randrange(0, 8))
+                                  + [136, 113][:rng.randrange(3)]),
             public_lessons=tuple((c, rng.choice(COLOURS) if c in (143, 144, 145, 146, 149)
                                   else None) for c in rng.sample(public, rng.randrange(0, 5))),
             others=others if mode == "standard" else [], mode=mode,
