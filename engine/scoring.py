@@ -525,3 +525,112 @@ def sister_score(player: PlayerFacts, colour_order: Sequence[str],
     lessons = [{"card": c, "points": points[c]} for c in sister_lessons]
     total = sum(c["points"] for c in colours) + sum(le["points"] for le in lessons)
     return {"colours": colours, "lessons": lessons, "total": total}
+
+
+# --- what a lesson reads of a boat (for callers scoring many boats one tile apart) -------------
+# The greedy bot scores, for one boat, the boats it would have after one more tile at each of a
+# few masks. A lesson whose reads cannot tell two such boats apart gives them the same points,
+# so it need be scored once for both. These tables say what each word reads, besides the
+# player's own facts (fish, baskets, lessons, turn position) and the other seats' boats:
+#   "tiles"                 how many tiles of each kind and colour the boat holds;
+#   ("covered_count", m)    how many cells of the mask m are covered;
+#   ("all_covered", m)      whether every cell of m is covered;
+#   ("none_covered", m)     whether no cell of m is covered;
+#   "filled_rooms"          how many rooms are full;
+#   "edge"                  which cats and Oshax touch the boat's edge;
+#   "families"              the sizes of the families;
+#   "contact"               which treasures touch which cats and Oshax;
+#   ("colour_contact", c)   which treasures touch the cats and Oshax of colour c;
+#   "rat_contact"           which cats and Oshax touch an uncovered rat (and which rats are).
+# A word missing here reads anything: ``lesson_reads`` then answers None.
+
+_COUNT_READS: dict[str, tuple[Any, ...]] = {
+    "cats": ("tiles",), "oshax": ("tiles",), "cats_and_oshax": ("tiles",),
+    "cats_and_oshax_of_colour": ("tiles",), "treasures": ("tiles",),
+    "common_treasures": ("tiles",), "rare_treasures": ("tiles",),
+    "visible_rats": ("rats",), "uncovered_maps": ("maps",), "covered_maps": ("maps",),
+    "private_lessons": (), "permanent_baskets": (), "fish": (),
+    "filled_rooms": ("filled_rooms",),
+    "lonely_cats_and_oshax": ("families",), "lonely_cats_and_oshax_of_colour": ("families",),
+    "families_size_at_least": ("families",),
+    "cats_and_oshax_touching_edge": ("edge",),
+    "cats_and_oshax_of_colour_touching_edge": ("edge",),
+    "treasures_touching_colour": ("colour_contact",),
+    "size_of_largest_family_if_at_least_3": ("families",),
+    "cats_and_oshax_not_touching_treasure": ("contact",),
+}
+_CONDITION_READS: dict[str, tuple[Any, ...]] = {
+    "no_cat_or_oshax_of_colour_adjacent_to_any_treasure": ("contact",),
+    "no_cat_or_oshax_of_colour_touching_edge": ("edge",),
+    "no_cat_or_oshax_of_colour_adjacent_to_visible_rat": ("rat_contact",),
+}
+_COUNTING_KINDS = ("count_equals", "count_at_least", "count_less_than", "per_item",
+                   "per_item_above", "each_colour_count_at_least")
+_FAMILY_KINDS = ("largest_family", "score_family_again", "family_score_by_rank")
+
+
+def _count_reads(count_of: str, layout: Any, colour: str | None) -> tuple[Any, ...] | None:
+    name, _, arg = count_of.partition(":")
+    reads = _COUNT_READS.get(name)
+    if reads is None:
+        return None
+    colour = arg or colour
+    out: list[Any] = []
+    for read in reads:
+        if read == "rats":  # the uncovered rats are counted
+            out.append(("covered_count", layout.rats_mask))
+        elif read == "maps":  # the maps are counted, one cell each
+            out.append(("covered_count", layout.maps_mask))
+        elif read == "colour_contact":
+            out.append(("colour_contact", colour) if colour in COLOURS else "contact")
+        else:
+            out.append(read)
+    return tuple(out)
+
+
+def lesson_reads(card_id: int, layout: Any, colour: str | None = None) -> tuple[Any, ...] | None:
+    """What lesson ``card_id`` (scored with ``colour``, if chosen at purchase) reads of a boat
+    of ``layout`` (the words above), or None when it may read anything. Two boats that agree
+    on these reads (and belong to players with the same facts, beside the same other boats)
+    get the same points from the lesson."""
+    rule = _lesson_card(card_id).scoring or {}
+    kind = rule.get("kind")
+    if rule.get("colour") == "best_at_end":  # the colour is resolved on the boat
+        colour = None
+    if kind in _COUNTING_KINDS:
+        return _count_reads(rule["count_of"], layout, colour)
+    if kind == "each_colour_touches_edge":
+        return _count_reads(f"{rule['count_of']}_touching_edge", layout, colour)
+    if kind == "no_empty_cells":
+        cells = {"edge": layout.edge_mask, "middle_row": layout.row_mask(MIDDLE_ROW)}
+        return (("all_covered", cells[rule["cells"]]),) if rule["cells"] in cells else None
+    if kind in ("rooms_filled", "rooms_empty"):
+        read = "all_covered" if kind == "rooms_filled" else "none_covered"
+        return tuple((read, layout.room(key).mask) for key in rule["rooms"])
+    if kind == "first_in_turn_order":
+        return ()
+    if kind in _FAMILY_KINDS:
+        return ("families",)
+    if kind == "per_colour_where":
+        return _CONDITION_READS.get(rule["condition"])
+    return None
+
+
+def sheet_lesson_points(table: TableFacts, index: int, which: Iterable[int]) -> list[int]:
+    """The points of some lessons of player ``index``'s sheet, by their places on it (private
+    lessons first, then public ones, as ``score_table`` lists them; public ones halved in
+    solo): the sheet's lesson points without the lessons the caller already knows."""
+    views = [_View(p) for p in table.players]
+    view = views[index]
+    private = view.player.private_lessons
+    out = []
+    for place in which:
+        if place < len(private):
+            card_id, chosen, public = private[place], None, False
+        else:
+            (card_id, chosen), public = table.public_lessons[place - len(private)], True
+        points = _score_lesson(_lesson_card(card_id), view, views, table.mode, chosen)[0]
+        if public and table.mode == "solo":
+            points = -(-points // 2)
+        out.append(points)
+    return out

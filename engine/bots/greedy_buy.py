@@ -68,16 +68,53 @@ def plan_worth(cards: Sequence[int], fish: int, baskets: Baskets,
 def best_plan(offer: Sequence[int], fish: int, baskets: Baskets,
               value: Callable[[int], float], *, last_day: bool) -> tuple[int, ...]:
     """The subset of ``offer`` worth most (ties: fewer cards, then lower ids). Each card's
-    value is asked once (a lesson's is a scoring of the boat) and reused by every subset."""
+    value is asked once (a lesson's is a scoring of the boat) and reused by every subset.
+
+    Each subset's worth is ``plan_worth`` of it, worked out inline from each card's facts
+    looked up once (the same sums in the same order, so the same floats); a subset beyond
+    the fish is worth minus infinity, which never wins, so it is skipped before its cards
+    are added up; the subsets are tried in the same order (the best is kept by the same
+    comparisons, whose tolerance makes the order matter)."""
     values = {c: value(c) for c in offer}
     value = values.__getitem__
     offer = sorted(offer, key=lambda c: (-value(c), c))[:MAX_OFFER]
     best: tuple[float, tuple[int, ...]] = (plan_worth((), fish, baskets, value,
                                                       last_day=last_day), ())
+    info = base_cards()
+    # per card, by id: (its bit in the subsets' numbering, cost, full baskets, half baskets, value)
+    facts = []
+    for i, c in enumerate(offer):
+        card = info[c]
+        full = card.family == "rescue" and card.basket == "full"
+        half = not full and card.family == "rescue" and card.basket == "half"
+        full = full or (not half and card.anytime_type == "gain_basket")
+        facts.append((c, 1 << i, card.cost or 0, int(full), int(half), values[c]))
+    facts.sort()
+    costs = [0] * (1 << len(offer))  # every subset's cost, by its numbering
+    for _, bit, cost, _, _, _ in sorted(facts, key=lambda f: f[1]):  # lower bits first
+        for bits in range(bit):
+            costs[bits | bit] = costs[bits] + cost
+    carry = 0.0 if last_day else CARRY_VALUE
+    affordable: dict[tuple[int, int], tuple[int, float, int]] = {}
     for bits in range(1, 1 << len(offer)):
-        chosen = tuple(sorted(c for i, c in enumerate(offer) if bits >> i & 1))
-        worth = plan_worth(chosen, fish, baskets, value, last_day=last_day)
+        if costs[bits] > fish:
+            continue  # plan_worth: minus infinity
+        left, full, half, extra = fish, baskets.full, baskets.half, 0.0
+        chosen = []
+        for c, bit, cost, f, h, v in facts:  # by id, as plan_worth adds them
+            if bits & bit:
+                left -= cost
+                full += f
+                half += h
+                extra += v
+                chosen.append(c)
+        cats = (baskets.permanent + full + half // 2, left)
+        found = affordable.get(cats)
+        if found is None:
+            found = affordable[cats] = cats_affordable(*cats)
+        _, worth, left = found
+        worth = extra + worth + (0.0 if last_day else carry * left)
         if worth > best[0] + 1e-9 or (abs(worth - best[0]) <= 1e-9
-                                      and (len(chosen), chosen) < (len(best[1]), best[1])):
-            best = (worth, chosen)
+                                      and (len(chosen), tuple(chosen)) < (len(best[1]), best[1])):
+            best = (worth, tuple(chosen))
     return best[1]

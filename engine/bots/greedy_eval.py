@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from heapq import heappush, heapreplace
 from typing import Any
 
 from ..boat import (
@@ -29,7 +30,18 @@ from ..boat import (
     neighbours,
     remember_family_sizes,
 )
-from ..scoring import PlayerFacts, TableFacts, family_points, score_total, sister_score
+from ..scoring import (
+    RARE_TREASURE_POINTS,
+    RAT_POINTS,
+    UNFILLED_ROOM_POINTS,
+    PlayerFacts,
+    TableFacts,
+    family_points,
+    lesson_reads,
+    score_total,
+    sheet_lesson_points,
+    sister_score,
+)
 from ..shapes import Placements
 
 # --- the weights, in points; measured with bench/greedy_winrate.py and bench/solo_winrate.py --
@@ -47,6 +59,10 @@ DEEP_CANDIDATES = 12  # placements the deep stage re-scores
 
 # ``PlacementEval.shortlist`` on empty boats, by layout, tile, bonuses and placements
 _EMPTY_BOAT_SHORTLISTS: dict[tuple[Any, ...], tuple[tuple[float, int], ...]] = {}
+# the same of the placements covering no map cell (the same for every colour), with the masks
+# of those that do: ``PlacementEval._empty_boat_top``
+_EMPTY_BOAT_OFF_MAPS: dict[tuple[Any, ...],
+                           tuple[tuple[tuple[float, int], ...], tuple[int, ...]]] = {}
 
 _FAMILY_POINTS = tuple(family_points(n) for n in range(64))  # the family table, looked up
 
@@ -97,12 +113,21 @@ class SheetJudge:
     mode: str = "standard"
     sister_lessons: tuple[int, ...] = ()
 
+    # the last boat scored, its tiles then and its score: a decision values several tiles on
+    # one boat (``PlacementEval.sheet_delta``'s base), each by its own PlacementEval
+    _last: tuple[Boat, list[Tile], float] | None = field(default=None, init=False, repr=False,
+                                                          compare=False)
+
     def score(self, boat: Boat) -> float:
+        last = self._last
+        if last is not None and last[0] is boat and last[1] == boat.tiles:
+            return last[2]  # the same tiles (the same objects), so the same sheet
         me = PlayerFacts(boat, self.fish, self.private_lessons, self.baskets, 0)
         players = [me, *(PlayerFacts(b) for b in self.others)]
         total = score_total(TableFacts(players, self.public_lessons, self.mode))
         if self.sister_lessons:
             total -= sister_score(me, (), self.sister_lessons)["total"]
+        self._last = (boat, list(boat.tiles), float(total))
         return float(total)
 
 
@@ -144,6 +169,10 @@ class PlacementEval:
         self.families: list[tuple[int, int]] = []  # (mask, tiles) of this colour
         self.map = 0
         self.others = 0  # tiles of other colours (mixing colours blocks families)
+        self.treasures = 0  # the treasures' cells
+        for t in boat.tiles:
+            if t.colour is None:
+                self.treasures |= t.mask
         self._members: list[int] = []  # the masks of this colour's tiles, in the boat's order
         if colour is not None:
             self._members = [t.mask for t in boat.tiles if t.colour == colour]
@@ -153,10 +182,7 @@ class PlacementEval:
                 self.families.append((part, sum(1 for m in self._members if m & part)))
             if map_reward and not layout.maps[colour] & occ:
                 self.map = layout.maps[colour]
-            self.others = occ & ~boat.colour_masks[colour]
-            for t in boat.tiles:
-                if t.colour is None:
-                    self.others &= ~t.mask
+            self.others = occ & ~boat.colour_masks[colour] & ~self.treasures
         self.coloured = colour is not None
         self.holes_before = hole_mask(self.free).bit_count()
         # for ``quick``: the rooms' free cells with their counts, the families with their
@@ -165,8 +191,11 @@ class PlacementEval:
         self._families_scored = [(mask, tiles, family_points(tiles))
                                  for mask, tiles in self.families]
         self._blocked = self.occ | ~self.cells
-        self._quick: Callable[[int], float] | None = None
+        self._quick: Callable[[Iterable[int], int], list[tuple[float, int]]] | None = None
+        self._quick_one: Callable[[int], float] | None = None
+        self._shapes: dict[int, float] = {}  # see ``top_function``
         self._base: float | None = None
+        self._after: _AfterSheet | None = None
 
     # --- quick stage: every placement ---------------------------------------------------------
     def quick_score(self, m: int, around: int) -> float:
@@ -210,9 +239,11 @@ class PlacementEval:
     def quick_function(self) -> Callable[[int], float]:
         """``quick`` as a function of the mask, its facts bound once: the same sums as
         ``quick_score + shaping - sister``, term by term in the same order (so the same
-        floats), with the loops over the rooms and the families shared. Called for every
-        legal placement of every tile the bot considers: it is the greedy bot's inner loop."""
-        kept = self._quick
+        floats), with the loops over the rooms and the families shared. For callers that
+        value masks one at a time (the search's playouts); the bot's own shortlists use
+        ``top_function``, whose loop is this function's body (tests/engine/bots/
+        test_greedy_eval.py checks that the two agree)."""
+        kept = self._quick_one
         if kept is not None:
             return kept
         bonus, rats, rooms = self.bonus, self.rats, self._rooms_sized
@@ -250,8 +281,71 @@ class PlacementEval:
             shape -= HOLE * ((free & ~spread).bit_count() - holes_before)
             return score + shape - sister
 
-        self._quick = quick
+        self._quick_one = quick
         return quick
+
+    def top_function(self) -> Callable[[Iterable[int], int], list[tuple[float, int]]]:
+        """``top(placements, n)``: the ``n`` best ``(quick value, mask)`` of the placements,
+        best first, as ``sorted(((quick(m), m) for m in placements), reverse=True)[:n]``
+        would give them, ``quick`` being ``quick_function()`` (its body is this loop's).
+        Called over every legal placement of every tile the bot considers: it is the greedy
+        bot's inner loop, so the loop is inside (no call per mask) and a mask below the n-th
+        best so far makes no tuple."""
+        kept = self._quick
+        if kept is not None:
+            return kept
+        bonus, rats, rooms = self.bonus, self.rats, self._rooms_sized
+        coloured, families, the_map = self.coloured, self._families_scored, self.map
+        others, blocked, free_before = self.others, self._blocked, self.free
+        holes_before, sister = self.holes_before, self.sister
+        table = _FAMILY_POINTS
+        shapes = self._shapes  # the shaping term of the masks kept, for ``deep``
+
+        def top(placements: Iterable[int], n: int) -> list[tuple[float, int]]:
+            best: list[tuple[float, int]] = []  # a heap of the n best so far, worst first
+            floor = (float("-inf"), 0)  # the worst of them once there are n
+            for m in placements:
+                around = ((m << 1) | (m >> 1) | (m << STRIDE) | (m >> STRIDE)) & ~m
+                score = bonus + (m & rats).bit_count()
+                shape = 0.0
+                for rest, size in rooms:
+                    covered = rest & m
+                    if covered:
+                        if rest & ~m:
+                            shape += ROOM_PROGRESS * covered.bit_count() / size
+                        else:
+                            score += ROOM_POINTS
+                if coloured:
+                    size, lost = 1, 0
+                    for mask, tiles, points in families:
+                        if mask & around:
+                            size += tiles
+                            lost += points
+                    score += (table[size] if size < 64 else family_points(size)) - lost
+                    if size > 1:
+                        shape += FAMILY_GROWTH * size
+                    if m & the_map:
+                        shape += MAP_REWARD
+                    shape -= MIXING * (around & others).bit_count()
+                shape += CONTACT * (around & blocked).bit_count()
+                free = free_before & ~m
+                spread = (free << 1) | (free >> 1) | (free << STRIDE) | (free >> STRIDE)
+                shape -= HOLE * ((free & ~spread).bit_count() - holes_before)
+                v = score + shape - sister
+                if len(best) < n:
+                    heappush(best, (v, m))
+                    shapes[m] = shape
+                    if len(best) == n:
+                        floor = best[0]
+                elif v > floor[0] or (v == floor[0] and m > floor[1]):
+                    heapreplace(best, (v, m))
+                    shapes[m] = shape
+                    floor = best[0]
+            best.sort(reverse=True)
+            return best
+
+        self._quick = top
+        return top
 
     # --- deep stage: the best few -------------------------------------------------------------
     def pockets(self, m: int) -> float:
@@ -260,7 +354,15 @@ class PlacementEval:
         seeds = neighbours(m) & free_after
         penalty = 0.0
         while seeds:
-            region = _small_region(seeds & -seeds, free_after)
+            # _small_region(seeds & -seeds, free_after), inlined: the deep stage's loop
+            region = seeds & -seeds
+            while True:
+                grown = (region | (region << 1) | (region >> 1) | (region << STRIDE)
+                         | (region >> STRIDE)) & free_after
+                if grown == region or grown.bit_count() > 4:
+                    break
+                region = grown
+            region = grown
             seeds &= ~region
             size = region.bit_count()
             if size <= 2:
@@ -270,10 +372,17 @@ class PlacementEval:
         return penalty
 
     def sheet_delta(self, m: int) -> float:
-        """The change of the real final score (lessons and sister's lessons included)."""
+        """The change of the real final score (lessons and sister's lessons included):
+        ``judge.score`` of the boat with the tile at ``m`` minus that of the boat, the first
+        worked out by ``_AfterSheet`` (the same int, so the same float)."""
         assert self.judge is not None
         if self._base is None:
             self._base = self.judge.score(self.boat)
+            self._after = _AfterSheet(self)
+        return float(self._after.total(self, m)) - self._base
+
+    def after_boat(self, m: int) -> Boat:
+        """The boat with the tile at ``m`` (its families told to ``Boat.family_sizes``)."""
         boat = self.boat
         masks = dict(boat.colour_masks)
         if self.colour is not None:
@@ -289,13 +398,15 @@ class PlacementEval:
                     parts.append((part, n))
             parts.append((joined, tiles))
             remember_family_sizes(masks[self.colour], [*self._members, m], parts)
-        after = Boat(boat.layout, [*boat.tiles, Tile(self.kind, self.colour, self.shape, m)],
-                     boat.occupied | m, masks)
-        return self.judge.score(after) - self._base
+        return Boat(boat.layout, [*boat.tiles, Tile(self.kind, self.colour, self.shape, m)],
+                    boat.occupied | m, masks)
 
     def deep(self, m: int) -> float:
         around = neighbours(m)
-        return self.sheet_delta(m) + self.shaping(m, around) - self.pockets(m) - self.sister
+        shape = self._shapes.get(m)
+        if shape is None:  # (the loop of ``top`` has the same terms in the same order)
+            shape = self.shaping(m, around)
+        return self.sheet_delta(m) + shape - self.pockets(m) - self.sister
 
     def best(self, placements: Iterable[int]) -> tuple[float, int]:
         """The best placement and its value (quick values when no judge is given)."""
@@ -323,13 +434,36 @@ class PlacementEval:
             kept = _EMPTY_BOAT_SHORTLISTS.get(key)
             if kept is not None:
                 return list(kept)
-        quick = self.quick_function()
-        found = sorted(((quick(m), m) for m in placements), reverse=True)[:DEEP_CANDIDATES]
+        if key is None:
+            found = self.top_function()(placements, DEEP_CANDIDATES)
+        else:
+            found = self._empty_boat_top(placements)
         if key is not None:
             if len(_EMPTY_BOAT_SHORTLISTS) >= 4096:
                 _EMPTY_BOAT_SHORTLISTS.clear()
             _EMPTY_BOAT_SHORTLISTS[key] = tuple(found)
         return found
+
+    def _empty_boat_top(self, placements: Placements) -> list[tuple[float, int]]:
+        """``top(placements, DEEP_CANDIDATES)`` on an empty boat, where only the map term
+        tells the colours apart: a placement covering no map cell gets the same float for
+        every colour (its families, mixing and map terms add zeros) and for a treasure. The
+        best of those are kept for the process by layout, tile and bonuses; only the
+        placements over a map cell are scored for each colour."""
+        layout = self.boat.layout
+        maps = layout.maps_mask
+        key = (layout.cells_mask, layout.rats_mask, maps, tuple(self.rooms), self.bonus,
+               self.sister, placements.key())
+        kept = _EMPTY_BOAT_OFF_MAPS.get(key)
+        top = self.top_function()
+        if kept is None:
+            off = top([m for m in placements if not m & maps], DEEP_CANDIDATES)
+            if len(_EMPTY_BOAT_OFF_MAPS) >= 1024:
+                _EMPTY_BOAT_OFF_MAPS.clear()
+            kept = _EMPTY_BOAT_OFF_MAPS[key] = (tuple(off),
+                                                tuple(m for m in placements if m & maps))
+        off_best, on_maps = kept
+        return sorted([*off_best, *top(on_maps, DEEP_CANDIDATES)], reverse=True)[:DEEP_CANDIDATES]
 
     def refine(self, candidates: Sequence[tuple[float, int]]) -> tuple[float, int]:
         """The best of a shortlist by deep value (quick values without a judge)."""
@@ -341,3 +475,166 @@ class PlacementEval:
             if v > best_v:
                 best_v, best_m = v, m
         return best_v, best_m
+
+
+# ``_lesson_groups`` by the judge's lessons and the layout (kept with the answer)
+_LESSON_GROUPS: dict[tuple[Any, ...], tuple[Any, list[int], list[tuple[Any, list[int]]]]] = {}
+
+
+def _lesson_groups(judge: SheetJudge,
+                   layout: Any) -> tuple[list[int], list[tuple[Any, list[int]]]]:
+    """The judge's lessons by what they read of a boat of ``layout`` once the tile is
+    known (``scoring.lesson_reads`` without "tiles"): the places on the sheet of those that
+    read nothing a placement changes, then ``(reads, places)`` of the others (reads None:
+    anything). The same for every tile a seat values until its lessons change: kept."""
+    key = (judge.private_lessons, judge.public_lessons, id(layout))
+    kept = _LESSON_GROUPS.get(key)
+    if kept is not None and kept[0] is layout:
+        return kept[1], kept[2]
+    lessons = [*((card, None) for card in judge.private_lessons), *judge.public_lessons]
+    by_reads: dict[Any, list[int]] = {}
+    for place, (card_id, colour) in enumerate(lessons):
+        reads = lesson_reads(card_id, layout, colour)
+        if reads is not None:
+            reads = tuple(read for read in reads if read != "tiles")  # the same tile
+        by_reads.setdefault(reads, []).append(place)
+    fixed = by_reads.pop((), [])
+    if len(_LESSON_GROUPS) >= 1024:
+        _LESSON_GROUPS.clear()
+    _LESSON_GROUPS[key] = (layout, fixed, list(by_reads.items()))
+    return fixed, list(by_reads.items())
+
+
+class _AfterSheet:
+    """``int(judge.score(after))`` for the boats ``after`` that differ from a
+    ``PlacementEval``'s boat by its tile at one mask, without scoring each whole sheet.
+
+    Every part of a sheet is an int, so the parts may be added in any order: rats, rooms,
+    families and rare treasures come from masks (the families of the tile's colour change
+    only where the tile joins them); each lesson is scored on a boat only when the boats
+    scored before all differ from it in what the lesson reads (``scoring.lesson_reads``),
+    and otherwise gives the points it gave them. Lessons reading the same things are kept
+    together, so that a placement costs one lookup per group of lessons."""
+
+    def __init__(self, ev: PlacementEval) -> None:
+        judge = ev.judge
+        assert judge is not None
+        boat = ev.boat
+        layout = boat.layout
+        self.visible = layout.rats_mask & ~boat.occupied
+        self.rests = ev.rooms
+        fixed = sum(family_points(s) for _, s in boat.family_sizes() if s >= 3)
+        if judge.mode != "family":
+            rare = sum(1 for t in boat.tiles if t.kind == "rare_treasure")
+            fixed += RARE_TREASURE_POINTS * (rare + (ev.kind == "rare_treasure"))
+        self.fixed = fixed
+        self.families = [(part, n, family_points(n)) for part, n in ev.families]
+        self.coloured = ev.colour is not None
+        self.others = [PlayerFacts(b) for b in judge.others]
+        # the lessons, by what they read: [(key function, places on the sheet, points by key)];
+        # those that read nothing a placement changes are one group, scored once
+        fixed_places, by_reads = _lesson_groups(judge, layout)
+        self.fixed_places = fixed_places
+        self.fixed_points: int | None = None if fixed_places else 0
+        self.groups = [(self._key(reads, ev), places, {}) for reads, places in by_reads]
+
+    @staticmethod
+    def _key(reads: tuple[Any, ...] | None,
+             ev: PlacementEval) -> Callable[[int, int, int, int], Any]:
+        """A function of (mask, its neighbours, the families it joins, the rooms left
+        unfilled) that tells apart the boats that differ in what ``reads`` names."""
+        if reads is None:
+            return lambda m, around, joins, unfilled: m
+        keys = [_AfterSheet._read_key(read, ev) for read in reads]
+        if len(keys) == 1:
+            return keys[0]
+        return lambda m, around, joins, unfilled: tuple([k(m, around, joins, unfilled)
+                                                         for k in keys])
+
+    @staticmethod
+    def _read_key(read: Any, ev: PlacementEval) -> Callable[[int, int, int, int], Any]:
+        """The key of one thing read (the words of ``scoring.lesson_reads``); the mask itself
+        for a word it does not know."""
+        boat = ev.boat
+        occ = boat.occupied
+        treasures = ev.treasures
+        if read == "filled_rooms":
+            return lambda m, around, joins, unfilled: unfilled
+        if read == "edge":
+            edge = boat.layout.edge_mask
+            return lambda m, around, joins, unfilled: not m & edge
+        if read == "families":
+            return lambda m, around, joins, unfilled: joins
+        if read == "contact":
+            # a cat or an Oshax touches treasures; a treasure touches cats and Oshax
+            touched = occ & ~treasures if ev.colour is None else treasures
+            return lambda m, around, joins, unfilled: around & touched
+        if read == "rat_contact":
+            rats = boat.layout.rats_mask
+            return lambda m, around, joins, unfilled: (m | around) & rats
+        word = read[0] if isinstance(read, tuple) else None
+        if word == "covered_count":
+            cells = read[1]
+            return lambda m, around, joins, unfilled: (m & cells).bit_count()
+        if word == "all_covered":
+            rest = read[1] & ~occ
+            return lambda m, around, joins, unfilled: not rest & ~m
+        if word == "none_covered":
+            cells = read[1]
+            return lambda m, around, joins, unfilled: not m & cells
+        if word == "colour_contact":
+            if ev.colour is None:  # a treasure touching the colour or not
+                colour_mask = boat.colour_masks[read[1]]
+                return lambda m, around, joins, unfilled: not around & colour_mask
+            if ev.colour == read[1]:  # the treasures the cat touches
+                return lambda m, around, joins, unfilled: around & treasures
+            return lambda m, around, joins, unfilled: None  # another colour: no change
+        return lambda m, around, joins, unfilled: m
+
+    def total(self, ev: PlacementEval, m: int) -> int:
+        """The judge's total of the boat with ``ev``'s tile at ``m``, as an int."""
+        around = neighbours(m)
+        unfilled = 0
+        for rest in self.rests:
+            if rest & ~m:
+                unfilled += 1
+        total = (self.fixed + RAT_POINTS * (self.visible & ~m).bit_count()
+                 + UNFILLED_ROOM_POINTS * unfilled)
+        joins = 0
+        if self.coloured:
+            bit, tiles = 1, 1
+            for part, n, points in self.families:
+                if part & around:
+                    joins |= bit
+                    tiles += n
+                    total -= points
+                bit <<= 1
+            total += family_points(tiles)
+        missing = []
+        for key_of, places, known in self.groups:
+            key = key_of(m, around, joins, unfilled)
+            points = known.get(key)
+            if points is None:
+                missing.append((key, places, known))
+            else:
+                total += points
+        judge = ev.judge
+        assert judge is not None
+        fixed_points = self.fixed_points
+        if missing or fixed_points is None or judge.sister_lessons:
+            after = PlayerFacts(ev.after_boat(m), judge.fish, judge.private_lessons,
+                                judge.baskets, 0)
+            if missing or fixed_points is None:
+                table = TableFacts([after, *self.others], judge.public_lessons, judge.mode)
+                which = [p for _, places, _ in missing for p in places]
+                if fixed_points is None:
+                    which += self.fixed_places
+                scored = iter(sheet_lesson_points(table, 0, which))
+                for key, places, known in missing:
+                    points = known[key] = sum(next(scored) for _ in places)
+                    total += points
+                if fixed_points is None:
+                    fixed_points = self.fixed_points = sum(scored)
+            if judge.sister_lessons:
+                total -= sister_score(after, (), judge.sister_lessons)["total"]
+        return total + fixed_points

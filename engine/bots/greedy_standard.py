@@ -22,7 +22,7 @@ from ..cards import base_cards
 from ..game import Game
 from ..rng import Rng
 from .greedy_buy import Baskets, best_plan
-from .greedy_eval import PlacementEval, judge_for, sister_cost
+from .greedy_eval import PlacementEval, SheetJudge, judge_for, sister_cost
 
 __all__ = ["GreedyStandardBot", "PlacementEval", "sister_cost"]
 
@@ -55,6 +55,7 @@ class GreedyStandardBot:
         self.last_note: str | None = None
         self._planned: dict[int, int] = {}  # tile id -> mask chosen when it was taken
         self._best: dict[tuple[Any, ...], tuple[float, int]] = {}  # see ``_best_placement``
+        self._acting: tuple[Game, SheetJudge | None] | None = None  # see ``_judge``
 
     def close(self) -> None:
         pass
@@ -69,11 +70,28 @@ class GreedyStandardBot:
             return legal[0]
         frame = game.frames[-1]  # type: ignore[attr-defined]
         handler = getattr(self, f"_on_{frame.name}", None)
-        action = handler(game, frame, legal) if handler else None
+        self._acting = (game, None)
+        try:
+            action = handler(game, frame, legal) if handler else None
+        finally:
+            self._acting = None
         if action is None or action not in legal:
             action = self._fallback(legal)
         self.last_note = f"{frame.name}: {game.action_text(action)}"
         return action
+
+    def _judge(self, game: Game) -> SheetJudge:
+        """``judge_for`` this seat, made once per decision: the game does not change while
+        the bot decides, and one judge remembers the boat it last scored (every tile the
+        decision values starts from the same boat)."""
+        acting = self._acting
+        if acting is None or acting[0] is not game:
+            return judge_for(game, self.seat)
+        judge = acting[1]
+        if judge is None:
+            judge = judge_for(game, self.seat)
+            self._acting = (game, judge)
+        return judge
 
     @staticmethod
     def _fallback(legal: Sequence[Action]) -> Action:
@@ -237,7 +255,7 @@ class GreedyStandardBot:
     def _eval(self, game: Game, colour: str | None, shape: str, kind: str) -> PlacementEval:
         """The two-stage placement evaluation of one tile on this seat's boat."""
         return PlacementEval(self._me(game).boat, colour, rare=kind == "rare_treasure",
-                             judge=judge_for(game, self.seat), sister=sister_cost(game, colour),
+                             judge=self._judge(game), sister=sister_cost(game, colour),
                              kind=kind, shape=shape)
 
     def _on_place(self, game: Game, frame: Any, legal: Sequence[Action]) -> Action | None:
@@ -275,7 +293,7 @@ class GreedyStandardBot:
         (``judge_for``) and, in solo, the sister's cost of the colour."""
         state = game.state  # type: ignore[attr-defined]
         me = state.players[self.seat]
-        judge = judge_for(game, self.seat)
+        judge = self._judge(game)
         others = tuple(tuple((t.kind, t.colour, t.mask) for t in b.tiles) for b in judge.others)
         return (colour, shape, kind, me.anywhere, me.boat.layout.name,
                 tuple((t.kind, t.colour, t.mask) for t in me.boat.tiles),

@@ -44,3 +44,38 @@ def test_half_baskets_count_in_pairs() -> None:
     worth_pair = plan_worth([half], 20, Baskets(permanent=1, half=1), lambda c: 0.0,
                             last_day=True)
     assert worth_pair > worth_none
+
+
+def _plan_by_plan_worth(offer, fish, baskets, value, *, last_day):
+    """``best_plan`` as first written: ``plan_worth`` of every subset, in the same order."""
+    from engine.bots.greedy_buy import MAX_OFFER
+
+    offer = sorted(offer, key=lambda c: (-value(c), c))[:MAX_OFFER]
+    best = (plan_worth((), fish, baskets, value, last_day=last_day), ())
+    for bits in range(1, 1 << len(offer)):
+        chosen = tuple(sorted(c for i, c in enumerate(offer) if bits >> i & 1))
+        worth = plan_worth(chosen, fish, baskets, value, last_day=last_day)
+        if worth > best[0] + 1e-9 or (abs(worth - best[0]) <= 1e-9
+                                      and (len(chosen), chosen) < (len(best[1]), best[1])):
+            best = (worth, chosen)
+    return best[1]
+
+
+def test_best_plan_is_the_best_by_plan_worth() -> None:
+    """The inlined subset loop chooses what ``plan_worth`` of every subset chooses, ties and
+    near ties included (values on a coarse grid make many)."""
+    import random
+
+    from engine.cards import base_cards
+
+    rng = random.Random("best-plan")
+    ids = sorted(base_cards())
+    for _ in range(1500):
+        offer = rng.sample(ids, rng.randrange(0, 13))
+        values = {c: rng.choice([0.0, 0.5, 1.0, 2.5, 0.1 * rng.randrange(90), rng.random()])
+                  for c in offer}
+        fish = rng.randrange(0, 25)
+        baskets = Baskets(rng.randrange(0, 3), rng.randrange(0, 2), rng.randrange(0, 3))
+        last = rng.random() < 0.3
+        assert best_plan(offer, fish, baskets, values.__getitem__, last_day=last) == \
+            _plan_by_plan_worth(offer, fish, baskets, values.__getitem__, last_day=last)

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from engine.boat import Boat, base_layouts
+import random
+
+import pytest
+
+from engine.boat import COLOURS, HEIGHT, STRIDE, Boat, Tile, base_layouts, neighbours
 from engine.bots.greedy_eval import PlacementEval, SheetJudge
 from engine.shapes import base_shapes, legal_placements
 
@@ -61,3 +65,98 @@ def test_small_pockets_are_penalised() -> None:
     assert min(penalties) == 0.0
     assert max(penalties) > 0.0
     assert free == ev.free  # evaluating never changes the boat
+
+
+def _random_boat(rng: random.Random, tiles: int) -> Boat:
+    """A boat of ``tiles`` random tiles (cats, Oshax and treasures), each legally placed."""
+    shapes = base_shapes()
+    boat = Boat(base_layouts()[rng.choice(sorted(base_layouts()))])
+    for _ in range(tiles):
+        kind = rng.choice(("cat", "cat", "cat", "oshax", "common_treasure", "rare_treasure"))
+        group = {"cat": shapes.cats, "oshax": shapes.oshax, "common_treasure":
+                 shapes.common_treasures, "rare_treasure": shapes.rare_treasures}[kind]
+        shape = rng.choice(group)
+        masks = list(legal_placements(shape, boat.layout, boat.occupied))
+        if masks:
+            colour = rng.choice(COLOURS) if kind in ("cat", "oshax") else None
+            boat.place(Tile(kind, colour, shape.key, rng.choice(masks)))
+    return boat
+
+
+@pytest.mark.parametrize("mode", ["standard", "solo"])
+def test_sheet_delta_is_the_difference_of_the_whole_sheets(mode: str) -> None:
+    """The deep stage scores each lesson once per different thing it reads: on random
+    boats, every lesson card, every kind of tile and many masks, the change it gives is the
+    difference of the two whole sheets (the same float)."""
+    rng = random.Random(f"sheet-delta-{mode}")
+    shapes = base_shapes()
+    private = [c for c in range(113, 143) if c not in (113, 136)]  # those two below
+    public = list(range(143, 151))
+    for _ in range(40):
+        boat = _random_boat(rng, rng.randrange(0, 60))  # some nearly full
+        others = [_random_boat(rng, rng.randrange(0, 15)) for _ in range(3)]
+        judge = SheetJudge(
+            fish=rng.randrange(0, 12), baskets=rng.randrange(1, 4),
+            private_lessons=tuple(rng.sample(private, rng.randrange(0, 8))
+                                  + [136, 113][:rng.randrange(3)]),
+            public_lessons=tuple((c, rng.choice(COLOURS) if c in (143, 144, 145, 146, 149)
+                                  else None) for c in rng.sample(public, rng.randrange(0, 5))),
+            others=others if mode == "standard" else [], mode=mode,
+            sister_lessons=tuple(rng.sample(range(197, 216), 3)) if mode == "solo" else ())
+        for kind, group in (("cat", shapes.cats), ("oshax", shapes.oshax),
+                            ("common_treasure", shapes.common_treasures),
+                            ("rare_treasure", shapes.rare_treasures)):
+            shape = rng.choice(group)
+            colour = rng.choice(COLOURS) if kind in ("cat", "oshax") else None
+            masks = list(legal_placements(shape, boat.layout, boat.occupied))
+            ev = PlacementEval(boat, colour, judge=judge, kind=kind, shape=shape.key,
+                               rare=kind == "rare_treasure")
+            before = judge.score(boat)
+            rests = [r.mask & ~boat.occupied for r in boat.layout.rooms]
+            filling = [m for m in masks if any(r and not r & ~m for r in rests)]
+            for m in rng.sample(masks, min(len(masks), 40)) + filling:
+                after = judge.score(ev.after_boat(m))
+                assert ev.sheet_delta(m) == after - before
+
+
+def test_sheet_delta_sees_a_tile_that_fills_rooms_or_the_edge() -> None:
+    """Lessons 113 (the edge full) and 136 (both parrot rooms full) change only when one tile
+    fills the last cells: a boat filled with one-cell treasures but for one cell of each."""
+    shapes = base_shapes()
+    for layout in base_layouts().values():
+        parrots = layout.room("parrot_back").mask | layout.room("parrot_front").mask
+        left = (parrots & -parrots) | (layout.edge_mask & ~parrots & -(layout.edge_mask & ~parrots))
+        boat = Boat(layout)
+        for i in range(STRIDE * HEIGHT):
+            if (1 << i) & (parrots | layout.edge_mask) & ~left:
+                boat.place(Tile("common_treasure", None, "monomino_1", 1 << i))
+        judge = SheetJudge(private_lessons=(113, 136, 137, 140), public_lessons=((150, None),))
+        for kind, colour, shape in (("common_treasure", None, "monomino_1"),
+                                    ("cat", "red", shapes.cats[0].key)):
+            ev = PlacementEval(boat, colour, judge=judge, kind=kind, shape=shape)
+            before = judge.score(boat)
+            masks = list(legal_placements(shapes.by_key(shape), layout, boat.occupied))
+            assert any(m & left for m in masks)
+            for m in masks:
+                assert ev.sheet_delta(m) == judge.score(ev.after_boat(m)) - before
+
+
+def test_top_function_is_the_sorted_quick_values() -> None:
+    """The shortlist's loop (``top_function``) and the mask-by-mask ``quick_function`` share
+    one body written twice: the same floats, the same order."""
+    rng = random.Random("top-function")
+    shapes = base_shapes()
+    for _ in range(30):
+        boat = _random_boat(rng, rng.randrange(0, 30))
+        for kind, group in (("cat", shapes.cats), ("rare_treasure", shapes.rare_treasures)):
+            shape = rng.choice(group)
+            colour = rng.choice(COLOURS) if kind == "cat" else None
+            ev = PlacementEval(boat, colour, rare=kind == "rare_treasure",
+                               sister=rng.choice((0.0, 2.5)), kind=kind, shape=shape.key)
+            masks = list(legal_placements(shape, boat.layout, boat.occupied))
+            quick = ev.quick_function()
+            for n in (1, 3, 12):
+                assert ev.top_function()(masks, n) == sorted(((quick(m), m) for m in masks),
+                                                             reverse=True)[:n]
+            for m, shape in ev._shapes.items():  # kept for the deep stage: its shaping term
+                assert shape == ev.shaping(m, neighbours(m))
