@@ -111,16 +111,48 @@ class _Scorer:
         best, _ = self.best(((mask,),), float("-inf"))
         return best
 
+    def _family_bound(self) -> float:
+        """The most the family term (``table[joined] - lost``) can add for any set of the
+        colour's families a tile touches: for each number of tiles the touched families
+        can hold, the least potential lost in reaching it (a small knapsack), then the best
+        of ``potential(1 + tiles) - lost``. Touching no family gives ``potential(1)``."""
+        least_lost = {0: 0.0}
+        for _, size, potential in self.fams:
+            for tiles, lost in list(least_lost.items()):
+                more, lost = tiles + size, lost + potential
+                if lost < least_lost.get(more, float("inf")):
+                    least_lost[more] = lost
+        return max(_potential(1 + tiles) - lost for tiles, lost in least_lost.items())
+
     def best(self, groups: Iterable[Iterable[int]], best: float,
              best_mask: int = 0) -> tuple[float, int]:
         """The first placement of highest value over ``groups`` of masks in turn (a
-        ``Placements`` each), and its value; ``(best, best_mask)`` when none beats ``best``."""
+        ``Placements`` each), and its value; ``(best, best_mask)`` when none beats ``best``.
+
+        Most placements are not scored to the end: the sum up to the snug term is the
+        exact prefix of the value, the isolated-squares term only subtracts, and the family
+        and map terms add at most ``far`` (no family near the mask: ``potential(1)``) or
+        ``near`` (``_family_bound``) and 2.0. A placement whose prefix plus that bound is
+        below the best so far by more than any rounding (``_SURE``) cannot beat it nor tie
+        it, so skipping it leaves the choice (the first of highest value) unchanged. The
+        others are finished with the same sums in the same order as ever."""
         rats, rests, free_before, blocked = self.rats, self.rests, self.free_before, self.blocked
         the_map, fams, coloured = self.the_map, self.fams, self.coloured
         table, static = _POTENTIALS, _static
         kept = _STATIC.get(rats) or {}
-        for group in groups:
-            for mask in group:
+        if coloured:
+            near_families = 0
+            for part, _, _ in fams:
+                near_families |= part
+            far = table[1] + _SURE
+            near = max(self._family_bound(), table[1]) + _SURE
+        else:
+            near_families, far, near = 0, _SURE, _SURE
+        for row, anchors in _rows(groups):
+            while anchors:  # row shifted to each anchor bit, lowest first
+                low = anchors & -anchors
+                anchors ^= low
+                mask = row * low
                 found = kept.get(mask)
                 value, around, n = found if found is not None else static(rats, mask)
                 for size, rest in rests:
@@ -130,6 +162,11 @@ class _Scorer:
                         value += 5.0
                 # snug against tiles and the hull (around & ~free, as around misses the mask)
                 value += 0.2 * (around & blocked).bit_count()
+                bound = value + (near if around & near_families else far)
+                if the_map & mask:
+                    bound += 2.0
+                if bound < best:
+                    continue
                 free = free_before & ~mask
                 alone = free & ~((free << 1) | (free >> 1) | (free << STRIDE) | (free >> STRIDE))
                 value -= 1.5 * (alone & around).bit_count()  # squares only a 1-cell treasure fills
@@ -146,6 +183,25 @@ class _Scorer:
                 if value > best:
                     best, best_mask = value, mask
         return best, best_mask
+
+
+# Far more than the rounding of a placement's value (a sum of a few dozen terms below a
+# thousand, each a multiple of 0.1), far less than the 0.1 between two different values.
+_SURE = 1e-6
+
+
+def _rows(groups: Iterable[Iterable[int]]) -> list[tuple[int, int]]:
+    """The masks of ``groups`` in order as (first mask, anchor bits) rows, each row's masks
+    the first shifted to each anchor bit, lowest first: a ``Placements``' own rows (its
+    masks without a generator), or a plain mask as itself times 1."""
+    out: list[tuple[int, int]] = []
+    for group in groups:
+        rows = getattr(group, "_rows", None)
+        if rows is None:
+            out.extend((mask, 1) for mask in group)
+        else:
+            out.extend((o.mask0, anchors) for o, anchors in rows)
+    return out
 
 
 # The best placements found by any greedy Duel bot of the process, by everything they depend
@@ -185,11 +241,16 @@ class GreedyDuelBot:
         self._cat_cache: dict[tuple[int, int], tuple[float, int]] = {}
         self._treasure_cache: dict[tuple[int, tuple[str, ...]], tuple[float, int]] = {}
         self._lesson_cache: dict[tuple[Any, ...], int] = {}
+        # the last ``_values`` answer and what it was made from: the act
+        # step asks again, on the very same state, what the move step just asked
+        self._last_values: tuple[tuple[Any, ...], dict[int, float]] | None = None
+        self._boats_key: tuple[Any, ...] | None = None  # the boats' key while ``_values`` runs
 
     def close(self) -> None:
         self._cat_cache.clear()
         self._treasure_cache.clear()
         self._lesson_cache.clear()
+        self._last_values = None
 
     # --- values -----------------------------------------------------------------------------
     def _fish_value(self, game: Any) -> float:
@@ -243,8 +304,8 @@ class GreedyDuelBot:
         # the lesson's points on the boats as they are: kept by the boats' layouts, tiles
         # (their cells, in order) and colour masks, which decide them (a Duel tile's colour is
         # the colour mask holding it, a tile in none is a treasure)
-        key = (card_id, seat, *((b.layout.name, *b.colour_masks.values(),
-                                 *(t.mask for t in b.tiles)) for b in game.boats))
+        boats_key = self._boats_key or _boats_key(game.boats)  # built once per ``_values``
+        key = (card_id, seat, *boats_key)
         now = self._lesson_cache.get(key)
         if now is None:
             if len(self._lesson_cache) > 4096:
@@ -256,17 +317,31 @@ class GreedyDuelBot:
 
     def _values(self, game: Any, seat: int) -> dict[int, float]:
         """Value for ``seat`` of the discovery on every non-empty space (cats that cannot
-        fit are left out)."""
+        fit are left out). The last answer is kept with everything it is made from (the
+        seat, the island, the day, whether the bag is empty, the treasures left and both
+        boats): the act step usually asks about the state the move step just valued. The
+        answer is shared: callers only read it."""
+        boats_key = _boats_key(game.boats)
+        key = (seat, tuple(game.island), game.day, bool(game.bag),
+               tuple(s.key for s in game.treasure_shapes_left()), boats_key)
+        last = self._last_values
+        if last is not None and last[0] == key:
+            return last[1]
         boat = game.boats[seat]
         cats = game.cat_tiles()
         out = {}
-        for space, kind, item in game.island_items():
-            if kind == "cat":
-                v, mask = self._best_cat(boat, item, cats)
-                if mask:
-                    out[space] = v + (self._fish_value(game) if cats[item].fish else 0.0)
-            else:
-                out[space] = self._card_value(game, seat, item)
+        self._boats_key = boats_key
+        try:
+            for space, kind, item in game.island_items():
+                if kind == "cat":
+                    v, mask = self._best_cat(boat, item, cats)
+                    if mask:
+                        out[space] = v + (self._fish_value(game) if cats[item].fish else 0.0)
+                else:
+                    out[space] = self._card_value(game, seat, item)
+        finally:
+            self._boats_key = None
+        self._last_values = (key, out)
         return out
 
     # --- decisions ---------------------------------------------------------------------------
@@ -288,6 +363,9 @@ class GreedyDuelBot:
         touched = game.touched
         steps = game.steps
         best_v, best_first = -1e9, []
+        # the discoveries by value, highest first: a path's best two are the first two it
+        # reaches (the same two values the sorted list of what it reaches starts with)
+        ranked = sorted(((v, 1 << s) for s, v in values.items()), key=_first, reverse=True)
         for first in _bits(island.targets(game.oshax, touched, game.jumping)):
             paths = [[first]]
             for _ in range(steps - 1):
@@ -295,7 +373,7 @@ class GreedyDuelBot:
                          for n in _bits(island.targets(p[-1], touched | _mask(p)))] or paths
             for path in paths:
                 reach = touched | _mask(path)
-                got = sorted((v for s, v in values.items() if reach >> s & 1), reverse=True)
+                got = _top_two(ranked, reach)
                 v = (got[0] if got else 0.0) + 0.3 * (got[1] if len(got) > 1 else 0.0)
                 if v > best_v + 1e-9:
                     best_v, best_first = v, [first]
@@ -381,3 +459,27 @@ def _mask(spaces: list[int]) -> int:
     for s in spaces:
         m |= 1 << s
     return m
+
+
+def _first(pair: tuple[float, int]) -> float:
+    return pair[0]
+
+
+def _top_two(ranked: list[tuple[float, int]], reach: int) -> list[float]:
+    """The first two values of ``ranked`` (value, space bit) whose space is in ``reach``."""
+    got = []
+    for v, bit in ranked:
+        if reach & bit:
+            got.append(v)
+            if len(got) == 2:
+                break
+    return got
+
+
+def _boats_key(boats: Iterable[Boat | None]) -> tuple[Any, ...]:
+    """What of the boats the values read: each boat's layout, colour masks and tiles' cells
+    in order (a Duel tile's colour is the colour mask holding it, a tile in none is a
+    treasure), so equal keys mean equal boats for every lesson and instant."""
+    return tuple(None if b is None else
+                 (b.layout.name, *b.colour_masks.values(), *(t.mask for t in b.tiles))
+                 for b in boats)
