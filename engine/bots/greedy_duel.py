@@ -55,26 +55,37 @@ def placement_value(boat: Boat, mask: int, colour: str | None,
     return placement_scorer(boat, colour, families)(mask)
 
 
-# The facts of a placement that depend on the layout alone, per layout's rats, by mask: the
-# size and rats as ``value_of`` starts its sum, the neighbour cells, the number of cells.
-# Every game on a layout places the same few thousand masks; bounded all the same (masks given
-# by hand also land here).
-_STATIC: dict[int, dict[int, tuple[float, int, int]]] = {}
-_STATIC_KEPT = 1 << 16
+def _facts(rats: int, mask: int) -> tuple[float, int, int, int]:
+    """The facts of a placement that depend on the layout alone: the size and rats as
+    ``best`` starts its sum, the neighbour cells, the number of cells, and the mask."""
+    n = mask.bit_count()
+    around = ((mask << 1) | (mask >> 1) | (mask << STRIDE) | (mask >> STRIDE)) & ~mask
+    return 0.1 * n + (mask & rats).bit_count(), around, n, mask
 
 
-def _static(rats: int, mask: int) -> tuple[float, int, int]:
-    kept = _STATIC.get(rats)
-    if kept is None or len(kept) >= _STATIC_KEPT:
-        if len(_STATIC) > 16:
-            _STATIC.clear()
-        kept = _STATIC[rats] = {}
-    found = kept.get(mask)
-    if found is None:
-        n = mask.bit_count()
-        around = ((mask << 1) | (mask >> 1) | (mask << STRIDE) | (mask >> STRIDE)) & ~mask
-        found = kept[mask] = (0.1 * n + (mask & rats).bit_count(), around, n)
-    return found
+# ``_facts`` kept by the layout's rats, a tile's first mask (``row``) and the anchor bit it is
+# shifted to: a list looked up by bit index for each of the few hundred orientations a layout
+# sees (every game on a layout places the same few thousand masks), not a dictionary looked
+# up by a big mask. Bounded all the same (masks scored one by one are rows of their own).
+_ANCHORED: dict[int, dict[int, list[tuple[float, int, int, int] | None]]] = {}
+_ANCHORED_KEPT = 1 << 16
+
+
+def _anchored_facts(rats: int) -> dict[int, list[tuple[float, int, int, int] | None]]:
+    kept = _ANCHORED.get(rats)
+    if kept is None or len(kept) >= _ANCHORED_KEPT:
+        if len(_ANCHORED) > 16:
+            _ANCHORED.clear()
+        kept = _ANCHORED[rats] = {}
+    return kept
+
+
+def _more_facts(rows_facts: dict[int, list[Any]], row: int, length: int) -> list[Any]:
+    """The facts list of ``row``, long enough for anchor bits below ``length``."""
+    facts = rows_facts.get(row) or []
+    facts.extend([None] * (length - len(facts)))
+    rows_facts[row] = facts
+    return facts
 
 
 def placement_scorer(boat: Boat, colour: str | None,
@@ -86,7 +97,7 @@ def placement_scorer(boat: Boat, colour: str | None,
 
 class _Scorer:
     """``placement_value`` of one boat and one colour: the boat's facts bound once, the
-    layout's facts of each mask looked up (``_static``). ``value_of`` scores one mask and
+    layout's facts of each mask looked up (``_facts``). ``value_of`` scores one mask and
     ``best`` the best of many, with the same sums in the same order as ever (so the same
     floats and the same choices)."""
 
@@ -138,8 +149,8 @@ class _Scorer:
         others are finished with the same sums in the same order as ever."""
         rats, rests, free_before, blocked = self.rats, self.rests, self.free_before, self.blocked
         the_map, fams, coloured = self.the_map, self.fams, self.coloured
-        table, static = _POTENTIALS, _static
-        kept = _STATIC.get(rats) or {}
+        table = _POTENTIALS
+        rows_facts = _anchored_facts(rats)
         if coloured:
             near_families = 0
             for part, _, _ in fams:
@@ -149,12 +160,16 @@ class _Scorer:
         else:
             near_families, far, near = 0, _SURE, _SURE
         for row, anchors in _rows(groups):
+            facts = rows_facts.get(row)
+            if facts is None or len(facts) < anchors.bit_length():
+                facts = _more_facts(rows_facts, row, anchors.bit_length())
             while anchors:  # row shifted to each anchor bit, lowest first
                 low = anchors & -anchors
                 anchors ^= low
-                mask = row * low
-                found = kept.get(mask)
-                value, around, n = found if found is not None else static(rats, mask)
+                found = facts[low.bit_length() - 1]
+                if found is None:
+                    found = facts[low.bit_length() - 1] = _facts(rats, row * low)
+                value, around, n, mask = found
                 for size, rest in rests:
                     if size > n:
                         break
