@@ -117,6 +117,37 @@ class _Scorer:
         self.the_map = layout.maps.get(colour, 0) if colour is not None else 0
         self.fams = [(part, size, _potential(size)) for part, size in families or ()]
         self.coloured = colour is not None
+        self._bounds: tuple[int, float, float] | None = None  # ``bounds()``, once asked
+        self._small: dict[int, tuple[tuple[int, ...], int]] = {}  # ``small_rests(n)``
+
+    def bounds(self) -> tuple[int, float, float]:
+        """(the cells of the colour's families, the most the family term adds to a tile
+        touching none of them, the most it adds to one touching some), both bounds raised
+        by ``_SURE``: worked out once per scorer (a boat view keeps its scorers)."""
+        if self._bounds is None:
+            if self.coloured:
+                near_families = 0
+                for part, _, _ in self.fams:
+                    near_families |= part
+                far = _POTENTIALS[1]
+                self._bounds = (near_families, far + _SURE,
+                                max(self._family_bound(), far) + _SURE)
+            else:
+                self._bounds = (0, _SURE, _SURE)
+        return self._bounds
+
+    def small_rests(self, n: int) -> tuple[tuple[int, ...], int]:
+        """The room rests a tile of ``n`` cells may complete (no bigger than it), in the
+        order of ``rests``, and their cells together: a tile meeting none of those cells
+        completes no room, so their loop is skipped (it would add nothing)."""
+        found = self._small.get(n)
+        if found is None:
+            small = tuple(rest for size, rest in self.rests if size <= n)
+            cells = 0
+            for rest in small:
+                cells |= rest
+            found = self._small[n] = (small, cells)
+        return found
 
     def value_of(self, mask: int) -> float:
         best, _ = self.best(((mask,),), float("-inf"))
@@ -147,34 +178,28 @@ class _Scorer:
         below the best so far by more than any rounding (``_SURE``) cannot beat it nor tie
         it, so skipping it leaves the choice (the first of highest value) unchanged. The
         others are finished with the same sums in the same order as ever."""
-        rats, rests, free_before, blocked = self.rats, self.rests, self.free_before, self.blocked
+        rats, free_before, blocked = self.rats, self.free_before, self.blocked
         the_map, fams, coloured = self.the_map, self.fams, self.coloured
         table = _POTENTIALS
         rows_facts = _anchored_facts(rats)
-        if coloured:
-            near_families = 0
-            for part, _, _ in fams:
-                near_families |= part
-            far = table[1] + _SURE
-            near = max(self._family_bound(), table[1]) + _SURE
-        else:
-            near_families, far, near = 0, _SURE, _SURE
+        near_families, far, near = self.bounds()
         for row, anchors in _rows(groups):
             facts = rows_facts.get(row)
             if facts is None or len(facts) < anchors.bit_length():
                 facts = _more_facts(rows_facts, row, anchors.bit_length())
+            # every mask of a row has the row's number of cells
+            small, small_cells = self.small_rests(row.bit_count())
             while anchors:  # row shifted to each anchor bit, lowest first
                 low = anchors & -anchors
                 anchors ^= low
                 found = facts[low.bit_length() - 1]
                 if found is None:
                     found = facts[low.bit_length() - 1] = _facts(rats, row * low)
-                value, around, n, mask = found
-                for size, rest in rests:
-                    if size > n:
-                        break
-                    if not rest & ~mask:
-                        value += 5.0
+                value, around, _, mask = found
+                if mask & small_cells:
+                    for rest in small:
+                        if not rest & ~mask:
+                            value += 5.0
                 # snug against tiles and the hull (around & ~free, as around misses the mask)
                 value += 0.2 * (around & blocked).bit_count()
                 bound = value + (near if around & near_families else far)
@@ -245,6 +270,51 @@ def _layout_key(layout: BoatLayout) -> tuple[Any, ...]:
     return kept[1]
 
 
+class _BoatView:
+    """One state of one boat as the bot reads it, worked out once for the many questions
+    asked about it: every cat on the island, the move step and the act step, and the new
+    island after the opponent's turn while this boat has not changed. ``key`` is what the
+    values read of it: the layout, colour masks and tiles' cells in order (a Duel tile's
+    colour is the colour mask holding it, a tile in none is a treasure), so equal keys mean
+    equal boats for every lesson and instant."""
+
+    __slots__ = ("boat", "layout", "tiles", "occupied", "colour_masks", "key",
+                 "_colour_tiles", "_scorers")
+
+    def __init__(self, boat: Boat) -> None:
+        self.boat = boat  # kept, so its id stays its own while the view lives
+        self.layout = boat.layout
+        self.tiles = list(boat.tiles)
+        self.occupied = boat.occupied
+        self.colour_masks = dict(boat.colour_masks)
+        self.key = (boat.layout.name, *self.colour_masks.values(), *(t.mask for t in self.tiles))
+        self._colour_tiles: dict[str, tuple[int, ...]] = {}
+        self._scorers: dict[str | None, _Scorer] = {}
+
+    def holds(self, boat: Boat) -> bool:
+        """Whether ``boat`` is this very boat in the state the view was made from (the
+        same tiles, cells and colours: a tile put on or taken off by hand is seen too)."""
+        return (self.boat is boat and self.occupied == boat.occupied
+                and self.layout is boat.layout and self.tiles == boat.tiles
+                and self.colour_masks == boat.colour_masks)
+
+    def colour_tiles(self, colour: str) -> tuple[int, ...]:
+        """The cells of each tile of ``colour``, in order."""
+        found = self._colour_tiles.get(colour)
+        if found is None:
+            found = self._colour_tiles[colour] = tuple(
+                t.mask for t in self.tiles if t.colour == colour)
+        return found
+
+    def scorer(self, colour: str | None) -> _Scorer:
+        """The placement scorer of this boat for ``colour`` (None: a treasure)."""
+        found = self._scorers.get(colour)
+        if found is None:
+            families = colour_families(self.boat, colour) if colour is not None else None
+            found = self._scorers[colour] = _Scorer(self.boat, colour, families)
+        return found
+
+
 class GreedyDuelBot:
     name = "greedy"
     trusted = True
@@ -260,12 +330,28 @@ class GreedyDuelBot:
         # step asks again, on the very same state, what the move step just asked
         self._last_values: tuple[tuple[Any, ...], dict[int, float]] | None = None
         self._boats_key: tuple[Any, ...] | None = None  # the boats' key while ``_values`` runs
+        self._views: dict[int, _BoatView] = {}  # id(boat) -> the view of its current state
 
     def close(self) -> None:
         self._cat_cache.clear()
         self._treasure_cache.clear()
         self._lesson_cache.clear()
         self._last_values = None
+        self._views.clear()
+
+    def _view(self, boat: Boat) -> _BoatView:
+        """The view of ``boat`` as it stands: the last one made while the boat holds the
+        same tiles, a new one once it changed."""
+        view = self._views.get(id(boat))
+        if view is None or not view.holds(boat):
+            if len(self._views) > 8:
+                self._views.clear()
+            view = self._views[id(boat)] = _BoatView(boat)
+        return view
+
+    def _boats_key_of(self, boats: Iterable[Boat | None]) -> tuple[Any, ...]:
+        """What of the boats the values read (``_BoatView.key`` of each)."""
+        return tuple(None if b is None else self._view(b).key for b in boats)
 
     # --- values -----------------------------------------------------------------------------
     def _fish_value(self, game: Any) -> float:
@@ -280,12 +366,12 @@ class GreedyDuelBot:
             # the answer depends on the layout, the cat's shape and colour, the cells covered
             # and the tiles of that colour: kept for the process under all of them, since
             # boats recur from game to game (every first cat goes on an empty boat)
+            view = self._view(boat)
             shared = (_layout_key(boat.layout), cat.shape.key, cat.colour, boat.occupied,
-                      tuple(t.mask for t in boat.tiles if t.colour == cat.colour))
+                      view.colour_tiles(cat.colour))
             found = _SHARED_BEST.get(shared)
             if found is None:
-                fams = colour_families(boat, cat.colour)
-                found = _Scorer(boat, cat.colour, fams).best(
+                found = view.scorer(cat.colour).best(
                     (legal_placements(cat.shape, boat.layout, boat.occupied),), -1e9)
                 _share(shared, found)
             self._cat_cache[key] = found
@@ -299,7 +385,7 @@ class GreedyDuelBot:
             shared = (_layout_key(boat.layout), *key)  # a treasure has no colour: no families
             found = _SHARED_BEST.get(shared)
             if found is None:
-                found = _Scorer(boat, None).best(
+                found = self._view(boat).scorer(None).best(
                     [legal_placements(shape, boat.layout, boat.occupied) for shape in shapes],
                     -1e9)
                 _share(shared, found)
@@ -319,7 +405,7 @@ class GreedyDuelBot:
         # the lesson's points on the boats as they are: kept by the boats' layouts, tiles
         # (their cells, in order) and colour masks, which decide them (a Duel tile's colour is
         # the colour mask holding it, a tile in none is a treasure)
-        boats_key = self._boats_key or _boats_key(game.boats)  # built once per ``_values``
+        boats_key = self._boats_key or self._boats_key_of(game.boats)  # once per ``_values``
         key = (card_id, seat, *boats_key)
         now = self._lesson_cache.get(key)
         if now is None:
@@ -336,7 +422,7 @@ class GreedyDuelBot:
         seat, the island, the day, whether the bag is empty, the treasures left and both
         boats): the act step usually asks about the state the move step just valued. The
         answer is shared: callers only read it."""
-        boats_key = _boats_key(game.boats)
+        boats_key = self._boats_key_of(game.boats)
         key = (seat, tuple(game.island), game.day, bool(game.bag),
                tuple(s.key for s in game.treasure_shapes_left()), boats_key)
         last = self._last_values
@@ -381,15 +467,20 @@ class GreedyDuelBot:
         # the discoveries by value, highest first: a path's best two are the first two it
         # reaches (the same two values the sorted list of what it reaches starts with)
         ranked = sorted(((v, 1 << s) for s, v in values.items()), key=_first, reverse=True)
+        reached: dict[int, float] = {}  # the value of each set of spaces reached, once
         for first in _bits(island.targets(game.oshax, touched, game.jumping)):
-            paths = [[first]]
+            # each path as (its last space, the mask of its spaces), in the order of old
+            paths = [(first, 1 << first)]
             for _ in range(steps - 1):
-                paths = [p + [n] for p in paths
-                         for n in _bits(island.targets(p[-1], touched | _mask(p)))] or paths
-            for path in paths:
-                reach = touched | _mask(path)
-                got = _top_two(ranked, reach)
-                v = (got[0] if got else 0.0) + 0.3 * (got[1] if len(got) > 1 else 0.0)
+                paths = [(n, spaces | 1 << n) for last, spaces in paths
+                         for n in _bits(island.targets(last, touched | spaces))] or paths
+            for _, spaces in paths:
+                reach = touched | spaces
+                v = reached.get(reach)
+                if v is None:
+                    got = _top_two(ranked, reach)
+                    v = reached[reach] = ((got[0] if got else 0.0)
+                                          + 0.3 * (got[1] if len(got) > 1 else 0.0))
                 if v > best_v + 1e-9:
                     best_v, best_first = v, [first]
                 elif abs(v - best_v) <= 1e-9 and first not in best_first:
@@ -469,13 +560,6 @@ def _bits(mask: int) -> list[int]:
     return out
 
 
-def _mask(spaces: list[int]) -> int:
-    m = 0
-    for s in spaces:
-        m |= 1 << s
-    return m
-
-
 def _first(pair: tuple[float, int]) -> float:
     return pair[0]
 
@@ -489,12 +573,3 @@ def _top_two(ranked: list[tuple[float, int]], reach: int) -> list[float]:
             if len(got) == 2:
                 break
     return got
-
-
-def _boats_key(boats: Iterable[Boat | None]) -> tuple[Any, ...]:
-    """What of the boats the values read: each boat's layout, colour masks and tiles' cells
-    in order (a Duel tile's colour is the colour mask holding it, a tile in none is a
-    treasure), so equal keys mean equal boats for every lesson and instant."""
-    return tuple(None if b is None else
-                 (b.layout.name, *b.colour_masks.values(), *(t.mask for t in b.tiles))
-                 for b in boats)
