@@ -21,7 +21,7 @@ from ..modes.duel.game import instant_fish
 from ..modes.duel.scoring import lesson_points
 from ..rng import Rng
 from ..scoring import family_points
-from ..shapes import Shape, legal_placements
+from ..shapes import Placements, Shape, legal_placements
 
 # Soft value of a family of n tiles: families below 3 score nothing yet but may grow.
 _SMALL_FAMILY = (0.0, 0.5, 3.0)
@@ -33,6 +33,10 @@ _LESSON_PRIOR = {  # rough points a lesson of this kind brings in a typical game
 }
 _EXACT_LESSON_PRIOR = 2.5  # "exactly N ..." lessons
 _INSTANT_DRAW_VALUE = 3.0
+# the act step's recurring actions, built once
+_END_TURN = Action("end_turn")
+_FISH_MOVE, _FISH_JUMP, _FISH_DISCOVERY, _FISH_TREASURE = (
+    Action("fish_action", kind) for kind in ("move", "jump", "discovery", "treasure"))
 
 
 def _potential(size: int) -> float:
@@ -238,9 +242,9 @@ def _rows(groups: Iterable[Iterable[int]]) -> list[tuple[int, int]]:
     for group in groups:
         rows = getattr(group, "_rows", None)
         if rows is None:
-            out.extend((mask, 1) for mask in group)
+            out.extend([(mask, 1) for mask in group])
         else:
-            out.extend((o.mask0, anchors) for o, anchors in rows)
+            out.extend([(o.mask0, anchors) for o, anchors in rows])
     return out
 
 
@@ -279,7 +283,7 @@ class _BoatView:
     equal boats for every lesson and instant."""
 
     __slots__ = ("boat", "layout", "tiles", "occupied", "colour_masks", "key",
-                 "_colour_tiles", "_scorers")
+                 "_colour_tiles", "_scorers", "_placements")
 
     def __init__(self, boat: Boat) -> None:
         self.boat = boat  # kept, so its id stays its own while the view lives
@@ -290,6 +294,7 @@ class _BoatView:
         self.key = (boat.layout.name, *self.colour_masks.values(), *(t.mask for t in self.tiles))
         self._colour_tiles: dict[str, tuple[int, ...]] = {}
         self._scorers: dict[str | None, _Scorer] = {}
+        self._placements: dict[str, Placements] = {}
 
     def holds(self, boat: Boat) -> bool:
         """Whether ``boat`` is this very boat in the state the view was made from (the
@@ -304,6 +309,15 @@ class _BoatView:
         if found is None:
             found = self._colour_tiles[colour] = tuple(
                 t.mask for t in self.tiles if t.colour == colour)
+        return found
+
+    def placements(self, shape: Shape) -> Placements:
+        """The legal placements of ``shape`` on this boat (cats of one shape and different
+        colours share them)."""
+        found = self._placements.get(shape.key)
+        if found is None:
+            found = self._placements[shape.key] = legal_placements(
+                shape, self.layout, self.occupied)
         return found
 
     def scorer(self, colour: str | None) -> _Scorer:
@@ -351,7 +365,7 @@ class GreedyDuelBot:
 
     def _boats_key_of(self, boats: Iterable[Boat | None]) -> tuple[Any, ...]:
         """What of the boats the values read (``_BoatView.key`` of each)."""
-        return tuple(None if b is None else self._view(b).key for b in boats)
+        return tuple([None if b is None else self._view(b).key for b in boats])
 
     # --- values -----------------------------------------------------------------------------
     def _fish_value(self, game: Any) -> float:
@@ -371,8 +385,7 @@ class GreedyDuelBot:
                       view.colour_tiles(cat.colour))
             found = _SHARED_BEST.get(shared)
             if found is None:
-                found = view.scorer(cat.colour).best(
-                    (legal_placements(cat.shape, boat.layout, boat.occupied),), -1e9)
+                found = view.scorer(cat.colour).best((view.placements(cat.shape),), -1e9)
                 _share(shared, found)
             self._cat_cache[key] = found
         return found
@@ -385,9 +398,8 @@ class GreedyDuelBot:
             shared = (_layout_key(boat.layout), *key)  # a treasure has no colour: no families
             found = _SHARED_BEST.get(shared)
             if found is None:
-                found = self._view(boat).scorer(None).best(
-                    [legal_placements(shape, boat.layout, boat.occupied) for shape in shapes],
-                    -1e9)
+                view = self._view(boat)
+                found = view.scorer(None).best([view.placements(s) for s in shapes], -1e9)
                 _share(shared, found)
             self._treasure_cache[key] = found
         return found
@@ -495,29 +507,29 @@ class GreedyDuelBot:
         cost = game.fish_costs()
         values = self._values(game, seat)
         here = max((v for s, v in values.items() if game.touched >> s & 1), default=0.0)
-        options: list[tuple[float, Action]] = [(0.0, Action("end_turn"))]
+        options: list[tuple[float, Action]] = [(0.0, _END_TURN)]
         selects = [a for a in legal if a[0] == "select"]
         if selects:
             best = max(selects, key=lambda a: values.get(a[1], -1e9))
             options.append((values.get(best[1], -1e9), best))
         if not game.selected:
             untouched = {s: v for s, v in values.items() if not game.touched >> s & 1}
-            if Action("fish_action", "move") in legal:
+            if _FISH_MOVE in legal:
                 near = game.island_graph().targets(game.oshax, game.touched)
                 gain = max((v for s, v in untouched.items() if near >> s & 1), default=-1e9)
                 options.append((max(gain, here) - cost["move"] * fish - 0.1,
-                                Action("fish_action", "move")))
-            if Action("fish_action", "jump") in legal:
+                                _FISH_MOVE))
+            if _FISH_JUMP in legal:
                 options.append((max(max(untouched.values(), default=-1e9), here)
-                                - cost["jump"] * fish - 0.2, Action("fish_action", "jump")))
-        elif Action("fish_action", "discovery") in legal:
+                                - cost["jump"] * fish - 0.2, _FISH_JUMP))
+        elif _FISH_DISCOVERY in legal:
             options.append((here - cost["discovery"] * fish - 0.5,
-                            Action("fish_action", "discovery")))
-        if Action("fish_action", "treasure") in legal:
+                            _FISH_DISCOVERY))
+        if _FISH_TREASURE in legal:
             best_treasure, mask = self._best_treasure(game, game.boats[seat])
             if mask:
                 options.append((best_treasure - cost["treasure"] * fish - 0.5,
-                                Action("fish_action", "treasure")))
+                                _FISH_TREASURE))
         value, action = max(options, key=lambda o: o[0])
         self.last_note = f"{game.codec.text(action)} ({value:.1f})"
         return action
