@@ -193,6 +193,9 @@ class _Scorer:
                 facts = _more_facts(rows_facts, row, anchors.bit_length())
             # every mask of a row has the row's number of cells
             small, small_cells = self.small_rests(row.bit_count())
+            if best > -1e8 and anchors & (anchors - 1):
+                anchors = _hopeful(row, anchors, best, rats | small_cells, the_map,
+                                   near_families, far, near)
             while anchors:  # row shifted to each anchor bit, lowest first
                 low = anchors & -anchors
                 anchors ^= low
@@ -227,6 +230,57 @@ class _Scorer:
                 if value > best:
                     best, best_mask = value, mask
         return best, best_mask
+
+
+def _row_info(row: int) -> tuple[float, tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """What ``_hopeful`` reads of a tile's first mask ``row``: the most its prefix can be
+    without rats or rooms (0.1 per cell and 0.2 for each neighbour cell, all of them
+    snug at best), the offsets of its cells, and those of its neighbour cells at or
+    after the anchor and (as positive numbers) before it."""
+    high = STRIDE + 1  # far enough from bit 0 for every neighbour to be counted
+    moved = row << high
+    around = ((moved << 1) | (moved >> 1) | (moved << STRIDE) | (moved >> STRIDE)) & ~moved
+    cells = [bit for bit in _bits(row)]
+    after = tuple(bit - high for bit in _bits(around) if bit >= high)
+    before = tuple(high - bit for bit in _bits(around) if bit < high)
+    info = _ROW_INFO[row] = (0.1 * len(cells) + 0.2 * around.bit_count(), tuple(cells),
+                             after, before)
+    return info
+
+
+_ROW_INFO: dict[int, tuple[float, tuple[int, ...], tuple[int, ...], tuple[int, ...]]] = {}
+
+
+def _hopeful(row: int, anchors: int, best: float, rats_rooms: int, the_map: int,
+             near_families: int, far: float, near: float) -> int:
+    """The anchors of ``row`` that ``_Scorer.best`` may not skip while the best so far is
+    ``best``, worked out for the whole row at once with a few shifts: a mask covering no
+    rat and no cell of a small room rest has a prefix of at most ``base`` (every neighbour
+    snug), so its bound is at most ``base`` plus the family and map bonus; when that is
+    below ``best`` by more than ``_SURE`` (far more than any rounding), ``best`` would skip
+    it too, the best only growing along the row. Only anchors are dropped that ``best``'s
+    own test would drop, so the same masks are scored, in the same order."""
+    info = _ROW_INFO.get(row)
+    if info is None:
+        info = _row_info(row)
+    base, cells, after, before = info
+    if base + (near if near > far else far) + (2.0 if the_map else 0.0) + _SURE < best:
+        keep = 0  # only rats or rooms can lift a mask high enough
+        for off in cells:
+            keep |= rats_rooms >> off
+        return anchors & keep
+    if base + far + _SURE < best:
+        keep = 0  # besides those, a map cell or a family next to it
+        interest = rats_rooms | the_map
+        for off in cells:
+            keep |= interest >> off
+        if near_families:
+            for off in after:
+                keep |= near_families >> off
+            for off in before:
+                keep |= near_families << off
+        return anchors & keep
+    return anchors
 
 
 # Far more than the rounding of a placement's value (a sum of a few dozen terms below a
