@@ -18,7 +18,7 @@ from typing import Any
 from ..actions import Action
 from ..boat import STRIDE, Boat, BoatLayout, components
 from ..modes.duel.game import instant_fish
-from ..modes.duel.scoring import lesson_points
+from ..modes.duel.scoring import READS_OTHER_BOATS, lesson_points
 from ..rng import Rng
 from ..scoring import family_points
 from ..shapes import Placements, Shape, legal_placements
@@ -44,6 +44,7 @@ def _potential(size: int) -> float:
 
 
 _POTENTIALS = tuple(_potential(n) for n in range(64))  # _potential, looked up
+_SNUG = tuple(0.2 * n for n in range(256))  # the snug term of n neighbours (the same floats)
 
 
 def colour_families(boat: Boat, colour: str) -> list[tuple[int, int]]:
@@ -184,7 +185,7 @@ class _Scorer:
         others are finished with the same sums in the same order as ever."""
         rats, free_before, blocked = self.rats, self.free_before, self.blocked
         the_map, fams, coloured = self.the_map, self.fams, self.coloured
-        table = _POTENTIALS
+        table, snug, small_of = _POTENTIALS, _SNUG, self._small
         rows_facts = _anchored_facts(rats)
         near_families, far, near = self.bounds()
         for row, anchors in _rows(groups):
@@ -192,10 +193,13 @@ class _Scorer:
             if facts is None or len(facts) < anchors.bit_length():
                 facts = _more_facts(rows_facts, row, anchors.bit_length())
             # every mask of a row has the row's number of cells
-            small, small_cells = self.small_rests(row.bit_count())
+            small, small_cells = small_of.get(row.bit_count()) or self.small_rests(
+                row.bit_count())
             if best > -1e8 and anchors & (anchors - 1):
-                anchors = _hopeful(row, anchors, best, rats | small_cells, the_map,
-                                   near_families, far, near)
+                info = _ROW_INFO.get(row) or _row_info(row)
+                if info[0] + far + _SURE < best:  # else even a plain mask may reach it
+                    anchors = _hopeful(info, anchors, best, rats | small_cells, the_map,
+                                       near_families, far, near)
             while anchors:  # row shifted to each anchor bit, lowest first
                 low = anchors & -anchors
                 anchors ^= low
@@ -208,7 +212,7 @@ class _Scorer:
                         if not rest & ~mask:
                             value += 5.0
                 # snug against tiles and the hull (around & ~free, as around misses the mask)
-                value += 0.2 * (around & blocked).bit_count()
+                value += snug[(around & blocked).bit_count()]
                 bound = value + (near if around & near_families else far)
                 if the_map & mask:
                     bound += 2.0
@@ -251,36 +255,33 @@ def _row_info(row: int) -> tuple[float, tuple[int, ...], tuple[int, ...], tuple[
 _ROW_INFO: dict[int, tuple[float, tuple[int, ...], tuple[int, ...], tuple[int, ...]]] = {}
 
 
-def _hopeful(row: int, anchors: int, best: float, rats_rooms: int, the_map: int,
+def _hopeful(info: tuple[float, tuple[int, ...], tuple[int, ...], tuple[int, ...]],
+             anchors: int, best: float, rats_rooms: int, the_map: int,
              near_families: int, far: float, near: float) -> int:
-    """The anchors of ``row`` that ``_Scorer.best`` may not skip while the best so far is
-    ``best``, worked out for the whole row at once with a few shifts: a mask covering no
-    rat and no cell of a small room rest has a prefix of at most ``base`` (every neighbour
-    snug), so its bound is at most ``base`` plus the family and map bonus; when that is
-    below ``best`` by more than ``_SURE`` (far more than any rounding), ``best`` would skip
-    it too, the best only growing along the row. Only anchors are dropped that ``best``'s
-    own test would drop, so the same masks are scored, in the same order."""
-    info = _ROW_INFO.get(row)
-    if info is None:
-        info = _row_info(row)
+    """The anchors of a row (``info``: its ``_row_info``) that ``_Scorer.best`` may not
+    skip while the best so far is ``best``, worked out for the whole row at once with a
+    few shifts. A mask covering no rat and no cell of a small room rest has a prefix of at
+    most ``base`` (every neighbour snug), so its bound is at most ``base`` plus its family
+    bonus (``far``, or ``near`` next to a family) and 2.0 on a map cell. The caller checked
+    that ``base + far`` is below ``best`` by more than ``_SURE`` (far more than any
+    rounding): ``best`` would skip such a mask too (the best only grows along the row).
+    Only anchors are dropped that ``best``'s own test would drop, so the same masks are
+    scored, in the same order."""
     base, cells, after, before = info
+    keep = 0
     if base + (near if near > far else far) + (2.0 if the_map else 0.0) + _SURE < best:
-        keep = 0  # only rats or rooms can lift a mask high enough
-        for off in cells:
+        for off in cells:  # only rats or rooms can lift a mask high enough
             keep |= rats_rooms >> off
         return anchors & keep
-    if base + far + _SURE < best:
-        keep = 0  # besides those, a map cell or a family next to it
-        interest = rats_rooms | the_map
-        for off in cells:
-            keep |= interest >> off
-        if near_families:
-            for off in after:
-                keep |= near_families >> off
-            for off in before:
-                keep |= near_families << off
-        return anchors & keep
-    return anchors
+    interest = rats_rooms | the_map  # besides those, a map cell or a family next to it
+    for off in cells:
+        keep |= interest >> off
+    if near_families:
+        for off in after:
+            keep |= near_families >> off
+        for off in before:
+            keep |= near_families << off
+    return anchors & keep
 
 
 # Far more than the rounding of a placement's value (a sum of a few dozen terms below a
@@ -472,7 +473,10 @@ class GreedyDuelBot:
         # (their cells, in order) and colour masks, which decide them (a Duel tile's colour is
         # the colour mask holding it, a tile in none is a treasure)
         boats_key = self._boats_key or self._boats_key_of(game.boats)  # once per ``_values``
-        key = (card_id, seat, *boats_key)
+        if card.scoring["kind"] in READS_OTHER_BOATS:
+            key = (card_id, seat, *boats_key)
+        else:  # the others read the owner's boat alone: kept while only the other one changes
+            key = (card_id, seat, boats_key[seat])
         now = self._lesson_cache.get(key)
         if now is None:
             if len(self._lesson_cache) > 4096:

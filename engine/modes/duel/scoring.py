@@ -111,6 +111,10 @@ LESSON_KINDS: dict[str, Callable[[_Rule], int]] = {
         lambda x: x["points_each"] * min(x.me.cats_of(c) for c in x["colours"]),
 }
 
+# The lesson kinds whose points read the other boats too (``x.others``); every other kind
+# reads only its owner's boat, so its points stay while only another boat changes.
+READS_OTHER_BOATS = frozenset({"largest_family", "most_treasure_tiles"})
+
 
 def _lesson(card_id: int) -> DuelCard:
     card = duel_data().cards.get(card_id)
