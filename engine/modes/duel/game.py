@@ -74,6 +74,11 @@ def _move_list(targets: int) -> tuple[Action, ...]:
     return moves
 
 
+# ``Action("place", mask)`` without ``Action.__new__``'s frame: the same tuple subclass and
+# items (the playout loop's placements)
+_new_action = tuple.__new__
+
+
 def _anchor_rows(orientations: Sequence[Any], free: int, near_cells: int,
                  touch: bool) -> tuple[list[tuple[int, int, int]], int]:
     """``legal_placements``' rows without the ``Placements`` around them, for the playout
@@ -395,14 +400,18 @@ class DuelGame(Game):
                 placing = self.placing
                 rows, n = _anchor_rows(_CAT_ORIENTATIONS[placing], free, near, occupied != 0)
                 mask = _row_mask(rows, 0 if n == 1 else randbelow(n))
-                history.append((seat, Action("place", mask)))
+                history.append((seat, _new_action(Action, ("place", mask))))
                 seat_steps[seat] += 1
                 cat = CATS[placing]
-                boat.place(Tile.quick("cat", cat.colour, cat.shape.key, mask, cat.id))
+                colour = cat.colour
+                # ``boat.place``, written out: the mask is one of the legal placements
+                boat.tiles.append(Tile.quick("cat", colour, cat.shape.key, mask, cat.id))
+                boat.occupied = occupied | mask
+                boat.colour_masks[colour] |= mask
                 self.placing = None
                 if cat.fish:
                     self.fish[seat] += 1
-                if layout.maps[cat.colour] & mask:
+                if layout.maps[colour] & mask:
                     self.treasures_due += 1
                     self._settle()
                 elif self.treasures_due:
