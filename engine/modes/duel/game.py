@@ -441,8 +441,14 @@ class DuelGame(Game):
                 for shape, rows, count in parts:
                     if i < count:
                         mask = _row_mask(rows, i)
-                        history.append((seat, Action("place", mask)))
-                        self._place_treasure(seat, mask, shape)
+                        history.append((seat, _new_action(Action, ("place", mask))))
+                        # ``_place_treasure``, written out (``boat.place`` as for a cat)
+                        key = shape.key
+                        boat.tiles.append(Tile.quick("common_treasure", None, key, mask,
+                                                     supply[key].pop()))
+                        boat.occupied = occupied | mask
+                        self.treasures_due -= 1
+                        self._settle()
                         break
                     i -= count
                 else:
@@ -936,7 +942,7 @@ class DuelGame(Game):
         twin.fish = list(self.fish)
         twin.took = list(self.took)
         twin.seat_steps = list(self.seat_steps)
-        twin.supply = {k: list(v) for k, v in self.supply.items()}
+        twin.supply = {k: v[:] for k, v in self.supply.items()}
         twin.lessons = [list(x) for x in self.lessons]
         twin.boats = [None if b is None else Boat(b.layout, list(b.tiles), b.occupied,
                                                   dict(b.colour_masks)) for b in self.boats]
