@@ -23,7 +23,8 @@ from ...actions import Action, PlacementActions
 from ...boat import STRIDE, Boat, Tile, iter_bits
 from ...game import Game, GameType
 from ...rng import Rng
-from ...shapes import Shape, is_legal_placement, legal_placements, orientations_fit
+from ...shapes import (Shape, is_legal_placement, legal_placements, nth_bit,
+                      orientations_fit)
 from .actions import CODEC, DECLINE, END_TURN, FISH, FISH_ACTIONS, MOVES, SELECTS
 from .data import ISLAND_SPACES, duel_data
 from .scoring import score_boats
@@ -59,6 +60,7 @@ _CAT_ORIENTATIONS = tuple(c.shape.orientations for c in CATS)  # by cat tile id
 _MANDATORY_STEPS = RULES["mandatory_steps"]
 _CAT_SPACES = ISLAND.cat_spaces  # (properties of the island: worked out once here)
 _CARD_SPACES = ISLAND.card_spaces
+_TREASURE_SHAPES = D.treasure_shapes  # in supply order (``_treasure_shapes``)
 _IS_CARD = tuple(s > 0 and ISLAND.kinds[s] == "card" for s in range(ISLAND_SPACES + 1))
 # the move actions of each mask of target spaces, built once (a handful of masks recur)
 _MOVE_LISTS: dict[int, tuple[Action, ...]] = {}
@@ -70,6 +72,50 @@ def _move_list(targets: int) -> tuple[Action, ...]:
     moves = _MOVE_LISTS[targets] = tuple(
         MOVES[s] for s in range(1, ISLAND_SPACES + 1) if targets >> s & 1)
     return moves
+
+
+# ``Action("place", mask)`` without ``Action.__new__``'s frame: the same tuple subclass and
+# items (the playout loop's placements)
+_new_action = tuple.__new__
+
+
+def _anchor_rows(orientations: Sequence[Any], free: int, near_cells: int,
+                 touch: bool) -> tuple[list[tuple[int, int, int]], int]:
+    """``legal_placements``' rows without the ``Placements`` around them, for the playout
+    loop, which draws one placement by its index and builds only that one: per orientation
+    that has a placement, its ``mask0``, its anchors and their count, and the total count.
+    The same anchors in the same order (``free``, ``near_cells`` and ``touch`` as
+    ``legal_placements`` works them out), so the same index gives the same mask."""
+    rows = []
+    count = 0
+    for o in orientations:
+        anchors = o.anchor_mask
+        offsets = o.offsets
+        for off in offsets:
+            anchors &= free >> off
+            if not anchors:
+                break
+        else:
+            if touch:
+                near = 0
+                for off in offsets:
+                    near |= near_cells >> off
+                anchors &= near
+                if not anchors:
+                    continue
+            c = anchors.bit_count()
+            rows.append((o.mask0, anchors, c))
+            count += c
+    return rows, count
+
+
+def _row_mask(rows: list[tuple[int, int, int]], index: int) -> int:
+    """The ``index``-th placement of ``_anchor_rows``' rows (as ``Placements[index]``)."""
+    for mask0, anchors, c in rows:
+        if index < c:
+            return mask0 << nth_bit(anchors, index)
+        index -= c
+    raise IndexError(index)  # pragma: no cover
 
 
 PHASE_NEEDS = {
@@ -274,14 +320,47 @@ class DuelGame(Game):
             elif phase == ACT and not self.fish[seat]:
                 # without fish no fish action can be bought (each costs one or more):
                 # ``_act_actions`` is the selections, then end_turn; counted, not listed
-                spaces = () if self.selected else self._selectable(seat)
+                # (``_selectable`` written out, the boat's fit context worked out when a
+                # cat first asks)
+                spaces = []
+                if not self.selected:
+                    island = self.island
+                    touched = self.touched & _SPACES_MASK
+                    bits = _BITS.get(touched)
+                    if bits is None:
+                        bits = _BITS[touched] = tuple(iter_bits(touched))
+                    free = -1
+                    for s in bits:
+                        item = island[s]
+                        if item is None:
+                            continue
+                        if _IS_CARD[s]:
+                            spaces.append(s)
+                            continue
+                        if free < 0:
+                            occupied = self.boats[seat].occupied
+                            free = self.boats[seat].layout.cells_mask & ~occupied
+                            near = ((occupied << 1) | (occupied >> 1) | (occupied << STRIDE)
+                                    | (occupied >> STRIDE)) & free
+                            anywhere = not occupied
+                        if orientations_fit(_CAT_ORIENTATIONS[item], free, near, anywhere):
+                            spaces.append(s)
                 n = len(spaces) + 1
                 i = 0 if n == 1 else randbelow(n)
                 seat_steps[seat] += 1
                 if i < n - 1:
                     space = spaces[i]
                     history.append((seat, SELECTS[space]))
-                    self._select(seat, space)
+                    if _IS_CARD[space]:
+                        self._select(seat, space)
+                    else:  # ``_select`` of a cat in the act phase (no extra), written out
+                        island = self.island
+                        self.placing = island[space]
+                        island[space] = None
+                        self.on_island -= 1
+                        self.selected = True
+                        self.took[seat] = True
+                        self.phase = PLACE_CAT  # what ``_settle`` gives with a cat to place
                 else:
                     history.append((seat, END_TURN))
                     other = 1 - seat
@@ -310,34 +389,68 @@ class DuelGame(Game):
                 else:
                     self._fish_action(seat, action[1])
             elif phase == PLACE_CAT:
+                # the rows of ``legal_placements``, one mask built; ``_place_cat`` and
+                # ``_settle`` written out unless a treasure becomes due
                 boat = self.boats[seat]
-                placements = legal_placements(CATS[self.placing].shape, boat.layout,
-                                              boat.occupied)
-                n = len(placements)
-                mask = placements[0 if n == 1 else randbelow(n)]
-                history.append((seat, Action("place", mask)))
+                layout = boat.layout
+                occupied = boat.occupied
+                free = layout.cells_mask & ~occupied
+                near = ((occupied << 1) | (occupied >> 1) | (occupied << STRIDE)
+                        | (occupied >> STRIDE)) & free if occupied else 0
+                placing = self.placing
+                rows, n = _anchor_rows(_CAT_ORIENTATIONS[placing], free, near, occupied != 0)
+                mask = _row_mask(rows, 0 if n == 1 else randbelow(n))
+                history.append((seat, _new_action(Action, ("place", mask))))
                 seat_steps[seat] += 1
-                self._place_cat(seat, mask)
+                cat = CATS[placing]
+                colour = cat.colour
+                # ``boat.place``, written out: the mask is one of the legal placements
+                boat.tiles.append(Tile.quick("cat", colour, cat.shape.key, mask, cat.id))
+                boat.occupied = occupied | mask
+                boat.colour_masks[colour] |= mask
+                self.placing = None
+                if cat.fish:
+                    self.fish[seat] += 1
+                if layout.maps[colour] & mask:
+                    self.treasures_due += 1
+                    self._settle()
+                elif self.treasures_due:
+                    self._settle()
+                else:
+                    self.phase = EXTRA if self.extra else MOVE if self.steps else ACT
             elif phase == PLACE_TREASURE:
                 # the placements of each treasure shape left that fits, then ``decline``
+                # (the boat's free and touchable cells worked out once for every shape)
                 boat = self.boats[seat]
-                layout, occupied = boat.layout, boat.occupied
+                occupied = boat.occupied
+                free = boat.layout.cells_mask & ~occupied
+                near = ((occupied << 1) | (occupied >> 1) | (occupied << STRIDE)
+                        | (occupied >> STRIDE)) & free if occupied else 0
+                touch = occupied != 0
+                supply = self.supply
                 n = 1
                 parts = []
-                for shape in self._treasure_shapes():
-                    placements = legal_placements(shape, layout, occupied)
-                    if placements:
-                        parts.append((shape, placements))
-                        n += len(placements)
+                for shape in _TREASURE_SHAPES:
+                    if supply[shape.key]:
+                        rows, count = _anchor_rows(shape.orientations, free, near, touch)
+                        if count:
+                            parts.append((shape, rows, count))
+                            n += count
                 i = 0 if n == 1 else randbelow(n)
                 seat_steps[seat] += 1
-                for shape, placements in parts:
-                    if i < len(placements):
-                        mask = placements[i]
-                        history.append((seat, Action("place", mask)))
-                        self._place_treasure(seat, mask, shape)
+                for shape, rows, count in parts:
+                    if i < count:
+                        mask = _row_mask(rows, i)
+                        history.append((seat, _new_action(Action, ("place", mask))))
+                        # ``_place_treasure``, written out (``boat.place`` as for a cat)
+                        key = shape.key
+                        boat.tiles.append(Tile.quick("common_treasure", None, key, mask,
+                                                     supply[key].pop()))
+                        boat.occupied = occupied | mask
+                        self.treasures_due -= 1
+                        self._settle()
                         break
-                    i -= len(placements)
+                    i -= count
                 else:
                     history.append((seat, DECLINE))
                     self._decline(seat)
@@ -829,7 +942,7 @@ class DuelGame(Game):
         twin.fish = list(self.fish)
         twin.took = list(self.took)
         twin.seat_steps = list(self.seat_steps)
-        twin.supply = {k: list(v) for k, v in self.supply.items()}
+        twin.supply = {k: v[:] for k, v in self.supply.items()}
         twin.lessons = [list(x) for x in self.lessons]
         twin.boats = [None if b is None else Boat(b.layout, list(b.tiles), b.occupied,
                                                   dict(b.colour_masks)) for b in self.boats]
