@@ -300,6 +300,7 @@ class PlacementEval:
         holes_before, sister = self.holes_before, self.sister
         table = _FAMILY_POINTS
         shapes = self._shapes  # the shaping term of the masks kept, for ``deep``
+        holes_now = hole_mask(free_before)  # the one-cell holes before the tile
 
         def top(placements: Iterable[int], n: int) -> list[tuple[float, int]]:
             best: list[tuple[float, int]] = []  # a heap of the n best so far, worst first
@@ -326,8 +327,16 @@ class PlacementEval:
                         shape += FAMILY_GROWTH * size
                     if m & the_map:
                         shape += MAP_REWARD
+                contact = CONTACT * (around & blocked).bit_count()
+                # v without the mixing and holes terms is an upper bound of v: they only
+                # subtract (a mask covering no one-cell hole fills none, it can only make
+                # new ones) and a float sum is monotone in each term. A mask whose bound is
+                # below the n-th best so far would not be kept: its exact v is not needed.
+                if score + (shape + contact) - sister < floor[0] and not m & holes_now:
+                    continue
+                if coloured:
                     shape -= MIXING * (around & others).bit_count()
-                shape += CONTACT * (around & blocked).bit_count()
+                shape += contact
                 free = free_before & ~m
                 spread = (free << 1) | (free >> 1) | (free << STRIDE) | (free >> STRIDE)
                 shape -= HOLE * ((free & ~spread).bit_count() - holes_before)
