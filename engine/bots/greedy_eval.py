@@ -327,16 +327,14 @@ class PlacementEval:
                         shape += FAMILY_GROWTH * size
                     if m & the_map:
                         shape += MAP_REWARD
-                contact = CONTACT * (around & blocked).bit_count()
-                # v without the mixing and holes terms is an upper bound of v: they only
-                # subtract (a mask covering no one-cell hole fills none, it can only make
-                # new ones) and a float sum is monotone in each term. A mask whose bound is
-                # below the n-th best so far would not be kept: its exact v is not needed.
-                if score + (shape + contact) - sister < floor[0] and not m & holes_now:
-                    continue
-                if coloured:
                     shape -= MIXING * (around & others).bit_count()
-                shape += contact
+                shape += CONTACT * (around & blocked).bit_count()
+                # v without the holes term is an upper bound of v: a mask covering no one-cell
+                # hole fills none, it can only make new ones (the term only subtracts), and a
+                # float sum is monotone in each term. A mask whose bound is below the n-th
+                # best so far would not be kept: its exact v is not needed.
+                if score + shape - sister < floor[0] and not m & holes_now:
+                    continue
                 free = free_before & ~m
                 spread = (free << 1) | (free >> 1) | (free << STRIDE) | (free >> STRIDE)
                 shape -= HOLE * ((free & ~spread).bit_count() - holes_before)
