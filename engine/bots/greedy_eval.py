@@ -477,8 +477,18 @@ class PlacementEval:
         if self.judge is None:
             return max(candidates, default=(float("-inf"), 0))
         best_v, best_m = float("-inf"), 0
+        shapes, sister = self._shapes, self.sister
         for _, m in candidates:
-            v = self.deep(m)
+            # ``deep(m)``, its pockets' penalty last: that term only subtracts and a float
+            # sum is monotone in each term, so a mask whose value without it is no better
+            # than the best so far cannot win (the penalty is not needed)
+            shape = shapes.get(m)
+            if shape is None:
+                shape = self.shaping(m, neighbours(m))
+            part = self.sheet_delta(m) + shape
+            if part - sister <= best_v:
+                continue
+            v = part - self.pockets(m) - sister
             if v > best_v:
                 best_v, best_m = v, m
         return best_v, best_m
