@@ -300,6 +300,7 @@ class PlacementEval:
         holes_before, sister = self.holes_before, self.sister
         table = _FAMILY_POINTS
         shapes = self._shapes  # the shaping term of the masks kept, for ``deep``
+        holes_now = hole_mask(free_before)  # the one-cell holes before the tile
 
         def top(placements: Iterable[int], n: int) -> list[tuple[float, int]]:
             best: list[tuple[float, int]] = []  # a heap of the n best so far, worst first
@@ -328,6 +329,12 @@ class PlacementEval:
                         shape += MAP_REWARD
                     shape -= MIXING * (around & others).bit_count()
                 shape += CONTACT * (around & blocked).bit_count()
+                # v without the holes term is an upper bound of v: a mask covering no one-cell
+                # hole fills none, it can only make new ones (the term only subtracts), and a
+                # float sum is monotone in each term. A mask whose bound is below the n-th
+                # best so far would not be kept: its exact v is not needed.
+                if score + shape - sister < floor[0] and not m & holes_now:
+                    continue
                 free = free_before & ~m
                 spread = (free << 1) | (free >> 1) | (free << STRIDE) | (free >> STRIDE)
                 shape -= HOLE * ((free & ~spread).bit_count() - holes_before)
@@ -470,8 +477,18 @@ class PlacementEval:
         if self.judge is None:
             return max(candidates, default=(float("-inf"), 0))
         best_v, best_m = float("-inf"), 0
+        shapes, sister = self._shapes, self.sister
         for _, m in candidates:
-            v = self.deep(m)
+            # ``deep(m)``, its pockets' penalty last: that term only subtracts and a float
+            # sum is monotone in each term, so a mask whose value without it is no better
+            # than the best so far cannot win (the penalty is not needed)
+            shape = shapes.get(m)
+            if shape is None:
+                shape = self.shaping(m, neighbours(m))
+            part = self.sheet_delta(m) + shape
+            if part - sister <= best_v:
+                continue
+            v = part - self.pockets(m) - sister
             if v > best_v:
                 best_v, best_m = v, m
         return best_v, best_m

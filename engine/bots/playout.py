@@ -12,7 +12,6 @@ sheets as they stand.
 
 from __future__ import annotations
 
-import heapq
 from collections.abc import Sequence
 from typing import Any
 
@@ -110,8 +109,7 @@ class CheapStandardGreedy(GreedyStandardBot):
             if len(_SHARED_STANDARD) > _SHARED_LIMIT:
                 _SHARED_STANDARD.clear()
             ev = self._eval(game, colour, shape, kind)
-            quick = ev.quick_function()
-            top = heapq.nlargest(SHORTLIST, ((quick(m), m) for m in placements))
+            top = ev.top_function()(placements, SHORTLIST)
             found = _SHARED_STANDARD[key] = ev.refine(top)
         return found
 
