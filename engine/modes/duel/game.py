@@ -23,8 +23,7 @@ from ...actions import Action, PlacementActions
 from ...boat import STRIDE, Boat, Tile, iter_bits
 from ...game import Game, GameType
 from ...rng import Rng
-from ...shapes import (Shape, is_legal_placement, legal_placements, nth_bit,
-                      orientations_fit)
+from ...shapes import Shape, is_legal_placement, legal_placements, nth_bit, orientations_fit
 from .actions import CODEC, DECLINE, END_TURN, FISH, FISH_ACTIONS, MOVES, SELECTS
 from .data import ISLAND_SPACES, duel_data
 from .scoring import score_boats
