@@ -20,6 +20,7 @@ from ...shapes import (
     base_shapes,
     is_legal_placement,
     legal_placements,
+    nth_bit,
     orientations_fit,
 )
 from .frames import Frame
@@ -65,6 +66,14 @@ def fit_test(player: PlayerState, *, ignore_touch: bool = False) -> Callable[[st
     The player keeps the last test while its boat (the object), the boat's cells and the
     anywhere effect stay the same (a rare-finds turn asks once per Oshax and treasure
     option, the offer after it and the next rescue turn ask the same boat again)."""
+    return fit_answers(player, ignore_touch=ignore_touch)[1]
+
+
+def fit_answers(player: PlayerState, *, ignore_touch: bool = False
+                ) -> tuple[dict[str, bool], Callable[[str], bool]]:
+    """``fit_test``'s answers so far (shape key -> fits) beside the test itself, for a caller
+    that asks about many tiles in a loop (``rescue_options``, a dozen cats per rescue turn):
+    it reads a kept answer from the dict and calls the test only for a shape not asked yet."""
     boat = player.boat
     occupied = boat.occupied
     anywhere = ignore_touch or player.anywhere or not occupied
@@ -86,8 +95,8 @@ def fit_test(player: PlayerState, *, ignore_touch: bool = False) -> Callable[[st
                                                           anywhere)
         return found
 
-    player._fit = (boat, occupied, anywhere, test)
-    return test
+    found = player._fit = (boat, occupied, anywhere, (answers, test))
+    return found[3]
 
 
 def _fits_free(shape_key: str, free: int, near_cells: int, anywhere: bool) -> bool:
@@ -118,6 +127,40 @@ def _tile(kind: str, colour: str | None, shape: str, mask: int, tile_id: int) ->
     tile = object.__new__(Tile)
     tile.__dict__.update(kind=kind, colour=colour, shape=shape, mask=mask, tile_id=tile_id)
     return tile
+
+
+def _placement_rows(orientations: Sequence[Any], free: int, near_cells: int,
+                    touch: bool) -> tuple[list[tuple[int, int, int]], int]:
+    """``legal_placements``' rows without the ``Placements`` and ``PlacementActions`` around
+    them, for a random playout, which draws one placement by its index and builds only that
+    one (as the Duel's playout does): per orientation with a placement, its ``mask0``, its
+    anchors and their count, and the total count. The same anchors in the same order, so
+    the same index gives the same mask."""
+    rows = []
+    count = 0
+    for o in orientations:
+        anchors = o.anchor_mask
+        offsets = o.offsets
+        for off in offsets:
+            anchors &= free >> off
+            if not anchors:
+                break
+        else:
+            if touch:
+                near = 0
+                for off in offsets:
+                    near |= near_cells >> off
+                anchors &= near
+                if not anchors:
+                    continue
+            c = anchors.bit_count()
+            rows.append((o.mask0, anchors, c))
+            count += c
+    return rows, count
+
+
+# ``Action("place", mask)`` without ``Action.__new__``'s frame: the same tuple subclass and items
+_new_action = tuple.__new__
 
 
 class PlaceFrame(Frame):
@@ -154,8 +197,20 @@ class PlaceFrame(Frame):
     def progress(self, game: StandardGame) -> None:
         if self.done:
             return
-        # through the game's cache: the bot's ``legal_actions`` call reuses this list, so the
-        # placements are enumerated once per decision
+        if not self.allow_anywhere_cards:
+            # whether the tile fits, from the player's kept fit test (the offer that gave the
+            # tile asked the same boat about the same shape): the placements themselves are
+            # enumerated once, by the bot's ``legal_actions`` or the playout's ``pick``
+            answers, fit = fit_answers(game.state.players[self.seat])
+            shape = game.state.tiles[self.tile].shape
+            found = answers.get(shape)
+            if found is None:
+                found = fit(shape)
+            if found:
+                self.waiting = (self.seat,)
+                return
+        # through the game's cache: the bot's ``legal_actions`` call reuses this list (card 75's
+        # choice, which may offer the anywhere cards beside the placements)
         if not game.legal_actions_of(self, self.seat):
             # Nothing fits (only possible for a tile drawn by card 75): it leaves the game.
             game.state.in_transit.remove(self.tile)
@@ -164,6 +219,31 @@ class PlaceFrame(Frame):
             self.done = True
             return
         self.waiting = (self.seat,)
+
+    def pick(self, game: StandardGame, seat: int, randbelow: Callable[[int], int]) -> Action:
+        """``legal[randbelow(len(legal))]`` with only the drawn placement built: the count of
+        placements per orientation by popcount of its anchors (``_placement_rows``), the same
+        order as ``legal_placements``. Card 75's choice (anywhere cards first) takes the list."""
+        if self.allow_anywhere_cards:
+            return super().pick(game, seat, randbelow)
+        player = game.state.players[seat]
+        boat = player.boat
+        occupied = boat.occupied
+        free = boat.layout.cells_mask & ~occupied
+        touch = bool(occupied) and not player.anywhere
+        near_cells = ((occupied << 1) | (occupied >> 1) | (occupied << STRIDE)
+                      | (occupied >> STRIDE)) & free if touch else 0
+        shape_key = game.state.tiles[self.tile].shape
+        orientations = _ORIENTATIONS.get(shape_key)
+        if orientations is None:
+            orientations = _ORIENTATIONS[shape_key] = shape_of(shape_key).orientations
+        rows, count = _placement_rows(orientations, free, near_cells, touch)
+        index = randbelow(count)
+        for mask0, anchors, c in rows:
+            if index < c:
+                return _new_action(Action, ("place", mask0 << nth_bit(anchors, index)))
+            index -= c
+        raise IndexError(index)  # pragma: no cover
 
     def reason(self, game: StandardGame, seat: int, action: Action) -> str | None:
         if action.kind != "place":

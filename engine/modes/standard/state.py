@@ -68,9 +68,9 @@ class PlayerState:
     anywhere: bool = False  # card 69/70 pending: the next placement need not touch
     extra_cats: int = 0  # cards 80-82 pending: extra cats on the next rescue turn
     anytime_count: int = 0  # anytime cards in hand (kept in step with ``hand``)
-    # (boat, occupied, anywhere, test) of the last ``placement.fit_test``: the answers depend
-    # only on the boat's layout and those two. Not annotated, so not a dataclass field
-    # (neither compared nor printed); a clone starts without it
+    # (boat, occupied, anywhere, (answers, test)) of the last ``placement.fit_test``: the
+    # answers depend only on the boat's layout and those two. Not annotated, so not a
+    # dataclass field (neither compared nor printed); a clone starts without it
     _fit = None
 
     def clone(self) -> PlayerState:

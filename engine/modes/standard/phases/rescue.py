@@ -20,7 +20,7 @@ from ....cards import base_cards
 from ..fields import SIDES
 from ..frames import Frame
 from ..observation import public_snapshot
-from ..placement import PlaceFrame, fit_test, fits
+from ..placement import PlaceFrame, fit_answers, fits
 from ..state import PlayerState, card
 from .anytime import is_playable, play_actions, play_card, unplayable_reason
 from .turns import TurnsFrame
@@ -156,26 +156,43 @@ def rescue_options(game: StandardGame, seat: int) -> list[Action]:
     if not (left_ok or right_ok):
         return []
     tiles = game.state.tiles
-    fit = fit_test(p)
+    answers, fit = fit_answers(p)  # a kept answer is read without calling the test
+    lefts, rights = _rescue_actions(kinds)
     out: list[Action] = []
     left = right = 0  # the next index in each field
     for cat in game.state.fields.cats:
         if cat.side == "left":
-            index, ok = left, left_ok
+            index, ok, rows = left, left_ok, lefts
             left += 1
         else:
-            index, ok = right, right_ok
+            index, ok, rows = right, right_ok, rights
             right += 1
-        if ok and fit(tiles[cat.tile].shape):
-            out.extend(_rescue_actions(cat.side, index, kinds))
+        if ok:
+            shape = tiles[cat.tile].shape
+            found = answers.get(shape)
+            if found is None:
+                found = fit(shape)
+            if found:
+                if index >= len(rows):
+                    _grow(rows, cat.side, index, kinds)
+                out.extend(rows[index])
     return out
 
 
 @cache
-def _rescue_actions(side: str, index: int, kinds: tuple[str, ...]) -> tuple[Action, ...]:
-    """The rescue actions of one cat, built once (actions are immutable values, and these
-    few dozen recur at every rescue turn of every game)."""
-    return tuple(Action("rescue", side, index, k) for k in kinds)
+def _rescue_actions(kinds: tuple[str, ...]) -> tuple[list[tuple[Action, ...]], ...]:
+    """For the left and the right field, the rescue actions of the cat at each index with
+    these basket kinds, built once (actions are immutable values, and these few dozen recur
+    at every rescue turn of every game): looked up once per ``rescue_options`` call rather
+    than once per cat. ``_grow`` adds the indices not needed before."""
+    return [], []
+
+
+def _grow(rows: list[tuple[Action, ...]], side: str, index: int,
+          kinds: tuple[str, ...]) -> None:
+    """One side's ``_rescue_actions`` rows, built up to ``index``."""
+    for i in range(len(rows), index + 1):
+        rows.append(tuple(Action("rescue", side, i, k) for k in kinds))
 
 
 def use_basket(game: StandardGame, p: PlayerState, kind: str) -> list[int]:
