@@ -284,8 +284,30 @@ class PlaceFrame(Frame):
 
 def treasure_offer(game: StandardGame, seat: int, pool: str) -> list[str]:
     """The shapes of ``pool`` in the supply that fit on ``seat``'s boat now, in supply order:
-    a treasure choice's offer (``TreasureFrame.options``), also asked of each option of a
-    treasure card in a rare-finds turn without building the frame."""
+    a treasure choice's offer (``TreasureFrame.options``)."""
+    keys = _pool_shapes(game, pool)
+    if not keys:
+        return keys
+    answers, fit = fit_answers(game.state.players[seat])
+    # a kept answer is read without calling the test
+    return [k for k in keys if (answers[k] if k in answers else fit(k))]
+
+
+def treasure_offered(game: StandardGame, seat: int, pool: str) -> bool:
+    """``bool(treasure_offer(...))``, stopped at the first shape that fits: asked of each
+    option of a treasure card in a rare-finds turn, without building the frame."""
+    keys = _pool_shapes(game, pool)
+    if not keys:
+        return False
+    answers, fit = fit_answers(game.state.players[seat])
+    for k in keys:
+        if answers[k] if k in answers else fit(k):
+            return True
+    return False
+
+
+def _pool_shapes(game: StandardGame, pool: str) -> list[str]:
+    """The shapes of ``pool`` in the supply, in supply order, each once."""
     supply = game.state.supply
     keys: list[str] = []
     if pool == "common_any" or pool == "common_small":
@@ -299,10 +321,7 @@ def treasure_offer(game: StandardGame, seat: int, pool: str) -> list[str]:
             key = tiles[tile].shape
             if key not in keys:
                 keys.append(key)
-    if not keys:
-        return keys
-    fit = fit_test(game.state.players[seat])
-    return [k for k in keys if fit(k)]
+    return keys
 
 
 class TreasureFrame(Frame):

@@ -88,7 +88,15 @@ class DraftFrame(KeepFromPileFrame):
         self.round = 1
         self.picks: dict[int, tuple[int, ...]] = {}
 
+    # set by ``apply``: the seats still waiting are exactly the ones ``progress`` would find
+    # (a pick only records the seat's choice; no pile changes before everybody has picked)
+    _just_picked = False
+
     def progress(self, game: StandardGame) -> None:
+        if self._just_picked:
+            self._just_picked = False
+            if self.waiting:  # the others still to pick: nothing else to look at
+                return
         players = game.state.players
         keep, picks = self.keep, self.picks
         while True:
@@ -119,9 +127,13 @@ class DraftFrame(KeepFromPileFrame):
         self.picks.clear()
         self.round += 1
 
+    def state_edited(self) -> None:
+        self._just_picked = False  # piles edited by hand: ``progress`` looks at them again
+
     def apply(self, game: StandardGame, seat: int, action: Action) -> None:
         self.picks[seat] = tuple(sorted(action[1]))
         self.waiting = tuple(s for s in self.waiting if s != seat)
+        self._just_picked = True
 
     def describe(self, game: StandardGame, seat: int) -> dict[str, Any]:
         out: dict[str, Any] = {"decision": self.name, "round": self.round, "keep": self.keep,

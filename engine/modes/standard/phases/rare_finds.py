@@ -17,7 +17,7 @@ from ....actions import Action
 from ....boat import COLOURS
 from ....cards import base_cards
 from ..frames import Frame
-from ..placement import PlaceFrame, TreasureFrame, fit_test, fits, treasure_offer
+from ..placement import PlaceFrame, TreasureFrame, fit_test, fits, treasure_offered
 from ..state import card
 from .anytime import is_playable, play_actions, play_card, unplayable_reason
 from .turns import TurnsFrame
@@ -72,7 +72,7 @@ def option_feasible(game: StandardGame, seat: int, card_id: int, option: int) ->
     if extra > p.fish:
         return (f"not enough fish: option {option} of card {card_id} costs {extra}, "
                 f"you have {p.fish}")
-    if not treasure_offer(game, seat, opt["take"][0]["kind"]):
+    if not treasure_offered(game, seat, opt["take"][0]["kind"]):
         return f"no treasure of option {option} of card {card_id} is on offer and fits your boat"
     return None
 
@@ -93,7 +93,7 @@ def treasure_options(game: StandardGame, seat: int) -> list[Action]:
             pool = opt["take"][0]["kind"]
             ok = offered.get(pool)
             if ok is None:
-                ok = offered[pool] = bool(treasure_offer(game, seat, pool))
+                ok = offered[pool] = treasure_offered(game, seat, pool)
             if ok:
                 out.append(_treasure_action(c, i))
     return out
