@@ -134,6 +134,46 @@ def nth_bit(mask: int, n: int) -> int:
     return base + (mask & -mask).bit_length() - 1
 
 
+def placement_rows(orientations: Sequence[Orientation], free: int, near_cells: int,
+                   touch: bool) -> tuple[list[tuple[int, int, int]], int]:
+    """``legal_placements``' rows without the ``Placements`` around them, for the random
+    playouts (``DuelGame.playout``, ``PlaceFrame.pick``), which draw one placement by its
+    index and build only that one: per orientation that has a placement, its ``mask0``, its
+    anchors and their count, and the total count. The same anchors in the same order
+    (``free``, ``near_cells`` and ``touch`` as ``legal_placements`` works them out), so the
+    same index gives the same mask."""
+    rows = []
+    count = 0
+    for o in orientations:
+        anchors = o.anchor_mask
+        offsets = o.offsets
+        for off in offsets:
+            anchors &= free >> off
+            if not anchors:
+                break
+        else:
+            if touch:
+                near = 0
+                for off in offsets:
+                    near |= near_cells >> off
+                anchors &= near
+                if not anchors:
+                    continue
+            c = anchors.bit_count()
+            rows.append((o.mask0, anchors, c))
+            count += c
+    return rows, count
+
+
+def row_placement(rows: list[tuple[int, int, int]], index: int) -> int:
+    """The ``index``-th placement of ``placement_rows``' rows (as ``Placements[index]``)."""
+    for mask0, anchors, c in rows:
+        if index < c:
+            return mask0 << nth_bit(anchors, index)
+        index -= c
+    raise IndexError(index)  # pragma: no cover
+
+
 class Placements:
     """The legal placements of one shape on one boat: a lazy sequence of masks.
 

@@ -23,7 +23,14 @@ from ...actions import Action, PlacementActions
 from ...boat import STRIDE, Boat, Tile, iter_bits
 from ...game import Game, GameType
 from ...rng import Rng
-from ...shapes import Shape, is_legal_placement, legal_placements, nth_bit, orientations_fit
+from ...shapes import (
+    Shape,
+    is_legal_placement,
+    legal_placements,
+    orientations_fit,
+    placement_rows,
+    row_placement,
+)
 from .actions import CODEC, DECLINE, END_TURN, FISH, FISH_ACTIONS, MOVES, SELECTS
 from .data import ISLAND_SPACES, duel_data
 from .scoring import score_boats
@@ -76,45 +83,6 @@ def _move_list(targets: int) -> tuple[Action, ...]:
 # ``Action("place", mask)`` without ``Action.__new__``'s frame: the same tuple subclass and
 # items (the playout loop's placements)
 _new_action = tuple.__new__
-
-
-def _anchor_rows(orientations: Sequence[Any], free: int, near_cells: int,
-                 touch: bool) -> tuple[list[tuple[int, int, int]], int]:
-    """``legal_placements``' rows without the ``Placements`` around them, for the playout
-    loop, which draws one placement by its index and builds only that one: per orientation
-    that has a placement, its ``mask0``, its anchors and their count, and the total count.
-    The same anchors in the same order (``free``, ``near_cells`` and ``touch`` as
-    ``legal_placements`` works them out), so the same index gives the same mask."""
-    rows = []
-    count = 0
-    for o in orientations:
-        anchors = o.anchor_mask
-        offsets = o.offsets
-        for off in offsets:
-            anchors &= free >> off
-            if not anchors:
-                break
-        else:
-            if touch:
-                near = 0
-                for off in offsets:
-                    near |= near_cells >> off
-                anchors &= near
-                if not anchors:
-                    continue
-            c = anchors.bit_count()
-            rows.append((o.mask0, anchors, c))
-            count += c
-    return rows, count
-
-
-def _row_mask(rows: list[tuple[int, int, int]], index: int) -> int:
-    """The ``index``-th placement of ``_anchor_rows``' rows (as ``Placements[index]``)."""
-    for mask0, anchors, c in rows:
-        if index < c:
-            return mask0 << nth_bit(anchors, index)
-        index -= c
-    raise IndexError(index)  # pragma: no cover
 
 
 PHASE_NEEDS = {
@@ -397,8 +365,8 @@ class DuelGame(Game):
                 near = ((occupied << 1) | (occupied >> 1) | (occupied << STRIDE)
                         | (occupied >> STRIDE)) & free if occupied else 0
                 placing = self.placing
-                rows, n = _anchor_rows(_CAT_ORIENTATIONS[placing], free, near, occupied != 0)
-                mask = _row_mask(rows, 0 if n == 1 else randbelow(n))
+                rows, n = placement_rows(_CAT_ORIENTATIONS[placing], free, near, occupied != 0)
+                mask = row_placement(rows, 0 if n == 1 else randbelow(n))
                 history.append((seat, _new_action(Action, ("place", mask))))
                 seat_steps[seat] += 1
                 cat = CATS[placing]
@@ -431,7 +399,7 @@ class DuelGame(Game):
                 parts = []
                 for shape in _TREASURE_SHAPES:
                     if supply[shape.key]:
-                        rows, count = _anchor_rows(shape.orientations, free, near, touch)
+                        rows, count = placement_rows(shape.orientations, free, near, touch)
                         if count:
                             parts.append((shape, rows, count))
                             n += count
@@ -439,7 +407,7 @@ class DuelGame(Game):
                 seat_steps[seat] += 1
                 for shape, rows, count in parts:
                     if i < count:
-                        mask = _row_mask(rows, i)
+                        mask = row_placement(rows, i)
                         history.append((seat, _new_action(Action, ("place", mask))))
                         # ``_place_treasure``, written out (``boat.place`` as for a cat)
                         key = shape.key

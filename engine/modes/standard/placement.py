@@ -20,8 +20,9 @@ from ...shapes import (
     base_shapes,
     is_legal_placement,
     legal_placements,
-    nth_bit,
     orientations_fit,
+    placement_rows,
+    row_placement,
 )
 from .frames import Frame
 from .state import CAT, OSHAX, PlayerState
@@ -129,36 +130,6 @@ def _tile(kind: str, colour: str | None, shape: str, mask: int, tile_id: int) ->
     return tile
 
 
-def _placement_rows(orientations: Sequence[Any], free: int, near_cells: int,
-                    touch: bool) -> tuple[list[tuple[int, int, int]], int]:
-    """``legal_placements``' rows without the ``Placements`` and ``PlacementActions`` around
-    them, for a random playout, which draws one placement by its index and builds only that
-    one (as the Duel's playout does): per orientation with a placement, its ``mask0``, its
-    anchors and their count, and the total count. The same anchors in the same order, so
-    the same index gives the same mask."""
-    rows = []
-    count = 0
-    for o in orientations:
-        anchors = o.anchor_mask
-        offsets = o.offsets
-        for off in offsets:
-            anchors &= free >> off
-            if not anchors:
-                break
-        else:
-            if touch:
-                near = 0
-                for off in offsets:
-                    near |= near_cells >> off
-                anchors &= near
-                if not anchors:
-                    continue
-            c = anchors.bit_count()
-            rows.append((o.mask0, anchors, c))
-            count += c
-    return rows, count
-
-
 # ``Action("place", mask)`` without ``Action.__new__``'s frame: the same tuple subclass and items
 _new_action = tuple.__new__
 
@@ -222,7 +193,7 @@ class PlaceFrame(Frame):
 
     def pick(self, game: StandardGame, seat: int, randbelow: Callable[[int], int]) -> Action:
         """``legal[randbelow(len(legal))]`` with only the drawn placement built: the count of
-        placements per orientation by popcount of its anchors (``_placement_rows``), the same
+        placements per orientation by popcount of its anchors (``placement_rows``), the same
         order as ``legal_placements``. Card 75's choice (anywhere cards first) takes the list."""
         if self.allow_anywhere_cards:
             return super().pick(game, seat, randbelow)
@@ -237,13 +208,8 @@ class PlaceFrame(Frame):
         orientations = _ORIENTATIONS.get(shape_key)
         if orientations is None:
             orientations = _ORIENTATIONS[shape_key] = shape_of(shape_key).orientations
-        rows, count = _placement_rows(orientations, free, near_cells, touch)
-        index = randbelow(count)
-        for mask0, anchors, c in rows:
-            if index < c:
-                return _new_action(Action, ("place", mask0 << nth_bit(anchors, index)))
-            index -= c
-        raise IndexError(index)  # pragma: no cover
+        rows, count = placement_rows(orientations, free, near_cells, touch)
+        return _new_action(Action, ("place", row_placement(rows, randbelow(count))))
 
     def reason(self, game: StandardGame, seat: int, action: Action) -> str | None:
         if action.kind != "place":
@@ -300,10 +266,7 @@ def treasure_offered(game: StandardGame, seat: int, pool: str) -> bool:
     if not keys:
         return False
     answers, fit = fit_answers(game.state.players[seat])
-    for k in keys:
-        if answers[k] if k in answers else fit(k):
-            return True
-    return False
+    return any(answers[k] if k in answers else fit(k) for k in keys)
 
 
 def _pool_shapes(game: StandardGame, pool: str) -> list[str]:
