@@ -189,5 +189,24 @@ def test_autoreloader_starts_one_worker_only(tmp_path: Path, free_port: int) -> 
         assert not any(b"workers.embedded" in Path(f"/proc/{pid}/cmdline").read_bytes()
                        for pid in _children(serving))  # fmt: skip
     finally:
-        os.killpg(server.pid, signal.SIGINT)
-        server.wait(timeout=180)  # its stop has grown slow: an open question
+        _stop_server(server)
+
+
+def _stop_server(server: subprocess.Popen[bytes]) -> None:
+    """Ctrl-C for the runserver's process group, then SIGTERM (the autoreloader's parent exits
+    on it through ``sys.exit``, so the supervisor's atexit stop still runs), then SIGKILL (its
+    workers watch their parent and end on their own). In full-suite runs the stop after SIGINT
+    has taken over 60 s twice and over 180 s once (a CI run on 27 November), while alone it
+    takes a second; why is an open question. This test is about how many workers start, so a
+    slow stop escalates instead of failing it."""
+    for sig, wait in ((signal.SIGINT, 60), (signal.SIGTERM, 60), (signal.SIGKILL, 30)):
+        try:
+            os.killpg(server.pid, sig)
+        except ProcessLookupError:
+            break
+        try:
+            server.wait(timeout=wait)
+            return
+        except subprocess.TimeoutExpired:
+            continue
+    server.wait(timeout=10)
