@@ -25,7 +25,8 @@ from .phases.buy import BuyFrame
 from .phases.draft import DraftFrame, deal
 from .phases.lessons import read_lessons
 from .phases.rare_finds import RareFindsPhaseFrame
-from .phases.rescue import ChooseRescueFrame, RescuePhaseFrame
+from .phases.rescue import ChooseRescueFrame, RescuePhaseFrame, RescueTurnFrame
+from .playout import plays_rescue_turns, rescue_turns
 from .rules import Rules, standard_rules
 from .setup import new_state
 from .state import CAT, State
@@ -153,6 +154,8 @@ class StandardGame(Game):
         (or from the frame's ``pick``, which may draw without building the list), and
         ``apply_unchecked`` and ``_apply`` are written out. The game is over exactly when
         no frame is left (``_advance`` returns with a waiting frame or at ``Step.OVER``).
+        Rescue turns, half the decisions, are played by one loop of their own
+        (``playout.rescue_turns``), which hands back to this one at anything rarer.
         The same draws, moves, history and events as the loop: tests/engine/test_playout.py."""
         frames = self.frames
         played = self.history.append
@@ -164,6 +167,9 @@ class StandardGame(Game):
         advance = self._advance
         while frames:
             top = frames[-1]
+            if top.__class__ is RescueTurnFrame and plays_rescue_turns(self, top):
+                rescue_turns(self, top, randbelow)
+                continue
             seat = top.waiting[0]
             legal = cached((id(top), seat))
             if legal is None:

@@ -192,24 +192,12 @@ class PlaceFrame(Frame):
         self.waiting = (self.seat,)
 
     def pick(self, game: StandardGame, seat: int, randbelow: Callable[[int], int]) -> Action:
-        """``legal[randbelow(len(legal))]`` with only the drawn placement built: the count of
-        placements per orientation by popcount of its anchors (``placement_rows``), the same
-        order as ``legal_placements``. Card 75's choice (anywhere cards first) takes the list."""
+        """``legal[randbelow(len(legal))]`` with only the drawn placement built
+        (``draw_placement``). Card 75's choice (anywhere cards first) takes the list."""
         if self.allow_anywhere_cards:
             return super().pick(game, seat, randbelow)
-        player = game.state.players[seat]
-        boat = player.boat
-        occupied = boat.occupied
-        free = boat.layout.cells_mask & ~occupied
-        touch = bool(occupied) and not player.anywhere
-        near_cells = ((occupied << 1) | (occupied >> 1) | (occupied << STRIDE)
-                      | (occupied >> STRIDE)) & free if touch else 0
-        shape_key = game.state.tiles[self.tile].shape
-        orientations = _ORIENTATIONS.get(shape_key)
-        if orientations is None:
-            orientations = _ORIENTATIONS[shape_key] = shape_of(shape_key).orientations
-        rows, count = placement_rows(orientations, free, near_cells, touch)
-        return _new_action(Action, ("place", row_placement(rows, randbelow(count))))
+        return draw_placement(game.state.players[seat], game.state.tiles[self.tile].shape,
+                              randbelow)
 
     def reason(self, game: StandardGame, seat: int, action: Action) -> str | None:
         if action.kind != "place":
@@ -226,19 +214,9 @@ class PlaceFrame(Frame):
 
             play_card(game, seat, action[1])
             return
-        state = game.state
-        player = state.players[seat]
-        info = state.tiles[self.tile]
-        mask = action[1]
-        player.boat.place(_tile(info.kind, self.colour, info.shape, mask, info.id))
-        state.in_transit.remove(self.tile)
-        player.anywhere = False  # the anywhere effect covers exactly one placement
-        game.log("placed", seat=seat, tile=self.tile, kind=info.kind, colour=self.colour,
-                 cells=cells_of(mask))
         self.done = True
         self.waiting = ()
-        if (self.reward and info.kind in (CAT, OSHAX) and self.colour is not None
-                and mask & player.boat.layout.maps.get(self.colour, 0)):
+        if put_tile(game, seat, self.tile, self.colour, action[1], self.reward):
             game.log("map_reward", seat=seat, colour=self.colour)
             game.push(TreasureFrame(seat, game.map_reward_pool, count=1, required=0))
 
@@ -246,6 +224,43 @@ class PlaceFrame(Frame):
         info = game.state.tiles[self.tile]
         return {"decision": self.name, "tile": {**info.to_json(), "colour": self.colour},
                 "anywhere": game.state.players[self.seat].anywhere}
+
+
+def draw_placement(player: PlayerState, shape_key: str,
+                   randbelow: Callable[[int], int]) -> Action:
+    """``PlacementActions(placements_for(player, shape_key))[randbelow(n)]`` with only the
+    drawn placement built: the count of placements per orientation by popcount of its
+    anchors (``placement_rows``), in ``legal_placements``' order, and one draw. A random
+    playout's placement (``PlaceFrame.pick``, the playout's rescue loop)."""
+    boat = player.boat
+    occupied = boat.occupied
+    free = boat.layout.cells_mask & ~occupied
+    touch = bool(occupied) and not player.anywhere
+    near_cells = ((occupied << 1) | (occupied >> 1) | (occupied << STRIDE)
+                  | (occupied >> STRIDE)) & free if touch else 0
+    orientations = _ORIENTATIONS.get(shape_key)
+    if orientations is None:
+        orientations = _ORIENTATIONS[shape_key] = shape_of(shape_key).orientations
+    rows, count = placement_rows(orientations, free, near_cells, touch)
+    return _new_action(Action, ("place", row_placement(rows, randbelow(count))))
+
+
+def put_tile(game: StandardGame, seat: int, tile: int, colour: str | None, mask: int,
+             reward: bool) -> bool:
+    """Place a held tile at ``mask`` on ``seat``'s boat (``PlaceFrame``'s action, and the
+    playout's rescue loop): the anywhere effect is used up and ``placed`` logged. Returns
+    whether it earns the map reward (a cat or Oshax of ``colour`` on a map of that colour,
+    where the placement gives one): the caller logs it and offers the treasure."""
+    state = game.state
+    player = state.players[seat]
+    info = state.tiles[tile]
+    kind = info.kind
+    player.boat.place(_tile(kind, colour, info.shape, mask, info.id))
+    state.in_transit.remove(tile)
+    player.anywhere = False  # the anywhere effect covers exactly one placement
+    game.log("placed", seat=seat, tile=tile, kind=kind, colour=colour, cells=cells_of(mask))
+    return bool(reward and kind in (CAT, OSHAX) and colour is not None
+                and mask & player.boat.layout.maps.get(colour, 0))
 
 
 def treasure_offer(game: StandardGame, seat: int, pool: str) -> list[str]:

@@ -208,6 +208,23 @@ def use_basket(game: StandardGame, p: PlayerState, kind: str) -> list[int]:
     return used
 
 
+def rescue_cat(game: StandardGame, seat: int, action: Action) -> int:
+    """A ``rescue`` action's payment and pick-up: the fish and the basket are spent, the cat
+    leaves its field for the seat's hands (``in_transit``) and ``rescued`` is logged. Returns
+    the tile, which the caller has placed (``RescueTurnFrame``, the playout's rescue loop)."""
+    side, index, basket = action[1], action[2], action[3]
+    state = game.state
+    p = state.players[seat]
+    price = game.rules.field_prices[side]
+    p.fish -= price
+    used = use_basket(game, p, basket)
+    tile = state.fields.take(side, index)
+    state.in_transit.append(tile)
+    game.log("rescued", seat=seat, tile=tile, field=side, fish=price, basket=basket,
+             cards=used)
+    return tile
+
+
 class RescuePhaseFrame(TurnsFrame):
     name = "rescue"
     window = "before_rescue_turn"
@@ -307,19 +324,9 @@ class RescueTurnFrame(Frame):
         if kind == "play":
             play_card(game, seat, action[1])
             return
-        side, index, basket = action[1], action[2], action[3]
-        state = game.state
-        p = state.players[seat]
-        price = game.rules.field_prices[side]
-        p.fish -= price
-        used = use_basket(game, p, basket)
-        tile = state.fields.take(side, index)
-        state.in_transit.append(tile)
         self.rescued += 1
-        info = state.tiles[tile]
-        game.log("rescued", seat=seat, tile=tile, field=side, fish=price, basket=basket,
-                 cards=used)
-        game.push(PlaceFrame(seat, tile, info.colour, reward=True))
+        tile = rescue_cat(game, seat, action)
+        game.push(PlaceFrame(seat, tile, game.state.tiles[tile].colour, reward=True))
 
     def _end(self, game: StandardGame) -> None:
         if self.rescued:
