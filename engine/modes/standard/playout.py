@@ -31,11 +31,17 @@ def plays_rescue_turns(game: StandardGame, frame: object) -> bool:
     turn, family rescues with frames of its own)."""
     if type(frame) is not RescueTurnFrame or type(frame._phase) is not RescuePhaseFrame:
         return False
-    from .game import StandardGame
-
     kind = type(game)
-    return (kind.after_rescue_turn is StandardGame.after_rescue_turn
-            and kind.on_rescue_pass is StandardGame.on_rescue_pass)
+    plain = _PLAIN_HOOKS.get(kind)
+    if plain is None:
+        from .game import StandardGame
+
+        plain = _PLAIN_HOOKS[kind] = (kind.after_rescue_turn is StandardGame.after_rescue_turn
+                                      and kind.on_rescue_pass is StandardGame.on_rescue_pass)
+    return plain
+
+
+_PLAIN_HOOKS: dict[type, bool] = {}  # game class -> whether its rescue hooks do nothing
 
 
 def rescue_turns(game: StandardGame, turn: RescueTurnFrame,
