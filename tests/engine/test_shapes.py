@@ -15,7 +15,18 @@ from pathlib import Path
 import pytest
 
 from engine.boat import HEIGHT, STRIDE, WIDTH, Boat, BoatLayout, base_layouts, cell_index
-from engine.shapes import Shape, base_shapes, is_legal_placement, legal_placements
+from engine.shapes import (
+    Shape,
+    _touchable,
+    base_shapes,
+    is_legal_placement,
+    legal_placements,
+    pair_masks,
+    pair_plan,
+    paired_rows,
+    placement_rows,
+    row_placement,
+)
 
 GOLDEN = Path(__file__).parent / "golden" / "placements.json"
 LAYOUT = base_layouts()["blue"]
@@ -144,6 +155,30 @@ def test_placements_agree_with_brute_force(name: str) -> None:
         assert len(placements) == len(expected) == golden["counts"][s.key]
     anywhere = sum(len(brute_force(s, LAYOUT, occupied, anywhere=True)) for s in all_shapes())
     assert anywhere == golden["total_anywhere"]
+
+
+@pytest.mark.parametrize("name", sorted(BOATS))
+def test_paired_rows_are_placement_rows(name: str) -> None:
+    """``paired_rows`` (cells read in side-by-side pairs: the Duel playout's placements)
+    gives ``placement_rows``' very rows, so every index draws the brute force's mask; for
+    the Duel's cats and treasures too, on each Duel boat with the same tiles' cells."""
+    from engine.modes.duel.game import _CAT_PLANS, _TREASURE_PLANS, CATS, D
+
+    occupied = occupied_of(name)
+    cases = [(LAYOUT, s.orientations, pair_plan(s.orientations), s) for s in all_shapes()]
+    for layout in D.layouts.values():
+        cases += [(layout, c.shape.orientations, plan, None)
+                  for c, plan in zip(CATS, _CAT_PLANS, strict=True)]
+        cases += [(layout, s.orientations, plan, None) for s, plan in _TREASURE_PLANS]
+    for layout, orientations, plan, shape in cases:
+        taken = occupied & layout.cells_mask
+        free = layout.cells_mask & ~taken
+        near = _touchable(taken, free) if taken else 0
+        rows = placement_rows(orientations, free, near, taken != 0)
+        assert paired_rows(plan, pair_masks(free, near), taken != 0) == rows
+        if shape is not None:
+            masks = [row_placement(rows[0], i) for i in range(rows[1])]
+            assert masks == brute_force(shape, layout, taken)
 
 
 # --- the lazy sequence ---------------------------------------------------------------------------

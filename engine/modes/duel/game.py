@@ -28,7 +28,9 @@ from ...shapes import (
     is_legal_placement,
     legal_placements,
     orientations_fit,
-    placement_rows,
+    pair_masks,
+    pair_plan,
+    paired_rows,
     row_placement,
 )
 from .actions import CODEC, DECLINE, END_TURN, FISH, FISH_ACTIONS, MOVES, SELECTS
@@ -67,6 +69,9 @@ _MANDATORY_STEPS = RULES["mandatory_steps"]
 _CAT_SPACES = ISLAND.cat_spaces  # (properties of the island: worked out once here)
 _CARD_SPACES = ISLAND.card_spaces
 _TREASURE_SHAPES = D.treasure_shapes  # in supply order (``_treasure_shapes``)
+# the playout's placements are drawn from ``paired_rows`` (the rows of ``legal_placements``)
+_CAT_PLANS = tuple(pair_plan(c.shape.orientations) for c in CATS)  # by cat tile id
+_TREASURE_PLANS = tuple((shape, pair_plan(shape.orientations)) for shape in _TREASURE_SHAPES)
 _IS_CARD = tuple(s > 0 and ISLAND.kinds[s] == "card" for s in range(ISLAND_SPACES + 1))
 # the move actions of each mask of target spaces, built once (a handful of masks recur)
 _MOVE_LISTS: dict[int, tuple[Action, ...]] = {}
@@ -365,7 +370,7 @@ class DuelGame(Game):
                 near = ((occupied << 1) | (occupied >> 1) | (occupied << STRIDE)
                         | (occupied >> STRIDE)) & free if occupied else 0
                 placing = self.placing
-                rows, n = placement_rows(_CAT_ORIENTATIONS[placing], free, near, occupied != 0)
+                rows, n = paired_rows(_CAT_PLANS[placing], pair_masks(free, near), occupied != 0)
                 mask = row_placement(rows, 0 if n == 1 else randbelow(n))
                 history.append((seat, _new_action(Action, ("place", mask))))
                 seat_steps[seat] += 1
@@ -394,12 +399,13 @@ class DuelGame(Game):
                 near = ((occupied << 1) | (occupied >> 1) | (occupied << STRIDE)
                         | (occupied >> STRIDE)) & free if occupied else 0
                 touch = occupied != 0
+                masks = pair_masks(free, near)
                 supply = self.supply
                 n = 1
                 parts = []
-                for shape in _TREASURE_SHAPES:
+                for shape, plan in _TREASURE_PLANS:
                     if supply[shape.key]:
-                        rows, count = placement_rows(shape.orientations, free, near, touch)
+                        rows, count = paired_rows(plan, masks, touch)
                         if count:
                             parts.append((shape, rows, count))
                             n += count
