@@ -250,6 +250,27 @@ def paired_rows(plan: PairPlan, masks: tuple[tuple[int, int, int], tuple[int, in
     return rows, count
 
 
+def paired_fit(plan: PairPlan, masks: tuple[tuple[int, int, int], tuple[int, int, int]],
+               anywhere: bool) -> bool:
+    """``orientations_fit`` from the orientations' ``pair_plan`` and ``pair_masks``, for a
+    caller that asks one boat about several shapes (the standard rules' fit tests: a rescue
+    turn asks about every cat in the fields), which works the masks out once: the same
+    answer with about half the big-integer operations per orientation."""
+    frees, nears = masks
+    for _mask0, anchors, terms in plan:
+        for kind, off in terms:
+            anchors &= frees[kind] >> off
+            if not anchors:
+                break
+        else:
+            if anywhere:
+                return True
+            for kind, off in terms:
+                if anchors & (nears[kind] >> off):
+                    return True
+    return False
+
+
 class Placements:
     """The legal placements of one shape on one boat: a lazy sequence of masks.
 

@@ -15,13 +15,17 @@ from typing import TYPE_CHECKING, Any
 from ...actions import Action, PlacementActions
 from ...boat import STRIDE, Tile, cells_of
 from ...shapes import (
+    PairPlan,
     Placements,
     Shape,
     base_shapes,
     is_legal_placement,
     legal_placements,
     orientations_fit,
-    placement_rows,
+    pair_masks,
+    pair_plan,
+    paired_fit,
+    paired_rows,
     row_placement,
 )
 from .frames import Frame
@@ -84,16 +88,16 @@ def fit_answers(player: PlayerState, *, ignore_touch: bool = False
     free = boat.layout.cells_mask & ~occupied
     near_cells = 0 if anywhere else (
         (occupied << 1) | (occupied >> 1) | (occupied << STRIDE) | (occupied >> STRIDE)) & free
+    masks = pair_masks(free, near_cells)
     answers: dict[str, bool] = {}
 
     def test(shape_key: str) -> bool:
         found = answers.get(shape_key)
         if found is None:
-            orientations = _ORIENTATIONS.get(shape_key)
-            if orientations is None:
-                orientations = _ORIENTATIONS[shape_key] = shape_of(shape_key).orientations
-            found = answers[shape_key] = orientations_fit(orientations, free, near_cells,
-                                                          anywhere)
+            plan = _PLANS.get(shape_key)
+            if plan is None:
+                plan = _PLANS[shape_key] = pair_plan(shape_of(shape_key).orientations)
+            found = answers[shape_key] = paired_fit(plan, masks, anywhere)
         return found
 
     found = player._fit = (boat, occupied, anywhere, (answers, test))
@@ -108,6 +112,7 @@ def _fits_free(shape_key: str, free: int, near_cells: int, anywhere: bool) -> bo
 
 
 _ORIENTATIONS: dict[str, tuple[Any, ...]] = {}  # shape key -> its orientations
+_PLANS: dict[str, PairPlan] = {}  # shape key -> its ``pair_plan``
 
 
 def _fits(shape_key: str, cells: int, occupied: int, anywhere: bool) -> bool:
@@ -238,10 +243,10 @@ def draw_placement(player: PlayerState, shape_key: str,
     touch = bool(occupied) and not player.anywhere
     near_cells = ((occupied << 1) | (occupied >> 1) | (occupied << STRIDE)
                   | (occupied >> STRIDE)) & free if touch else 0
-    orientations = _ORIENTATIONS.get(shape_key)
-    if orientations is None:
-        orientations = _ORIENTATIONS[shape_key] = shape_of(shape_key).orientations
-    rows, count = placement_rows(orientations, free, near_cells, touch)
+    plan = _PLANS.get(shape_key)
+    if plan is None:
+        plan = _PLANS[shape_key] = pair_plan(shape_of(shape_key).orientations)
+    rows, count = paired_rows(plan, pair_masks(free, near_cells), touch)
     return _new_action(Action, ("place", row_placement(rows, randbelow(count))))
 
 
