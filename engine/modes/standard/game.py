@@ -311,8 +311,10 @@ class StandardGame(Game):
     def anytime_round(self, window: str) -> None:
         # skipped when nobody holds a playable anytime card: such a round ends at once,
         # asking nobody and logging nothing
-        if any(p.anytime_count and holds_playable(self, p) for p in self.state.players):
-            self.push(AnytimeRoundFrame(self.state.turn_order, window))
+        for p in self.state.players:
+            if p.anytime_count and holds_playable(self, p):
+                self.push(AnytimeRoundFrame(self.state.turn_order, window))
+                return
 
     # --- the steps of a day -----------------------------------------------------------------------
     def step_before_fill(self) -> None:

@@ -286,7 +286,10 @@ def treasure_offered(game: StandardGame, seat: int, pool: str) -> bool:
     if not keys:
         return False
     answers, fit = fit_answers(game.state.players[seat])
-    return any(answers[k] if k in answers else fit(k) for k in keys)
+    for k in keys:  # noqa: SIM110 (a loop: no generator per rare-finds option)
+        if answers[k] if k in answers else fit(k):
+            return True
+    return False
 
 
 def _pool_shapes(game: StandardGame, pool: str) -> list[str]:
@@ -331,8 +334,9 @@ class TreasureFrame(Frame):
     def progress(self, game: StandardGame) -> None:
         # the offer is read from the seat's legal actions (the game's cache), which the
         # bot's ``legal_actions`` call then reuses instead of building the offer again
-        if self.taken >= self.count or not any(
-                a[0] == "take_treasure" for a in game.legal_actions_of(self, self.seat)):
+        # (the offer's ``take_treasure`` actions come first, ``decline`` last)
+        legal = game.legal_actions_of(self, self.seat) if self.taken < self.count else ()
+        if not legal or legal[0][0] != "take_treasure":
             self.done = True
             self.waiting = ()
             return

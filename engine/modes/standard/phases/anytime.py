@@ -144,11 +144,16 @@ def playable_cards(game: StandardGame, seat: int, context: str = "window") -> li
 def holds_playable(game: StandardGame, p: PlayerState, context: str = "window") -> bool:
     """``bool(playable_cards(game, p.seat, context))``, stopped at the first playable card
     (an anytime round asks it of every seat holding anytime cards, before every turn)."""
-    return any(c in ANYTIME_IDS and _playable(game, p, c, context) for c in p.hand)
+    # a loop, not ``any`` over a generator (a frame per call): asked before every turn
+    for c in p.hand:  # noqa: SIM110
+        if c in ANYTIME_IDS and _playable(game, p, c, context):
+            return True
+    return False
 
 
 def play_actions(game: StandardGame, seat: int, context: str = "window") -> list[Action]:
-    return [play_action(c) for c in playable_cards(game, seat, context)]
+    cards = playable_cards(game, seat, context)
+    return [play_action(c) for c in cards] if cards else cards  # (most turns: none)
 
 
 def play_action(card_id: int) -> Action:

@@ -51,7 +51,8 @@ class BuyFrame(Frame):
         p = game.state.players[seat]
         fish = p.fish
         out = [_BUY.get(c) or _buy(c) for c in sorted(p.kept) if _COST[c] <= fish]
-        out.extend(play_action(c) for c in playable_cards(game, seat, "buy"))
+        if p.anytime_count:  # (most seats hold none: no generator for nothing)
+            out.extend(play_action(c) for c in playable_cards(game, seat, "buy"))
         return out
 
     def progress(self, game: StandardGame) -> None:

@@ -41,11 +41,12 @@ class TurnsFrame(Frame):
 
     # --- the loop ----------------------------------------------------------------------------
     def _next_seat(self) -> int:
-        start = 0 if self.current is None else self.order.index(self.current) + 1
-        n = len(self.order)
-        for k in range(n):
-            seat = self.order[(start + k) % n]
-            if seat not in self.passed:
+        order, passed = self.order, self.passed
+        start = 0 if self.current is None else order.index(self.current) + 1
+        n = len(order)
+        for k in range(start, start + n):
+            seat = order[k % n]
+            if seat not in passed:
                 return seat
         raise AssertionError("no seat left to play")  # pragma: no cover - over() guards
 
