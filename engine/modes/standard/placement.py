@@ -310,6 +310,15 @@ def _pool_shapes(game: StandardGame, pool: str) -> list[str]:
     return keys
 
 
+_DECLINE = Action("decline")
+_TAKE: dict[str, Action] = {}  # shape key -> its take_treasure action (immutable: built once)
+
+
+def _take_action(shape_key: str) -> Action:
+    action = _TAKE[shape_key] = Action("take_treasure", shape_key)
+    return action
+
+
 class TreasureFrame(Frame):
     """Take up to ``count`` treasures from ``pool`` and place each; the first ``required``
     must be taken when any fits, the rest may be declined (rulebook FAQ: treasure is
@@ -345,9 +354,9 @@ class TreasureFrame(Frame):
     def legal(self, game: StandardGame, seat: int) -> Sequence[Action]:
         if seat != self.seat:
             return ()
-        out = [Action("take_treasure", k) for k in self.options(game)]
+        out = [_TAKE.get(k) or _take_action(k) for k in self.options(game)]
         if self.taken >= self.required:
-            out.append(Action("decline"))
+            out.append(_DECLINE)
         return out
 
     def reason(self, game: StandardGame, seat: int, action: Action) -> str | None:

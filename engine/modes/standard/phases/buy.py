@@ -61,6 +61,20 @@ class BuyFrame(Frame):
         # everybody). The options found are the seat's legal actions, kept in the game's
         # cache so that ``legal`` does not build them a second time.
         recheck = self._recheck
+        if recheck:
+            # after one seat's action (every call but the first): that seat's options alone,
+            # the others waiting as they were
+            seat = recheck[0]
+            self._recheck = ()
+            if seat not in self.finished:
+                options = self._options(game, seat)
+                if options:
+                    game.remember_legal(self, seat, [*options, _DONE])
+                    return
+                self.finished.append(seat)  # nothing left to decide: done without asking
+                self.waiting = tuple([s for s in self.waiting if s != seat])
+            if self.waiting:
+                return
         waiting = []
         for p in game.state.players:
             seat = p.seat
@@ -91,7 +105,7 @@ class BuyFrame(Frame):
     def legal(self, game: StandardGame, seat: int) -> Sequence[Action]:
         if seat not in self.waiting:
             return ()
-        return [*self._options(game, seat), Action("done")]
+        return [*self._options(game, seat), _DONE]
 
     def reason(self, game: StandardGame, seat: int, action: Action) -> str | None:
         from .anytime import buy_reason

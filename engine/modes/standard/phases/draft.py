@@ -8,8 +8,8 @@ reshuffled) only shortens the draft. Picks stay hidden in the frame until everyb
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import cache
 from itertools import combinations
-from math import comb
 from typing import TYPE_CHECKING, Any
 
 from ....actions import Action
@@ -20,6 +20,13 @@ if TYPE_CHECKING:
 
 
 _KEEP_ACTIONS: dict[tuple[int, ...], Action] = {}  # actions are immutable: built once
+
+
+@cache
+def _positions(n: int, keep: int) -> tuple[tuple[int, ...], ...]:
+    """The positions in a sorted pile of ``n`` cards of every pick of ``keep`` of them, in
+    the order of ``legal`` (``combinations``: lexicographic). A draft has a few sizes."""
+    return tuple(combinations(range(n), keep))
 
 
 def _keep_action(pick: tuple[int, ...]) -> Action:
@@ -43,23 +50,12 @@ class KeepFromPileFrame(Frame):
                             for pick in combinations(pile, self.keep)])
 
     def pick(self, game: StandardGame, seat: int, randbelow: Callable[[int], int]) -> Action:
-        """The ``i``-th pick of ``legal`` (combinations in lexicographic order) found by
-        counting, without listing the ``comb(n, keep)`` picks: the same draw, the same pick."""
+        """The ``i``-th pick of ``legal`` (combinations in lexicographic order) read from the
+        positions of every pick of ``keep`` cards of ``n`` (``_positions``), without listing
+        the picks' actions: the same draw, the same pick."""
         pile = sorted(game.state.players[seat].draft_pile)
-        n = len(pile)
-        k = self.keep
-        i = randbelow(comb(n, k))
-        chosen = []
-        j = 0
-        while k:
-            below = comb(n - j - 1, k - 1)  # picks whose next card is pile[j]
-            if i < below:
-                chosen.append(pile[j])
-                k -= 1
-            else:
-                i -= below
-            j += 1
-        pick = tuple(chosen)
+        positions = _positions(len(pile), self.keep)
+        pick = tuple([pile[j] for j in positions[randbelow(len(positions))]])
         return _KEEP_ACTIONS.get(pick) or _keep_action(pick)
 
     def reason(self, game: StandardGame, seat: int, action: Action) -> str | None:
@@ -100,12 +96,11 @@ class DraftFrame(KeepFromPileFrame):
         players = game.state.players
         keep, picks = self.keep, self.picks
         while True:
-            need = tuple(p.seat for p in players
-                         if len(p.draft_pile) > keep and p.seat not in picks)
+            need = [p.seat for p in players if len(p.draft_pile) > keep and p.seat not in picks]
             if need:
-                self.waiting = need
+                self.waiting = tuple(need)
                 return
-            if not any(p.draft_pile for p in players):
+            if not any([p.draft_pile for p in players]):
                 self.done = True
                 self.waiting = ()
                 return

@@ -57,10 +57,11 @@ class ChooseRescueFrame(Frame):
 
     def progress(self, game: StandardGame) -> None:
         none_held = _RESCUE_IDS.isdisjoint
-        waiting = tuple(p.seat for p in game.state.players
-                        if p.seat not in self.finished and not none_held(p.hand))
+        finished = self.finished
+        waiting = [p.seat for p in game.state.players
+                   if not none_held(p.hand) and p.seat not in finished]
         if waiting:
-            self.waiting = waiting
+            self.waiting = tuple(waiting)
             return
         reveal(game)
         self.done = True
