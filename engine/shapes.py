@@ -134,39 +134,8 @@ def nth_bit(mask: int, n: int) -> int:
     return base + (mask & -mask).bit_length() - 1
 
 
-def placement_rows(orientations: Sequence[Orientation], free: int, near_cells: int,
-                   touch: bool) -> tuple[list[tuple[int, int, int]], int]:
-    """``legal_placements``' rows without the ``Placements`` around them, for the random
-    playouts (``DuelGame.playout``, ``PlaceFrame.pick``), which draw one placement by its
-    index and build only that one: per orientation that has a placement, its ``mask0``, its
-    anchors and their count, and the total count. The same anchors in the same order
-    (``free``, ``near_cells`` and ``touch`` as ``legal_placements`` works them out), so the
-    same index gives the same mask."""
-    rows = []
-    count = 0
-    for o in orientations:
-        anchors = o.anchor_mask
-        offsets = o.offsets
-        for off in offsets:
-            anchors &= free >> off
-            if not anchors:
-                break
-        else:
-            if touch:
-                near = 0
-                for off in offsets:
-                    near |= near_cells >> off
-                anchors &= near
-                if not anchors:
-                    continue
-            c = anchors.bit_count()
-            rows.append((o.mask0, anchors, c))
-            count += c
-    return rows, count
-
-
 def row_placement(rows: list[tuple[int, int, int]], index: int) -> int:
-    """The ``index``-th placement of ``placement_rows``' rows (as ``Placements[index]``)."""
+    """The ``index``-th placement of ``paired_rows``' rows (as ``Placements[index]``)."""
     for mask0, anchors, c in rows:
         if index < c:
             return mask0 << nth_bit(anchors, index)
@@ -182,7 +151,7 @@ def pair_plan(orientations: Sequence[Orientation]) -> PairPlan:
     """Per orientation, its ``mask0``, its ``anchor_mask`` and its cells as the fewest terms
     of ``paired_rows``: ``(kind, offset)`` reads the cell at ``offset`` alone (kind 0), with
     the cell to its right (1) or with the cell below it (2). The Duel's cats average 16
-    terms over their orientations where ``placement_rows`` reads 28 cells, each a shift and
+    terms over their orientations where ``legal_placements`` reads 28 cells, each a shift and
     an AND of the whole boat's mask (the Duel playout's placements). Worked out once per
     shape."""
     return tuple((o.mask0, o.anchor_mask, _pair_terms(o.offsets)) for o in orientations)
@@ -223,11 +192,15 @@ def pair_masks(free: int, near_cells: int) -> tuple[tuple[int, int, int], tuple[
 
 def paired_rows(plan: PairPlan, masks: tuple[tuple[int, int, int], tuple[int, int, int]],
                 touch: bool) -> tuple[list[tuple[int, int, int]], int]:
-    """``placement_rows(orientations, free, near_cells, touch)`` from the orientations'
-    ``pair_plan`` and ``pair_masks(free, near_cells)``: the very same rows (bit ``a`` of a
-    term's mask shifted by its offset is the AND, or for near cells the OR, of its cells at
-    anchor ``a``, and the terms together read exactly the orientation's cells), with about
-    half the big-integer operations."""
+    """``legal_placements``' rows without the ``Placements`` around them, for the random
+    playouts (``DuelGame.playout``, ``placement.draw_placement``), which draw one placement
+    by its index and build only that one: per orientation that has a placement, its
+    ``mask0``, its anchors and their count, and the total count. From the orientations'
+    ``pair_plan`` and ``pair_masks(free, near_cells)``, with ``free``, ``near_cells`` and
+    ``touch`` as ``legal_placements`` works them out: the very same anchors in the same
+    order (bit ``a`` of a term's mask shifted by its offset is the AND, or for near cells
+    the OR, of its cells at anchor ``a``, and the terms together read exactly the
+    orientation's cells), with about half the big-integer operations."""
     frees, nears = masks
     rows = []
     count = 0

@@ -9,6 +9,7 @@ Regenerate the golden file (only when the boats or shapes data change on purpose
 from __future__ import annotations
 
 import json
+import random
 import sys
 from pathlib import Path
 
@@ -23,8 +24,8 @@ from engine.shapes import (
     legal_placements,
     pair_masks,
     pair_plan,
+    paired_fit,
     paired_rows,
-    placement_rows,
     row_placement,
 )
 
@@ -158,27 +159,54 @@ def test_placements_agree_with_brute_force(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", sorted(BOATS))
-def test_paired_rows_are_placement_rows(name: str) -> None:
-    """``paired_rows`` (cells read in side-by-side pairs: the Duel playout's placements)
-    gives ``placement_rows``' very rows, so every index draws the brute force's mask; for
-    the Duel's cats and treasures too, on each Duel boat with the same tiles' cells."""
+def test_paired_rows_are_the_rows_of_legal_placements(name: str) -> None:
+    """``paired_rows`` (cells read in side-by-side pairs: the playouts' placements) gives
+    ``legal_placements``' very rows, so every index draws the brute force's mask, and
+    ``paired_fit`` (the standard rules' fit tests) says whether the brute force finds one;
+    for every shape, and the Duel's cats and treasures on each Duel boat with the same
+    tiles' cells."""
     from engine.modes.duel.game import _CAT_PLANS, _TREASURE_PLANS, CATS, D
 
     occupied = occupied_of(name)
-    cases = [(LAYOUT, s.orientations, pair_plan(s.orientations), s) for s in all_shapes()]
+    cases = [(LAYOUT, pair_plan(s.orientations), s) for s in all_shapes()]
     for layout in D.layouts.values():
-        cases += [(layout, c.shape.orientations, plan, None)
-                  for c, plan in zip(CATS, _CAT_PLANS, strict=True)]
-        cases += [(layout, s.orientations, plan, None) for s, plan in _TREASURE_PLANS]
-    for layout, orientations, plan, shape in cases:
+        cases += [(layout, plan, c.shape) for c, plan in zip(CATS, _CAT_PLANS, strict=True)]
+        cases += [(layout, plan, s) for s, plan in _TREASURE_PLANS]
+    for layout, plan, shape in cases:
         taken = occupied & layout.cells_mask
         free = layout.cells_mask & ~taken
-        near = _touchable(taken, free) if taken else 0
-        rows = placement_rows(orientations, free, near, taken != 0)
-        assert paired_rows(plan, pair_masks(free, near), taken != 0) == rows
-        if shape is not None:
-            masks = [row_placement(rows[0], i) for i in range(rows[1])]
-            assert masks == brute_force(shape, layout, taken)
+        for anywhere in (False, True):
+            touch = taken != 0 and not anywhere
+            near = _touchable(taken, free) if touch else 0
+            masks = pair_masks(free, near)
+            expected = legal_placements(shape, layout, taken, anywhere=anywhere)
+            rows = paired_rows(plan, masks, touch)
+            assert rows == ([(o.mask0, a, a.bit_count()) for o, a in expected._rows],
+                            len(expected))
+            drawn = [row_placement(rows[0], i) for i in range(rows[1])]
+            assert drawn == brute_force(shape, layout, taken, anywhere=anywhere)
+            assert paired_fit(plan, masks, not touch) == bool(drawn)
+
+
+def test_paired_fit_and_rows_need_a_cell_on_the_near_cells() -> None:
+    """With the touch rule, a placement counts only when one of its cells is a near cell:
+    near cells drawn at random among the free ones (a few cells, often none under a shape
+    that fits elsewhere), against the brute force's placements that cover one."""
+    rng = random.Random(27)
+    for name in sorted(BOATS):
+        taken = occupied_of(name)
+        free = LAYOUT.cells_mask & ~taken
+        cells = [i for i in range(free.bit_length()) if free >> i & 1]
+        for s in all_shapes():
+            plan = pair_plan(s.orientations)
+            anywhere = brute_force(s, LAYOUT, taken, anywhere=True)
+            for count in (1, 2, 5):
+                near = sum(1 << i for i in rng.sample(cells, count))
+                masks = pair_masks(free, near)
+                touching = [m for m in anywhere if m & near]
+                rows, n = paired_rows(plan, masks, True)
+                assert sorted(row_placement(rows, i) for i in range(n)) == sorted(touching)
+                assert paired_fit(plan, masks, False) == bool(touching)
 
 
 # --- the lazy sequence ---------------------------------------------------------------------------
