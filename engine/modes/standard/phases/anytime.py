@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from ....actions import Action
 from ....boat import COLOURS
+from ....cards import base_cards
 from ..fields import SIDES
 from ..frames import Frame, PickActions
 from ..placement import PlaceFrame, fits
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
 _DONE = Action("done")
 
 CONTEXTS = ("window", "buy", "placing")
+_CARDS = base_cards()  # id -> card (``state.card``'s table)
 
 
 # --- what a gain-fish card counts -------------------------------------------------------------
@@ -92,7 +94,7 @@ def is_playable(game: StandardGame, seat: int, card_id: int, context: str) -> bo
 
 def _playable(game: StandardGame, p: PlayerState, card_id: int, context: str) -> bool:
     """``is_playable`` of a card known to be in ``p``'s hand."""
-    c = card(card_id)
+    c = _CARDS[card_id]  # ``card(card_id)`` without the call: asked of every card held
     if c.family != "anytime":
         return False
     if context == "buy" and (not c.playable_in_buy_phase or card_id in p.bought_now):

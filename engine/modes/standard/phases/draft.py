@@ -127,7 +127,7 @@ class DraftFrame(KeepFromPileFrame):
 
     def apply(self, game: StandardGame, seat: int, action: Action) -> None:
         self.picks[seat] = tuple(sorted(action[1]))
-        self.waiting = tuple(s for s in self.waiting if s != seat)
+        self.waiting = tuple([s for s in self.waiting if s != seat])
         self._just_picked = True
 
     def describe(self, game: StandardGame, seat: int) -> dict[str, Any]:
