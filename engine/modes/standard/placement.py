@@ -235,8 +235,8 @@ def draw_placement(player: PlayerState, shape_key: str,
                    randbelow: Callable[[int], int]) -> Action:
     """``PlacementActions(placements_for(player, shape_key))[randbelow(n)]`` with only the
     drawn placement built: the count of placements per orientation by popcount of its
-    anchors (``placement_rows``), in ``legal_placements``' order, and one draw. A random
-    playout's placement (``PlaceFrame.pick``, the playout's rescue loop)."""
+    anchors (``shapes.paired_rows``), in ``legal_placements``' order, and one draw. A
+    random playout's placement (``PlaceFrame.pick``, the playout's rescue loop)."""
     boat = player.boat
     occupied = boat.occupied
     free = boat.layout.cells_mask & ~occupied

@@ -100,7 +100,7 @@ class DraftFrame(KeepFromPileFrame):
             if need:
                 self.waiting = tuple(need)
                 return
-            if not any([p.draft_pile for p in players]):
+            if not any(p.draft_pile for p in players):
                 self.done = True
                 self.waiting = ()
                 return
