@@ -31,19 +31,9 @@ from bench.engine import _extract_baseline  # noqa: E402
 BASELINE_COMMIT = "b9df4f57ebcb30ea69668b66dc6fac3659ac485c"  # the engine before issue 27
 CASES = (("duel", 2), ("standard", 4))
 
-# One side, run as ``python -c`` with the engine's folder and the seconds per figure.
-_SIDE = r"""
-import json, sys, time
-sys.path.insert(0, sys.argv[1])
-from engine import new_game
-from engine.bots import make_bot
-from engine.bots.random_bot import RandomBot
-try:
-    from engine.forward import determinize
-except ImportError:
-    determinize = None
-seconds = float(sys.argv[2])
-
+# The mid-game states, as source for a side's process (``new_game`` and ``RandomBot`` of the
+# engine that process imports): seeded games played by random bots to half their length.
+MID_GAMES = r"""
 def mid_games(mode, seats, n):
     out = []
     for seed in range(n):
@@ -58,7 +48,21 @@ def mid_games(mode, seats, n):
             game.apply_unchecked(seat, action)
         out.append(game)
     return out
+"""
 
+# One side, run as ``python -c`` with the engine's folder and the seconds per figure.
+_SIDE = r"""
+import json, sys, time
+sys.path.insert(0, sys.argv[1])
+from engine import new_game
+from engine.bots import make_bot
+from engine.bots.random_bot import RandomBot
+try:
+    from engine.forward import determinize
+except ImportError:
+    determinize = None
+seconds = float(sys.argv[2])
+""" + MID_GAMES + r"""
 def rate(work):
     done, started = 0, time.process_time()
     while time.process_time() - started < seconds or done == 0:

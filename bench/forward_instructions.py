@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.engine import _extract_baseline  # noqa: E402
-from bench.forward import BASELINE_COMMIT, CASES  # noqa: E402
+from bench.forward import BASELINE_COMMIT, CASES, MID_GAMES  # noqa: E402
 
 # One side: the engine's folder, the mode, the seat count and how many playouts.
 _SIDE = r"""
@@ -39,17 +39,8 @@ sys.path.insert(0, sys.argv[1])
 from engine import new_game
 from engine.bots.random_bot import RandomBot
 mode, seats, count = sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-states = []
-for seed in range(8):
-    full = new_game(mode, seats, seed, {})
-    bots = [RandomBot(s, seed) for s in range(seats)]
-    game = full.clone()
-    while not full.is_over():
-        s = full.pending()[0]
-        full.apply_unchecked(s, bots[s].act(full, s))
-    for seat, action in full.history[:len(full.history) // 2]:
-        game.apply_unchecked(seat, action)
-    states.append(game)
+""" + MID_GAMES + r"""
+states = mid_games(mode, seats, 8)
 for i in range(count):
     game = states[i % 8].clone()
     bot = RandomBot(0, i)
