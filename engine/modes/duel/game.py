@@ -292,31 +292,7 @@ class DuelGame(Game):
             elif phase == ACT and not self.fish[seat]:
                 # without fish no fish action can be bought (each costs one or more):
                 # ``_act_actions`` is the selections, then end_turn; counted, not listed
-                # (``_selectable`` written out, the boat's fit context worked out when a
-                # cat first asks)
-                spaces = []
-                if not self.selected:
-                    island = self.island
-                    touched = self.touched & _SPACES_MASK
-                    bits = _BITS.get(touched)
-                    if bits is None:
-                        bits = _BITS[touched] = tuple(iter_bits(touched))
-                    free = -1
-                    for s in bits:
-                        item = island[s]
-                        if item is None:
-                            continue
-                        if _IS_CARD[s]:
-                            spaces.append(s)
-                            continue
-                        if free < 0:
-                            occupied = self.boats[seat].occupied
-                            free = self.boats[seat].layout.cells_mask & ~occupied
-                            near = ((occupied << 1) | (occupied >> 1) | (occupied << STRIDE)
-                                    | (occupied >> STRIDE)) & free
-                            anywhere = not occupied
-                        if orientations_fit(_CAT_ORIENTATIONS[item], free, near, anywhere):
-                            spaces.append(s)
+                spaces = [] if self.selected else self._selectable(seat)
                 n = len(spaces) + 1
                 i = 0 if n == 1 else randbelow(n)
                 seat_steps[seat] += 1
