@@ -21,6 +21,7 @@ from typing import Any
 
 from ...actions import Action, PlacementActions
 from ...boat import STRIDE, Boat, Tile, iter_bits
+from ...copies import twin_of
 from ...game import Game, GameType
 from ...rng import Rng
 from ...shapes import (
@@ -875,8 +876,7 @@ class DuelGame(Game):
 
     def clone(self) -> DuelGame:
         """A lean copy for look-ahead (no deepcopy of layouts or shapes)."""
-        twin = DuelGame.__new__(DuelGame)
-        twin.__dict__.update(self.__dict__)
+        twin = twin_of(self)
         twin.history = list(self.history)
         twin.events = list(self.events)
         twin.options = dict(self.options)

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...copies import twin_of
 from ...jsontext import JSONText, array_text
 
 SIDES = ("left", "right")
@@ -35,8 +36,7 @@ class Fields:
     def clone(self) -> Fields:
         """An independent copy for ``Game.clone`` (a card may move a cat: ``FieldCat`` is
         copied); the kept text is immutable and shared."""
-        twin = object.__new__(Fields)
-        twin.__dict__.update(self.__dict__)
+        twin = twin_of(self)
         twin.cats = [FieldCat(c.tile, c.side) for c in self.cats]
         return twin
 

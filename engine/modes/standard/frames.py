@@ -79,17 +79,16 @@ class Frame:
         their copies (a child frame's link to its phase frame then points at the copy)."""
         twin = object.__new__(type(self))
         memo[id(self)] = twin
-        values = twin.__dict__
-        values.update(self.__dict__)
-        for name, value in values.items():
+        for name, value in self.__dict__.items():
             kind = type(value)
             if kind in _ATOMS:
-                continue
-            if (kind is tuple or kind is list) and all(type(i) in _ATOMS for i in value):
+                pass
+            elif (kind is tuple or kind is list) and all(type(i) in _ATOMS for i in value):
                 if kind is list:
-                    values[name] = value[:]
-                continue
-            values[name] = copy.deepcopy(value, memo)
+                    value = value[:]
+            else:
+                value = copy.deepcopy(value, memo)
+            setattr(twin, name, value)  # one by one: see ``engine.copies``
         return twin
 
     def state_edited(self) -> None:

@@ -15,6 +15,7 @@ from enum import StrEnum
 from typing import Any, ClassVar
 
 from ...actions import Action, PlacementActions
+from ...copies import twin_of
 from ...game import Game, GameType
 from ...rng import Rng
 from .catalogue import CODEC
@@ -126,9 +127,7 @@ class StandardGame(Game):
         immutable and shared; ``events`` is a new list of the same event records (an event
         is never changed once logged). The cache of legal actions starts empty. Attributes
         a mode adds (the solo sister) go through ``copy.deepcopy``."""
-        twin = object.__new__(type(self))
-        values = twin.__dict__
-        values.update(self.__dict__)
+        twin = twin_of(self)
         state = twin.state = self.state.clone()
         memo: dict[int, Any] = {id(self): twin, id(self.state): state}
         for old, new in zip(self.state.players, state.players, strict=True):
@@ -141,10 +140,10 @@ class StandardGame(Game):
         twin.events = self.events[:]
         twin.seat_steps = self.seat_steps[:]
         twin._legal = {}
-        for name, value in values.items():
+        for name, value in self.__dict__.items():
             if name in _CLONED or isinstance(value, (int, str, float, type(None), Rules)):
                 continue
-            values[name] = copy.deepcopy(value, memo)
+            setattr(twin, name, copy.deepcopy(value, memo))
         return twin
 
     def playout(self, rng: Rng) -> None:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...actions import Action, PlacementActions
 from ...boat import STRIDE, Tile, cells_of
+from ...copies import with_fields
 from ...shapes import (
     PairPlan,
     Placements,
@@ -100,7 +101,7 @@ def fit_answers(player: PlayerState, *, ignore_touch: bool = False
             found = answers[shape_key] = paired_fit(plan, masks, anywhere)
         return found
 
-    found = player._fit = (boat, occupied, anywhere, (answers, test))
+    found = player._fit = (boat, occupied, anywhere, (answers, test), masks)
     return found[3]
 
 
@@ -130,9 +131,7 @@ def _tile(kind: str, colour: str | None, shape: str, mask: int, tile_id: int) ->
     """``Tile(kind, colour, shape, mask, tile_id)``: the same fields in the instance's dict,
     without the frozen dataclass's ``__init__`` (one ``object.__setattr__`` call per field,
     a few percent of a random playout, which places a tile every few decisions)."""
-    tile = object.__new__(Tile)
-    tile.__dict__.update(kind=kind, colour=colour, shape=shape, mask=mask, tile_id=tile_id)
-    return tile
+    return with_fields(Tile, kind=kind, colour=colour, shape=shape, mask=mask, tile_id=tile_id)
 
 
 # ``Action("place", mask)`` without ``Action.__new__``'s frame: the same tuple subclass and items
@@ -239,14 +238,19 @@ def draw_placement(player: PlayerState, shape_key: str,
     random playout's placement (``PlaceFrame.pick``, the playout's rescue loop)."""
     boat = player.boat
     occupied = boat.occupied
-    free = boat.layout.cells_mask & ~occupied
     touch = bool(occupied) and not player.anywhere
-    near_cells = ((occupied << 1) | (occupied >> 1) | (occupied << STRIDE)
-                  | (occupied >> STRIDE)) & free if touch else 0
+    kept = player._fit  # the fit test's masks, when it asked this boat (a rescue's cat)
+    if kept is not None and kept[0] is boat and kept[1] == occupied and kept[2] == (not touch):
+        masks = kept[4]
+    else:
+        free = boat.layout.cells_mask & ~occupied
+        near_cells = ((occupied << 1) | (occupied >> 1) | (occupied << STRIDE)
+                      | (occupied >> STRIDE)) & free if touch else 0
+        masks = pair_masks(free, near_cells)
     plan = _PLANS.get(shape_key)
     if plan is None:
         plan = _PLANS[shape_key] = pair_plan(shape_of(shape_key).orientations)
-    rows, count = paired_rows(plan, pair_masks(free, near_cells), touch)
+    rows, count = paired_rows(plan, masks, touch)
     return _new_action(Action, ("place", row_placement(rows, randbelow(count))))
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from ...boat import Boat
 from ...cards import Card, base_cards
+from ...copies import twin_of
 from ...jsontext import JSONText, array_text, compact
 from .fields import Fields
 
@@ -76,12 +77,7 @@ class PlayerState:
     def clone(self) -> PlayerState:
         """An independent copy for ``Game.clone``: every list here holds ints, so a shallow
         copy of each is a deep one; the boat copies itself."""
-        twin = object.__new__(PlayerState)
-        values = twin.__dict__
-        values.update(self.__dict__)
-        for name, value in values.items():
-            if type(value) is list:
-                values[name] = value[:]
+        twin = twin_of(self, copy_lists=True)
         twin.boat = self.boat.clone()
         if self._fit is not None:
             twin._fit = None  # a copy asks its own boat (and shares no function object)
@@ -180,8 +176,7 @@ class Supply:
 
     def clone(self) -> Supply:
         """An independent copy for ``Game.clone`` (the kept text is never changed: shared)."""
-        twin = object.__new__(Supply)
-        twin.__dict__.update(self.__dict__)
+        twin = twin_of(self)
         twin.oshax = self.oshax[:]
         twin.rare = self.rare[:]
         twin.common = {key: ids[:] for key, ids in self.common.items()}
@@ -231,12 +226,7 @@ class State:
         """An independent copy for ``Game.clone``, what ``copy.deepcopy`` gives at a fraction
         of its cost: the lists of ids (and of ``(card, colour)`` pairs, immutable) are
         copied, the catalogue's tiles are immutable and shared, the parts copy themselves."""
-        twin = object.__new__(State)
-        values = twin.__dict__
-        values.update(self.__dict__)
-        for name, value in values.items():
-            if type(value) is list:
-                values[name] = value[:]
+        twin = twin_of(self, copy_lists=True)
         twin.players = [p.clone() for p in self.players]
         twin.fields = self.fields.clone()
         twin.supply = self.supply.clone()

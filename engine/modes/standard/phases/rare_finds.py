@@ -41,9 +41,10 @@ class RareFindsPhaseFrame(TurnsFrame):
 
 def oshax_options(game: StandardGame, seat: int) -> list[Action]:
     p = game.state.players[seat]
-    cards = sorted(c for c in p.hand if c in _OSHAX_IDS)
-    if not cards:
+    held = _OSHAX_IDS.intersection(p.hand)  # (card ids are unique: no copy is lost)
+    if not held:
         return []
+    cards = sorted(held)
     tiles = game.state.tiles
     shapes = [tiles[t].shape for t in game.state.supply.oshax]
     fit = fit_test(p)
@@ -81,9 +82,10 @@ def treasure_options(game: StandardGame, seat: int) -> list[Action]:
     """``option_feasible`` of every option of every treasure card in hand, each pool's offer
     looked at once (two cards often share a pool)."""
     p = game.state.players[seat]
-    cards = sorted(c for c in p.hand if c in _TREASURE_IDS)
-    if not cards:
+    held = _TREASURE_IDS.intersection(p.hand)
+    if not held:
         return []
+    cards = sorted(held)
     out = []
     offered: dict[str, bool] = {}
     for c in cards:
@@ -106,6 +108,7 @@ def _treasure_action(card_id: int, option: int) -> Action:
 
 _OSHAX_IDS = frozenset(i for i, c in base_cards().items() if c.family == "oshax")
 _TREASURE_IDS = frozenset(i for i, c in base_cards().items() if c.family == "treasure")
+_RARE_IDS = _OSHAX_IDS | _TREASURE_IDS  # the cards a rare-finds turn plays
 
 
 class RareFindsTurnFrame(Frame):
@@ -129,6 +132,10 @@ class RareFindsTurnFrame(Frame):
     def legal(self, game: StandardGame, seat: int) -> Sequence[Action]:
         if seat != self.seat or self.done:
             return ()
+        if _RARE_IDS.isdisjoint(game.state.players[seat].hand):  # most turns: no such card
+            out = play_actions(game, seat)  # a new list
+            out.append(_PASS)
+            return out
         return [*oshax_options(game, seat), *treasure_options(game, seat),
                 *play_actions(game, seat), _PASS]
 

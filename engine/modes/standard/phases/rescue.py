@@ -17,10 +17,11 @@ from typing import TYPE_CHECKING, Any
 
 from ....actions import Action
 from ....cards import base_cards
+from ....shapes import paired_fit
 from ..fields import SIDES
 from ..frames import Frame
 from ..observation import public_snapshot
-from ..placement import PlaceFrame, fit_answers, fits
+from ..placement import _PLANS, PlaceFrame, fit_answers, fits
 from ..state import PlayerState, card
 from .anytime import is_playable, play_actions, play_card, unplayable_reason
 from .turns import TurnsFrame
@@ -158,6 +159,8 @@ def rescue_options(game: StandardGame, seat: int) -> list[Action]:
         return []
     tiles = game.state.tiles
     answers, fit = fit_answers(p)  # a kept answer is read without calling the test
+    _, _, anywhere, _, masks = p._fit  # what the test reads: asked here for most shapes
+    plans = _PLANS
     lefts, rights = _rescue_actions(kinds)
     out: list[Action] = []
     left = right = 0  # the next index in each field
@@ -172,7 +175,11 @@ def rescue_options(game: StandardGame, seat: int) -> list[Action]:
             shape = tiles[cat.tile].shape
             found = answers.get(shape)
             if found is None:
-                found = fit(shape)
+                plan = plans.get(shape)
+                if plan is None:
+                    found = fit(shape)
+                else:  # ``fit(shape)`` written out (a dozen cats per turn)
+                    found = answers[shape] = paired_fit(plan, masks, anywhere)
             if found:
                 if index >= len(rows):
                     _grow(rows, cat.side, index, kinds)
