@@ -22,6 +22,7 @@ from .copies import twin_of, with_fields
 from .jsontext import JSONText, array_text, compact
 
 STRIDE = 23
+_keep = object.__setattr__  # a kept value on a frozen tile (``Tile.xy``)
 WIDTH = 22
 HEIGHT = 9
 COLOURS = ("blue", "green", "red", "purple", "orange")
@@ -206,33 +207,40 @@ class Tile:
     mask: int
     tile_id: int = -1
 
-    # The kept values live in the instance dict (as functools.cached_property keeps them,
-    # without its lock, which costs more than working the cells out): a frozen dataclass
-    # refuses attribute assignment, not its own dict.
+    # The kept values are attributes set past the frozen dataclass's ``__setattr__`` (as
+    # functools.cached_property keeps them, without its lock, which costs more than working
+    # the cells out), not entries written into ``self.__dict__``: reading the dict would
+    # slow every later read of the tile's fields (``engine.copies``).
 
     @property
     def xy(self) -> tuple[tuple[int, int], ...]:
         """The ``(x, y)`` of each cell, in index order; worked out on first use and kept."""
-        kept = self.__dict__.get("_xy")
-        if kept is None:
-            kept = self.__dict__["_xy"] = cells_xy(self.mask)
-        return kept
+        try:
+            return self._xy  # type: ignore[attr-defined, no-any-return]
+        except AttributeError:
+            kept = cells_xy(self.mask)
+            _keep(self, "_xy", kept)
+            return kept
 
     @property
     def json_text(self) -> str:
         """``compact(self.to_json())``, kept: observations send every tile of every boat."""
-        kept = self.__dict__.get("_json_text")
-        if kept is None:
-            kept = self.__dict__["_json_text"] = compact(self.to_json())
-        return kept
+        try:
+            return self._json_text  # type: ignore[attr-defined, no-any-return]
+        except AttributeError:
+            kept = compact(self.to_json())
+            _keep(self, "_json_text", kept)
+            return kept
 
     @property
     def json_part(self) -> JSONText:
         """``json_text`` as a ``JSONText`` (a part of its boat's tile list), kept."""
-        kept = self.__dict__.get("_json_part")
-        if kept is None:
-            kept = self.__dict__["_json_part"] = JSONText(self.json_text)
-        return kept
+        try:
+            return self._json_part  # type: ignore[attr-defined, no-any-return]
+        except AttributeError:
+            kept = JSONText(self.json_text)
+            _keep(self, "_json_part", kept)
+            return kept
 
     @classmethod
     def quick(cls, kind: str, colour: str | None, shape: str, mask: int,

@@ -21,7 +21,6 @@ from typing import Any
 
 from ...actions import Action, PlacementActions
 from ...boat import STRIDE, Boat, Tile, iter_bits
-from ...copies import twin_of
 from ...game import Game, GameType
 from ...rng import Rng
 from ...shapes import (
@@ -262,6 +261,12 @@ class DuelGame(Game):
         history = self.history
         seat_steps = self.seat_steps
         neighbours = ISLAND.neighbours
+        # the methods called in the loop, looked up once: a Duel game holds more attributes
+        # than CPython 3.11 keeps as inline values, and no ``LOAD_METHOD`` specialisation
+        # takes an instance with a dict (``engine.copies``), so ``self._select`` would be
+        # looked up the generic way at every call
+        selectable, select, act_actions = self._selectable, self._select, self._act_actions
+        settle, return_cat, quick_tile = self._settle, self._return_cat, Tile.quick
         while True:
             phase = self.phase
             seat = self.current
@@ -293,7 +298,7 @@ class DuelGame(Game):
             elif phase == ACT and not self.fish[seat]:
                 # without fish no fish action can be bought (each costs one or more):
                 # ``_act_actions`` is the selections, then end_turn; counted, not listed
-                spaces = [] if self.selected else self._selectable(seat)
+                spaces = [] if self.selected else selectable(seat)
                 n = len(spaces) + 1
                 i = 0 if n == 1 else randbelow(n)
                 seat_steps[seat] += 1
@@ -301,7 +306,7 @@ class DuelGame(Game):
                     space = spaces[i]
                     history.append((seat, SELECTS[space]))
                     if _IS_CARD[space]:
-                        self._select(seat, space)
+                        select(seat, space)
                     else:  # ``_select`` of a cat in the act phase (no extra), written out
                         island = self.island
                         self.placing = island[space]
@@ -325,14 +330,14 @@ class DuelGame(Game):
                     else:
                         self._end_turn(seat)
             elif phase == ACT:
-                legal = self._act_actions(seat)
+                legal = act_actions(seat)
                 n = len(legal)
                 action = legal[0 if n == 1 else randbelow(n)]
                 history.append((seat, action))
                 seat_steps[seat] += 1
                 kind = action[0]
                 if kind == "select":
-                    self._select(seat, action[1])
+                    select(seat, action[1])
                 elif kind == "end_turn":
                     self._end_turn(seat)
                 else:
@@ -354,7 +359,7 @@ class DuelGame(Game):
                 cat = CATS[placing]
                 colour = cat.colour
                 # ``boat.place``, written out: the mask is one of the legal placements
-                boat.tiles.append(Tile.quick("cat", colour, cat.shape.key, mask, cat.id))
+                boat.tiles.append(quick_tile("cat", colour, cat.shape.key, mask, cat.id))
                 boat.occupied = occupied | mask
                 boat.colour_masks[colour] |= mask
                 self.placing = None
@@ -362,9 +367,9 @@ class DuelGame(Game):
                     self.fish[seat] += 1
                 if layout.maps[colour] & mask:
                     self.treasures_due += 1
-                    self._settle()
+                    settle()
                 elif self.treasures_due:
-                    self._settle()
+                    settle()
                 else:
                     self.phase = EXTRA if self.extra else MOVE if self.steps else ACT
             elif phase == PLACE_TREASURE:
@@ -394,30 +399,30 @@ class DuelGame(Game):
                         history.append((seat, _new_action(Action, ("place", mask))))
                         # ``_place_treasure``, written out (``boat.place`` as for a cat)
                         key = shape.key
-                        boat.tiles.append(Tile.quick("common_treasure", None, key, mask,
+                        boat.tiles.append(quick_tile("common_treasure", None, key, mask,
                                                      supply[key].pop()))
                         boat.occupied = occupied | mask
                         self.treasures_due -= 1
-                        self._settle()
+                        settle()
                         break
                     i -= count
                 else:
                     history.append((seat, DECLINE))
                     self._decline(seat)
             elif phase == EXTRA:
-                legal = self._selectable(seat)
+                legal = selectable(seat)
                 n = len(legal)
                 space = legal[0 if n == 1 else randbelow(n)]
                 history.append((seat, SELECTS[space]))
                 seat_steps[seat] += 1
-                self._select(seat, space)
+                select(seat, space)
             elif phase == RETURN_CAT:
                 counters = self.counters
                 n = len(counters)
                 tile = counters[0 if n == 1 else randbelow(n)]
                 history.append((seat, Action("return_cat", tile)))
                 seat_steps[seat] += 1
-                self._return_cat(seat, tile)
+                return_cat(seat, tile)
             elif phase == OVER:
                 return
             else:  # choosing the boats
@@ -876,7 +881,8 @@ class DuelGame(Game):
 
     def clone(self) -> DuelGame:
         """A lean copy for look-ahead (no deepcopy of layouts or shapes)."""
-        twin = twin_of(self)
+        twin = DuelGame.__new__(DuelGame)
+        twin.__dict__.update(self.__dict__)
         twin.history = list(self.history)
         twin.events = list(self.events)
         twin.options = dict(self.options)
