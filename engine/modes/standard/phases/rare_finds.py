@@ -87,28 +87,29 @@ def treasure_options(game: StandardGame, seat: int) -> list[Action]:
         return []
     cards = sorted(held)
     out = []
+    fish = p.fish
     offered: dict[str, bool] = {}
     for c in cards:
-        for i, opt in enumerate(card(c).options):
-            if opt.get("extra_cost_fish", 0) > p.fish:
+        for extra, pool, action in _TREASURE_OPTIONS[c]:
+            if extra > fish:
                 continue
-            pool = opt["take"][0]["kind"]
             ok = offered.get(pool)
             if ok is None:
                 ok = offered[pool] = treasure_offered(game, seat, pool)
             if ok:
-                out.append(_treasure_action(c, i))
+                out.append(action)
     return out
-
-
-@cache
-def _treasure_action(card_id: int, option: int) -> Action:
-    return Action("treasure", card_id, option)
 
 
 _OSHAX_IDS = frozenset(i for i, c in base_cards().items() if c.family == "oshax")
 _TREASURE_IDS = frozenset(i for i, c in base_cards().items() if c.family == "treasure")
 _RARE_IDS = _OSHAX_IDS | _TREASURE_IDS  # the cards a rare-finds turn plays
+# treasure card -> per option: its extra cost in fish, the pool of its first treasure, and
+# its ``treasure`` action (read from the cards' options once, not at every turn)
+_TREASURE_OPTIONS = {
+    c: tuple((opt.get("extra_cost_fish", 0), opt["take"][0]["kind"], Action("treasure", c, i))
+             for i, opt in enumerate(card(c).options))
+    for c in sorted(_TREASURE_IDS)}
 
 
 class RareFindsTurnFrame(Frame):
