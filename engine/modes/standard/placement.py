@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any
 
 from ...actions import Action, PlacementActions
 from ...boat import STRIDE, Tile, cells_of
-from ...copies import with_fields
 from ...shapes import (
     PairPlan,
     Placements,
@@ -79,7 +78,10 @@ def fit_answers(player: PlayerState, *, ignore_touch: bool = False
                 ) -> tuple[dict[str, bool], Callable[[str], bool]]:
     """``fit_test``'s answers so far (shape key -> fits) beside the test itself, for a caller
     that asks about many tiles in a loop (``rescue_options``, a dozen cats per rescue turn):
-    it reads a kept answer from the dict and calls the test only for a shape not asked yet."""
+    it reads a kept answer from the dict and calls the test only for a shape not asked yet.
+    The player keeps ``(boat, occupied, anywhere, (answers, test), pair masks)``: the masks
+    are read by ``draw_placement`` (the placement of the cat just asked about) and by
+    ``rescue_options``, which calls ``paired_fit`` itself."""
     boat = player.boat
     occupied = boat.occupied
     anywhere = ignore_touch or player.anywhere or not occupied
@@ -95,9 +97,9 @@ def fit_answers(player: PlayerState, *, ignore_touch: bool = False
     def test(shape_key: str) -> bool:
         found = answers.get(shape_key)
         if found is None:
-            plan = _PLANS.get(shape_key)
+            plan = PAIR_PLANS.get(shape_key)
             if plan is None:
-                plan = _PLANS[shape_key] = pair_plan(shape_of(shape_key).orientations)
+                plan = PAIR_PLANS[shape_key] = pair_plan(shape_of(shape_key).orientations)
             found = answers[shape_key] = paired_fit(plan, masks, anywhere)
         return found
 
@@ -113,7 +115,9 @@ def _fits_free(shape_key: str, free: int, near_cells: int, anywhere: bool) -> bo
 
 
 _ORIENTATIONS: dict[str, tuple[Any, ...]] = {}  # shape key -> its orientations
-_PLANS: dict[str, PairPlan] = {}  # shape key -> its ``pair_plan``
+# shape key -> its ``pair_plan``, worked out once (the fit tests, the placements drawn, and
+# ``rescue_options``, which calls ``paired_fit`` itself for the shapes not asked yet)
+PAIR_PLANS: dict[str, PairPlan] = {}
 
 
 def _fits(shape_key: str, cells: int, occupied: int, anywhere: bool) -> bool:
@@ -125,13 +129,6 @@ def _fits(shape_key: str, cells: int, occupied: int, anywhere: bool) -> bool:
     near_cells = 0 if anywhere else (
         (occupied << 1) | (occupied >> 1) | (occupied << STRIDE) | (occupied >> STRIDE)) & free
     return _fits_free(shape_key, free, near_cells, anywhere)
-
-
-def _tile(kind: str, colour: str | None, shape: str, mask: int, tile_id: int) -> Tile:
-    """``Tile(kind, colour, shape, mask, tile_id)``: the same fields in the instance's dict,
-    without the frozen dataclass's ``__init__`` (one ``object.__setattr__`` call per field,
-    a few percent of a random playout, which places a tile every few decisions)."""
-    return with_fields(Tile, kind=kind, colour=colour, shape=shape, mask=mask, tile_id=tile_id)
 
 
 # ``Action("place", mask)`` without ``Action.__new__``'s frame: the same tuple subclass and items
@@ -247,9 +244,9 @@ def draw_placement(player: PlayerState, shape_key: str,
         near_cells = ((occupied << 1) | (occupied >> 1) | (occupied << STRIDE)
                       | (occupied >> STRIDE)) & free if touch else 0
         masks = pair_masks(free, near_cells)
-    plan = _PLANS.get(shape_key)
+    plan = PAIR_PLANS.get(shape_key)
     if plan is None:
-        plan = _PLANS[shape_key] = pair_plan(shape_of(shape_key).orientations)
+        plan = PAIR_PLANS[shape_key] = pair_plan(shape_of(shape_key).orientations)
     rows, count = paired_rows(plan, masks, touch)
     return _new_action(Action, ("place", row_placement(rows, randbelow(count))))
 
@@ -264,7 +261,7 @@ def put_tile(game: StandardGame, seat: int, tile: int, colour: str | None, mask:
     player = state.players[seat]
     info = state.tiles[tile]
     kind = info.kind
-    player.boat.place(_tile(kind, colour, info.shape, mask, info.id))
+    player.boat.place(Tile.quick(kind, colour, info.shape, mask, info.id))
     state.in_transit.remove(tile)
     player.anywhere = False  # the anywhere effect covers exactly one placement
     game.log("placed", seat=seat, tile=tile, kind=kind, colour=colour, cells=cells_of(mask))

@@ -69,7 +69,7 @@ class PlayerState:
     anywhere: bool = False  # card 69/70 pending: the next placement need not touch
     extra_cats: int = 0  # cards 80-82 pending: extra cats on the next rescue turn
     anytime_count: int = 0  # anytime cards in hand (kept in step with ``hand``)
-    # (boat, occupied, anywhere, (answers, test)) of the last ``placement.fit_test``: the
+    # (boat, occupied, anywhere, (answers, test), pair masks) of the last ``fit_test``: the
     # answers depend only on the boat's layout and those two. Not annotated, so not a
     # dataclass field (neither compared nor printed); a clone starts without it
     _fit = None

@@ -21,7 +21,7 @@ from ....shapes import paired_fit
 from ..fields import SIDES
 from ..frames import Frame
 from ..observation import public_snapshot
-from ..placement import _PLANS, PlaceFrame, fit_answers, fits
+from ..placement import PAIR_PLANS, PlaceFrame, fit_answers, fits
 from ..state import PlayerState, card
 from .anytime import is_playable, play_actions, play_card, unplayable_reason
 from .turns import TurnsFrame
@@ -160,7 +160,7 @@ def rescue_options(game: StandardGame, seat: int) -> list[Action]:
     tiles = game.state.tiles
     answers, fit = fit_answers(p)  # a kept answer is read without calling the test
     _, _, anywhere, _, masks = p._fit  # what the test reads: asked here for most shapes
-    plans = _PLANS
+    plans = PAIR_PLANS
     lefts, rights = _rescue_actions(kinds)
     out: list[Action] = []
     left = right = 0  # the next index in each field
