@@ -56,8 +56,12 @@ class Fields:
     def _insert(self, cat: FieldCat) -> None:
         if cat.side == "right":
             self.cats.append(cat)
-        else:
-            self.cats.insert(sum(1 for c in self.cats if c.side == "left"), cat)
+        else:  # after the left field's cats, which come first (a loop: no generator)
+            cats = self.cats
+            end = 0
+            while end < len(cats) and cats[end].side == "left":
+                end += 1
+            cats.insert(end, cat)
 
     def _locate(self, side: str, index: int) -> int:
         seen = -1

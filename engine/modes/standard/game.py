@@ -166,7 +166,7 @@ class StandardGame(Game):
         advance = self._advance
         while frames:
             top = frames[-1]
-            if top.__class__ is RescueTurnFrame and plays_rescue_turns(self, top):
+            if type(top) is RescueTurnFrame and plays_rescue_turns(self, top):
                 rescue_turns(self, top, randbelow)
                 continue
             seat = top.waiting[0]

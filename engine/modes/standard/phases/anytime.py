@@ -138,7 +138,10 @@ def playable_cards(game: StandardGame, seat: int, context: str = "window") -> li
     if not p.anytime_count:
         return []
     # only anytime cards can be playable: the others are skipped before the full check
-    out = [c for c in p.hand if c in ANYTIME_IDS and _playable(game, p, c, context)]
+    out = []
+    for c in p.hand:  # a loop: asked before most turns of a seat holding anytime cards
+        if c in ANYTIME_IDS and _playable(game, p, c, context):
+            out.append(c)
     out.sort()
     return out
 

@@ -50,7 +50,10 @@ class BuyFrame(Frame):
     def _options(self, game: StandardGame, seat: int) -> list[Action]:
         p = game.state.players[seat]
         fish = p.fish
-        out = [_BUY.get(c) or _buy(c) for c in sorted(p.kept) if _COST[c] <= fish]
+        out = []
+        for c in sorted(p.kept):  # a loop: asked after every purchase, of two or three cards
+            if _COST[c] <= fish:
+                out.append(_BUY.get(c) or _buy(c))
         if p.anytime_count:  # (most seats hold none: no generator for nothing)
             out.extend(play_action(c) for c in playable_cards(game, seat, "buy"))
         return out
@@ -126,7 +129,10 @@ class BuyFrame(Frame):
             play_card(game, seat, action[1])
         else:
             self.finished.append(seat)
-            self.waiting = tuple(s for s in self.waiting if s != seat)
+            waiting = self.waiting  # without ``seat`` (no generator)
+            if seat in waiting:
+                i = waiting.index(seat)
+                self.waiting = waiting[:i] + waiting[i + 1:]
 
     def describe(self, game: StandardGame, seat: int) -> dict[str, Any]:
         return {"decision": self.name, "done": seat in self.finished}

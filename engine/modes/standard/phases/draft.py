@@ -96,11 +96,18 @@ class DraftFrame(KeepFromPileFrame):
         players = game.state.players
         keep, picks = self.keep, self.picks
         while True:
-            need = [p.seat for p in players if len(p.draft_pile) > keep and p.seat not in picks]
+            need = []
+            left = False  # whether any pile is left (loops: no comprehension per pick)
+            for p in players:
+                pile = p.draft_pile
+                if pile:
+                    left = True
+                    if len(pile) > keep and p.seat not in picks:
+                        need.append(p.seat)
             if need:
                 self.waiting = tuple(need)
                 return
-            if not any(p.draft_pile for p in players):
+            if not left:
                 self.done = True
                 self.waiting = ()
                 return
@@ -127,7 +134,10 @@ class DraftFrame(KeepFromPileFrame):
 
     def apply(self, game: StandardGame, seat: int, action: Action) -> None:
         self.picks[seat] = tuple(sorted(action[1]))
-        self.waiting = tuple([s for s in self.waiting if s != seat])
+        waiting = self.waiting  # without ``seat`` (no generator)
+        if seat in waiting:
+            i = waiting.index(seat)
+            self.waiting = waiting[:i] + waiting[i + 1:]
         self._just_picked = True
 
     def describe(self, game: StandardGame, seat: int) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from ....cards import base_cards
 from ..frames import Frame
 from ..placement import PlaceFrame, TreasureFrame, fit_test, fits, treasure_offered
 from ..state import card
-from .anytime import is_playable, play_actions, play_card, unplayable_reason
+from .anytime import holds_playable, is_playable, play_actions, play_card, unplayable_reason
 from .turns import TurnsFrame
 
 if TYPE_CHECKING:
@@ -34,6 +34,18 @@ class RareFindsPhaseFrame(TurnsFrame):
 
     def turn_frame(self, game: StandardGame, seat: int) -> Frame:
         return RareFindsTurnFrame(self, seat)
+
+    def pass_at_once(self, game: StandardGame, seat: int) -> bool:
+        # ``RareFindsTurnFrame``'s legal actions are only ``pass`` exactly when the seat holds
+        # no Oshax or treasure card and no anytime card it may play: the frame would apply the
+        # pass and log ``passed`` and ``auto`` at once, as this does
+        p = game.state.players[seat]
+        if not _RARE_IDS.isdisjoint(p.hand) or (p.anytime_count and holds_playable(game, p)):
+            return False
+        self.passed.append(seat)
+        game.log("passed", seat=seat, phase="rare_finds")
+        game.log("auto", seat=seat, action="pass")
+        return True
 
     def finish(self, game: StandardGame) -> None:
         game.log("rare_finds_over")

@@ -54,13 +54,15 @@ class ChooseRescueFrame(Frame):
         self.snapshot = public_snapshot(game)  # what others see until the reveal
 
     def _options(self, p: PlayerState) -> list[int]:
-        return sorted(c for c in p.hand if c in _RESCUE_IDS)
+        return sorted(_RESCUE_IDS.intersection(p.hand))  # (card ids are unique)
 
     def progress(self, game: StandardGame) -> None:
         none_held = _RESCUE_IDS.isdisjoint
         finished = self.finished
-        waiting = [p.seat for p in game.state.players
-                   if not none_held(p.hand) and p.seat not in finished]
+        waiting = []
+        for p in game.state.players:  # a loop: asked after every choice (no comprehension)
+            if not none_held(p.hand) and p.seat not in finished:
+                waiting.append(p.seat)
         if waiting:
             self.waiting = tuple(waiting)
             return

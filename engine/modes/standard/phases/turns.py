@@ -39,6 +39,12 @@ class TurnsFrame(Frame):
     def finish(self, game: StandardGame) -> None:
         """Runs once when the phase is over."""
 
+    def pass_at_once(self, game: StandardGame, seat: int) -> bool:
+        """Whether ``seat``'s turn is a pass with nothing to decide, played here, with the
+        events its turn frame would log, instead of by a turn frame pushed, progressed and
+        popped (most rare-finds turns). None by default."""
+        return False
+
     # --- the loop ----------------------------------------------------------------------------
     def _next_seat(self) -> int:
         order, passed = self.order, self.passed
@@ -74,8 +80,9 @@ class TurnsFrame(Frame):
                             return
             if self.stage == "window":
                 self.stage = "turn"
-                game.push(self.turn_frame(game, self.current))  # type: ignore[arg-type]
-                return
+                if not self.pass_at_once(game, self.current):  # type: ignore[arg-type]
+                    game.push(self.turn_frame(game, self.current))  # type: ignore[arg-type]
+                    return
             if self.stage == "turn":
                 self.after_turn(game, self.current)  # type: ignore[arg-type]
                 self.stage = "next"
