@@ -276,8 +276,11 @@ def treasure_offer(game: StandardGame, seat: int, pool: str) -> list[str]:
     if not keys:
         return keys
     answers, fit = fit_answers(game.state.players[seat])
-    # a kept answer is read without calling the test
-    return [k for k in keys if (answers[k] if k in answers else fit(k))]
+    out = []
+    for k in keys:  # a kept answer is read without calling the test (a loop: no frame)
+        if answers[k] if k in answers else fit(k):
+            out.append(k)
+    return out
 
 
 def treasure_offered(game: StandardGame, seat: int, pool: str) -> bool:
@@ -355,7 +358,9 @@ class TreasureFrame(Frame):
     def legal(self, game: StandardGame, seat: int) -> Sequence[Action]:
         if seat != self.seat:
             return ()
-        out = [_TAKE.get(k) or _take_action(k) for k in self.options(game)]
+        out = []
+        for k in self.options(game):
+            out.append(_TAKE.get(k) or _take_action(k))
         if self.taken >= self.required:
             out.append(_DECLINE)
         return out

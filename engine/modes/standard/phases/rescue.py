@@ -124,7 +124,7 @@ def reveal(game: StandardGame) -> None:
 def basket_kinds(p: PlayerState) -> tuple[str, ...]:
     """The kinds of basket this player can use for a rescue now."""
     kinds = []
-    if p.free_baskets > 0:
+    if p.baskets > p.baskets_used:  # ``free_baskets``, without a property call per turn
         kinds.append("permanent")
     full = half = 0
     baskets = _BASKETS
@@ -211,7 +211,12 @@ def use_basket(game: StandardGame, p: PlayerState, kind: str) -> list[int]:
         p.baskets_used += 1
         return []
     wanted = 1 if kind == "full" else 2
-    used = [c for c in p.revealed_rescue if card(c).basket == kind][:wanted]
+    used = []
+    for c in p.revealed_rescue:  # the first ``wanted`` of that kind (a loop: every rescue)
+        if _BASKETS[c] == kind:
+            used.append(c)
+            if len(used) == wanted:
+                break
     for c in used:
         p.revealed_rescue.remove(c)
         game.state.played.append(c)

@@ -50,6 +50,8 @@ class TurnsFrame(Frame):
         order, passed = self.order, self.passed
         start = 0 if self.current is None else order.index(self.current) + 1
         n = len(order)
+        if not passed:  # (the first round: nobody is out yet)
+            return order[start] if start < n else order[0]
         for k in range(start, start + n):
             seat = order[k % n]
             if seat not in passed:
