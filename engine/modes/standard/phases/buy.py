@@ -72,7 +72,8 @@ class BuyFrame(Frame):
             if seat not in self.finished:
                 options = self._options(game, seat)
                 if options:
-                    game.remember_legal(self, seat, [*options, _DONE])
+                    options.append(_DONE)  # (a new list: ``_options`` builds one per call)
+                    game.remember_legal(self, seat, options)
                     return
                 self.finished.append(seat)  # nothing left to decide: done without asking
                 self.waiting = tuple([s for s in self.waiting if s != seat])
@@ -88,7 +89,8 @@ class BuyFrame(Frame):
                 if not options:
                     self.finished.append(seat)  # nothing to decide: done without asking
                     continue
-                game.remember_legal(self, seat, [*options, _DONE])
+                options.append(_DONE)
+                game.remember_legal(self, seat, options)
             waiting.append(seat)
         self._recheck = ()
         if waiting:

@@ -117,7 +117,9 @@ class DraftFrame(KeepFromPileFrame):
         players = game.state.players
         remainders = []
         for p in players:
-            chosen = self.picks.get(p.seat, tuple(p.draft_pile))
+            chosen = self.picks.get(p.seat)
+            if chosen is None:  # (a pile of ``keep`` cards or fewer: all of it is kept)
+                chosen = tuple(p.draft_pile)
             for c in chosen:
                 p.draft_pile.remove(c)
                 p.kept.append(c)
