@@ -145,6 +145,9 @@ def row_placement(rows: list[tuple[int, int, int]], index: int) -> int:
 
 # per orientation: mask0, anchor_mask and (kind, offset) terms (``pair_plan``)
 PairPlan = tuple[tuple[int, int, tuple[tuple[int, int], ...]], ...]
+# the free cells and the near cells, each alone, with the cell to the right, with the cell
+# below (``pair_masks``)
+PairMasks = tuple[tuple[int, int, int], tuple[int, int, int]]
 
 
 def pair_plan(orientations: Sequence[Orientation]) -> PairPlan:

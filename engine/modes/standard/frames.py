@@ -33,6 +33,15 @@ class PickActions(list):
 _ATOMS = frozenset({int, str, bool, float, type(None)})
 
 
+def without(seats: tuple[int, ...], seat: int) -> tuple[int, ...]:
+    """``seats`` less ``seat`` (the same tuple if it is not there): a frame's ``waiting``
+    after a seat is done with a simultaneous choice, by slicing rather than a generator."""
+    if seat not in seats:
+        return seats
+    i = seats.index(seat)
+    return seats[:i] + seats[i + 1:]
+
+
 class Frame:
     """Base class: a frame that needs nobody and is done at once."""
 

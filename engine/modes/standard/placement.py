@@ -13,8 +13,9 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ...actions import Action, PlacementActions
-from ...boat import STRIDE, Tile, cells_of
+from ...boat import STRIDE, Boat, Tile, cells_of
 from ...shapes import (
+    PairMasks,
     PairPlan,
     Placements,
     Shape,
@@ -88,23 +89,35 @@ def fit_answers(player: PlayerState, *, ignore_touch: bool = False
     kept = player._fit
     if kept is not None and kept[0] is boat and kept[1] == occupied and kept[2] == anywhere:
         return kept[3]
-    free = boat.layout.cells_mask & ~occupied
-    near_cells = 0 if anywhere else (
-        (occupied << 1) | (occupied >> 1) | (occupied << STRIDE) | (occupied >> STRIDE)) & free
-    masks = pair_masks(free, near_cells)
+    masks = _boat_pair_masks(boat, occupied, anywhere)
     answers: dict[str, bool] = {}
 
     def test(shape_key: str) -> bool:
         found = answers.get(shape_key)
         if found is None:
-            plan = PAIR_PLANS.get(shape_key)
-            if plan is None:
-                plan = PAIR_PLANS[shape_key] = pair_plan(shape_of(shape_key).orientations)
+            plan = PAIR_PLANS.get(shape_key) or _pair_plan_of(shape_key)
             found = answers[shape_key] = paired_fit(plan, masks, anywhere)
         return found
 
     found = player._fit = (boat, occupied, anywhere, (answers, test), masks)
     return found[3]
+
+
+def _boat_pair_masks(boat: Boat, occupied: int, anywhere: bool) -> PairMasks:
+    """``pair_masks`` of the boat's free cells and, under the touch rule, the free cells
+    next to a tile."""
+    free = boat.layout.cells_mask & ~occupied
+    near_cells = 0 if anywhere else (
+        (occupied << 1) | (occupied >> 1) | (occupied << STRIDE) | (occupied >> STRIDE)) & free
+    return pair_masks(free, near_cells)
+
+
+def _pair_plan_of(shape_key: str) -> PairPlan:
+    """The shape's ``pair_plan``, worked out once (``PAIR_PLANS``)."""
+    plan = PAIR_PLANS.get(shape_key)
+    if plan is None:
+        plan = PAIR_PLANS[shape_key] = pair_plan(shape_of(shape_key).orientations)
+    return plan
 
 
 def _fits_free(shape_key: str, free: int, near_cells: int, anywhere: bool) -> bool:
@@ -235,19 +248,14 @@ def draw_placement(player: PlayerState, shape_key: str,
     random playout's placement (``PlaceFrame.pick``, the playout's rescue loop)."""
     boat = player.boat
     occupied = boat.occupied
-    touch = bool(occupied) and not player.anywhere
+    anywhere = player.anywhere or not occupied
     kept = player._fit  # the fit test's masks, when it asked this boat (a rescue's cat)
-    if kept is not None and kept[0] is boat and kept[1] == occupied and kept[2] == (not touch):
+    if kept is not None and kept[0] is boat and kept[1] == occupied and kept[2] == anywhere:
         masks = kept[4]
     else:
-        free = boat.layout.cells_mask & ~occupied
-        near_cells = ((occupied << 1) | (occupied >> 1) | (occupied << STRIDE)
-                      | (occupied >> STRIDE)) & free if touch else 0
-        masks = pair_masks(free, near_cells)
-    plan = PAIR_PLANS.get(shape_key)
-    if plan is None:
-        plan = PAIR_PLANS[shape_key] = pair_plan(shape_of(shape_key).orientations)
-    rows, count = paired_rows(plan, masks, touch)
+        masks = _boat_pair_masks(boat, occupied, anywhere)
+    plan = PAIR_PLANS.get(shape_key) or _pair_plan_of(shape_key)
+    rows, count = paired_rows(plan, masks, not anywhere)
     return _new_action(Action, ("place", row_placement(rows, randbelow(count))))
 
 

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from ....actions import Action
 from ....cards import base_cards
-from ..frames import Frame
+from ..frames import Frame, without
 from ..observation import public_snapshot
 from .anytime import (
     is_playable,
@@ -76,7 +76,7 @@ class BuyFrame(Frame):
                     game.remember_legal(self, seat, options)
                     return
                 self.finished.append(seat)  # nothing left to decide: done without asking
-                self.waiting = tuple([s for s in self.waiting if s != seat])
+                self.waiting = without(self.waiting, seat)
             if self.waiting:
                 return
         waiting = []
@@ -131,10 +131,7 @@ class BuyFrame(Frame):
             play_card(game, seat, action[1])
         else:
             self.finished.append(seat)
-            waiting = self.waiting  # without ``seat`` (no generator)
-            if seat in waiting:
-                i = waiting.index(seat)
-                self.waiting = waiting[:i] + waiting[i + 1:]
+            self.waiting = without(self.waiting, seat)
 
     def describe(self, game: StandardGame, seat: int) -> dict[str, Any]:
         return {"decision": self.name, "done": seat in self.finished}

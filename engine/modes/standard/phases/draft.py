@@ -13,7 +13,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from ....actions import Action
-from ..frames import Frame, PickActions
+from ..frames import Frame, PickActions, without
 
 if TYPE_CHECKING:
     from ..game import StandardGame
@@ -136,10 +136,7 @@ class DraftFrame(KeepFromPileFrame):
 
     def apply(self, game: StandardGame, seat: int, action: Action) -> None:
         self.picks[seat] = tuple(sorted(action[1]))
-        waiting = self.waiting  # without ``seat`` (no generator)
-        if seat in waiting:
-            i = waiting.index(seat)
-            self.waiting = waiting[:i] + waiting[i + 1:]
+        self.waiting = without(self.waiting, seat)
         self._just_picked = True
 
     def describe(self, game: StandardGame, seat: int) -> dict[str, Any]:

@@ -42,7 +42,7 @@ class TurnsFrame(Frame):
     def pass_at_once(self, game: StandardGame, seat: int) -> bool:
         """Whether ``seat``'s turn is a pass with nothing to decide, played here, with the
         events its turn frame would log, instead of by a turn frame pushed, progressed and
-        popped (most rare-finds turns). None by default."""
+        popped (most rare-finds turns). Never, by default."""
         return False
 
     # --- the loop ----------------------------------------------------------------------------
