@@ -29,7 +29,7 @@ WORKDIR /app
 COPY requirements.txt .
 # The project's packages go into a virtualenv, first on PATH: the image's own python3, which
 # runs the Python bots, keeps the standard library alone, and python3-numpy bots are shown the
-# virtualenv's numpy and nothing else of it (workers/bot_packages.py).
+# virtualenv's numpy and nothing else of it (workers/sandbox/bot_packages.py).
 RUN python -m venv /opt/venv && /opt/venv/bin/pip install -r requirements.txt
 ENV PATH=/opt/venv/bin:$PATH
 

@@ -5,8 +5,9 @@
 
 Seed after seed, each deal is played once with A and once with B in the tested seat, against
 the same opponents (``--bots``, default ``random``) in the same other seats, in every seat
-rotation (the plan is the tournament's own, ``workers/paired.py``). After every seed the SPRT
-(``workers/sprt.py``: pentanomial for two seats) updates its log-likelihood ratio, and the run
+rotation (the plan is the tournament's own, ``competition/paired_stats.py``). After every seed the
+SPRT
+(``competition/sprt.py``: pentanomial for two seats) updates its log-likelihood ratio, and the run
 stops as soon as it crosses a bound, or at the cap of ``--seeds`` deals. Prints the LLR and
 its bounds, the games played, the Elo difference B − A with its interval, and one verdict that
 the interval agrees with; then plain descriptions (mean score difference, win rates). Exit
@@ -21,8 +22,9 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+from competition import paired_stats as paired
+from competition import sprt
 from engine.modes import mode_class
-from workers import paired, sprt
 from workers.paired_play import run_local
 
 from .errors import CliError

@@ -11,8 +11,8 @@ from collections.abc import Sequence
 
 from engine.bots import builtin_names, is_builtin_bot
 from engine.errors import ConfigError
-from workers.bundles import BundleError, validate_bundle
 from workers.runner import SeatSpec
+from workers.sandbox.bundles import BundleError, validate_bundle
 
 
 def _looks_like_a_path(name: str) -> bool:

@@ -7,7 +7,7 @@ No web stack and nothing from another host: a small standard-library HTTP server
   (no settings, no database) with its frames URL pointing here, so it is the site's viewer;
 * ``/static/<app>/...`` — the viewer's scripts and stylesheets (``replays/static``) and the
   site's stylesheet (``website/static``), from the checkout;
-* ``/frames?seat=spectator|N`` — the frames ``replays.frames`` builds from the replay (what
+* ``/frames?seat=spectator|N`` — the frames ``replayfile.frames`` builds from the replay (what
   the server's frames endpoint answers), as JSON, errors in the API's one error body;
 * ``/replay`` — the replay file itself.
 
@@ -75,7 +75,7 @@ class LocalReplay:
     """One replay file and the frames of each view, built once on first request."""
 
     def __init__(self, data: bytes, title: str, filename: str = "game.replay") -> None:
-        from replays.format import decode
+        from replayfile.format import decode
 
         self.data = data
         self.doc = decode(data)  # a ReplayError here, before any server starts
@@ -104,7 +104,7 @@ class LocalReplay:
 
     def frames(self, seat_param: str | None) -> bytes:
         """The frames payload; raises FramesError (InvalidSeat for a bad seat)."""
-        from replays.frames import build_frames, parse_seat
+        from replayfile.frames import build_frames, parse_seat
 
         seat = parse_seat(seat_param, int(self.doc["header"]["seats"]))
         key = "spectator" if seat is None else str(seat)
@@ -133,7 +133,7 @@ class _Handler(BaseHTTPRequestHandler):
             self._error(HTTPStatus.NOT_FOUND, "not_found", f"Nothing at {parts.path}.")
 
     def _frames(self, seat: str | None) -> None:
-        from replays.frames import FramesError, InvalidSeat
+        from replayfile.frames import FramesError, InvalidSeat
 
         try:
             body = self.server.replay.frames(seat)

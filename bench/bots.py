@@ -43,14 +43,14 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from competition.limits import Limits  # noqa: E402
 from engine import new_game  # noqa: E402
 from engine.bots.random_bot import RandomBot  # noqa: E402
 from workers import runner as runner_module  # noqa: E402
 from workers.agents import ProgramAgent  # noqa: E402
-from workers.isolation import Isolation  # noqa: E402
-from workers.limits import Limits  # noqa: E402
 from workers.runner import MatchSpec, SeatSpec, run_match  # noqa: E402
-from workers.sandbox import BotSandbox, detect_isolation  # noqa: E402
+from workers.sandbox.bot_process import BotSandbox, detect_isolation  # noqa: E402
+from workers.sandbox.isolation import Isolation  # noqa: E402
 
 TARGET_ROUND_TRIP_US = 200
 TARGET_RATIO = 2.0
@@ -268,12 +268,13 @@ def game_times(games: int, compiled: str | None = None) -> dict[str, Any]:
 BREAKDOWN_STEPS = (
     ("workers.agents", "decide_for", "decide line (decide_for)"),
     ("engine.modes.standard.game", "StandardGame.protocol_observation", "  observation"),
-    ("workers.protocol", "ObservationEncoder.encode", "  observation text"),
-    ("workers.protocol", "LegalEncoder.encode_list", "  legal actions text"),
+    ("workers.protocol.wire", "ObservationEncoder.encode", "  observation text"),
+    ("workers.protocol.wire", "LegalEncoder.encode_list", "  legal actions text"),
     ("engine.modes.standard.game", "StandardGame.legal_actions_of", "legal actions"),
-    ("workers.sandbox", "BotProcess.begin", "send the line (begin)"),
-    ("workers.sandbox", "BotProcess.finish", "wait for and read the answer (finish)"),
-    ("workers.sandbox", "BotProcess.tree_cpu_seconds", "  the bot's CPU time (cgroup read)"),
+    ("workers.sandbox.bot_process", "BotProcess.begin", "send the line (begin)"),
+    ("workers.sandbox.bot_process", "BotProcess.finish", "wait for and read the answer (finish)"),
+    ("workers.sandbox.bot_process", "BotProcess.tree_cpu_seconds",
+     "  the bot's CPU time (cgroup read)"),
     ("workers.agents", "parse_reply", "parse the answer"),
     ("engine.game", "Game.apply_unchecked", "apply the action"),
 )

@@ -5,7 +5,7 @@
 Plays ``games`` seeded games of every mode at every table size with random bots (random bots
 make the longest games: they rarely end a phase early), and counts each seat's decisions.
 Prints the largest count per mode and, with ``--write``, stores ``ceil(max x factor)`` in
-``workers/data/decisions.json``, which ``workers.limits.match_worst_case_seconds`` reads.
+``competition/data/decisions.json``, which ``competition.limits.match_worst_case_seconds`` reads.
 """
 
 from __future__ import annotations

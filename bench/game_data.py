@@ -19,10 +19,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from competition.limits import Limits  # noqa: E402
 from engine import new_game  # noqa: E402
 from engine.game_data import GAME_DATA_MODES, _build  # noqa: E402
-from workers.limits import Limits  # noqa: E402
-from workers.protocol import dumps_line, start_line, start_message  # noqa: E402
+from workers.protocol.wire import dumps_line, start_line, start_message  # noqa: E402
 
 SEATS = {"standard": 4, "family": 2, "solo": 1, "duel": 2}
 

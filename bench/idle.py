@@ -75,7 +75,7 @@ def tree(root: int) -> dict[int, tuple[float, str]]:
 
 
 def kind(cmdline: str) -> str:
-    if "workers.embedded" in cmdline:
+    if "workers.queueing.embedded" in cmdline:
         role = "periodic" if "periodic" in cmdline else "matches"
         return f"embedded {role} worker"
     if "runserver" in cmdline:

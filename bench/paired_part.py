@@ -4,7 +4,7 @@
         --bots greedy --seed 0 --seeds 50 --first 49 --last 25 --log FILE [--skip-log OTHER]
 
 The games are those of ``python -m arena arena --paired A,B --seeds N --seed S`` (the same
-plan, specs and runner: ``workers.paired.plan``, ``workers.paired_play.game_spec``,
+plan, specs and runner: ``competition.paired_stats.plan``, ``workers.paired_play.game_spec``,
 ``result_of``), but only the seeds ``--first`` to ``--last`` (inclusive), in that order, which
 may run downwards: a second process can play a plan from its end while the arena command
 plays it from its start, and ``bench/paired_row.py`` reads the two logs joined. A seed already
@@ -22,7 +22,7 @@ from dataclasses import asdict
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from workers import paired  # noqa: E402
+from competition import paired_stats as paired  # noqa: E402
 from workers.paired_play import game_spec, result_of  # noqa: E402
 from workers.runner import run_match  # noqa: E402
 

@@ -3,7 +3,7 @@
     python bench/paired_row.py LOG --rotations SEATS [--target 0.65] [--json]
 
 ``LOG`` is the ``--paired-log`` file of ``python -m arena arena --paired A,B``: one JSON line
-per game. Only seeds whose every game was played count (``workers.paired.complete_seeds``,
+per game. Only seeds whose every game was played count (``competition.paired_stats.complete_seeds``,
 as ``analyse_log``), so a run cut short gives the figures of its complete seeds.
 
 Printed, with the method of each:
@@ -31,7 +31,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from arena.stats import Z95, mean_interval, wilson  # noqa: E402
-from workers import paired  # noqa: E402
+from competition import paired_stats as paired  # noqa: E402
 
 
 def normal_p(z: float) -> float:

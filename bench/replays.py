@@ -34,10 +34,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import msgpack  # noqa: E402
 
 from engine import available_modes, mode_class  # noqa: E402
-from replays.format import decode, document_from_game, encode  # noqa: E402
-from replays.frames import build_frames  # noqa: E402
-from replays.recording import header_for_bots, play_recorded  # noqa: E402
-from replays.verify import verify_document  # noqa: E402
+from replayfile.format import decode, document_from_game, encode  # noqa: E402
+from replayfile.frames import build_frames  # noqa: E402
+from replayfile.recording import header_for_bots, play_recorded  # noqa: E402
+from replayfile.verify import verify_document  # noqa: E402
 
 FRAMES_SAMPLE = 10  # frames are built for this many games per mode (the slow part)
 # The viewer before issue 13 (commit 646f005: frames built by the first request of every web

@@ -64,7 +64,7 @@ def _cold(client: Any, url: str, replay_storage: Path) -> tuple[float, Any]:
 def pictures(matches: list[Any], replay_storage: Path, repeats: int = 5) -> dict[str, Any]:
     from django.test import Client
 
-    from replays.format import decode
+    from replayfile.format import decode
     from replays.storage import open_replay
 
     client = Client()

@@ -52,8 +52,8 @@ def _stored_match(mode: str, seats: int, seed: int, bots: str) -> Any:
     """A finished match row with its replay stored the way ``match_play`` stores it."""
     from django.contrib.auth import get_user_model
 
-    from replays.format import document_from_game, encode
-    from replays.recording import header_for_bots, play_recorded
+    from replayfile.format import document_from_game, encode
+    from replayfile.recording import header_for_bots, play_recorded
     from tournament.models import Bot, BotVersion, Match, MatchSeat
     try:
         from tournament.services.replay_upload import replay_upload

@@ -6,7 +6,7 @@ A simulated ladder of bots with known strengths: bot i has true skill ``i * SPAC
 game ranks the seats by true skill plus Gaussian noise of the model's own β (so neighbours
 are close to a coin flip and the extremes almost certain). Both schedulers run the ladder
 in batches of ``bots / seats`` tables, every game updates OpenSkill exactly as the service
-does (``tournament.skill.match_update``), and after each batch the ladder's order by μ is
+does (``competition.skill.match_update``), and after each batch the ladder's order by μ is
 compared with the true order (Kendall's τ and Spearman's ρ). Averaged over ``--runs`` runs
 with the same seeds for both schedulers.
 
@@ -31,7 +31,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tournament import scheduling, skill  # noqa: E402
+from competition import ladder_scheduling as scheduling  # noqa: E402
+from competition import skill  # noqa: E402
 
 SPACING = 0.5  # true skill between neighbours, in μ units (β = 4.17 is one game's noise)
 CHECKPOINTS = (30, 60, 120, 240, 480, 960, 1920)

@@ -5,12 +5,12 @@ scheduler, the engine's matches replaced by a cheap outcome model.
                            [--before-minutes 30] [--burst-minutes 60] [--seed 1] [--json]
                            [--divisions SIZE] [--one-queue]
 
-What is real: the choice of tables (`tournament.scheduling.information_tables`, what
+What is real: the choice of tables (`competition.ladder_scheduling.information_tables`, what
 `services.leagues.ladder_tables` calls, with the league's busy flags and recent-pair window),
 the top-up rule (`LADDER_QUEUE_PER_ENTRANT` open matches per entrant, topped up after every
 result as `league_progress` does and by the beat every `LADDER_SCHEDULE_SECONDS`), the FIFO
 order in which Celery workers take queued matches, and the OpenSkill update of every result
-(`tournament.skill.match_update`), and the lane ahead of the backlog on which the ladder sends
+(`competition.skill.match_update`), and the lane ahead of the backlog on which the ladder sends
 the first rated match of an entrant who joined after its start (`services.leagues`,
 `_newcomer_first`; workers take that lane first; `--one-queue` models the single FIFO queue
 of before that change). What is modelled: a match lasts `--match-seconds` (±20 %,
@@ -43,8 +43,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tournament import divisions as div  # noqa: E402 - pure modules, no Django
-from tournament import scheduling, skill  # noqa: E402
+from competition import division_plan as div  # noqa: E402 - pure modules, no Django
+from competition import ladder_scheduling as scheduling  # noqa: E402
+from competition import skill  # noqa: E402
 
 LADDER_QUEUE_PER_ENTRANT = 1  # tournament/services/leagues.py
 BEAT_SECONDS = 30.0  # LADDER_SCHEDULE_SECONDS

@@ -5,7 +5,7 @@
 1. Plays ``--seeds`` real random-against-random Duel pairs with the engine (the comparison's
    own plan and runner) and counts their pentanomial; symmetrised (two copies of one bot are
    exchangeable, so the truth is Elo 0 = H0 at the default bounds [0, 40]).
-2. Runs ``--runs`` SPRTs on pairs drawn from that distribution (``workers.sprt.simulate``) and
+2. Runs ``--runs`` SPRTs on pairs drawn from that distribution (``competition.sprt.simulate``) and
    prints the false positives (H1 accepted) with their Wilson 95 % interval, and the games
    each run took (2 arms x 2 seats per pair).
    ``--long-runs`` more (2000) narrow the rate down.
@@ -26,7 +26,8 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from arena.stats import wilson  # noqa: E402
-from workers import paired, sprt  # noqa: E402
+from competition import paired_stats as paired  # noqa: E402
+from competition import sprt
 from workers.paired_play import game_spec, result_of, run_local  # noqa: E402
 from workers.runner import run_match  # noqa: E402
 

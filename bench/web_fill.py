@@ -83,9 +83,8 @@ def fill_league(
 ) -> dict[str, Any]:
     """COPY `count` finished matches of `league` (their seats and rating changes) and update
     its entries in memory; returns the rows written and the seats for its head-to-head."""
-    from tournament import ratings as elo
-    from tournament import skill
-    from tournament.head_to_head import SeatRow
+    from competition import elo, skill
+    from competition.head_to_head_tally import SeatRow
     from tournament.models import Match, MatchSeat, RatingChange
     from tournament.services.ratings import add_placement
 
@@ -154,7 +153,7 @@ def fill(matches: int, leagues: int, samples: dict[int, list[dict[str, Any]]],
     from django.db import connection, transaction
     from django.utils import timezone
 
-    from tournament import head_to_head as h2h
+    from competition import head_to_head_tally as h2h
     from tournament.models import Bot, BotVersion, HeadToHead, League, LeagueEntry
     from tournament.services.ratings import rating_charts_rebuild
 
@@ -222,7 +221,7 @@ def fill(matches: int, leagues: int, samples: dict[int, list[dict[str, Any]]],
             "seats": seats_written, "database_bytes": size}  # fmt: skip
 
 
-BRACKET_ENTRANTS = 64  # the most an elimination bracket takes (tournament/brackets.py)
+BRACKET_ENTRANTS = 64  # the most an elimination bracket takes (competition/bracket_plan.py)
 BRACKET_BEST_OF = 3
 
 
@@ -242,7 +241,7 @@ def fill_bracket(marker: str) -> dict[str, Any]:
     from tournament.services import brackets as bracket_services
     from tournament.services import leagues as league_services
     from tournament.services.matches import match_play
-    from workers.tasks import match_play_task
+    from tournament.tasks import match_play_task
 
     started = time.monotonic()
     organiser = get_user_model().objects.get(username="bench-organiser")

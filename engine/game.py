@@ -108,7 +108,7 @@ class Game(ABC):
     def protocol_observation(self, seat: int) -> dict[str, Any]:
         """``observation(seat)`` as the bot protocol encodes it: the same keys in the same
         order, where a value may be an ``engine.jsontext.JSONText``, its compact JSON text
-        built ahead (``workers.protocol.ObservationEncoder`` sends the text as it is). Modes
+        built ahead (``workers.protocol.wire.ObservationEncoder`` sends the text as it is). Modes
         whose observation holds big parts that seldom change (boats) override this to build
         those texts from what they keep; the default is the observation itself."""
         return self.observation(seat)

@@ -10,7 +10,8 @@ so the text of a part is exactly what encoding its value would give.
 
 A ``JSONText`` may also carry its ``parts``: the items of the array or the members of the
 object it is, each a ``JSONText`` again or a plain value. Whoever compares two observations
-(``workers.json_patch``: observation patches) then compares parts, texts first, and descends
+(``workers.protocol.json_patch``: observation patches) then compares parts, texts first, and
+descends
 only into those that differ, without decoding any text. Parts are built and kept with the
 text they belong to, so they cost nothing while the text is reused.
 """

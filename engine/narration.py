@@ -1,6 +1,6 @@
 """What happened, in words: one short sentence per step and per engine event, every mode.
 
-Shared by the replay viewer (``replays/frames.py`` stores the sentences with the frames) and
+Shared by the replay viewer (``replayfile/frames.py`` stores the sentences with the frames) and
 the command line (``python -m engine play --narrate``). Pure: built from the action's JSON
 form, the engine's events (``game.events``) and the game's static catalogues (tiles, cards),
 so it can narrate a game as it is played or re-simulated.

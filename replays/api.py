@@ -3,7 +3,7 @@
 ``GET /api/v1/matches/{id}/replay`` streams the stored file as is: a zstd-compressed msgpack
 document, ``Content-Type: application/zstd`` (decompress, then msgpack-decode; see
 docs/replay-format.md). ``GET /api/v1/matches/{id}/frames?seat=K|spectator`` sends the
-re-simulated views as JSON (see replays/frames.py): for a finished match built once when it
+re-simulated views as JSON (see replayfile/frames.py): for a finished match built once when it
 was recorded and stored gzip'd beside the replay (replays/stored_frames.py), sent with an
 ETag and a long cache lifetime; for a running match the live steps (replays/live.py, the
 public view only). Errors have the API's one body shape.
@@ -19,10 +19,11 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.views.decorators.csrf import csrf_exempt
 
-from .format import ReplayError
-from .frames import SPECTATOR, FramesError, InvalidSeat, parse_seat
+from replayfile.format import ReplayError
+from replayfile.frames import SPECTATOR, FramesError, InvalidSeat, parse_seat
+from replayfile.public_copy import public_replay_or_same
+
 from .live import live_payload, valid_play
-from .privacy import public_replay_or_same
 from .storage import CHUNK, ReplayCorrupt, ReplayNotFound, open_replay, stream_replay
 from .stored_frames import frames_gz, frames_key
 
@@ -206,9 +207,9 @@ def replay_frames(request: HttpRequest, match_id: int) -> HttpResponse:
 def match_marks(request: HttpRequest, match_id: int) -> HttpResponse:
     """The bots' marks of a match that this visitor may see, ``{"seats": {seat: [[step,
     marks], ...]}}``: a seat's owner sees its marks, everyone in a league that allows it
-    (tournament/spectator_selectors.py). Never cached by a shared cache."""
+    (tournament/selectors/spectators.py). Never cached by a shared cache."""
     from tournament import selectors
-    from tournament.spectator_selectors import visible_marks
+    from tournament.selectors.spectators import visible_marks
 
     match = selectors.match_get(match_id=match_id, user=request.user)
     if match is None:
@@ -235,7 +236,7 @@ def _live_frames(request: HttpRequest, match: Any) -> HttpResponse:
     payload = live_payload(match.pk, since, play) if status == "running" else None
     if payload is None:
         if status in ("queued", "running"):
-            from tournament.spectator_selectors import queue_place
+            from tournament.selectors.spectators import queue_place
 
             payload = {"live": True, "waiting": True, "status": status, "cursor": since,
                        "queue_place": queue_place(match)}

@@ -1,5 +1,5 @@
 """The match pictures: ``/matches/N/step/K.png`` (one moment) and ``/matches/N/summary.gif``
-(the whole game, animated). Drawn on the server by replays/images.py, kept by
+(the whole game, animated). Drawn on the server by replayfile/images.py, kept by
 replays/stored_images.py.
 
 Who may see the match may see its pictures: anybody else gets the same 404 as for the match
@@ -17,8 +17,9 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
-from .format import ReplayError
-from .frames import FramesError
+from replayfile.format import ReplayError
+from replayfile.frames import FramesError
+
 from .storage import ReplayCorrupt, ReplayNotFound, open_replay
 from .stored_images import step_png_bytes, steps_of, summary_gif_bytes
 

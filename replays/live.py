@@ -2,7 +2,7 @@
 
 The match service passes a ``LivePublisher`` to the runner as its step hook. The publisher
 keeps a shadow game (the same mode, seats, seed and options, fed the same actions) and turns
-every step into a frame entry of the **public** view (``replays.frames.public_view``: what
+every step into a frame entry of the **public** view (``replayfile.frames.public_view``: what
 anybody may see while the match runs, never a seat's hidden cards; scores without private
 lessons). Entries go to a ``LiveLog`` that the web process reads:
 
@@ -32,8 +32,7 @@ from django.conf import settings
 
 from engine import new_game
 from engine.game import Game
-
-from .frames import FrameBuilder
+from replayfile.frames import FrameBuilder
 
 log = logging.getLogger(__name__)
 

@@ -20,9 +20,9 @@ from django.core.files.base import ContentFile
 from django.core.files.storage import storages
 
 from engine.version import ENGINE_VERSION
+from replayfile.format import FORMAT_VERSION, decode
+from replayfile.frames import SPECTATOR, build_frames, parse_seat
 
-from .format import FORMAT_VERSION, decode
-from .frames import SPECTATOR, build_frames, parse_seat
 from .storage import STORAGE_ALIAS
 
 log = logging.getLogger(__name__)

@@ -1,4 +1,4 @@
-"""Match pictures (replays/images.py) drawn once and kept: in the shared cache and in the
+"""Match pictures (replayfile/images.py) drawn once and kept: in the shared cache and in the
 ``replays`` storage beside the replay (named after it, so ``delete_replay`` takes them along).
 
 A request reads the cache, then the storage, and only draws what neither holds. The key holds
@@ -17,9 +17,9 @@ from django.core.files.base import ContentFile
 from django.core.files.storage import storages
 
 from engine.version import ENGINE_VERSION
+from replayfile.format import decode
+from replayfile.images import IMAGES_VERSION, step_png, summary_gif
 
-from .format import decode
-from .images import IMAGES_VERSION, step_png, summary_gif
 from .storage import STORAGE_ALIAS
 
 log = logging.getLogger(__name__)

@@ -17,7 +17,7 @@ urlpatterns = [
     path("api/v1/replays/frames", api.uploaded_replay_frames, name="upload-frames"),
     path("replays/<int:match_id>/", views.replay_viewer, name="viewer"),
     path("replays/file/", views.replay_file_viewer, name="file-viewer"),
-    # pictures of a match, drawn on the server (replays/images.py)
+    # pictures of a match, drawn on the server (replayfile/images.py)
     path("matches/<int:match_id>/step/<int:step>.png", image_views.match_step_png,
          name="step-png"),
     path("matches/<int:match_id>/summary.gif", image_views.match_summary_gif,

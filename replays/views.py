@@ -25,7 +25,7 @@ def replay_viewer(request: HttpRequest, match_id: int) -> HttpResponse:
 def viewer_context(match: Any) -> dict[str, Any]:
     """What ``replays/_viewer.html`` needs to embed the viewer of a match in any page (the
     standalone viewer here, the site's match page, the embed for other sites)."""
-    from tournament.spectator_selectors import queue_place
+    from tournament.selectors.spectators import queue_place
 
     live = not match.replay_name
     frames_url = reverse("replays:frames", args=[match.pk])

@@ -30,7 +30,7 @@ from engine.env.action_ids import action_ids  # noqa: E402
 from engine.env.encoding import encoder, layout_rows  # noqa: E402
 from engine.protocol_spec import ModeSpec, ObjectType, mode_spec  # noqa: E402
 from scripts import game_data_docs  # noqa: E402
-from workers.protocol_schema import protocol_schema  # noqa: E402
+from workers.protocol.schema import protocol_schema  # noqa: E402
 
 SCHEMA_DIR = ROOT / "docs" / "protocol-schema"
 PROTOCOL_DOC = ROOT / "docs" / "bot-protocol.md"

@@ -4,7 +4,7 @@
 
 Plays seeded games of every mode in ``engine.available_modes()`` with built-in bots and
 builds each message with the very functions the match runner sends them with
-(``workers.protocol``). It keeps the first ``decide`` of every *decision kind* (the name the
+(``workers.protocol.wire``). It keeps the first ``decide`` of every *decision kind* (the name the
 mode's observation gives the decision, or its phase, together with the kinds of the legal
 actions), the ``start`` and ``end`` messages, a reply to each, and a ``decide`` carrying an
 ``observation_patch`` (for a bot that asked for ``"deltas": "json-patch"``). Re-run it when
@@ -22,10 +22,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from competition.limits import Limits  # noqa: E402
 from engine import Game, available_modes, mode_class, new_game  # noqa: E402
 from engine.bots import make_bot  # noqa: E402
-from workers.limits import Limits  # noqa: E402
-from workers.protocol import (  # noqa: E402
+from workers.protocol.wire import (  # noqa: E402
     JSON_PATCH,
     PROTOCOL_VERSION,
     LegalEncoder,

@@ -100,7 +100,7 @@ class Stack(Lifecycle):
     # --- commands -------------------------------------------------------------------------
 
     def _commands(self) -> dict[str, list[str]]:
-        celery = [self.python, "-m", "celery", "-A", "workers.celery_app"]
+        celery = [self.python, "-m", "celery", "-A", "workers.queueing.celery_app"]
         bind = f"{self.host}:{self.port}"
         if self.network is not None and self.network.available:
             bind = f"127.0.0.1:{self.network.web_port}"  # inside the web's namespace

@@ -52,7 +52,7 @@ def pytest_configure(config: pytest.Config) -> None:
     """Eager Celery for the whole suite: tests see a task's effect as soon as it is queued."""
     from django.conf import settings
 
-    from workers.celery_app import app
+    from workers.queueing.celery_app import app
 
     settings.CELERY_TASK_ALWAYS_EAGER = True
     app.conf.update(task_always_eager=True, task_eager_propagates=True)
@@ -60,12 +60,12 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
     """Every test starts with the product's Celery app current. Celery's `shared_task` proxies
-    (workers/tasks.py) resolve through the *thread's* current app: a test module that made
+    (tournament/tasks.py) resolve through the *thread's* current app: a test module that made
     another app current (``Celery(...)`` does so unless ``set_as_current=False``) once let a
     task patched in the test's thread run unpatched in a helper thread, on the product's app."""
     from celery import current_app
 
-    from workers.celery_app import app
+    from workers.queueing.celery_app import app
 
     if current_app._get_current_object() is not app:  # noqa: SLF001 - celery's own accessor
         pytest.fail(

@@ -1,9 +1,6 @@
 """Isle Arena's Django project package, which is also the tournament app.
 
-The Celery app is imported here so that `shared_task` functions bind to it in every Django
-process (web, manage.py) and `.delay()` sends them through the configured broker.
+Importing it loads nothing: not Django's settings, not Celery. The Celery app lives in
+``workers/queueing/celery_app.py`` and the tasks in ``tournament/tasks.py``, registered when
+the app is ready (``TournamentConfig.ready``).
 """
-
-from workers.celery_app import app as celery_app
-
-__all__ = ["celery_app"]

@@ -107,7 +107,8 @@ class PairedComparisonAdmin(admin.ModelAdmin):
 
 @admin.register(WorkerHeartbeat)
 class WorkerHeartbeatAdmin(admin.ModelAdmin):
-    """Written by the workers' heartbeats only (workers/heartbeat.py); /status reads them."""
+    """Written by the workers' heartbeats only (tournament/worker_heartbeat.py); /status reads
+    them."""
 
     list_display = ["name", "pid", "beat_at", "started_at"]
     readonly_fields = ["name", "pid", "beat_at", "started_at"]

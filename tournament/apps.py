@@ -8,11 +8,14 @@ class TournamentConfig(AppConfig):
     verbose_name = "Tournament"
 
     def ready(self) -> None:
+        # Signal receivers and tasks import models and services, which may only load once the
+        # app registry is ready: Django's own rule for ready(), hence imports here.
         from django.contrib.auth.signals import user_logged_in, user_login_failed
         from django.db.backends.signals import connection_created
 
-        from .login_throttle import on_logged_in, on_login_failed
+        from .login_signals import on_logged_in, on_login_failed
         from .page_cache import watch_connection
+        from .tasks import match_play_task  # noqa: F401  (registers every task with Celery)
 
         user_login_failed.connect(on_login_failed, dispatch_uid="tournament-login-throttle")
         user_logged_in.connect(on_logged_in, dispatch_uid="tournament-login-known-address")

@@ -11,7 +11,7 @@ from functools import cache
 @cache
 def upload_formats() -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(single-file suffixes, the languages a zip may hold), from the languages table."""
-    from workers import bundles
+    from workers.sandbox import bundles
 
     return bundles.upload_formats()
 

@@ -18,9 +18,9 @@ def healthz(request: HttpRequest) -> JsonResponse:
 def status(request: HttpRequest) -> JsonResponse:
     """What an operator (or a monitor) wants to know at a glance, as JSON: the workers that
     beat recently, the queue's depth, the oldest queued match's age and matches by status
-    (tournament/health_selectors.py). 200 while the database answers, even with no worker:
+    (tournament/selectors/health.py). 200 while the database answers, even with no worker:
     ``status`` says "no_worker" then. Unlike /healthz it is not meant for liveness probes."""
-    from .health_selectors import health_status
+    from .selectors.health import health_status
 
     try:
         body = health_status()

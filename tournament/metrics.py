@@ -1,7 +1,7 @@
 """Prometheus metrics at /metrics (prometheus_client's text format).
 
 One custom collector reads everything from the database (and the broker's queue depth) at
-scrape time, through tournament/health_selectors.py: the web process that answers a scrape
+scrape time, through tournament/selectors/health.py: the web process that answers a scrape
 never ran a match itself (Celery workers did, possibly on other machines), so in-process
 counters would see nothing; the rows are what every process shares. The match duration
 histogram is built from the recorded matches (the result's time minus the start of the play
@@ -35,7 +35,7 @@ class ArenaCollector(Collector):
     read when scraped."""
 
     def collect(self) -> Iterator[Metric]:
-        from . import health_selectors as health
+        from .selectors import health
 
         matches = GaugeMetricFamily("arena_matches", "Matches in each status.", labels=["status"])
         for status, count in health.matches_by_status().items():

@@ -138,7 +138,7 @@ class League(models.Model):
     marks_public = models.BooleanField(
         default=False, help_text="everyone sees the bots' marks on their boats (else their owners)"
     )
-    # Swiss with points (tournament/swiss.py): the points of each place, 1st first (empty:
+    # Swiss with points (competition/swiss.py): the points of each place, 1st first (empty:
     # the default for the seats), and what a bye is worth (null: the default for the table)
     points_table = models.JSONField(default=list, blank=True)
     bye_points = models.FloatField(null=True, blank=True)
@@ -154,7 +154,7 @@ class League(models.Model):
     # the league closes; "author" shows each author their own; "public" shows all at once
     # (tournament/seed_privacy.py)
     seed_privacy = models.CharField(max_length=8, default="public")
-    # Ladders of many entrants (tournament/divisions.py): divisions of about this many
+    # Ladders of many entrants (competition/division_plan.py): divisions of about this many
     # entrants by rating (0: one ladder), promotion and relegation every division_every rounds
     division_size = models.PositiveIntegerField(default=0)
     division_every = models.PositiveIntegerField(default=10)
@@ -192,7 +192,7 @@ class LeagueEntry(models.Model):
     chart = models.JSONField(
         default=dict, blank=True,
         help_text="rating history for the charts, a few hundred points at most "
-        "(tournament/rating_points.py)",
+        "(competition/rating_history.py)",
     )  # fmt: skip
     division = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="ladder divisions: 0 is the top; null: unplaced"
@@ -354,7 +354,7 @@ class MatchSeat(models.Model):
         indexes = [
             models.Index(fields=["bot_version", "match"], name="matchseat_version_match"),
             # the league page's faults by kind: faulted seats are few, so a partial index
-            # finds them without reading every seat of a league (tournament/event_selectors.py)
+            # finds them without reading every seat of a league (tournament/selectors/events.py)
             models.Index(fields=["match"], name="matchseat_faulted", condition=~models.Q(fault="")),
         ]
 
@@ -397,7 +397,7 @@ class RatingChange(models.Model):
 class HeadToHead(models.Model):
     """Bot version `subject` against `opponent`: their record over the finished matches of
     one league (league null: over challenge matches), each pair of seats of a match one game
-    by rank (tournament/head_to_head.py). Counted with each result
+    by rank (competition/head_to_head_tally.py). Counted with each result
     (services/head_to_head.py), so the league and bot pages read a few rows instead of every
     seat of the history; both directions are stored."""
 
@@ -448,7 +448,7 @@ class PairedComparison(models.Model):
     seats = models.PositiveSmallIntegerField()
     options = models.JSONField(default=dict, blank=True)
     seeds = models.PositiveIntegerField(help_text="the cap: seeds the SPRT may play at most")
-    # the SPRT (workers/sprt.py): H0 Elo = elo0, H1 Elo = elo1, error rates alpha and beta
+    # the SPRT (competition/sprt.py): H0 Elo = elo0, H1 Elo = elo1, error rates alpha and beta
     elo0 = models.FloatField(default=0.0)
     elo1 = models.FloatField(default=40.0)
     alpha = models.FloatField(default=0.05)
@@ -489,7 +489,7 @@ class PairedGame(models.Model):
 
 class WorkerHeartbeat(models.Model):
     """A Celery worker's last sign of life, stamped every WORKER_HEARTBEAT_SECONDS by a thread
-    of its main process (workers/heartbeat.py). In the database, because that is the one
+    of its main process (tournament/worker_heartbeat.py). In the database, because that is the one
     store every process shares on every setup (the embedded default's cache is per process);
     /status, /metrics and the site's banner read it."""
 
@@ -507,7 +507,7 @@ class WorkerHeartbeat(models.Model):
 
 class MatchAnalysis(models.Model):
     """Who was winning a finished match: each seat's chance of winning and expected final
-    score at each day's end, by playouts of the house bots (replays/analysis.py), computed
+    score at each day's end, by playouts of the house bots (replayfile/win_chances.py), computed
     once on request by a worker and kept with the match (``points``, ``blunders``). A second
     request reads this row; nothing recomputes it."""
 
@@ -526,7 +526,7 @@ class MatchAnalysis(models.Model):
     playouts = models.PositiveSmallIntegerField(help_text="playouts per point")
     engine_version = models.CharField(max_length=32, blank=True)
     result = models.JSONField(default=dict, blank=True,
-                              help_text="replays.analysis.analyse's output")
+                              help_text="replayfile.win_chances.analyse's output")
     seconds = models.FloatField(null=True, blank=True, help_text="wall-clock time of the run")
     error = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
@@ -543,7 +543,8 @@ class MatchAnalysis(models.Model):
 
 class SeatMarks(models.Model):
     """A seat's annotations of its boat in one match (`marks` in its replies,
-    workers/marks.py): ``steps`` is ``[[step, [mark, ...]], ...]`` with the step's index in the
+    workers/protocol/marks.py): ``steps`` is ``[[step, [mark, ...]], ...]`` with the step's index
+    in the
     match's action log. Kept beside the replay, not in it: the replay file is public, and a
     bot's marks are its owner's unless its league makes them public (``League.marks_public``)."""
 

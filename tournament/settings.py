@@ -106,7 +106,7 @@ MIDDLEWARE = [
     # Outside everything that can answer an error, so /api/ errors all get the JSON body.
     "tournament.api.exceptions.ApiErrorBodyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    "tournament.login_throttle.LoginThrottleMiddleware",  # 429 to password guessing
+    "tournament.login_signals.LoginThrottleMiddleware",  # 429 to password guessing
     "tournament.api.uploads.RequestBodyLimitMiddleware",  # 413 before an oversize body is read
     # Before sessions, CSRF and users: an anonymous page found in the cache costs none of them.
     "tournament.page_cache.PageCacheMiddleware",
@@ -353,9 +353,11 @@ except ValueError as exc:
 
 # --- Celery -----------------------------------------------------------------------------------
 # No broker configured = embedded mode: tasks go to an SQLite file of their own,
-# DATA_DIR/broker.sqlite3, through kombu's SQLAlchemy transport (workers/broker.py says why a
+# DATA_DIR/broker.sqlite3, through kombu's SQLAlchemy transport (workers/queueing/broker.py says
+# why a
 # worker is never handed a half-written message there), and the embedded workers
-# (workers/embedded.py, started and supervised by runserver and `manage.py demo`) run them with
+# (workers/queueing/embedded.py, started and supervised by runserver and `manage.py demo`) run them
+# with
 # beat, off the request path.
 # CELERY_TASK_ALWAYS_EAGER=1 runs every task inline in the calling process instead (the test
 # suite does so); errors then propagate to the caller.
@@ -365,7 +367,7 @@ EMBEDDED_WORKER = not CELERY_BROKER_URL
 EMBEDDED_WORKER_CONCURRENCY = env_int("EMBEDDED_WORKER_CONCURRENCY", 2)
 if EMBEDDED_WORKER:
     CELERY_BROKER_URL = f"sqlite:///{DATA_DIR / 'broker.sqlite3'}"
-    CELERY_BROKER_TRANSPORT = "workers.broker:Transport"
+    CELERY_BROKER_TRANSPORT = "workers.queueing.broker:Transport"
     # How often an idle worker looks for a message (each look is one short transaction).
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "polling_interval": env_float("EMBEDDED_WORKER_POLL_SECONDS", 0.5),
@@ -382,7 +384,8 @@ CELERY_TASK_EAGER_PROPAGATES = True
 # message was lost goes to the retry queue beside it ("matches.retry", "matches.<mode>.retry"),
 # which the same workers consume: kombu serves a worker's queues in turn, so it is played at the
 # next free slot, not behind the backlog. Periodic jobs go to "periodic", consumed by a worker
-# of their own (compose's beat service, the embedded periodic worker: workers/embedded.py), so
+# of their own (compose's beat service, the embedded periodic worker:
+# workers/queueing/embedded.py), so
 # that no backlog of matches delays the reaper or the ladders. A worker started without -Q
 # consumes every queue below.
 MATCH_QUEUE_PER_MODE = env_bool("MATCH_QUEUE_PER_MODE", False)
@@ -451,20 +454,22 @@ LADDER_REST_PAIR_GAMES = env_int("LADDER_REST_PAIR_GAMES", 10)
 # * a match queued longer than REAPER_QUEUED_AGE_SECONDS whose message the broker no longer
 #   holds (Redis restarted without persistence, a worker killed with the message it had taken)
 #   is sent again within AGE + REAPER = 40 s. The reaper reads the broker's queues to tell a
-#   lost message from one waiting behind a backlog (workers/broker.py: waiting_task_args), so
+#   lost message from one waiting behind a backlog (workers/queueing/broker.py: waiting_task_args),
+# so
 #   a long healthy queue gets no duplicates; a duplicate would be harmless anyway (a match
 #   already decided is skipped, and a result is recorded once: services/matches.py).
 REAPER_QUEUED_AGE_SECONDS = env_float("REAPER_QUEUED_AGE_SECONDS", 30.0)
 MATCH_HEARTBEAT_SECONDS = env_float("MATCH_HEARTBEAT_SECONDS", 5.0)
 MATCH_HEARTBEAT_STALE_SECONDS = env_float("MATCH_HEARTBEAT_STALE_SECONDS", 20.0)
 # A match's play task gets Celery time limits of its worst-case duration (seats x (decisions x
-# limit + bank) + startup, see workers/limits.py) plus this margin (half of it: the soft limit).
+# limit + bank) + startup, see competition/limits.py) plus this margin (half of it: the soft limit).
 MATCH_TIME_MARGIN_SECONDS = env_float("MATCH_TIME_MARGIN_SECONDS", 300.0)
 # League creation refuses limits whose worst-case match duration exceeds this.
 MATCH_WORST_CASE_CEILING_SECONDS = env_float("MATCH_WORST_CASE_CEILING_SECONDS", 3600.0)
 
 # --- Health ---------------------------------------------------------------------------------
-# Every Celery worker stamps its row in WorkerHeartbeat this often (workers/heartbeat.py); one
+# Every Celery worker stamps its row in WorkerHeartbeat this often
+# (tournament/worker_heartbeat.py); one
 # silent for WORKER_STALE_SECONDS is no longer counted as live by /status and /metrics, and
 # organisers and staff see a banner on the site when no worker is live.
 WORKER_HEARTBEAT_SECONDS = env_float("WORKER_HEARTBEAT_SECONDS", 5.0)
@@ -504,7 +509,7 @@ BOT_BUILD_RESEND_AGE_SECONDS = env_float("BOT_BUILD_RESEND_AGE_SECONDS", 300.0)
 # uid, network, filesystem, pid (docs/bot-protocol.md), or "none". Every layer by default in
 # production (DJANGO_ENV=production, or DEBUG off with a broker); none for the embedded default,
 # which runs bots with what the machine has and says so in its log and on each match.
-from workers.isolation import LAYERS as SANDBOX_LAYERS  # noqa: E402 (no Django in it)
+from workers.sandbox.isolation import LAYERS as SANDBOX_LAYERS  # noqa: E402 (no Django in it)
 
 _production = DJANGO_ENV == "production" or (not DEBUG and not EMBEDDED_WORKER)
 SANDBOX_REQUIRED_ISOLATION = [
@@ -531,7 +536,7 @@ PAIRED_WINDOW_SEEDS = env_int("PAIRED_WINDOW_SEEDS", 4)
 
 ELO_K = env_float("ELO_K", 32.0)
 
-# Win-chance analysis of a finished match (replays/analysis.py), on request: playouts per
+# Win-chance analysis of a finished match (replayfile/win_chances.py), on request: playouts per
 # point (frame 0, each day's end), and per-user requests in any rolling hour.
 ANALYSIS_PLAYOUTS = env_int("ANALYSIS_PLAYOUTS", 16)
 ANALYSIS_PER_HOUR = env_int("ANALYSIS_PER_HOUR", 5)

@@ -1,4 +1,4 @@
-"""A Swiss league's standings: points by placing and tiebreaks (tournament/swiss.py), read
+"""A Swiss league's standings: points by placing and tiebreaks (competition/swiss.py), read
 from its finished matches. The league page's "Standings" table, the API's `standings`, the
 Swiss scheduler's pairing order, and anything that crowns a winner (a podium) read this.
 
@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import swiss
+from competition import swiss
+
 from .models import League, LeagueEntry, Match, MatchSeat
 
 

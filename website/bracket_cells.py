@@ -11,7 +11,7 @@ from django.template.defaultfilters import floatformat
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-from tournament import brackets as plan
+from competition import bracket_plan as plan
 
 from . import links
 
@@ -76,7 +76,7 @@ def _games(view: Any) -> str:
 
 
 def series_item(view: Any) -> SafeString:
-    """One series of the bracket (a `tournament.bracket_selectors.SeriesView`) as its
+    """One series of the bracket (a `tournament.selectors.brackets.SeriesView`) as its
     `<li class="series">`."""
     s = view.series
     table = s.stage == plan.TABLE

@@ -1,7 +1,7 @@
 """The "who was winning" chart of an analysed match as inline SVG geometry: pure arithmetic,
 no Django, drawn like website/charts.py (same margins, grid, axis titles and classes) with
 each seat's chance of winning (0-100 %) at each analysed point, x being the step, and a mark
-at each blunder (replays/analysis.py) that links to its step."""
+at each blunder (replayfile/win_chances.py) that links to its step."""
 
 from __future__ import annotations
 

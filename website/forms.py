@@ -9,9 +9,9 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 
+from competition.elo import SISTER_RATINGS
 from tournament.errors import ArenaError
 from tournament.models import BotVersion, League
-from tournament.ratings import SISTER_RATINGS
 from tournament.services.game_config import solo_difficulty_message
 
 MODE_HELP = {

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from replays.analysis import BLUNDER_DROP
+from replayfile.win_chances import BLUNDER_DROP
 from tournament.models import Match, MatchAnalysis
 
 from .chances_chart import chances_chart

@@ -16,14 +16,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from competition.limits import Limits
 from engine import Action, Game
 from engine.bots import make_bot
 
-from .bundles import BundleError, Source, read_bundle
-from .faults import BotFault, Fault, FaultKind
-from .isolation import Isolation
-from .limits import Limits
-from .protocol import (
+from .protocol.faults import BotFault, Fault, FaultKind
+from .protocol.wire import (
     LegalEncoder,
     ObservationEncoder,
     decide_for,
@@ -33,7 +31,9 @@ from .protocol import (
     parse_reply,
     start_line,
 )
-from .sandbox import BotProcess, BotSandbox, SandboxError
+from .sandbox.bot_process import BotProcess, BotSandbox, SandboxError
+from .sandbox.bundles import BundleError, Source, read_bundle
+from .sandbox.isolation import Isolation
 
 
 @dataclass
@@ -137,7 +137,7 @@ class ProgramAgent:
         stderr_sink: Callable[[bytes], None] | None = None,
     ) -> None:
         """``wall_budget``: wall-clock seconds all of this seat's decisions may take in the
-        match (``workers.limits.seat_wall_budget``); None: no budget beyond each decision's
+        match (``competition.limits.seat_wall_budget``); None: no budget beyond each decision's
         ceiling."""
         self.seat = seat
         self.limits = limits or Limits()
@@ -146,7 +146,7 @@ class ProgramAgent:
         self.stats = SeatStats(bank_left=self.limits.bank_seconds)
         self.fault: Fault | None = None
         self.last_note: str | None = None
-        self.last_marks: list[dict[str, Any]] | None = None  # workers/marks.py
+        self.last_marks: list[dict[str, Any]] | None = None  # workers/protocol/marks.py
         self.last_seconds = 0.0  # the last decision's round trip (0 on the default policy)
         self.last_cpu = 0.0  # the CPU time charged for it
         self.wall_left = wall_budget
@@ -237,7 +237,7 @@ class ProgramAgent:
         payload = decide_for(game, seat, legal, self._encoder, limit, bank, self._observations,
                              self.protocol)  # fmt: skip
         # Charged: CPU time, up to the limit plus the bank. The wall clock is a backstop,
-        # and the seat's wall budget for the match caps it (see workers.limits).
+        # and the seat's wall budget for the match caps it (see competition.limits).
         ceiling = self.limits.wall_factor * limit + bank
         budgeted = self.wall_left is not None and self.wall_left < ceiling
         if budgeted:

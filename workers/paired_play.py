@@ -9,7 +9,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict
 from typing import Any
 
-from . import paired, sprt
+from competition import paired_stats as paired
+from competition import sprt
+
 from .runner import MatchSpec, SeatSpec, run_match
 
 

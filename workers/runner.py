@@ -20,15 +20,15 @@ from datetime import UTC, datetime
 from functools import partial
 from typing import Any
 
+from competition.limits import Limits, seat_wall_budget
+from competition.standing import fault_adjusted_result
 from engine import ENGINE_VERSION, Action, ConfigError, Game, new_game
 from engine.bots import builtin_names, is_builtin_bot
 
 from .agents import BuiltinAgent, ProgramAgent
-from .faults import Fault, when_faulted
-from .isolation import LAYERS, Isolation, detect_isolation
-from .limits import Limits, seat_wall_budget
-from .protocol import PROTOCOL_VERSION
-from .standing import fault_adjusted_result
+from .protocol.faults import Fault, when_faulted
+from .protocol.wire import PROTOCOL_VERSION
+from .sandbox.isolation import LAYERS, Isolation, detect_isolation
 
 MAX_STEPS = 100_000
 StepHook = Callable[[Game, int, Action, float], None]
@@ -375,7 +375,7 @@ def run_match(
                 raise RuntimeError(f"the game did not end within {MAX_STEPS} steps")
         board_result = game.result()
         marks["decisions"] = time.monotonic()
-        # a seat that faulted loses (workers/standing.py; `arena verify` applies the same rule)
+        # a seat that faulted loses (competition/standing.py; `arena verify` applies the same rule)
         result = fault_adjusted_result(
             board_result, [a.fault.to_json() for a in agents if a.fault is not None]
         )
@@ -486,7 +486,7 @@ def _fault_detail(fault: Fault | None) -> str:
 def _replay_bytes(game: Game, outcome: MatchOutcome) -> bytes | None:
     """The replay file, written with the replays package's pure writer when it is installed."""
     try:
-        from replays.format import document_from_game, encode
+        from replayfile.format import document_from_game, encode
     except ImportError as exc:
         outcome.warnings.append(f"no replay written: {exc}")
         return None

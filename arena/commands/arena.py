@@ -131,7 +131,7 @@ class GameRecord:
 
 def play_one(job: GameJob) -> GameRecord:
     """Play one game in a worker process: the match runner, so bot files get the sandbox."""
-    from workers.limits import Limits
+    from competition.limits import Limits
     from workers.runner import MatchSpec, SeatSpec, run_match
 
     spec = MatchSpec(
@@ -369,7 +369,7 @@ def arena_config(args: argparse.Namespace) -> ArenaConfig:
     replay_dir = getattr(args, "replays", None)
     if replay_dir:
         try:
-            import replays.format  # noqa: F401 - the runner writes replays with it
+            import replayfile.format  # noqa: F401 - the runner writes replays with it
         except ImportError as exc:
             raise ConfigError(f"--replays needs the replays package ({exc})") from None
         os.makedirs(replay_dir, exist_ok=True)

@@ -4,7 +4,7 @@
 (compiled languages: the compiler's output as the server kept it) and the bot's kept stderr
 of its validation match. ``logs --match ID`` prints the kept stderr of each seat of that match
 held by one of your bots, with its fault. What a bot writes can hold its author's secrets, so
-the server gives these to the bot's owner (and staff) only (``tournament/privacy.py``); for
+the server gives these to the bot's owner (and staff) only (``tournament/private_output.py``); for
 anyone else this command says so with exit code 3.
 """
 

@@ -23,14 +23,14 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from competition.limits import Limits
 from engine.actions import Action
 from engine.boat import Boat, Tile, base_layouts, mask_of
 from engine.errors import ConfigError
 from engine.game import Game
 from engine.modes import mode_class
 from engine.version import ENGINE_VERSION
-from workers.faults import Fault, when_faulted
-from workers.limits import Limits
+from workers.protocol.faults import Fault, when_faulted
 from workers.runner import MatchOutcome, MatchSpec, run_match
 
 from ..options import options_from_args
@@ -105,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
     want_replay = bool(args.replay or args.watch)
     if want_replay:
         try:
-            import replays.format  # noqa: F401 - the runner writes the replay with it
+            import replayfile.format  # noqa: F401 - the runner writes the replay with it
         except ImportError as exc:
             flag = "--replay" if args.replay else "--watch"
             raise ConfigError(f"{flag} needs the replays package ({exc})") from None

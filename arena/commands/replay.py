@@ -1,7 +1,7 @@
 """``python -m arena replay ID``: download a match's replay and prove it.
 
 Checks the file's sha256 against the one the server recorded, then re-simulates it with the
-local engine (``replays.verify``) as ``python -m arena verify`` does. Exit 0 when both hold,
+local engine (``replayfile.verify``) as ``python -m arena verify`` does. Exit 0 when both hold,
 1 when the file does not match its record or the re-simulation disagrees.
 """
 
@@ -49,8 +49,8 @@ def run(args: argparse.Namespace) -> int:
     if args.no_verify:
         return 0
     try:
-        from replays.format import ReplayError, decode
-        from replays.verify import verify_document
+        from replayfile.format import ReplayError, decode
+        from replayfile.verify import verify_document
     except ImportError as exc:
         raise CliError(f"re-simulating needs the replays package and its requirements ({exc}); "
                        "--no-verify skips it") from None  # fmt: skip

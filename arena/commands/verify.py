@@ -20,8 +20,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from replays.format import ReplayError, read_replay
-    from replays.verify import verify_document
+    from replayfile.format import ReplayError, read_replay
+    from replayfile.verify import verify_document
 
     status = 0
     for path in args.files:

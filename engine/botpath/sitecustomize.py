@@ -1,7 +1,8 @@
 """Makes the engine importable by Python bots as ``engine``, where no bot file can shadow it.
 
 Python bots run as ``python3 -s -B bot.py`` with this folder on ``PYTHONPATH``
-(workers/sandbox.py). The interpreter imports ``sitecustomize`` while it starts, before the
+(workers/sandbox/bot_process.py). The interpreter imports ``sitecustomize`` while it starts, before
+the
 bot's own folder is put first on ``sys.path``; this module then puts a finder first on
 ``sys.meta_path`` that answers for the name ``engine`` (and so for all of its submodules)
 from the folder holding this engine, read-only in the sandbox. An ``engine.py`` or an

@@ -35,7 +35,7 @@ def bundle(request: pytest.FixtureRequest, tmp_path: Path) -> Path:
 def test_docs_javascript_bot_plays_a_clean_game(
     bundle: Path, mode: str, bots: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from replays.format import read_replay, steps_of
+    from replayfile.format import read_replay, steps_of
 
     replay = tmp_path / "game.replay"
     seats = bots.replace("B", str(bundle)).split(",")

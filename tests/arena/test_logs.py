@@ -1,5 +1,5 @@
 """``arena logs``: a version's whole build log and stderr, and a bot's stderr in a match, for
-its owner only (the server's privacy rule, tournament/privacy.py): tested as the owner, as
+its owner only (the server's privacy rule, tournament/private_output.py): tested as the owner, as
 another author and anonymously, against a live server (the embedded mode plays and builds
 inside the request, as in tests/arena/test_server_commands.py)."""
 

@@ -32,7 +32,7 @@ def _json(value: Any) -> Any:
 
 
 def start_message(game: Game, seat: int) -> dict[str, Any]:
-    """The fields of ``start`` that determinize reads (workers.protocol.start_message)."""
+    """The fields of ``start`` that determinize reads (workers.protocol.wire.start_message)."""
     return {"type": "start", "mode": game.mode, "seat": seat, "seats": game.seats,
             "options": dict(game.options)}
 

@@ -1,4 +1,5 @@
-"""The embedded broker (workers/broker.py: kombu's SQLAlchemy transport on an SQLite file) under
+"""The embedded broker (workers/queueing/broker.py: kombu's SQLAlchemy transport on an SQLite file)
+under
 concurrent writers: two producer processes of four threads each, and one real Celery worker
 (prefork, as the embedded worker runs) that consumes and publishes at once. Every one of 10,000
 messages runs exactly once and the worker never dies (issue 26: the filesystem transport it

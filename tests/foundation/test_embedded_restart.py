@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from scripts.embedded_ladder import EmbeddedArena
-from workers.embedded import supervisor_state
+from workers.queueing.embedded import supervisor_state
 
 pytestmark = pytest.mark.slow
 

@@ -1,4 +1,5 @@
-"""The supervisor of the embedded workers (workers/embedded.py: EmbeddedWorker) with stand-in
+"""The supervisor of the embedded workers (workers/queueing/embedded.py: EmbeddedWorker) with
+stand-in
 workers: a worker that dies is started again with the reason in its log and on the console,
 and after MAX_DEATHS deaths it is given up, loudly and in the state the site reads
 (`supervisor_state`). The real workers, killed in a running ladder, are in
@@ -13,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-from workers.embedded import MAX_DEATHS, EmbeddedWorker, supervisor_state
+from workers.queueing.embedded import MAX_DEATHS, EmbeddedWorker, supervisor_state
 
 SLEEPER = [sys.executable, "-c", "import time; time.sleep(600)"]
 CRASHER = [

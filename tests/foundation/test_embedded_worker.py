@@ -51,7 +51,7 @@ def _topups(arena: EmbeddedArena) -> int:
 def _role(pid: int) -> str | None:
     """The role of an embedded worker process (its --role argument), None for another."""
     args = Path(f"/proc/{pid}/cmdline").read_bytes().decode().split("\0")
-    if "workers.embedded" not in args:
+    if "workers.queueing.embedded" not in args:
         return None
     return args[args.index("--role") + 1] if "--role" in args else "matches"
 
@@ -186,7 +186,7 @@ def test_autoreloader_starts_one_worker_only(tmp_path: Path, free_port: int) -> 
         roles = {pid: _role(pid) for pid in _children(server.pid)}
         assert len(roles) == 3 and set(roles.values()) == {"matches", "periodic", None}, roles
         serving = next(pid for pid, role in roles.items() if role is None)
-        assert not any(b"workers.embedded" in Path(f"/proc/{pid}/cmdline").read_bytes()
+        assert not any(b"workers.queueing.embedded" in Path(f"/proc/{pid}/cmdline").read_bytes()
                        for pid in _children(serving))  # fmt: skip
     finally:
         _stop_server(server)

@@ -152,19 +152,19 @@ CELERY_CONF = (
     " 'accept_content', 'task_serializer', 'result_serializer', 'task_acks_late',"
     " 'task_reject_on_worker_lost', 'worker_prefetch_multiplier', 'task_time_limit',"
     " 'task_soft_time_limit', 'broker_connection_retry_on_startup')})"
-    "(__import__('workers.celery_app', fromlist=['app']).app.conf)"
+    "(__import__('workers.queueing.celery_app', fromlist=['app']).app.conf)"
 )
 
 
 def test_celery_embedded_mode_without_broker(tmp_path: Path) -> None:
     """No broker: tasks are queued in an SQLite file under DATA_DIR for the embedded workers
-    (workers/broker.py), not run inside the request (eager mode is an explicit opt-in)."""
+    (workers/queueing/broker.py), not run inside the request (eager mode is an explicit opt-in)."""
     conf = read_settings(clean_env(tmp_path), CELERY_CONF)
     assert conf["task_always_eager"] is False
     assert conf["broker_url"].startswith("sqlite:///")
     assert Path(conf["broker_url"].removeprefix("sqlite:///")).is_relative_to(tmp_path)
     transport = read_settings(clean_env(tmp_path), "settings.CELERY_BROKER_TRANSPORT")
-    assert transport == "workers.broker:Transport"
+    assert transport == "workers.queueing.broker:Transport"
     assert_safe_celery(conf)
 
 

@@ -9,7 +9,7 @@ for its visibility timeout of an hour: only the reaper, seeing the match's heart
 stale, can queue it again. A second worker then plays it, and the match must count exactly
 once: one result, one rating change per seat, a replay that verifies, no extra match rows, and
 no process of the killed worker left (its bots die with it, or the next worker's start sweeps
-them: `workers.sandbox.sweep_leftovers`).
+them: `workers.sandbox.bot_process.sweep_leftovers`).
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ import uuid
 import pytest
 from django.db.models import F
 
-from replays.format import decode
-from replays.verify import verify_document
+from replayfile.format import decode
+from replayfile.verify import verify_document
 from scripts.s3server import free_port
 from scripts.stack import Stack
 from tournament.models import LeagueEntry, Match, MatchSeat, RatingChange

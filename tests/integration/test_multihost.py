@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from replays.format import decode
-from replays.verify import verify_document
+from replayfile.format import decode
+from replayfile.verify import verify_document
 from scripts.hosts import namespaces_possible
 from scripts.s3server import free_port
 from scripts.stack import Stack

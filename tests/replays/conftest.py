@@ -36,8 +36,8 @@ def any_mode(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) ->
 @pytest.fixture
 def record():
     """``record(mode, seed, seats=None)`` -> (game, steps, replay bytes) of a random game."""
-    from replays.format import document_from_game, encode
-    from replays.recording import header_for_bots, play_recorded
+    from replayfile.format import document_from_game, encode
+    from replayfile.recording import header_for_bots, play_recorded
 
     def _record(mode: str, seed: int = 7, seats: int | None = None):
         n = seats or max_seats(mode)

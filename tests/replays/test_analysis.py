@@ -1,4 +1,4 @@
-"""Who was winning: the analysis of a finished match (replays/analysis.py), requested once,
+"""Who was winning: the analysis of a finished match (replayfile/win_chances.py), requested once,
 run by a worker task, stored and never recomputed (tournament/services/analysis.py), served
 by the API and drawn on the match page (website/_chances.html)."""
 
@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-from replays.analysis import BLUNDER_DROP, analyse, blunders_of
-from replays.format import decode
+from replayfile.format import decode
+from replayfile.win_chances import BLUNDER_DROP, analyse, blunders_of
 from replays.storage import open_replay
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -63,7 +63,7 @@ def test_blunders_are_the_largest_falls():
 
 def test_analysis_is_requested_stored_and_never_recomputed(stored_match, client, few_playouts,
                                                            django_user_model, monkeypatch):
-    from replays import analysis as pure
+    from replayfile import win_chances as pure
     from tournament.models import MatchAnalysis
 
     match = stored_match("duel", seed=3)
@@ -88,7 +88,7 @@ def test_analysis_is_requested_stored_and_never_recomputed(stored_match, client,
     assert client.get(url).json() == body
     assert MatchAnalysis.objects.filter(match=match).count() == 1
     # a second delivery of the task recomputes nothing either
-    from workers.tasks import match_analyse_task
+    from tournament.tasks import match_analyse_task
 
     row = MatchAnalysis.objects.get(match=match)
     assert match_analyse_task(row.pk) == "done" and calls == [1]

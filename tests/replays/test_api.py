@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from replays.format import decode
+from replayfile.format import decode
 from replays.storage import open_replay, replay_name, save_replay
 
 pytestmark = pytest.mark.django_db
@@ -148,7 +148,7 @@ def test_uploaded_replay_frames(record, client, toy_mode):
 
 
 def test_uploaded_replay_of_an_unknown_mode(record, client, toy_mode):
-    from replays.format import encode
+    from replayfile.format import encode
 
     _, _, data = record(toy_mode, seats=2)
     doc = decode(data)

@@ -1,12 +1,12 @@
-"""What the viewer's frames say of a fault (replays/fault_notes.py): the seat's decision in
+"""What the viewer's frames say of a fault (replayfile/fault_notes.py): the seat's decision in
 words, the default policy's moves, and nothing private."""
 
 from __future__ import annotations
 
 import pytest
 
-from replays.fault_notes import default_say, fault_notes, kind_verbs, ordinal, seat_label
-from workers.faults import FaultKind
+from replayfile.fault_notes import default_say, fault_notes, kind_verbs, ordinal, seat_label
+from workers.protocol.faults import FaultKind
 
 PLAYERS = [{"seat": 0, "bot": "random", "version": "builtin"},
            {"seat": 1, "bot": "cats", "version": "3"}]  # fmt: skip
@@ -63,7 +63,7 @@ def test_a_default_move_is_narrated_as_the_default_policys():
 def test_a_public_fault_keeps_listed_keys_only():
     """Fail closed: a key the runner adds to a fault stays out of public replays until it is
     listed as public."""
-    from replays.privacy import is_public, public_document
+    from replayfile.public_copy import is_public, public_document
 
     fault = {"seat": 1, "kind": "crash", "step": 3, "message": "exited", "seconds": 0.1,
              "stderr": ["secret"], "evidence": {"cpu": 1}, "stderr_tail": "new secret"}

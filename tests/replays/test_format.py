@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.game import canonical_json
-from replays.format import (
+from replayfile.format import (
     FORMAT_VERSION,
     ReplayError,
     decode,
@@ -15,7 +15,7 @@ from replays.format import (
     steps_of,
     write_replay,
 )
-from replays.verify import verify_document
+from replayfile.verify import verify_document
 
 
 def test_round_trip_write_read_verify(any_mode, record, tmp_path):

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from engine import new_game
-from replays.format import decode
-from replays.frames import InvalidSeat, apply_patch, build_frames, diff, parse_seat
+from replayfile.format import decode
+from replayfile.frames import InvalidSeat, apply_patch, build_frames, diff, parse_seat
 
 
 def _views(payload):
@@ -70,7 +70,7 @@ def test_running_scores_end_at_the_result(any_mode, record):
 
 
 def test_bad_files_are_frames_errors(record, toy_mode):
-    from replays.frames import MAX_STEPS, FramesError
+    from replayfile.frames import MAX_STEPS, FramesError
 
     _, _, data = record(toy_mode, seats=2)
     doc = decode(data)
@@ -88,7 +88,7 @@ def test_bad_files_are_frames_errors(record, toy_mode):
 
 
 def test_chart_marks_days_and_faults_and_every_step_is_told(record):
-    from replays.frames import marks_of
+    from replayfile.frames import marks_of
 
     assert marks_of([1, 1, 2, 2, 3], [{"step": 2, "seat": 1, "kind": "timeout"}]) == {
         "days": [{"frame": 2, "day": 2}, {"frame": 4, "day": 3}],
@@ -105,7 +105,7 @@ def test_scores_kept_from_the_step_before_equal_scores_computed_again(any_mode, 
                                                                        monkeypatch):
     """Frames skip scoring a step that changed no boat, lesson or fish; that never changes
     what the chart shows."""
-    from replays import frames
+    from replayfile import frames
 
     _game, _steps, data = record(any_mode, seed=6)
     doc = decode(data)

@@ -1,5 +1,5 @@
 """The match pictures drawn on the server: /matches/N/step/K.png and /matches/N/summary.gif
-(replays/images.py, replays/stored_images.py, replays/image_views.py)."""
+(replayfile/images.py, replays/stored_images.py, replays/image_views.py)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import re
 import pytest
 from PIL import Image
 
-from replays.format import decode
-from replays.images import HEIGHT, WIDTH, simulate, summary_frames
+from replayfile.format import decode
+from replayfile.images import HEIGHT, WIDTH, simulate, summary_frames
 from replays.storage import open_replay
 
 pytestmark = pytest.mark.django_db
@@ -91,7 +91,7 @@ def test_the_pictures_show_public_facts_only(stored_match):
             for tile in tiles:
                 assert set(tile) <= {"id", "kind", "colour", "shape", "cells", "fish"}
     from engine import new_game
-    from replays.format import expand_action
+    from replayfile.format import expand_action
 
     game = new_game("standard", 4, doc["header"]["seed"], doc["header"].get("options") or {})
     for row in doc["steps"][: last // 2]:

@@ -12,8 +12,8 @@ import pytest
 
 from engine import new_game
 from engine.bots import make_bot
+from replayfile.frames import apply_patch
 from replays import stored_frames
-from replays.frames import apply_patch
 from replays.live import FileLog, LivePublisher, RedisLog, live_payload
 
 from .live_matches import file_live_logs, greedy_match

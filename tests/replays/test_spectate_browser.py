@@ -406,7 +406,7 @@ def test_annotations_are_visible_to_the_owner_and_hidden_from_others(
 ):
     from django.contrib.auth import get_user_model
 
-    from replays.format import decode, steps_of
+    from replayfile.format import decode, steps_of
     from replays.storage import open_replay
     from tournament.models import Bot, BotVersion, League, MatchSeat
     from tournament.services.marks import marks_store

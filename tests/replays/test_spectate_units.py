@@ -8,9 +8,9 @@ import itertools
 import pytest
 
 from engine import available_modes, mode_class
-from replays.format import document_from_game
-from replays.frames import build_frames
-from replays.recording import header_for_bots, play_recorded
+from replayfile.format import document_from_game
+from replayfile.frames import build_frames
+from replayfile.recording import header_for_bots, play_recorded
 from website.colours import PALETTE, distinct_colours
 
 
@@ -67,7 +67,7 @@ def test_a_queued_matchs_place_and_the_featured_match():
     from django.contrib.auth import get_user_model
 
     from tournament.models import Bot, BotVersion, League, LeagueEntry, Match, MatchSeat
-    from tournament.spectator_selectors import featured_match, queue_place
+    from tournament.selectors.spectators import featured_match, queue_place
 
     owner = get_user_model().objects.create_user("o")
     versions = [BotVersion.objects.create(bot=Bot.objects.create(name=f"b{i}", owner=owner),

@@ -10,8 +10,8 @@ import msgpack
 import zstandard
 
 from engine.game import canonical_json
-from replays.format import decode, encode
-from replays.verify import verify_document
+from replayfile.format import decode, encode
+from replayfile.verify import verify_document
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -96,7 +96,7 @@ def test_faulted_match_checks_steps_and_hash_not_the_result(toy_mode):
     runner's result of then, which is not re-derived; its steps and state hash still have to
     hold. Newer replays re-derive the fault standing (tests/workers/test_fault_standing.py)."""
     from engine import new_game
-    from replays.format import document_from_game
+    from replayfile.format import document_from_game
 
     game = new_game(toy_mode, 2, 8)
     steps = []

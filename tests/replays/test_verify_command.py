@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.core.management import CommandError, call_command
 
-from replays.format import decode, encode
+from replayfile.format import decode, encode
 from replays.storage import open_replay, save_replay
 from tournament.models import Match
 

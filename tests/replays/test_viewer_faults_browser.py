@@ -22,8 +22,8 @@ def crashed_match(db, replay_storage):
     as an older build stored it (its fault's stderr still in the file)."""
     from django.contrib.auth import get_user_model
 
-    from replays.format import document_from_game, encode
-    from replays.recording import header_for_bots, play_recorded
+    from replayfile.format import document_from_game, encode
+    from replayfile.recording import header_for_bots, play_recorded
     from replays.storage import save_replay
     from tournament.models import Bot, BotVersion, Match, MatchSeat
 

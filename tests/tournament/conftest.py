@@ -17,9 +17,9 @@ from django.core.files.storage import storages
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from competition.standing import fault_adjusted_result
 from tests.accounts import use_tmp_storages
 from tournament.models import Bot, BotVersion
-from workers.standing import fault_adjusted_result
 
 
 @pytest.fixture(autouse=True)

@@ -1,8 +1,8 @@
-"""The pure bracket functions (tournament/brackets.py): plans, byes, series and tables."""
+"""The pure bracket functions (competition/bracket_plan.py): plans, byes, series and tables."""
 
 from __future__ import annotations
 
-from tournament import brackets as b
+from competition import bracket_plan as b
 
 
 def test_seed_positions_put_the_top_seeds_apart():

@@ -24,7 +24,7 @@ from tournament.services.bots import (
     build_stale_seconds,
     builtin_bots_register,
 )
-from workers.build import BuildResult
+from workers.sandbox.build import BuildResult
 
 pytestmark = pytest.mark.django_db
 
@@ -34,7 +34,7 @@ BUILT_SHA = hashlib.sha256(BUILT).hexdigest()
 
 
 class FakeCompiler:
-    """Stands in for `workers.build.build_bundle`: a successful build of fixed bytes."""
+    """Stands in for `workers.sandbox.build.build_bundle`: a successful build of fixed bytes."""
 
     def __init__(self) -> None:
         self.calls = 0
@@ -54,7 +54,7 @@ class FakeCompiler:
 @pytest.fixture
 def compiler(monkeypatch: pytest.MonkeyPatch) -> FakeCompiler:
     fake = FakeCompiler()
-    monkeypatch.setattr("workers.build.build_bundle", fake)
+    monkeypatch.setattr("workers.sandbox.build.build_bundle", fake)
     return fake
 
 
@@ -85,7 +85,7 @@ def age(version: BotVersion, seconds: float, field: str = "build_queued_at") -> 
 def test_a_lost_build_is_sent_again_and_the_version_becomes_ready(
     upload_lost, compiler, runner, django_capture_on_commit_callbacks
 ) -> None:
-    from workers.tasks import bot_build_task, bot_builds_resend_lost_task
+    from tournament.tasks import bot_build_task, bot_builds_resend_lost_task
 
     version = upload_lost()
     assert version.status == "pending" and version.build_queued_at is not None

@@ -63,7 +63,8 @@ def test_cpp_starter_compiles_on_upload_and_plays(
     assert client_for(other_author).get(url).json()["build_log"] is None
     assert client_for(None).get(url).json()["build_log"] is None
     # a second delivery of the build task changes nothing and compiles nothing
-    monkeypatch.setattr("workers.build.build_bundle", lambda *a, **k: pytest.fail("rebuilt"))
+    monkeypatch.setattr("workers.sandbox.build.build_bundle", lambda *a, **k:
+    pytest.fail("rebuilt"))
     assert bot_services.bot_version_build(version_id=version.pk).status == "ready"
 
 

@@ -1,4 +1,4 @@
-"""Divisions of a ladder (tournament/divisions.py): equal splits by rating, placement of new
+"""Divisions of a ladder (competition/division_plan.py): equal splits by rating, placement of new
 entrants, promotion and relegation, and tables drawn mostly inside one division."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from collections import Counter
 
 import pytest
 
-from tournament import divisions as div
-from tournament import scheduling
+from competition import division_plan as div
+from competition import ladder_scheduling as scheduling
 
 
 def test_split_into_divisions_of_the_target_size():

@@ -16,8 +16,8 @@ import pytest
 from tests.workers.conftest import EXAMPLES
 from tournament.models import BotVersion, Match
 from tournament.services.bots import bot_create, bot_version_upload, builtin_bots_register
-from workers import sandbox
-from workers.isolation import LAYERS, Isolation
+from workers.sandbox import bot_process as sandbox
+from workers.sandbox.isolation import LAYERS, Isolation
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db]
 
@@ -137,13 +137,13 @@ def test_production_requires_every_layer_and_the_embedded_default_none() -> None
 def test_the_worker_says_at_start_what_its_bots_lack(
     settings, monkeypatch, caplog, required: list[str], level: int, words: str
 ) -> None:
-    from workers import celery_app
+    from workers.queueing import celery_app
 
     settings.SANDBOX_REQUIRED_ISOLATION = required
-    monkeypatch.setattr("workers.isolation.detect_isolation", lambda: NONE)
-    with caplog.at_level(logging.INFO, logger="workers.isolation"):
+    monkeypatch.setattr("workers.sandbox.isolation.detect_isolation", lambda: NONE)
+    with caplog.at_level(logging.INFO, logger="workers.sandbox.isolation"):
         celery_app._say_isolation()
-    [record] = [r for r in caplog.records if r.name == "workers.isolation"]
+    [record] = [r for r in caplog.records if r.name == "workers.sandbox.isolation"]
     assert record.levelno == level
     message = record.getMessage()
     assert message.startswith("bot isolation incomplete: no uid, no network") and words in message

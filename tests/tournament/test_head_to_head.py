@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tournament import head_to_head as h2h
+from competition import head_to_head_tally as h2h
 from tournament import selectors
 from tournament.models import League, Match
 from tournament.services import leagues as ls

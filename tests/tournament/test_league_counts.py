@@ -14,10 +14,10 @@ from django.db.models import Count
 from django.utils import timezone
 
 from tournament.models import League, Match
+from tournament.selectors.site import league_match_counts
 from tournament.services import events
 from tournament.services import leagues as ls
 from tournament.services import matches as ms
-from tournament.site_selectors import league_match_counts
 
 pytestmark = pytest.mark.django_db
 

@@ -14,11 +14,11 @@ from django.db import connection
 from django.test import Client
 from django.utils import timezone
 
+from competition.limits import Limits, decisions_bound, match_worst_case_seconds
 from tournament.errors import ValidationFailed
 from tournament.models import Match
 from tournament.services import leagues as ls
 from tournament.services import matches as ms
-from workers.limits import Limits, decisions_bound, match_worst_case_seconds
 
 from .conftest import client_for
 
@@ -44,7 +44,7 @@ def test_worst_case_is_seats_times_decisions_times_limit_plus_bank_plus_startup(
 def test_the_play_task_gets_time_limits_from_the_worst_case(
     organiser, ready_version, runner, monkeypatch, settings, django_capture_on_commit_callbacks
 ):
-    from workers.tasks import match_play_task
+    from tournament.tasks import match_play_task
 
     sent = []
     monkeypatch.setattr(match_play_task, "apply_async", lambda *a, **kw: sent.append(kw))

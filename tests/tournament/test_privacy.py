@@ -17,12 +17,12 @@ from django.test import Client
 import workers.runner as real_runner
 from arena.cli import main
 from engine import new_game
-from replays.format import decode, document_from_game, encode
+from replayfile.format import decode, document_from_game, encode
+from replayfile.public_copy import is_public
+from replayfile.recording import header_for_bots, play_recorded
+from replayfile.verify import verify_document
 from replays.live import LivePublisher
-from replays.privacy import is_public
-from replays.recording import header_for_bots, play_recorded
 from replays.storage import save_replay
-from replays.verify import verify_document
 from tests.replays.live_matches import file_live_logs
 from tournament.models import BotVersion, Match, MatchSeat
 from tournament.services import matches as ms
@@ -41,7 +41,7 @@ MARKS = {"stderr": [STDERR.split(":")[0], VERSION_LOG.split(":")[0]],
 
 
 def _fault(step: int) -> dict[str, Any]:
-    """A fault as workers/faults.py writes it, with the private parts the runner keeps."""
+    """A fault as workers/protocol/faults.py writes it, with the private parts the runner keeps."""
     return {"seat": 0, "kind": "crash", "step": step, "message": "exited with status 1",
             "seconds": 0.01, "stderr": [STDERR], "evidence": EVIDENCE}  # fmt: skip
 
@@ -144,7 +144,7 @@ def _urls(world: dict[str, Any], signed_in: bool) -> list[str]:
 
 def _text(response: Any) -> str:
     """What a response tells its reader, whatever its encoding: a replay is decoded with
-    replays.format, gzip'd frames unpacked, JSON and pages read as text."""
+    replayfile.format, gzip'd frames unpacked, JSON and pages read as text."""
     body = response.content
     if response.get("Content-Encoding") == "gzip":
         body = gzip.decompress(body)

@@ -6,7 +6,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from engine import available_modes
-from workers.protocol_schema import protocol_schema
+from workers.protocol.schema import protocol_schema
 
 from .conftest import client_for
 

@@ -12,7 +12,7 @@ pytestmark = pytest.mark.django_db
 
 
 def test_a_queue_per_mode_when_asked(settings, author, ready_version, monkeypatch):
-    from workers.tasks import match_play_task
+    from tournament.tasks import match_play_task
 
     sent = []
     monkeypatch.setattr(
@@ -33,7 +33,7 @@ def test_a_new_entrants_first_ladder_match_goes_ahead_of_the_backlog(
     deadline burst of bench/season.py) has its first match sent on the retry queue, which
     workers serve ahead of that backlog. The ladder's first round takes its normal turn."""
     from tournament.services import leagues as ls
-    from workers.tasks import match_play_task
+    from tournament.tasks import match_play_task
 
     sent = []
     monkeypatch.setattr(

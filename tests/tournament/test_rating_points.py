@@ -1,4 +1,4 @@
-"""Rating chart points kept on each entrant (tournament/rating_points.py): bounded and evenly
+"""Rating chart points kept on each entrant (competition/rating_history.py): bounded and evenly
 spaced however long the history, and the same whether counted one result at a time, rebuilt
 from the rating changes, or backfilled by migration 0012."""
 
@@ -8,7 +8,7 @@ import importlib
 
 import pytest
 
-from tournament import rating_points
+from competition import rating_history as rating_points
 from tournament.models import League, LeagueEntry, Match
 from tournament.services import leagues as ls
 from tournament.services.ratings import rating_charts_rebuild

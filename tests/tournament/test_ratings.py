@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tournament import ratings as elo
+from competition import elo
 
 
 def test_two_seats_equal_ratings_win():

@@ -19,7 +19,7 @@ pytestmark = pytest.mark.django_db
 def test_only_matches_without_a_message_in_the_broker_are_sent_again(
     organiser, ready_version, settings, monkeypatch
 ):
-    from workers.tasks import match_play_task
+    from tournament.tasks import match_play_task
 
     settings.REAPER_QUEUED_AGE_SECONDS = 30
     monkeypatch.setattr(ms, "BROKER_RECHECK_SECONDS", 0)
@@ -61,7 +61,7 @@ def test_only_matches_without_a_message_in_the_broker_are_sent_again(
 def test_a_match_requeued_after_its_worker_died_goes_to_the_retry_queue(
     organiser, ready_version, settings, monkeypatch
 ):
-    from workers.tasks import match_play_task
+    from tournament.tasks import match_play_task
 
     sent: list[tuple[tuple, str | None]] = []
     monkeypatch.setattr(

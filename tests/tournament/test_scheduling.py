@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from tournament import scheduling, skill
+from competition import ladder_scheduling as scheduling
+from competition import skill
 from tournament.models import LeagueEntry, Match
 from tournament.services import leagues as ls
 

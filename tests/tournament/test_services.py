@@ -10,7 +10,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.utils import timezone
 
-from tournament import ratings as elo
+from competition import elo
 from tournament.errors import BadGameConfig, Conflict, PermissionDenied
 from tournament.models import BotVersion, League, LeagueEntry, Match, RatingChange
 from tournament.services import leagues as ls
@@ -239,7 +239,7 @@ def test_rules_are_enforced(organiser, author, other_author, ready_version):
 def test_ladder_keeps_playing_and_beat_task_tops_up(
     organiser, ready_version, runner, django_capture_on_commit_callbacks
 ):
-    from workers.tasks import ladders_schedule_task, matches_reap_stale_task
+    from tournament.tasks import ladders_schedule_task, matches_reap_stale_task
 
     league = _league(organiser, ready_version, n=4, fmt="ladder")
     ls.league_start(league=league, user=organiser)  # two queued matches, not yet played
@@ -259,7 +259,7 @@ def test_ladder_keeps_playing_and_beat_task_tops_up(
 def test_reaper_resends_long_queued_matches_and_a_duplicate_counts_once(
     organiser, ready_version, runner, settings, django_capture_on_commit_callbacks
 ):
-    from workers.tasks import match_play_task, matches_reap_stale_task
+    from tournament.tasks import match_play_task, matches_reap_stale_task
 
     settings.REAPER_QUEUED_AGE_SECONDS = 600
     league = _league(organiser, ready_version, n=2)
@@ -363,8 +363,8 @@ def test_failed_upload_transaction_leaves_no_bundle_file(author, runner, monkeyp
 def test_validation_match_uses_the_league_limits_and_a_silent_startup_grace(
     author, organiser, ready_version, settings
 ):
-    from workers.limits import Limits
-    from workers.protocol import start_message
+    from competition.limits import Limits
+    from workers.protocol.wire import start_message
     from workers.runner import MatchSpec
 
     settings.BOT_DECISION_TIME_LIMIT, settings.BOT_TIME_BANK = 1.0, 30.0

@@ -12,7 +12,7 @@ from django.apps import apps
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from tournament import skill
+from competition import skill
 from tournament.models import League, LeagueEntry, Match, RatingChange
 from tournament.services import leagues as ls
 from tournament.services import matches as ms

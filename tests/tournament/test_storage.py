@@ -275,7 +275,7 @@ def test_the_record_task_retries_through_celery_and_its_last_try_keeps_the_resul
     from celery.exceptions import Retry
 
     from tournament.services import replay_upload
-    from workers.tasks import match_record_task
+    from tournament.tasks import match_record_task
 
     handed: list[dict] = []
     with django_capture_on_commit_callbacks(execute=False):

@@ -11,7 +11,7 @@ from collections import Counter
 
 import pytest
 
-from tournament import swiss
+from competition import swiss
 from tournament.errors import ValidationFailed
 from tournament.models import League, LeaguePlace
 from tournament.services import leagues as ls

@@ -15,9 +15,9 @@ import pytest
 from django.core.cache import cache
 from django.core.files.storage import storages
 
-from replays.format import decode, document_from_game, encode
-from replays.frames import build_frames
-from replays.recording import header_for_bots, play_recorded
+from replayfile.format import decode, document_from_game, encode
+from replayfile.frames import build_frames
+from replayfile.recording import header_for_bots, play_recorded
 from replays.storage import delete_replay, open_replay
 from replays.stored_frames import encode_frames, frames_key, frames_name
 from tournament.models import Match

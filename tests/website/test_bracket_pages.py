@@ -67,7 +67,7 @@ TEMPLATE_SERIES = """{% load arena %}{% with s=v.series %}
 def _same_as_the_template(league):
     from django.template import Context, Template
 
-    from tournament.bracket_selectors import bracket_view
+    from tournament.selectors.brackets import bracket_view
     from website.bracket_cells import series_item
 
     template = Template(TEMPLATE_SERIES)

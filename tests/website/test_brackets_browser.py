@@ -83,7 +83,7 @@ def test_spectator_follows_a_running_bracket(
     """The games are played one at a time from the test (the scripted runner: the stronger
     bot by name wins), so the page is seen between results and must update by itself."""
 
-    from workers.tasks import match_play_task
+    from tournament.tasks import match_play_task
 
     scripted = ScriptedRunner()
     scripted.scores = lambda spec: [float(s["name"].split("-")[1]) for s in spec["seats"]]

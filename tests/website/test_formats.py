@@ -12,7 +12,7 @@ import pytest
 from tests.website.browser import REPO
 from tournament.bundle_formats import bundle_kinds, formats_sentence
 from tournament.models import Bot
-from workers.bundles import languages
+from workers.sandbox.bundles import languages
 
 pytestmark = pytest.mark.django_db
 

@@ -15,7 +15,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from tournament.models import Match, MatchSeat, WorkerHeartbeat
 from tournament.services.bots import bot_create, bot_version_upload
-from workers.heartbeat import Heartbeat
+from tournament.worker_heartbeat import Heartbeat
 
 from .conftest import builtin_copy
 
@@ -218,7 +218,7 @@ def test_a_queued_match_is_waiting_for_a_worker_not_live(client, author) -> None
 @pytest.fixture
 def broker_away():
     """The Celery app's broker pointed at a port where nothing listens, for one test."""
-    from workers.celery_app import app
+    from workers.queueing.celery_app import app
 
     keys = ("broker_url", "broker_transport_options")
     saved = {key: app.conf[key] for key in keys}
@@ -244,8 +244,8 @@ def test_queue_depth_falls_back_on_the_database_when_the_broker_is_away(
 
 def test_the_queues_asked_are_read_from_the_configuration(settings) -> None:
     """A queue that periodic jobs or a mode's matches are routed to is counted too."""
-    from tournament.health_selectors import broker_queues
-    from workers.celery_app import app
+    from tournament.selectors.health import broker_queues
+    from workers.queueing.celery_app import app
 
     keys = ("task_routes", "beat_schedule")
     saved = {key: app.conf[key] for key in keys}
@@ -272,7 +272,7 @@ def test_a_given_up_embedded_worker_is_said_at_once_on_the_site_and_in_status(
     import time
 
     from tests.accounts import PASSWORD
-    from workers.embedded import EmbeddedWorker, supervisor_state
+    from workers.queueing.embedded import EmbeddedWorker, supervisor_state
 
     settings.CELERY_TASK_ALWAYS_EAGER = False
     settings.EMBEDDED_WORKER = True

@@ -8,8 +8,8 @@ import re
 import pytest
 
 from tests.accounts import PASSWORD
-from tournament import site_selectors
 from tournament.models import League, Match, MatchSeat
+from tournament.selectors import site as site_selectors
 from tournament.services import leagues as league_services
 from tournament.services.bots import bot_seat_counts_rebuild
 from website.colours import PALETTE, bot_colour

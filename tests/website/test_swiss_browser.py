@@ -14,7 +14,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from tournament import swiss
+from competition import swiss
 
 from .browser import ARGS, DESKTOP, Audit
 from .conftest import builtin_copy

@@ -13,7 +13,7 @@ import pytest
 
 from tournament.models import League
 from tournament.services.starter_kits import starter_kits
-from workers.bundles import validate_bundle
+from workers.sandbox.bundles import validate_bundle
 
 pytestmark = pytest.mark.django_db
 

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from competition.limits import Limits
 from engine import MODES
-from workers.isolation import detect_isolation
-from workers.limits import Limits
+from workers.sandbox.isolation import detect_isolation
 
 HERE = Path(__file__).resolve().parent
 HOSTILE = HERE / "hostile"
@@ -81,7 +81,7 @@ def leftovers(uids: set[int], sessions: set[int]) -> list[str]:
 def worker_guard(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """The test process keeps its limits, folder and network, can still start processes, and
     no process of a bot started during the test is left once the test's matches are over."""
-    from workers import sandbox
+    from workers.sandbox import bot_process as sandbox
 
     started: list[tuple[int | None, int]] = []  # (uid, pid) of every bot process started
     original = sandbox.BotProcess.__init__

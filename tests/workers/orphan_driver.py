@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import sys
 
+from competition.limits import Limits
 from engine import MODES
-from workers import sandbox
-from workers.limits import Limits
 from workers.runner import MatchSpec, SeatSpec, run_match
+from workers.sandbox import bot_process as sandbox
 
 MODES["tiny"] = "tests.workers.tiny_game:TinyGame"
 original = sandbox.BotProcess.__init__

@@ -16,11 +16,11 @@ from typing import Any
 
 import pytest
 
-from workers.faults import FaultKind
-from workers.isolation import Isolation
-from workers.limits import Limits
+from competition.limits import Limits
+from workers.protocol.faults import FaultKind
 from workers.runner import MatchSpec, SeatSpec, run_match
-from workers.sandbox import BotProcess
+from workers.sandbox.bot_process import BotProcess
+from workers.sandbox.isolation import Isolation
 
 from .conftest import EXAMPLES
 

@@ -1,4 +1,5 @@
-"""The embedded broker (workers/broker.py) read by the reaper: `waiting_task_args` lists the
+"""The embedded broker (workers/queueing/broker.py) read by the reaper: `waiting_task_args` lists
+the
 arguments of the messages still waiting, and a message a worker took is gone from it."""
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from pathlib import Path
 import pytest
 from celery import Celery
 
-from workers.broker import waiting_task_args
+from workers.queueing.broker import waiting_task_args
 
 
 def _app(broker_url: str, transport: str | None = None) -> Celery:
@@ -34,7 +35,7 @@ def _check(app: Celery) -> None:
 
 
 def test_the_embedded_broker_tells_which_matches_wait(tmp_path: Path) -> None:
-    _check(_app(f"sqlite:///{tmp_path / 'broker.sqlite3'}", "workers.broker:Transport"))
+    _check(_app(f"sqlite:///{tmp_path / 'broker.sqlite3'}", "workers.queueing.broker:Transport"))
 
 
 @pytest.mark.integration

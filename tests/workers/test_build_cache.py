@@ -1,4 +1,4 @@
-"""The machine's cache of built C++ bundles (``workers.build.cached_build``): bounded by
+"""The machine's cache of built C++ bundles (``workers.sandbox.build.cached_build``): bounded by
 ``$ISLE_BUILD_CACHE_MAX_BYTES``, least recently used first, never deleting a build used in the
 last two minutes (another process may be about to read it), and cleaning partial files left by
 processes that died. The compiler is a fake that counts its calls (real compiles:
@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from workers import build
-from workers.build import BuildResult, cached_build, prune_build_cache
-from workers.sandbox import SandboxError
+from workers.sandbox import build
+from workers.sandbox.bot_process import SandboxError
+from workers.sandbox.build import BuildResult, cached_build, prune_build_cache
 
 from .starters import zip_bundle
 

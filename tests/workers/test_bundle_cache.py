@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from workers.bundle_cache import BundleCache, BundleFetchError
+from workers.sandbox.bundle_cache import BundleCache, BundleFetchError
 
 
 def _sha(data: bytes) -> str:

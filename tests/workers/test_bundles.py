@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from workers import bundles
-from workers.bundles import (
+from workers.sandbox import bundles
+from workers.sandbox.bundles import (
     BundleError,
     bot_command,
     languages,

@@ -8,9 +8,9 @@ import json
 
 import pytest
 
-import workers.isolation as isolation
-from workers.isolation import UID_BASE, UID_SLOTS, detect_isolation
-from workers.sandbox import BotSandbox
+import workers.sandbox.isolation as isolation
+from workers.sandbox.bot_process import BotSandbox
+from workers.sandbox.isolation import UID_BASE, UID_SLOTS, detect_isolation
 
 from .conftest import FAST
 

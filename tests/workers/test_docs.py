@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from competition.limits import Limits
 from engine import available_modes
-from workers.faults import FaultKind
-from workers.limits import Limits
-from workers.protocol import PROTOCOL_VERSION
+from workers.protocol.faults import FaultKind
+from workers.protocol.wire import PROTOCOL_VERSION
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 
@@ -38,7 +38,7 @@ def test_every_card_and_shape_is_documented_from_the_game_data() -> None:
 
     from engine.game_data import GAME_DATA_MODES, game_data
     from scripts import game_data_docs
-    from workers.bundles import languages
+    from workers.sandbox.bundles import languages
 
     protocol = (DOCS / "bot-protocol.md").read_text(encoding="utf-8")
     cards = protocol.split(game_data_docs.CARDS_START)[1].split(game_data_docs.CARDS_END)[0]

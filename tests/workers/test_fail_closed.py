@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 from engine import ConfigError
-from workers import sandbox
-from workers.build import build_bundle
-from workers.isolation import Isolation, IsolationMissing
 from workers.runner import MatchSpec, run_match
+from workers.sandbox import bot_process as sandbox
+from workers.sandbox.build import build_bundle
+from workers.sandbox.isolation import Isolation, IsolationMissing
 
 from .conftest import EXAMPLES, FAST
 

@@ -17,12 +17,12 @@ from typing import Any
 
 import pytest
 
-from replays.format import decode, steps_of
-from replays.verify import verify_document
-from workers import sandbox
-from workers.faults import FaultKind
-from workers.limits import Limits
+from competition.limits import Limits
+from replayfile.format import decode, steps_of
+from replayfile.verify import verify_document
+from workers.protocol.faults import FaultKind
 from workers.runner import MatchSpec, SeatSpec, run_match
+from workers.sandbox import bot_process as sandbox
 
 from .conftest import HOSTILE
 
@@ -143,7 +143,7 @@ def test_a_sleeping_bot_is_faulted_by_the_wall_clock_ceiling(
 def test_a_bot_that_uses_up_the_seats_wall_budget_is_faulted_and_the_match_finishes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from workers import limits as limits_module
+    from competition import limits as limits_module
 
     # the tiny mode's bound: 4 decisions, so a seat's wall budget is 4 x 0.5 s (no bank)
     monkeypatch.setattr(limits_module, "_decisions", lambda: {"tiny": 4})
@@ -164,7 +164,7 @@ def test_a_bot_that_uses_up_the_seats_wall_budget_is_faulted_and_the_match_finis
 def test_cpu_time_comes_from_the_bots_cgroup_where_the_machine_has_cgroup_v2(
     tmp_path: Path,
 ) -> None:
-    from workers.isolation import cgroup_base
+    from workers.sandbox.isolation import cgroup_base
 
     if cgroup_base() is None:
         pytest.skip("no writable cgroup v2 hierarchy: CPU time is read from /proc")
@@ -184,7 +184,7 @@ def test_the_cgroup_hierarchy_favours_dynamic_moves_when_the_worker_may_set_it()
     """Each bot start moves a process into a cgroup; without ``favordynmods`` every move waits
     for an RCU grace period (10-20 ms a bot, issue 16). As root the sandbox sets it, unless
     ``ISLE_CGROUP_FAVORDYNMODS=0``."""
-    from workers.isolation import _mount_options, cgroup_base, favor_dynamic_moves
+    from workers.sandbox.isolation import _mount_options, cgroup_base, favor_dynamic_moves
 
     base = cgroup_base()
     if base is None or os.geteuid() != 0:
@@ -199,7 +199,7 @@ def test_the_cgroup_hierarchy_favours_dynamic_moves_when_the_worker_may_set_it()
 
 
 def test_the_opt_out_leaves_the_cgroup_mount_alone(monkeypatch: pytest.MonkeyPatch) -> None:
-    from workers import isolation
+    from workers.sandbox import isolation
 
     calls: list[tuple] = []
     monkeypatch.setattr(isolation, "_mount", lambda *a: calls.append(a))
@@ -226,7 +226,7 @@ def test_closing_a_sandbox_leaves_no_process_and_releases_its_uid_clean(tmp_path
     """Close kills the bot through its cgroup (no fork of the worker to sweep the uid) when
     the machine has one, else by its uid: either way nothing of the bot survives, and the
     uid's lock file says clean so its next holder need not sweep it."""
-    from workers.isolation import uid_processes
+    from workers.sandbox.isolation import uid_processes
 
     with sandbox.BotSandbox(DETACHING, "detach.py") as box:
         process = box.start()

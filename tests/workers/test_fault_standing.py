@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from replays.format import decode, encode
-from replays.verify import verify_document
-from workers.faults import FaultKind, when_faulted
-from workers.limits import Limits
+from competition.limits import Limits
+from competition.standing import fault_adjusted_result, fault_ranks
+from replayfile.format import decode, encode
+from replayfile.verify import verify_document
+from workers.protocol.faults import FaultKind, when_faulted
 from workers.runner import MatchSpec, SeatSpec, run_match
-from workers.standing import fault_adjusted_result, fault_ranks
 
 from .conftest import EXAMPLES, FAST, hostile
 

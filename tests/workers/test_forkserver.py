@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from workers.forkserver import ForkedProcess
-from workers.sandbox import BotSandbox, SandboxError
+from workers.sandbox.bot_process import BotSandbox, SandboxError
+from workers.sandbox.forkserver import ForkedProcess
 
 from .conftest import FAST
 
@@ -145,7 +145,7 @@ def test_a_bot_that_cannot_start_is_a_sandbox_error(monkeypatch: pytest.MonkeyPa
 def test_a_dead_fork_server_is_replaced_at_the_next_start(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from workers import forkserver
+    from workers.sandbox import forkserver
 
     monkeypatch.setenv("ISLE_PYTHON_FORKSERVER", "1")
     _view(monkeypatch, "forkserver")
@@ -162,7 +162,7 @@ def test_a_dead_fork_server_is_replaced_at_the_next_start(
 
 def test_a_failing_fork_server_falls_back_to_exec(monkeypatch: pytest.MonkeyPatch) -> None:
     """A server that fails is never the bot's fault: the bot is exec'd instead."""
-    from workers import forkserver
+    from workers.sandbox import forkserver
 
     def gone(*args: object) -> None:
         raise forkserver.ForkServerGone("the fork server did not answer")
@@ -175,8 +175,8 @@ def test_a_failing_fork_server_falls_back_to_exec(monkeypatch: pytest.MonkeyPatc
 def test_a_worker_process_starts_its_fork_server_before_its_first_match(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from workers import forkserver
-    from workers.bundles import resolve_interpreter
+    from workers.sandbox import forkserver
+    from workers.sandbox.bundles import resolve_interpreter
 
     monkeypatch.setenv("ISLE_PYTHON_FORKSERVER", "1")
     monkeypatch.setattr(forkserver, "_servers", {})

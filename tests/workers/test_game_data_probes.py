@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
+from competition.limits import Limits
 from engine import available_modes, new_game
-from workers.limits import Limits
-from workers.protocol import start_message
+from workers.protocol.wire import start_message
 from workers.runner import MatchSpec, SeatSpec, run_match
 
 from .starters import EXAMPLES, zip_bundle
@@ -84,7 +84,8 @@ def test_a_probe_faults_without_the_game_data(
     language: str, probes: dict[str, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The probes can fail: sent a start without game_data, each one faults and says why."""
-    from workers import agents, protocol
+    from workers import agents
+    from workers.protocol import wire as protocol
 
     def bare_start(game, seat, limits):  # noqa: ANN001, ANN202 - the patched function's own
         message = protocol.start_message(game, seat, limits)

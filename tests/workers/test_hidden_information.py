@@ -23,6 +23,7 @@ from typing import Any
 
 import pytest
 
+from competition.limits import Limits
 from engine import Action, Game, new_game
 from engine.modes.standard import StandardGame, Step
 from engine.rng import Rng
@@ -35,8 +36,7 @@ from tests.engine.standard.helpers import (
     twin_with_other_secrets,
 )
 from workers.agents import ProgramAgent
-from workers.limits import Limits
-from workers.protocol import LegalEncoder
+from workers.protocol.wire import LegalEncoder
 
 
 class CapturedProcess:

@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from workers.engine_path import ENGINE_DIR
-from workers.faults import FaultKind
-from workers.isolation import Isolation
-from workers.limits import Limits
+from competition.limits import Limits
+from workers.protocol.faults import FaultKind
 from workers.runner import MatchOutcome, MatchSpec, SeatSpec, run_match
-from workers.sandbox import sandbox_root
+from workers.sandbox.bot_process import sandbox_root
+from workers.sandbox.engine_path import ENGINE_DIR
+from workers.sandbox.isolation import Isolation
 
 from .conftest import EXAMPLES, FAST, hostile, make_zip
 
@@ -288,7 +288,7 @@ def test_without_isolation_the_snoop_does_read(tmp_path: Path) -> None:
 
 # Where a jailed bot's mounts are: its own root, the system folders, /dev, /tmp, /bot, /proc.
 # The jail's mounts: the system folders, its own tmpfs's, and the engine's folder at the path it
-# has in the deployment (Python bots import it: workers/engine_path.py), read-only.
+# has in the deployment (Python bots import it: workers/sandbox/engine_path.py), read-only.
 JAIL_MOUNTS = {"/", "/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32", "/dev",
                "/tmp", "/bot", "/proc", ENGINE_DIR}  # fmt: skip
 

@@ -11,9 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from workers import bundles
-from workers.build import BuildFailed, BuildLimits, build_bundle, cached_build
-from workers.bundles import (
+from workers.protocol.faults import FaultKind
+from workers.runner import MatchSpec, SeatSpec, run_match
+from workers.sandbox import bundles
+from workers.sandbox.build import BuildFailed, BuildLimits, build_bundle, cached_build
+from workers.sandbox.bundles import (
     BundleError,
     address_space_mb,
     bot_command,
@@ -21,9 +23,7 @@ from workers.bundles import (
     unpack_bundle,
     validate_bundle,
 )
-from workers.elf import ElfError, check_static_x86_64
-from workers.faults import FaultKind
-from workers.runner import MatchSpec, SeatSpec, run_match
+from workers.sandbox.elf import ElfError, check_static_x86_64
 
 from .conftest import FAST
 from .starters import EXAMPLES, zip_bundle
@@ -200,7 +200,7 @@ def test_cpp_build_has_a_time_limit_and_a_memory_limit(tmp_path: Path) -> None:
 @pytest.mark.slow
 @pytest.mark.usefixtures("worker_guard")
 def test_a_cpp_source_bundle_is_built_once_then_played(tmp_path: Path) -> None:
-    from workers.sandbox import BotSandbox
+    from workers.sandbox.bot_process import BotSandbox
 
     data = cpp_zip(tmp_path, (EXAMPLES / "cpp" / "arena.hpp").read_bytes().replace(
         b"#pragma once", b"") + b"\nint main() { arena::run(\"x\", [](const arena::Value&) {},"
@@ -271,7 +271,7 @@ def test_worker_image_installs_every_languages_runtime_and_compiler() -> None:
 def test_every_language_plays_with_fewer_isolation_layers(tmp_path: Path, layers: str) -> None:
     """On a machine without the jail (no root, or no mount namespace) builds and bots use host
     paths: the compiler writes to a host output folder and binaries run from the bot folder."""
-    from workers.isolation import Isolation, detect_isolation
+    from workers.sandbox.isolation import Isolation, detect_isolation
 
     iso = Isolation() if layers == "none" else detect_isolation().without("filesystem", "pid")
     kit = EXAMPLES / "cpp"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from workers.limits import Limits
+from competition.limits import Limits
 
 
 def test_defaults_are_the_documented_ones() -> None:

@@ -1,4 +1,4 @@
-"""A bot's `marks` (workers/marks.py): kept in the action log of a real match, and a reply
+"""A bot's `marks` (workers/protocol/marks.py): kept in the action log of a real match, and a reply
 that breaks a limit is `bad_output` naming the limit; the schema states the same limits."""
 
 from __future__ import annotations
@@ -8,9 +8,16 @@ from pathlib import Path
 
 import pytest
 
-from workers.faults import FaultKind
-from workers.limits import Limits
-from workers.marks import MARK_COLOURS, MAX_CELLS, MAX_LABEL, MAX_MARKS, MarksError, parse_marks
+from competition.limits import Limits
+from workers.protocol.faults import FaultKind
+from workers.protocol.marks import (
+    MARK_COLOURS,
+    MAX_CELLS,
+    MAX_LABEL,
+    MAX_MARKS,
+    MarksError,
+    parse_marks,
+)
 from workers.runner import MatchSpec, SeatSpec, run_match
 
 pytestmark = pytest.mark.usefixtures("tiny_mode", "worker_guard")
@@ -65,7 +72,7 @@ def test_a_mark_over_a_limit_is_bad_output_naming_it(tmp_path: Path, marks, limi
 
 
 def test_the_schema_states_the_limits() -> None:
-    from workers.protocol_schema import protocol_schema
+    from workers.protocol.schema import protocol_schema
 
     schema = protocol_schema("standard")
     reply = schema["$defs"]["reply_action_place"]["properties"]["marks"]

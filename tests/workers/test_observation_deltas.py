@@ -8,13 +8,13 @@ import json
 
 import pytest
 
+from competition.limits import Limits
 from engine import new_game
 from engine.bots.random_bot import RandomBot
 from engine.jsontext import JSONText
 from workers.agents import ProgramAgent
-from workers.faults import BotFault
-from workers.limits import Limits
-from workers.protocol import (
+from workers.protocol.faults import BotFault
+from workers.protocol.wire import (
     ObservationEncoder,
     _dumps,
     apply_observation_delta,

@@ -16,14 +16,14 @@ from typing import Any
 
 import pytest
 
+from competition.limits import Limits
 from engine import available_modes, mode_class, new_game
 from engine.bots.random_bot import RandomBot
 from engine.jsontext import JSONText
 from workers.agents import ProgramAgent
-from workers.faults import BotFault
-from workers.json_patch import PatchError, apply_patch, observation_patch
-from workers.limits import Limits
-from workers.protocol import JSON_PATCH, ObservationEncoder, _dumps, parse_ready_reply
+from workers.protocol.faults import BotFault
+from workers.protocol.json_patch import PatchError, apply_patch, observation_patch
+from workers.protocol.wire import JSON_PATCH, ObservationEncoder, _dumps, parse_ready_reply
 
 from .rebuilt_observations import rebuilt_notes
 
@@ -306,8 +306,8 @@ def test_the_example_bots_apply_patch_rebuilds_the_observations() -> None:
 def test_patch_decides_and_the_ready_answer_validate_against_the_schema() -> None:
     from jsonschema import Draft202012Validator
 
-    from workers.protocol import LegalEncoder, decide_for
-    from workers.protocol_schema import protocol_schema
+    from workers.protocol.schema import protocol_schema
+    from workers.protocol.wire import LegalEncoder, decide_for
 
     schema = protocol_schema("standard")
 

@@ -77,8 +77,8 @@ def test_bot_processes_die_with_the_process_running_the_match(tmp_path: Path) ->
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="bot uids need root")
 def test_a_starting_worker_sweeps_what_a_dead_predecessor_left() -> None:
-    from workers.isolation import lease_uid, uid_processes
-    from workers.sandbox import sandbox_root, sweep_leftovers
+    from workers.sandbox.bot_process import sandbox_root, sweep_leftovers
+    from workers.sandbox.isolation import lease_uid, uid_processes
 
     root = sandbox_root()
     lease = lease_uid(root)

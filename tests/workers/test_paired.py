@@ -10,7 +10,7 @@ from collections import Counter
 
 import pytest
 
-from workers import paired
+from competition import paired_stats as paired
 from workers.paired_play import game_spec, run_local
 
 

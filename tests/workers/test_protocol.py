@@ -9,13 +9,13 @@ from unittest import mock
 
 import pytest
 
+from competition.limits import Limits
 from engine import available_modes, new_game
 from engine.actions import PlacementActions
 from engine.bots import make_bot
-from workers import protocol
-from workers.faults import BotFault, FaultKind
-from workers.limits import Limits
-from workers.protocol import (
+from workers.protocol import wire as protocol
+from workers.protocol.faults import BotFault, FaultKind
+from workers.protocol.wire import (
     PROTOCOL_VERSION,
     LegalEncoder,
     decide_line,
@@ -121,7 +121,7 @@ def test_cells_text_matches_the_codec_past_the_table_and_on_no_cells() -> None:
     """A mask below the precomputed rows, a repeated shape elsewhere, and a mask with no
     cells all give the codec's ``[[x, y], ...]``."""
     from engine.boat import STRIDE, cells_of
-    from workers.protocol import _CELL_ROWS, _cells_text
+    from workers.protocol.wire import _CELL_ROWS, _cells_text
 
     shape = 0b11 | (0b1 << STRIDE)  # an L of three cells
     for mask in (shape, shape << 5, shape << (STRIDE * (_CELL_ROWS + 2)), 0):

@@ -12,18 +12,12 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
+from competition.limits import Limits
 from engine import available_modes, new_game
 from engine.protocol_spec import mode_spec
 from scripts import protocol_docs
-from workers.limits import Limits
-from workers.protocol import (
-    LegalEncoder,
-    decide_line,
-    end_message,
-    start_line,
-    start_message,
-)
-from workers.protocol_schema import all_schemas, protocol_schema
+from workers.protocol.schema import all_schemas, protocol_schema
+from workers.protocol.wire import LegalEncoder, decide_line, end_message, start_line, start_message
 
 SEATS = {"standard": (2, 3, 4), "family": (2, 4), "solo": (1,), "duel": (2,)}
 OPTIONS = {"solo": ({"difficulty": "easy"}, {"difficulty": "expert"})}

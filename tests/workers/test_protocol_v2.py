@@ -16,12 +16,12 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
+from competition.limits import Limits
 from engine import available_modes, new_game
 from engine.protocol_v2 import PROTOCOLS, observation_v2
-from workers.faults import BotFault
-from workers.limits import Limits
-from workers.protocol import LegalEncoder, decide_for, parse_ready_reply, start_message
-from workers.protocol_schema import protocol_schema
+from workers.protocol.faults import BotFault
+from workers.protocol.schema import protocol_schema
+from workers.protocol.wire import LegalEncoder, decide_for, parse_ready_reply, start_message
 
 SEATS = {"standard": 3, "family": 2, "solo": 1, "duel": 2}
 OPTIONS = {"solo": {"difficulty": "easy"}}

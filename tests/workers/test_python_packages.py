@@ -1,4 +1,5 @@
-"""numpy for Python bots (``python3-numpy``, workers/bot_packages.py): a bot in the real sandbox
+"""numpy for Python bots (``python3-numpy``, workers/sandbox/bot_packages.py): a bot in the real
+sandbox
 imports numpy and loads model weights from its own bundle, sees no other package of the
 worker, and a bot that imports a package the sandbox lacks gets an ImportError in its stderr,
 which its fault shows."""
@@ -11,9 +12,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from workers.bundles import languages, validate_bundle
-from workers.faults import FaultKind
+from workers.protocol.faults import FaultKind
 from workers.runner import MatchSpec, SeatSpec, run_match
+from workers.sandbox.bundles import languages, validate_bundle
 
 from .conftest import FAST
 from .starters import zip_bundle
@@ -103,7 +104,7 @@ def test_a_numpy_bot_loads_its_weights_from_its_bundle(
 def test_a_numpy_bot_without_a_jail_sees_numpy_alone(tmp_path: Path) -> None:
     """Without filesystem isolation the bot could read the host, but its path still offers
     numpy alone (a folder of links to it)."""
-    from workers.isolation import detect_isolation
+    from workers.sandbox.isolation import detect_isolation
 
     iso = detect_isolation().without("filesystem", "pid")
     spec = MatchSpec(mode="duel", seats=(SeatSpec.parse(str(numpy_bundle(tmp_path))),
@@ -130,7 +131,7 @@ def test_a_package_the_worker_lacks_is_a_clear_start_error(
 ) -> None:
     """A language offering a package this worker has not installed cannot start its bots: the
     sandbox says which package, and the match records a start_failed fault with it."""
-    from workers import bot_packages
+    from workers.sandbox import bot_packages
 
     spec = {**languages()["python3-numpy"], "packages": ["no_such_package_here"]}
     monkeypatch.setattr(bot_packages, "language_spec", lambda language: spec)
@@ -147,7 +148,7 @@ def test_a_package_the_worker_lacks_is_a_clear_start_error(
 def test_the_bundle_limit_leaves_room_for_16_mib_of_weights(tmp_path: Path) -> None:
     """17 MiB of weights that do not compress, zipped with the bot: the bundle passes the
     default checks and the bot loads them in the sandbox."""
-    from workers.bundles import MAX_BUNDLE_BYTES
+    from workers.sandbox.bundles import MAX_BUNDLE_BYTES
 
     weights = np.random.default_rng(1).random((17 * 1024 * 1024) // 8)  # float64
     buffer = io.BytesIO()

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from competition.limits import Limits
 from engine import ConfigError
-from workers.faults import FaultKind
-from workers.limits import Limits
+from workers.protocol.faults import FaultKind
 from workers.runner import MatchSpec, SeatSpec, run_match
 
 from .conftest import EXAMPLES, FAST, make_zip
@@ -96,8 +96,8 @@ def test_outcome_of_a_match_with_programs_and_builtins() -> None:
 
 
 def test_replay_written_by_the_runner_verifies() -> None:
-    from replays.format import decode, steps_of
-    from replays.verify import verify_document
+    from replayfile.format import decode, steps_of
+    from replayfile.verify import verify_document
 
     outcome = run_match(spec(RANDOM, "random"))
     doc = decode(outcome.replay or b"")

@@ -9,10 +9,10 @@ import select
 
 import pytest
 
-from workers.engine_path import ENGINE_DIR
-from workers.faults import BotFault, FaultKind
-from workers.isolation import UID_BASE, UID_SLOTS, Isolation, detect_isolation
-from workers.sandbox import BotSandbox, TailBuffer, network_isolation_available
+from workers.protocol.faults import BotFault, FaultKind
+from workers.sandbox.bot_process import BotSandbox, TailBuffer, network_isolation_available
+from workers.sandbox.engine_path import ENGINE_DIR
+from workers.sandbox.isolation import UID_BASE, UID_SLOTS, Isolation, detect_isolation
 
 from .conftest import FAST
 
@@ -131,7 +131,8 @@ def test_the_bot_sees_a_minimal_environment_and_its_own_folder() -> None:
     if iso.filesystem:
         assert view["cwd"] == "/bot"
         assert view["write_home"] is False  # the bundle is read-only
-        # the engine is mounted read-only at its own path (workers/engine_path.py); nothing else
+        # the engine is mounted read-only at its own path (workers/sandbox/engine_path.py); nothing
+        # else
         # of the host's folders is there
         engine_top = ENGINE_DIR.strip("/").split("/")[0]
         assert "root" not in view["root"] or engine_top == "root"
@@ -179,7 +180,7 @@ def test_folders_of_dead_workers_are_swept(
 ) -> None:
     from pathlib import Path
 
-    from workers import sandbox
+    from workers.sandbox import bot_process as sandbox
 
     root = Path(str(tmp_path)) / "sbx"
     monkeypatch.setenv("ISLE_SANDBOX_ROOT", str(root))

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
+from competition.limits import Limits
 from engine import ConfigError, available_modes, mode_class
 from engine.bots import is_builtin_bot, make_bot
-from workers.limits import Limits
 from workers.runner import MatchSpec, SeatSpec, run_match
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -56,8 +56,8 @@ def _seats(mode: str) -> int:
 
 @pytest.mark.parametrize("mode", available_modes())
 def test_the_search_starter_plays_every_mode_in_the_sandbox(mode: str) -> None:
-    from replays.format import decode
-    from replays.verify import verify_document
+    from replayfile.format import decode
+    from replayfile.verify import verify_document
 
     seats = _seats(mode)
     names = [str(SEARCH_BOT), *["greedy"] * (seats - 1)]

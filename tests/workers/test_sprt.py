@@ -1,4 +1,4 @@
-"""The SPRT of paired comparisons (workers/sprt.py): the LLR by hand, its bounds, the interval
+"""The SPRT of paired comparisons (competition/sprt.py): the LLR by hand, its bounds, the interval
 that agrees with the verdict, bad settings, and the simulation of its error rate.
 
 The simulation draws group scores from the pentanomial of real random-against-random Duel
@@ -14,7 +14,8 @@ import random
 
 import pytest
 
-from workers import paired, sprt
+from competition import paired_stats as paired
+from competition import sprt
 from workers.paired_play import game_spec, result_of, run_local
 from workers.runner import run_match
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from competition.limits import Limits
 from engine import available_modes, mode_class
-from workers.limits import Limits
 from workers.runner import MatchSpec, SeatSpec, run_match
 
 from .starters import KITS, STARTERS, starter_bundle
@@ -30,8 +30,8 @@ def bundles(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], P
 def test_starter_bot_plays_a_full_game(
     mode: str, starter: str, kit: str, bundles: dict[tuple[str, str], Path]
 ) -> None:
-    from replays.format import decode
-    from replays.verify import verify_document
+    from replayfile.format import decode
+    from replayfile.verify import verify_document
 
     game_type = mode_class(mode).game_type
     seats = max(game_type.min_seats, min(game_type.max_seats, 4 if mode == "standard" else 2))
@@ -57,7 +57,7 @@ def test_four_native_bots_start_side_by_side_every_time(
 ) -> None:
     """A match's bots are unpacked and started side by side; a fork of the worker between
     one seat writing its executable and another seat exec'ing it failed the exec with
-    "Text file busy" now and then (workers/forklock.py). Every start must work."""
+    "Text file busy" now and then (workers/sandbox/forklock.py). Every start must work."""
     bot = str(bundles[kit, "random"])
     for seed in range(6):
         spec = MatchSpec(mode="standard", seats=tuple(SeatSpec.parse(bot) for _ in range(4)),

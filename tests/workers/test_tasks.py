@@ -11,8 +11,8 @@ import pytest
 from celery.beat import ScheduleEntry, Scheduler
 from django.conf import settings
 
-from workers import tasks  # noqa: F401 - registers the tasks
-from workers.celery_app import app
+from tournament import tasks  # noqa: F401 - registers the tasks
+from workers.queueing.celery_app import app
 
 
 @pytest.mark.django_db

@@ -14,9 +14,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from workers.bundles import validate_bundle
-from workers.limits import Limits
+from competition.limits import Limits
 from workers.runner import MatchSpec, SeatSpec, run_match
+from workers.sandbox.bundles import validate_bundle
 
 ROOT = Path(__file__).resolve().parents[2]
 TRAIN = ROOT / "examples" / "training" / "train_duel.py"

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-import workers.isolation as isolation
-from workers.isolation import UID_BASE, UID_SLOTS, kill_uid, lease_uid, uid_processes
+import workers.sandbox.isolation as isolation
+from workers.sandbox.isolation import UID_BASE, UID_SLOTS, kill_uid, lease_uid, uid_processes
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="bot uids need root")
 

@@ -1,4 +1,4 @@
-"""Bundles unpacked once per host for jailed bots (``workers.unpacked_cache``): bots of one
+"""Bundles unpacked once per host for jailed bots (``workers.sandbox.unpacked_cache``): bots of one
 bundle share a read-only copy that no bot can change, bots outside a jail keep their own, the
 cache can be turned off, and eviction keeps what was used recently."""
 
@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from workers import unpacked_cache
-from workers.isolation import Isolation
-from workers.sandbox import BotSandbox, detect_isolation, sandbox_root
+from workers.sandbox import unpacked_cache
+from workers.sandbox.bot_process import BotSandbox, detect_isolation, sandbox_root
+from workers.sandbox.isolation import Isolation
 
 from .conftest import FAST, make_zip
 

@@ -3,7 +3,7 @@
 
 Bot authors in any language validate their messages, or generate types, from the schema, and
 read the cards, boats and shapes of a mode from the game data without starting a match. Both
-are made from the engine's own description and data (workers/protocol_schema.py,
+are made from the engine's own description and data (workers/protocol/schema.py,
 engine/game_data.py) and change only with the code, so they are built once per process and
 served with a long cache lifetime and an ETag.
 """
@@ -24,7 +24,7 @@ from rest_framework.views import APIView
 
 from engine import available_modes
 from engine.game_data import GAME_DATA_MODES, game_data
-from workers.protocol_schema import all_schemas
+from workers.protocol.schema import all_schemas
 
 from ..errors import ValidationFailed
 

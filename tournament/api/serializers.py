@@ -10,8 +10,8 @@ from django.contrib.auth import get_user_model, password_validation
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from .. import skill
-from ..bracket_selectors import league_podium
+from competition import skill
+
 from ..match_summaries import MatchSummary, SeatSummary
 from ..models import (
     Bot,
@@ -25,7 +25,8 @@ from ..models import (
     PairedComparison,
     RatingChange,
 )
-from ..privacy import failure_kind, may_see_private
+from ..private_output import failure_kind, may_see_private
+from ..selectors.brackets import league_podium
 from .bracket_serializers import (
     BracketInputFields,
     BracketSettingsOutput,

@@ -12,10 +12,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from .. import bracket_selectors, selectors
+from .. import selectors
 from ..errors import NotFound, ValidationFailed
 from ..ladder_rest import ladder_rest_states
 from ..models import League
+from ..selectors import brackets as bracket_selectors
 from ..services import accounts as account_services
 from ..services import bots as bot_services
 from ..services import brackets as bracket_services

@@ -2,7 +2,7 @@
 
 from django.db import migrations, models
 
-from tournament import skill
+from competition import skill
 
 
 def replay_openskill(apps, schema_editor):

@@ -6,7 +6,7 @@ from django.db import migrations, models
 def mark_waiting_builds(apps, schema_editor):
     """Versions already waiting for a build get their upload time as the time it was queued,
     so the re-send beat job picks up builds lost before this field existed."""
-    from workers.bundles import languages
+    from workers.sandbox.bundles import languages
 
     compiled = [name for name, spec in languages().items() if "build" in spec]
     BotVersion = apps.get_model("tournament", "BotVersion")

@@ -8,7 +8,7 @@ from django.db import migrations, models
 def count_head_to_head(apps, schema_editor):
     """Fill the records from the finished league and challenge matches already played: each
     pair of seats of a match is one game by rank, a seat without a rank counting last (what
-    tournament.head_to_head.tally does; written out here, as a migration must not change)."""
+    competition.head_to_head_tally.tally does; written out here, as a migration must not change)."""
     HeadToHead = apps.get_model("tournament", "HeadToHead")
     MatchSeat = apps.get_model("tournament", "MatchSeat")
     seats = MatchSeat.objects.filter(
@@ -50,7 +50,7 @@ def count_head_to_head(apps, schema_editor):
     )
 
 
-MAX_POINTS = 200  # tournament/rating_points.py as it was written with this migration
+MAX_POINTS = 200  # competition/rating_history.py as it was written with this migration
 
 
 def _add_point(chart, league_match, games, before, after):
@@ -150,7 +150,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='leagueentry',
             name='chart',
-            field=models.JSONField(blank=True, default=dict, help_text='rating history for the charts, a few hundred points at most (tournament/rating_points.py)'),
+            field=models.JSONField(blank=True, default=dict, help_text='rating history for the charts, a few hundred points at most (competition/rating_history.py)'),
         ),
         migrations.AddIndex(
             model_name='match',

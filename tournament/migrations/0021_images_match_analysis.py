@@ -20,7 +20,7 @@ class Migration(migrations.Migration):
                 ('status', models.CharField(choices=[('queued', 'Queued'), ('running', 'Running'), ('done', 'Done'), ('failed', 'Failed')], default='queued', max_length=16)),
                 ('playouts', models.PositiveSmallIntegerField(help_text='playouts per point')),
                 ('engine_version', models.CharField(blank=True, max_length=32)),
-                ('result', models.JSONField(blank=True, default=dict, help_text="replays.analysis.analyse's output")),
+                ('result', models.JSONField(blank=True, default=dict, help_text="replayfile.win_chances.analyse's output")),
                 ('seconds', models.FloatField(blank=True, help_text='wall-clock time of the run', null=True)),
                 ('error', models.TextField(blank=True)),
                 ('created_at', models.DateTimeField(auto_now_add=True, db_index=True)),

@@ -1,6 +1,6 @@
 """Win-chance analysis of a finished match, on request (Lichess's "request a computer
 analysis"): the request is checked and queued here, a worker runs it (``arena.match_analyse``
-in workers/tasks.py calls ``match_analysis_run``), and the result is kept in a
+in tournament/tasks.py calls ``match_analysis_run``), and the result is kept in a
 ``MatchAnalysis`` row beside the match.
 
 One analysis per match, ever: a second request, by anyone, returns the row there is (queued,
@@ -22,6 +22,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from ..errors import Conflict, RateLimited
+from ..jobs import MATCH_ANALYSE, job
 from ..models import Match, MatchAnalysis
 
 WINDOW = timedelta(hours=1)
@@ -61,9 +62,7 @@ def match_analysis_request(*, match: Match, user: Any,
 
 
 def _send(analysis_id: int) -> None:
-    from workers.tasks import match_analyse_task
-
-    match_analyse_task.delay(analysis_id)
+    job(MATCH_ANALYSE).delay(analysis_id)
 
 
 def _check_limit(user: Any) -> None:
@@ -82,8 +81,8 @@ def _check_limit(user: Any) -> None:
 def match_analysis_run(*, analysis_id: int) -> MatchAnalysis | None:
     """Run a queued analysis (the worker's task). A row that is done already is left as it
     is: a second delivery of the task recomputes nothing."""
-    from replays.analysis import analyse
-    from replays.format import decode
+    from replayfile.format import decode
+    from replayfile.win_chances import analyse
     from replays.storage import open_replay
 
     with transaction.atomic():

@@ -20,6 +20,7 @@ from django.utils import timezone
 
 from ..bundle_formats import bundle_kinds, formats_sentence
 from ..errors import BundleRejected, Conflict, PermissionDenied, ValidationFailed
+from ..jobs import BOT_BUILD, job
 from ..models import Bot, BotVersion, Match, MatchSeat
 
 logger = logging.getLogger(__name__)
@@ -104,7 +105,7 @@ def _next_number(bot: Bot) -> int:
 
 def _validate_bundle(data: bytes, filename: str) -> dict[str, Any]:
     """Run the bots engineer's checks (zip entries, links, sizes, manifest) without unpacking."""
-    from workers import bundles
+    from workers.sandbox import bundles
 
     try:
         info = bundles.validate_bundle(data, filename, max_bytes=settings.BOT_UPLOAD_MAX_BYTES)
@@ -157,7 +158,7 @@ def bot_version_upload(*, bot: Bot, user: Any, filename: str, data: bytes) -> Bo
 
 
 def _needs_build(manifest: dict[str, Any]) -> bool:
-    from workers import bundles
+    from workers.sandbox import bundles
 
     return "build" in bundles.language_spec(manifest["language"])
 
@@ -165,10 +166,8 @@ def _needs_build(manifest: dict[str, Any]) -> bool:
 def _queue_build(version: BotVersion) -> None:
     """Queue the compile on a worker once the transaction commits (the caller has stamped
     ``build_queued_at``, which lets `bot_builds_resend_lost` notice a lost message)."""
-    from workers.tasks import bot_build_task
-
     version_id = version.pk
-    transaction.on_commit(lambda: bot_build_task.delay(version_id))
+    transaction.on_commit(lambda: job(BOT_BUILD).delay(version_id))
 
 
 def build_stale_seconds() -> float:
@@ -245,8 +244,8 @@ def bot_version_build(*, version_id: int) -> BotVersion:
     (a task delivered twice, or sent again by `bot_builds_resend_lost`); and the result is
     written under the row lock only if no other build's result got there first.
     """
-    from workers.build import BuildLimits, build_bundle
-    from workers.isolation import IsolationMissing
+    from workers.sandbox.build import BuildLimits, build_bundle
+    from workers.sandbox.isolation import IsolationMissing
 
     if not _build_claim(version_id):
         return BotVersion.objects.get(pk=version_id)

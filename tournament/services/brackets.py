@@ -2,7 +2,7 @@
 start it, advance it after each game, and crown its champion; seasons (a ladder whose top
 entrants enter a playoff bracket at its close); the final places (podium) of any closed league.
 
-The plan and the decisions are pure functions in `tournament/brackets.py`; this module stores
+The plan and the decisions are pure functions in `competition/bracket_plan.py`; this module stores
 them. `services/leagues.py` calls in at three points: a bracket league starts
 (`bracket_start`), one of its matches ends (`bracket_progress`), any league closes
 (`league_closed`). All three run under the league's row lock, so two results never advance a
@@ -19,7 +19,8 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from .. import brackets as plan
+from competition import bracket_plan as plan
+
 from ..errors import ValidationFailed
 from ..models import Bracket, BracketGame, BracketSeries, League, LeagueEntry, LeaguePlace, Match
 from .matches import derive_seed, match_create_internal

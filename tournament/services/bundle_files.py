@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from django.conf import settings
 from django.core.files.storage import storages
 
-from workers.bundle_cache import BundleCache, BundleFetchError
+from workers.sandbox.bundle_cache import BundleCache, BundleFetchError
 
 if TYPE_CHECKING:
     from ..models import BotVersion

@@ -1,7 +1,7 @@
 """Divisions of a ladder league, kept on its entries (`LeagueEntry.division`): the scheduler
 asks here for the next tables when the league has a `division_size`, and every
 `division_every` rounds the divisions are refreshed (new entrants placed after their
-placement matches, promotion and relegation). The rules are tournament/divisions.py's."""
+placement matches, promotion and relegation). The rules are competition/division_plan.py's."""
 
 from __future__ import annotations
 
@@ -9,7 +9,10 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .. import divisions, scheduling, skill
+from competition import division_plan as divisions
+from competition import ladder_scheduling as scheduling
+from competition import skill
+
 from ..models import League, LeagueEntry
 
 
@@ -20,7 +23,7 @@ def _rating(entry: LeagueEntry) -> float:
 def divisions_refresh(league: League, entries: Sequence[LeagueEntry], rnd: int) -> None:
     """Place the entrants whose placement matches are played, split again divisions that no
     longer fit the ladder's size, and every `division_every` rounds promote and relegate
-    (tournament/divisions.py: `refresh`). A ladder without divisions yet is split once enough
+    (competition/division_plan.py: `refresh`). A ladder without divisions yet is split once enough
     have played."""
     placed = {e.pk: e.division for e in entries if e.division is not None}
     ratings = {e.pk: _rating(e) for e in entries}

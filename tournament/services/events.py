@@ -16,7 +16,8 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from .. import swiss
+from competition import swiss
+
 from ..errors import Conflict, NotFound, PermissionDenied, ValidationFailed
 from ..models import League, LeagueEntry, Match
 from ..seed_privacy import seed_privacy_problem

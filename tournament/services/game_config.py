@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 import engine
+from competition.elo import SISTER_RATINGS
 
 from ..errors import BadGameConfig
-from ..ratings import SISTER_RATINGS
 
 
 def plain_list(words: list[str]) -> str:

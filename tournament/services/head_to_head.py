@@ -11,7 +11,8 @@ from typing import Any
 
 from django.db import transaction
 
-from .. import head_to_head as h2h
+from competition import head_to_head_tally as h2h
+
 from ..models import BotVersion, HeadToHead, Match, MatchSeat
 
 HEAD_TO_HEAD_KINDS = (Match.Kind.LEAGUE, Match.Kind.CHALLENGE)  # not validation or paired runs

@@ -14,7 +14,9 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from .. import scheduling, swiss
+from competition import ladder_scheduling as scheduling
+from competition import swiss
+
 from .. import seed_privacy as seed_privacy_rules
 from ..errors import BadGameConfig, Conflict, NotFound, PermissionDenied, ValidationFailed
 from ..ladder_rest import ladder_rest_state
@@ -173,8 +175,8 @@ def _check_worst_case(
     mode: str, seats: int, decision_time_limit: float, time_bank: float, fault: Any
 ) -> None:
     """Refuse limits whose worst-case match (seats x (decisions x limit + bank) + startup,
-    workers/limits.py) would outlast MATCH_WORST_CASE_CEILING_SECONDS."""
-    from workers.limits import Limits, decisions_bound, match_worst_case_seconds
+    competition/limits.py) would outlast MATCH_WORST_CASE_CEILING_SECONDS."""
+    from competition.limits import Limits, decisions_bound, match_worst_case_seconds
 
     limits = Limits(decision_seconds=decision_time_limit, bank_seconds=time_bank)
     try:
@@ -407,7 +409,7 @@ def swiss_tables(
     points: dict[Any, float] | None = None,
 ) -> list[tuple]:
     """The round's tables: the standing without the entrants who have a bye, paired by
-    points avoiding repeat opponents of `history` (`tournament/swiss.py`).
+    points avoiding repeat opponents of `history` (`competition/swiss.py`).
 
     The seat order inside each table rotates with the round so first seat is shared out.
     """
@@ -422,7 +424,8 @@ def swiss_tables(
 def ladder_tables(
     league: League, entries: Sequence[LeagueEntry], count: int, rng: random.Random
 ) -> list[tuple[LeagueEntry, ...]]:
-    """The next tables of a ladder, chosen by expected information (`tournament/scheduling.py`):
+    """The next tables of a ladder, chosen by expected information
+    (`competition/ladder_scheduling.py`):
     the least certain entrants first (new ones at once), unpredictable tables, and no pair
     meeting more than the cap within the recent window of the league's matches."""
     by_version = {e.bot_version_id: e for e in entries}

@@ -1,4 +1,4 @@
-"""Keeping the bots' marks (workers/marks.py) of a played match: one SeatMarks row per seat
+"""Keeping the bots' marks (workers/protocol/marks.py) of a played match: one SeatMarks row per seat
 that sent any, written when the match has been recorded."""
 
 from __future__ import annotations

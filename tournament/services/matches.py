@@ -21,6 +21,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from ..errors import ValidationFailed
+from ..jobs import MATCH_PLAY, job
 from ..models import BotVersion, League, Match, MatchSeat
 from .bundle_files import bundle_local_path
 from .outcome import PlayedMatch, SeatOutcome, outcome_from_runner
@@ -40,9 +41,9 @@ def derive_seed(*parts: object) -> int:
 
 
 def match_worst_case(match: Match, seats: int | None = None) -> float | None:
-    """The longest the match can take (``workers.limits.match_worst_case_seconds``: seats x
+    """The longest the match can take (``competition.limits.match_worst_case_seconds``: seats x
     (decisions x limit + bank) plus startup), or None for a mode without a decisions bound."""
-    from workers.limits import Limits, match_worst_case_seconds
+    from competition.limits import Limits, match_worst_case_seconds
 
     seats = match.seats.count() if seats is None else seats
     limits = Limits(decision_seconds=match.decision_time_limit, bank_seconds=match.time_bank)
@@ -71,12 +72,10 @@ def match_enqueue(match: Match, seats: int | None = None, *, again: bool = False
     when the caller knows it, else counted). ``again``: the match is sent again (its worker
     died, its message was lost, its play failed), to the retry queue that workers serve
     ahead of a backlog."""
-    from workers.tasks import match_play_task
-
     match_id, queue = match.pk, match_queue(match.mode, again=again)
     soft, hard = match_time_limits(match, seats)
     transaction.on_commit(
-        lambda: match_play_task.apply_async(
+        lambda: job(MATCH_PLAY).apply_async(
             (match_id,), queue=queue, time_limit=hard, soft_time_limit=soft
         )
     )
@@ -104,8 +103,8 @@ def match_queue(mode: str, *, again: bool = False) -> str | None:
     """The broker queue of a mode's matches: ``matches.<mode>`` with MATCH_QUEUE_PER_MODE on
     (so workers can be given to modes: ``celery worker -Q matches.duel,matches.duel.retry``),
     else None, Celery's default queue; a match sent ``again`` goes to the retry queue beside
-    it, served ahead of a backlog (workers/queues.py)."""
-    from workers.queues import match_queue as queue_of
+    it, served ahead of a backlog (workers/queueing/queues.py)."""
+    from workers.queueing.queues import match_queue as queue_of
 
     return queue_of(mode, again=again)
 
@@ -279,8 +278,8 @@ def match_play(*, match_id: int) -> Match | None:
     if match is None:
         return None
     from replays.live import live_publisher
-    from workers.isolation import IsolationMissing
     from workers.runner import run_match
+    from workers.sandbox.isolation import IsolationMissing
 
     try:
         spec = match_spec(match)  # fetches the bundles: the object store may fail
@@ -542,7 +541,8 @@ def _redispatch_long_queued(now: Any) -> list[int]:
 
     A lost message (a broker restart without persistence, a purge, a worker killed with the
     message it had taken from the embedded broker) would otherwise leave its match queued for
-    ever. The broker's queues are read (`workers.broker.waiting_task_args`), so a match that
+    ever. The broker's queues are read (`workers.queueing.broker.waiting_task_args`), so a match
+    that
     only waits behind a backlog is left alone; with a broker that cannot be read that way,
     every match older than the age is sent again. A duplicate is harmless: the delivery that
     comes second finds the match decided and is skipped (`match_start`,
@@ -590,9 +590,9 @@ def _match_ids_in_broker() -> set[int] | None:
     (or tasks run inline: there is no broker)."""
     if settings.CELERY_TASK_ALWAYS_EAGER:
         return None
-    from workers.broker import waiting_task_args
-    from workers.celery_app import app
-    from workers.queues import match_queues
+    from workers.queueing.broker import waiting_task_args
+    from workers.queueing.celery_app import app
+    from workers.queueing.queues import match_queues
 
     try:
         found = waiting_task_args(app, "arena.match_play", match_queues())

@@ -69,7 +69,7 @@ def outcome_from_runner(raw: Any) -> PlayedMatch:
 def _isolation_note(raw: Any) -> str:
     """The runner's one line on the isolation layers its bots lacked ('' when they had every
     layer, or the match had no bot program)."""
-    from workers.isolation import INCOMPLETE
+    from workers.sandbox.isolation import INCOMPLETE
 
     return next((w for w in _get(raw, "warnings") or [] if w.startswith(INCOMPLETE)), "")
 

@@ -1,6 +1,7 @@
 """Paired comparisons: "is bot version B stronger than A?", answered by a sequential test.
 
-The plan and the statistics live in `workers/paired.py` and `workers/sprt.py` (pure, shared
+The plan and the statistics live in `competition/paired_stats.py` and `competition/sprt.py` (pure,
+shared
 with the local CLI); this service turns the plan into unrated matches played by the ordinary
 workers, a few seeds at a time (`PAIRED_WINDOW_SEEDS` seeds in flight: each seed is the A and
 B games of every seat rotation, queued together), and after every decided game runs the SPRT
@@ -19,8 +20,8 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from workers import paired as plan_lib
-from workers import sprt
+from competition import paired_stats as plan_lib
+from competition import sprt
 
 from ..errors import Conflict, NotFound, PermissionDenied, RateLimited, ValidationFailed
 from ..models import BotVersion, Match, MatchSeat, PairedComparison, PairedGame

@@ -9,10 +9,10 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 
-from .. import ratings as elo
-from .. import skill
+from competition import elo, skill
+from competition.rating_history import add_point
+
 from ..models import League, LeagueEntry, Match, RatingChange
-from ..rating_points import add_point
 
 
 def elo_k() -> float:
@@ -38,7 +38,7 @@ def solo_margin(match: Match) -> float:
 
 def rated_margin(match: Match) -> float:
     """The margin the ratings see: the board's, but a loss whatever it is when the player
-    faulted (the fault rule, workers/standing.py, has ``won`` false then)."""
+    faulted (the fault rule, competition/standing.py, has ``won`` false then)."""
     margin = solo_margin(match)
     result = match.result or {}
     if result.get("faulted") and margin >= 0:

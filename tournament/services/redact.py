@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import re
 
-# A sandbox folder of workers/sandbox.py: <root>/<label>-<pid>-<12 hex>/ ; what follows is the
+# A sandbox folder of workers/sandbox/bot_process.py: <root>/<label>-<pid>-<12 hex>/ ; what follows
+# is the
 # bot's own view of its files (bot/main.py), which is kept.
 _SANDBOX_DIR = re.compile(r"(?:/[^/\s'\"]+)*/[\w.]+-\d+-[0-9a-f]{12}/")
 # Any other absolute path with at least two parts: only its last part is kept.

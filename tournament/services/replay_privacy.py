@@ -23,8 +23,8 @@ log = logging.getLogger(__name__)
 def replay_make_public(*, match_id: int) -> bool:
     """Rewrite one match's stored replay without its private fields; True when it changed.
     Storage errors propagate; a replay that is missing, corrupt or not a replay is left."""
-    from replays.format import ReplayError, decode
-    from replays.privacy import is_public, public_replay
+    from replayfile.format import ReplayError, decode
+    from replayfile.public_copy import is_public, public_replay
     from replays.storage import (
         ReplayCorrupt,
         ReplayNotFound,

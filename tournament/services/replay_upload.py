@@ -24,6 +24,7 @@ from typing import Any
 
 from django.conf import settings
 
+from ..jobs import MATCH_RECORD, job
 from .outcome import PlayedMatch, SeatOutcome
 
 log = logging.getLogger(__name__)
@@ -45,12 +46,12 @@ def replay_upload(
     the last attempt. Returns the stored name, sha256 and size."""
     if not data:
         return {}
+    from replayfile.public_copy import public_replay_or_same
     from replays import storage
-    from replays.privacy import public_replay_or_same
     from replays.stored_frames import frames_precompute
 
     # The stored replay is the public one: anybody who sees the match may download it. The
-    # faults' stderr and evidence stay in the seats' owner-only fields (replays/privacy.py).
+    # faults' stderr and evidence stay in the seats' owner-only fields (replayfile/public_copy.py).
     data = public_replay_or_same(data)
 
     attempts = max(1, settings.REPLAY_UPLOAD_ATTEMPTS if attempts is None else attempts)
@@ -111,8 +112,6 @@ def played_from_json(data: dict[str, Any]) -> PlayedMatch:
 
 def record_later(*, match_id: int, played: PlayedMatch) -> None:
     """Hand the outcome to the retrying ``arena.match_record`` task (through the broker)."""
-    from workers.tasks import match_record_task
-
-    match_record_task.apply_async(
+    job(MATCH_RECORD).apply_async(
         (match_id, played_to_json(played)), countdown=settings.REPLAY_RECORD_RETRY_SECONDS
     )

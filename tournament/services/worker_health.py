@@ -1,7 +1,7 @@
 """Workers' heartbeats: each Celery worker stamps its row every WORKER_HEARTBEAT_SECONDS
-(workers/heartbeat.py calls `worker_beat`), so any process can tell whether some worker is
+(tournament/worker_heartbeat.py calls `worker_beat`), so any process can tell whether some worker is
 alive to take queued matches: /status, /metrics and the site's banner read the rows
-(tournament/health_selectors.py)."""
+(tournament/selectors/health.py)."""
 
 from __future__ import annotations
 

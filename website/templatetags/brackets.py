@@ -8,7 +8,7 @@ from typing import Any
 
 from django import template
 
-from tournament import bracket_selectors
+from tournament.selectors import brackets as bracket_selectors
 from tournament.services.brackets import is_bracket
 
 register = template.Library()

@@ -11,10 +11,11 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from tournament import selectors, site_selectors
+from tournament import selectors
 from tournament.errors import ArenaError
 from tournament.match_summaries import summaries_of
 from tournament.paging import NEWEST_FIRST
+from tournament.selectors import site as site_selectors
 from tournament.services import bots as bot_services
 from tournament.services import leagues as league_services
 

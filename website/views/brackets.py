@@ -7,7 +7,8 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from tournament import bracket_selectors, selectors
+from tournament import selectors
+from tournament.selectors import brackets as bracket_selectors
 
 from ..bracket_cells import bracket_sections
 from .common import found

@@ -11,9 +11,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
-from tournament import event_selectors, selectors
+from tournament import selectors
 from tournament.errors import ArenaError, NotFound
 from tournament.models import Bot, League
+from tournament.selectors import events as event_selectors
 from tournament.services import events as event_services
 from tournament.services import leagues as league_services
 from tournament.services.divisions import league_divisions

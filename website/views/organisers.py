@@ -12,8 +12,9 @@ from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from tournament import bracket_selectors, selectors
+from tournament import selectors
 from tournament.errors import ArenaError
+from tournament.selectors import brackets as bracket_selectors
 from tournament.services import brackets as bracket_services
 from tournament.services import leagues as league_services
 

@@ -9,13 +9,14 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 
-from tournament import selectors, site_selectors
+from tournament import selectors
 from tournament.errors import size_text
 from tournament.ladder_rest import ladder_rest_state
 from tournament.models import League, Match
-from tournament.privacy import failure_kind, may_see_private
+from tournament.private_output import failure_kind, may_see_private
+from tournament.selectors import site as site_selectors
+from tournament.selectors.spectators import featured_match
 from tournament.services.leagues import is_organiser
-from tournament.spectator_selectors import featured_match
 
 from .. import charts
 from ..colours import bot_colour, distinct_colours

@@ -12,9 +12,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from replays.format import ReplayError, decode
+from replayfile.format import ReplayError, decode
+from replayfile.verify import verify_document
 from replays.storage import ReplayCorrupt, ReplayNotFound, open_replay
-from replays.verify import verify_document
 from tournament.models import Match
 
 

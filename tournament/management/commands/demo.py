@@ -4,7 +4,8 @@ one ladder per mode with the house bots entered, which plays on beside the site 
 worker's beat) until it rests, and takes every author's entry.
 
 In the embedded default (no broker) the command runs and supervises the embedded workers
-(workers/embedded.py) while it waits for the bots' validation and the leagues' matches; with a
+(workers/queueing/embedded.py) while it waits for the bots' validation and the leagues' matches;
+with a
 broker, the deployment's workers play them.
 Re-running keeps the leagues of the first run, so links printed before keep working.
 `--port` (or PORT) is the port the printed links point at (scripts/demo.sh serves on it).
@@ -34,7 +35,7 @@ from tournament.services.demo import (
     demo_leagues,
     demo_leagues_done,
 )
-from workers.embedded import EmbeddedWorker, embedded_worker_wanted
+from workers.queueing.embedded import EmbeddedWorker, embedded_worker_wanted
 
 DEFAULT_PORT = 8000
 POLL_SECONDS = 0.5

@@ -108,7 +108,7 @@ function dayMarks() {
 
 // ---- bot annotations ----------------------------------------------------------------------
 // A bot's reply may carry `marks` (cells of its own boat with a label and a colour); the frames
-// hold them only for those who may see them (replays/frames.py). The marks of the seat's latest
+// hold them only for those who may see them (replayfile/frames.py). The marks of the seat's latest
 // step up to the current one are drawn on its boat.
 function marksOn(seat) {
   const steps = state.payload.steps;

@@ -3,7 +3,7 @@
  * never filled, so the boat stays readable. */
 import { esc } from "./patch.js";
 
-// The protocol's colour names (workers/marks.py MARK_COLOURS), drawn dark enough to read.
+// The protocol's colour names (workers/protocol/marks.py MARK_COLOURS), drawn dark enough to read.
 export const MARK_COLOURS = {
   red: "#c0262d", orange: "#c45a00", yellow: "#a07800", green: "#1e7a35",
   blue: "#1f5fbf", purple: "#6c3fb0", black: "#1d2329", white: "#ffffff",

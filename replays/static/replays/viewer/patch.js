@@ -1,4 +1,4 @@
-/* Frames arrive as one whole view and a patch per step (see replays/frames.py `diff`);
+/* Frames arrive as one whole view and a patch per step (see replayfile/frames.py `diff`);
  * applyPatch rebuilds the next view, sharing every unchanged object with the one before. */
 export function applyPatch(old, p) {
   if (p === null || p === undefined) return old;

@@ -1,5 +1,6 @@
 """`runserver` that also runs and supervises the embedded background workers when no broker is
-configured (workers/embedded.py: one that dies is restarted, with the reason on this console).
+configured (workers/queueing/embedded.py: one that dies is restarted, with the reason on this
+console).
 
 The workers are started once, by the process that stays alive: the autoreloader's parent (the
 child that serves, marked by DJANGO_AUTORELOAD_ENV, restarts on every code change and must not
@@ -18,7 +19,7 @@ from whitenoise.runserver_nostatic.management.commands.runserver import (
     Command as RunserverCommand,
 )
 
-from workers.embedded import EmbeddedWorker, embedded_worker_wanted
+from workers.queueing.embedded import EmbeddedWorker, embedded_worker_wanted
 
 
 class Command(RunserverCommand):

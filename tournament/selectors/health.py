@@ -1,0 +1,221 @@
+"""Reads of the service's health: which workers beat recently, how deep the queue is, how old
+the oldest queued match is, matches by status, match durations and faults by kind. /status
+(tournament/health.py), /metrics (tournament/metrics.py) and the site's banner read these; all
+come from the database (and the broker, for its queue depth), so every process gives the same
+answer, whichever process ran the matches."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db.models import Count, DurationField, ExpressionWrapper, F, Max, Q, Sum
+from django.utils import timezone
+
+import engine
+
+from ..models import League, Match, MatchSeat, WorkerHeartbeat
+
+# The broker is asked at most this often per process: /status is public, and each answer
+# would otherwise cost a broker connection.
+QUEUE_DEPTH_CACHE_SECONDS = 5
+# Upper bounds of the match duration histogram, in seconds (a Duel of fast bots takes a few
+# seconds; a 4-player Standard of slow ones, many minutes).
+DURATION_BUCKETS = (1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 120.0, 300.0, 600.0, 1800.0, 3600.0)
+
+
+@dataclass(frozen=True)
+class WorkerBeat:
+    name: str
+    pid: int
+    age: float  # seconds since its last beat
+    up: float  # seconds since it started
+
+
+def _age(then: datetime, now: datetime) -> float:
+    return max(0.0, (now - then).total_seconds())
+
+
+def worker_beats(*, now: datetime | None = None) -> list[WorkerBeat]:
+    """Every worker remembered (beat within a day), the most recent beat first."""
+    now = now or timezone.now()
+    return [
+        WorkerBeat(name=w.name, pid=w.pid, age=_age(w.beat_at, now), up=_age(w.started_at, now))
+        for w in WorkerHeartbeat.objects.order_by("-beat_at", "name")
+    ]
+
+
+def workers_live(*, now: datetime | None = None) -> list[WorkerBeat]:
+    """Workers that beat within WORKER_STALE_SECONDS."""
+    return [w for w in worker_beats(now=now) if w.age <= settings.WORKER_STALE_SECONDS]
+
+
+def worker_silence(*, now: datetime | None = None) -> float | None:
+    """Seconds since any worker last beat; None when none ever did (or none for a day)."""
+    newest = WorkerHeartbeat.objects.aggregate(newest=Max("beat_at"))["newest"]
+    return None if newest is None else _age(newest, now or timezone.now())
+
+
+def worker_alarm(*, user: Any, now: datetime | None = None) -> dict[str, Any] | None:
+    """What the site's banner says to ``user`` about missing workers: None for everyone but
+    organisers and staff, and for them too while some worker beats; else how long none has
+    (``silence``, None for never) and whether the worker is the embedded one."""
+    if user is None or not user.is_authenticated or settings.CELERY_TASK_ALWAYS_EAGER:
+        return None  # (eager tasks need no worker) decided before any query
+    if not (user.is_staff or user.has_perm("tournament.organise_leagues")):
+        return None
+    gave_up = embedded_gave_up()
+    silence = worker_silence(now=now)
+    if gave_up is None and silence is not None and silence <= settings.WORKER_STALE_SECONDS:
+        return None
+    return {"silence": silence, "embedded": bool(settings.EMBEDDED_WORKER), "gave_up": gave_up}
+
+
+def embedded_supervisor() -> dict[str, Any] | None:
+    """The embedded workers' supervisor's last word (workers.queueing.embedded.supervisor_state), or
+    None where the workers are a deployment's own."""
+    if not settings.EMBEDDED_WORKER:
+        return None
+    from workers.queueing.embedded import supervisor_state
+
+    return supervisor_state()
+
+
+def embedded_gave_up() -> str | None:
+    """Why the supervisor stopped restarting an embedded worker that kept dying, or None: the
+    banner says it at once, without waiting for the heartbeats to go stale."""
+    state = embedded_supervisor()
+    return state["message"] if state is not None and state["state"] == "failed" else None
+
+
+def matches_by_status() -> dict[str, int]:
+    """How many matches are in each status (every status named, 0 included)."""
+    counts = dict(Match.objects.values_list("status").annotate(n=Count("id")).order_by())
+    return {status: counts.get(status, 0) for status in Match.Status.values}
+
+
+def oldest_queued_age(*, now: datetime | None = None) -> float | None:
+    """Seconds since the oldest queued match was created, or None when none is queued.
+    Matches of a paused league wait on purpose and are not counted."""
+    oldest = (
+        Match.objects.filter(status=Match.Status.QUEUED)
+        .exclude(league__status=League.Status.PAUSED)
+        .order_by("created_at", "id").values_list("created_at", flat=True).first()
+    )  # fmt: skip
+    return None if oldest is None else _age(oldest, now or timezone.now())
+
+
+def broker_queues() -> list[str]:
+    """The broker queues that carry the arena's tasks: Celery's default queue, the queues
+    named by the tasks themselves, the task routes, the beat schedule and CELERY_TASK_QUEUES,
+    and one per mode with MATCH_QUEUE_PER_MODE. Read from the configuration, so a queue added
+    there (periodic jobs on their own) is counted without a change here."""
+    from workers.queueing.celery_app import app
+
+    from ..services.matches import match_queue
+
+    names = [app.conf.task_default_queue or "celery"]
+    names += [q.name for q in (app.conf.task_queues or [])]
+    for task in app.tasks.values():  # a task may name its queue (`@shared_task(queue=...)`)
+        if isinstance(queue := getattr(task, "queue", None), str):
+            names.append(queue)
+    routes = app.conf.task_routes
+    for route in routes.values() if isinstance(routes, dict) else []:
+        queue = route.get("queue") if isinstance(route, dict) else route
+        if isinstance(queue, str):
+            names.append(queue)
+    for entry in (app.conf.beat_schedule or {}).values():
+        queue = (entry.get("options") or {}).get("queue")
+        if isinstance(queue, str):
+            names.append(queue)
+    names += [q for mode in engine.MODES if (q := match_queue(mode))]
+    return list(dict.fromkeys(names))
+
+
+def queue_depth() -> dict[str, Any]:
+    """The queue's depth: messages waiting in the broker, per queue, when the broker answers
+    (``source`` "broker"); otherwise the queued matches in the database (``source``
+    "database"), the truth users care about. Cached for QUEUE_DEPTH_CACHE_SECONDS."""
+    from workers.queueing.queue_depth import broker_queue_depth
+
+    key = "health:broker-queue-depth"
+    queues = cache.get(key)
+    if queues is None:
+        queues = broker_queue_depth(broker_queues())
+        cache.set(key, queues if queues is not None else {}, QUEUE_DEPTH_CACHE_SECONDS)
+    if queues:
+        return {"depth": sum(queues.values()), "source": "broker", "queues": queues}
+    queued = Match.objects.filter(status=Match.Status.QUEUED).count()
+    return {"depth": queued, "source": "database", "queues": None}
+
+
+def match_durations(*, buckets: tuple[float, ...] = DURATION_BUCKETS) -> dict[str, Any]:
+    """Durations of the finished matches (from the start of their last play to their
+    recorded result): how many took at most each bucket's seconds (cumulative), how many in
+    all and their sum, in one query."""
+    took = ExpressionWrapper(F("finished_at") - F("started_at"), output_field=DurationField())
+    done = Match.objects.filter(
+        status=Match.Status.FINISHED, started_at__isnull=False, finished_at__isnull=False
+    ).annotate(took=took)
+    row = done.aggregate(
+        count=Count("id"),
+        total=Sum("took"),
+        **{f"le{i}": Count("id", filter=Q(took__lte=timedelta(seconds=b)))
+           for i, b in enumerate(buckets)},
+    )  # fmt: skip
+    total = row["total"] or timedelta(0)
+    return {
+        "buckets": [(b, row[f"le{i}"]) for i, b in enumerate(buckets)],
+        "count": row["count"],
+        "sum": max(0.0, total.total_seconds()),
+    }
+
+
+def faults_by_kind() -> dict[str, int]:
+    """Seats that faulted, by kind of fault (timeout, crash, illegal, ...), over every
+    recorded match."""
+    rows = (
+        MatchSeat.objects.exclude(fault="").values_list("fault")
+        .annotate(n=Count("id")).order_by("fault")
+    )  # fmt: skip
+    return dict(rows)
+
+
+def health_status(*, now: datetime | None = None) -> dict[str, Any]:
+    """The body of /status."""
+    now = now or timezone.now()
+    live = workers_live(now=now)
+    silence = worker_silence(now=now)
+    return {
+        "status": "ok" if live or settings.CELERY_TASK_ALWAYS_EAGER else "no_worker",
+        "workers": [
+            {
+                "name": w.name,
+                "pid": w.pid,
+                "last_beat_seconds": round(w.age, 1),
+                "up_seconds": round(w.up),
+            }
+            for w in live
+        ],
+        "last_beat_seconds": _round(silence),
+        "worker_stale_seconds": settings.WORKER_STALE_SECONDS,
+        "queue": queue_depth(),
+        "oldest_queued_seconds": _round(oldest_queued_age(now=now)),
+        "matches": matches_by_status(),
+        "embedded_workers": _embedded_summary(),
+    }
+
+
+def _embedded_summary() -> dict[str, Any] | None:
+    """The embedded supervisor's state and sentence (no pids or paths), None in a deployment."""
+    state = embedded_supervisor()
+    if state is None:
+        return None
+    return {"state": state["state"], "message": state["message"]}
+
+
+def _round(value: float | None) -> float | None:
+    return None if value is None else round(value, 1)
