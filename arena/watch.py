@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import json
 import string
+import sys
 import threading
 import time
+import types
 import webbrowser
 from functools import cached_property
 from html import escape
@@ -27,8 +29,14 @@ from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
+
+from django.template import Context, Engine, Library
+
+from replayfile.format import decode
+from replayfile.frames import FramesError, InvalidSeat, build_frames, parse_seat
 
 REPO = Path(__file__).resolve().parents[1]
 STATIC_APPS = {"replays": REPO / "replays" / "static", "website": REPO / "website" / "static"}
@@ -53,12 +61,6 @@ def static_file(path: str) -> Path | None:
 
 def render_viewer(frames_url: str) -> str:
     """The viewer's embeddable partial, as the site renders it for a finished match."""
-    import sys
-    import types
-    from types import SimpleNamespace
-
-    from django.template import Context, Engine, Library
-
     library = Library()
     library.simple_tag(lambda path: f"/static/{path}", name="static")
     module = types.ModuleType("arena._watch_static")
@@ -75,8 +77,6 @@ class LocalReplay:
     """One replay file and the frames of each view, built once on first request."""
 
     def __init__(self, data: bytes, title: str, filename: str = "game.replay") -> None:
-        from replayfile.format import decode
-
         self.data = data
         self.doc = decode(data)  # a ReplayError here, before any server starts
         self.title = title
@@ -104,8 +104,6 @@ class LocalReplay:
 
     def frames(self, seat_param: str | None) -> bytes:
         """The frames payload; raises FramesError (InvalidSeat for a bad seat)."""
-        from replayfile.frames import build_frames, parse_seat
-
         seat = parse_seat(seat_param, int(self.doc["header"]["seats"]))
         key = "spectator" if seat is None else str(seat)
         with self._lock:
@@ -133,8 +131,6 @@ class _Handler(BaseHTTPRequestHandler):
             self._error(HTTPStatus.NOT_FOUND, "not_found", f"Nothing at {parts.path}.")
 
     def _frames(self, seat: str | None) -> None:
-        from replayfile.frames import FramesError, InvalidSeat
-
         try:
             body = self.server.replay.frames(seat)
         except InvalidSeat as exc:
@@ -203,8 +199,6 @@ def wait_for_interrupt() -> None:
 
 def watch(replay: LocalReplay, *, open_browser: bool = True, out: Any = None) -> str:
     """Serve the replay, open it in the browser, and return when the user stops it."""
-    import sys
-
     out = out or sys.stdout
     server = WatchServer(replay).start()
     try:

@@ -24,7 +24,10 @@ from typing import Any
 from engine.boat import Boat, BoatLayout, base_layouts, cells_of
 from engine.cards import base_cards
 from engine.game import Game
+from engine.modes.duel.data import duel_data
+from engine.modes.standard.result import table_facts
 from engine.narration import Narrator, seat_names
+from engine.scoring import sister_score
 from engine.shapes import base_shapes
 
 from .fault_notes import default_say, fault_notes
@@ -158,8 +161,6 @@ def _shapes(mode: str) -> dict[str, list[list[int]]]:
            for group in (shapes.cats, shapes.oshax, shapes.rare_treasures,
                          shapes.common_treasures) for item in group}
     if mode == "duel":
-        from engine.modes.duel.data import duel_data
-
         out.update({key: [list(c) for c in shape.cells]
                     for key, shape in duel_data().shape_by_key.items()})
     return out
@@ -386,8 +387,6 @@ def sister_total(game: Game) -> int | None:
     sister = getattr(game, "sister", None)
     if sister is None:
         return None
-    from engine.modes.standard.result import table_facts
-    from engine.scoring import sister_score
 
     try:
         facts = table_facts(game)

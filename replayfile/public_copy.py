@@ -1,7 +1,7 @@
 """What of a replay is public, and the public copy of a replay.
 
 A replay is public: anybody who may see its match may download it and watch it. A fault
-record (``workers.protocol.faults.Fault.to_json``) also holds what is for the bot's owner and staff
+record (``competition.faults.Fault.to_json``) also holds what is for the bot's owner and staff
 only: ``stderr`` (the last lines the bot wrote on stderr, which can hold its secrets) and
 ``evidence`` (a timeout's CPU time, wall clock and the machine's load). The public copy keeps
 each fault's seat, kind, step, message, seconds and decision, which is all the verifier and

@@ -18,10 +18,15 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.views.decorators.csrf import csrf_exempt
+from rest_framework.authentication import TokenAuthentication
+from rest_framework.exceptions import AuthenticationFailed
 
 from replayfile.format import ReplayError
 from replayfile.frames import SPECTATOR, FramesError, InvalidSeat, parse_seat
 from replayfile.public_copy import public_replay_or_same
+from tournament import selectors
+from tournament.api.exceptions import error_body
+from tournament.selectors.spectators import queue_place, visible_marks
 
 from .live import live_payload, valid_play
 from .storage import CHUNK, ReplayCorrupt, ReplayNotFound, open_replay, stream_replay
@@ -33,8 +38,6 @@ FRAMES_MAX_AGE = 365 * 24 * 3600
 
 def error_response(status: int, code: str, message: str) -> JsonResponse:
     """The API's one error body (built by the API's exception module, so it cannot drift)."""
-    from tournament.api.exceptions import error_body
-
     return JsonResponse(error_body(code, message), status=status)
 
 
@@ -63,9 +66,6 @@ def _viewer(request: HttpRequest) -> Any:
     to download too."""
     user = request.user
     if not user.is_authenticated and request.META.get("HTTP_AUTHORIZATION"):
-        from rest_framework.authentication import TokenAuthentication
-        from rest_framework.exceptions import AuthenticationFailed
-
         try:
             found = TokenAuthentication().authenticate(request)
         except AuthenticationFailed:
@@ -77,8 +77,6 @@ def _viewer(request: HttpRequest) -> Any:
 
 def _match_replay(request: HttpRequest, match_id: int) -> tuple[Any, bytes] | JsonResponse:
     """The visible match and its replay bytes, or the error response to send."""
-    from tournament import selectors
-
     match = selectors.match_get(match_id=match_id, user=_viewer(request))
     if match is None:
         return error_response(404, "not_found", f"No match {match_id}.")
@@ -97,8 +95,6 @@ def _match_replay(request: HttpRequest, match_id: int) -> tuple[Any, bytes] | Js
 def replay_download(request: HttpRequest, match_id: int) -> HttpResponse:
     """The stored file from the replays storage (a folder or an object store): sent whole when
     it fits in one read (the page cache can then keep it), streamed when larger."""
-    from tournament import selectors
-
     match = selectors.match_replay_fields(match_id=match_id, user=_viewer(request))
     if match is None:
         return error_response(404, "not_found", f"No match {match_id}.")
@@ -172,8 +168,6 @@ def uploaded_replay_frames(request: HttpRequest) -> HttpResponse:
 def replay_frames(request: HttpRequest, match_id: int) -> HttpResponse:
     """Frames of a finished match (stored, gzip, long-lived with an ETag), or of a running
     match (``live``: the public view only, ``?since=N`` for the steps after step N)."""
-    from tournament import selectors
-
     match = selectors.match_get(match_id=match_id, user=_viewer(request))
     if match is None:
         return error_response(404, "not_found", f"No match {match_id}.")
@@ -208,9 +202,6 @@ def match_marks(request: HttpRequest, match_id: int) -> HttpResponse:
     """The bots' marks of a match that this visitor may see, ``{"seats": {seat: [[step,
     marks], ...]}}``: a seat's owner sees its marks, everyone in a league that allows it
     (tournament/selectors/spectators.py). Never cached by a shared cache."""
-    from tournament import selectors
-    from tournament.selectors.spectators import visible_marks
-
     match = selectors.match_get(match_id=match_id, user=request.user)
     if match is None:
         return error_response(404, "not_found", f"No match {match_id}.")
@@ -236,8 +227,6 @@ def _live_frames(request: HttpRequest, match: Any) -> HttpResponse:
     payload = live_payload(match.pk, since, play) if status == "running" else None
     if payload is None:
         if status in ("queued", "running"):
-            from tournament.selectors.spectators import queue_place
-
             payload = {"live": True, "waiting": True, "status": status, "cursor": since,
                        "queue_place": queue_place(match)}
         else:

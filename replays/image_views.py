@@ -19,6 +19,7 @@ from django.views.decorators.http import require_GET
 
 from replayfile.format import ReplayError
 from replayfile.frames import FramesError
+from tournament import selectors
 
 from .storage import ReplayCorrupt, ReplayNotFound, open_replay
 from .stored_images import step_png_bytes, steps_of, summary_gif_bytes
@@ -27,8 +28,6 @@ MAX_AGE = 24 * 3600
 
 
 def _visible_replay(request: HttpRequest, match_id: int) -> tuple[Any, bytes]:
-    from tournament import selectors
-
     match = selectors.match_get(match_id=match_id, user=request.user)
     if match is None:
         raise Http404(f"No match {match_id}.")

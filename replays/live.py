@@ -28,6 +28,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import redis
 from django.conf import settings
 
 from engine import new_game
@@ -144,8 +145,6 @@ class RedisLog(LiveLog):
     every host; both expire after TTL_SECONDS."""
 
     def __init__(self, url: str) -> None:
-        import redis
-
         self.client = redis.Redis.from_url(url)
 
     @staticmethod

@@ -20,7 +20,7 @@ from engine.version import ENGINE_VERSION
 from replayfile.format import decode
 from replayfile.images import IMAGES_VERSION, step_png, summary_gif
 
-from .storage import STORAGE_ALIAS
+from .storage import STORAGE_ALIAS, open_replay
 
 log = logging.getLogger(__name__)
 
@@ -91,8 +91,6 @@ def steps_of(data: bytes, sha256: str) -> int:
 def match_last_frame(match: Any) -> int | None:
     """The last frame of a match's replay (cached by its sha256), or None without a readable
     replay: what the match page's ``og:image`` shows unless the address names a step."""
-    from .storage import open_replay
-
     if not match.replay_name or not match.replay_sha256:
         return None
     found = cache.get(f"replays:steps:{match.replay_sha256[:32]}")

@@ -10,11 +10,12 @@ from django.urls import reverse
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.csrf import ensure_csrf_cookie
 
+from tournament import selectors
+from tournament.selectors.spectators import queue_place
+
 
 def replay_viewer(request: HttpRequest, match_id: int) -> HttpResponse:
     """The page shell; everything game-specific is drawn by static/replays/viewer.js."""
-    from tournament import selectors
-
     match = selectors.match_get(match_id=match_id, user=request.user)
     live = match is not None and not match.replay_name and match.status in ("queued", "running")
     if match is None or not (match.replay_name or live):
@@ -25,8 +26,6 @@ def replay_viewer(request: HttpRequest, match_id: int) -> HttpResponse:
 def viewer_context(match: Any) -> dict[str, Any]:
     """What ``replays/_viewer.html`` needs to embed the viewer of a match in any page (the
     standalone viewer here, the site's match page, the embed for other sites)."""
-    from tournament.selectors.spectators import queue_place
-
     live = not match.replay_name
     frames_url = reverse("replays:frames", args=[match.pk])
     if not live and match.replay_sha256:
@@ -53,8 +52,6 @@ EMBED_FRAME_ANCESTORS = "frame-ancestors *"
 def match_embed(request: HttpRequest, match_id: int) -> HttpResponse:
     """``/embed/matches/N/?step=K&seat=S``: the viewer alone, for an iframe on another site
     (docs/site.md). A match the visitor may not see is a 404, as on the match page."""
-    from tournament import selectors
-
     match = selectors.match_get(match_id=match_id, user=request.user)
     live = match is not None and not match.replay_name and match.status in ("queued", "running")
     if match is None or not (match.replay_name or live):

@@ -11,6 +11,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .colours import distinct_colours
+
 WIDTH, HEIGHT = 720, 260
 LEFT, RIGHT, TOP, BOTTOM = 66, 16, 14, 44  # room for tick labels and axis titles
 
@@ -132,8 +134,6 @@ def bot_series_by_league(lines: Sequence, colour: str) -> dict[int, list[SeriesI
     (x = the version's games in that league). The first version drawn is in the bot's colour,
     the others each in a colour of their own (`colours.distinct_colours`), so they are told
     apart."""
-    from .colours import distinct_colours
-
     out: dict[int, list[SeriesInput]] = {}
     for line in lines:
         points = [(p[1], p[2]) for p in line.points]

@@ -9,7 +9,9 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 
+import engine
 from competition.elo import SISTER_RATINGS
+from tournament.bundle_formats import bundle_kinds as kinds
 from tournament.errors import ArenaError
 from tournament.models import BotVersion, League
 from tournament.services.game_config import solo_difficulty_message
@@ -24,8 +26,6 @@ MODE_HELP = {
 
 def mode_choices() -> list[tuple[str, str]]:
     """Every mode of the engine, labelled with what it is."""
-    import engine
-
     out = []
     for mode in engine.MODES:
         game_type = engine.mode_class(mode).game_type
@@ -73,8 +73,6 @@ class BotForm(forms.Form):
 
 def bundle_kinds() -> str:
     """".py, .js, ..., .zip": the file endings an upload may have (the languages table)."""
-    from tournament.bundle_formats import bundle_kinds as kinds
-
     return ", ".join(f".{k}" for k in kinds())
 
 

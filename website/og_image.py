@@ -8,12 +8,12 @@ from typing import Any
 from django.http import HttpRequest
 from django.urls import reverse
 
+from replays.stored_images import match_last_frame
+
 
 def og_image_context(request: HttpRequest, match: Any) -> dict[str, Any]:
     """``og_image`` (an absolute URL) and its alt text, or nothing for a match without a
     replay."""
-    from replays.stored_images import match_last_frame
-
     last = match_last_frame(match)
     if last is None:
         return {}

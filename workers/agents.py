@@ -16,11 +16,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from competition.faults import BotFault, Fault, FaultKind
 from competition.limits import Limits
 from engine import Action, Game
 from engine.bots import make_bot
 
-from .protocol.faults import BotFault, Fault, FaultKind
 from .protocol.wire import (
     LegalEncoder,
     ObservationEncoder,
@@ -32,6 +32,7 @@ from .protocol.wire import (
     start_line,
 )
 from .sandbox.bot_process import BotProcess, BotSandbox, SandboxError
+from .sandbox.build import cached_build
 from .sandbox.bundles import BundleError, Source, read_bundle
 from .sandbox.isolation import Isolation
 
@@ -184,6 +185,7 @@ class ProgramAgent:
                 limits=self.limits,
                 isolation=self.isolation,
                 label=f"seat{self.seat}",
+                builder=cached_build,
             )
             self._launched_at = time.monotonic()
             self.process = self.sandbox.start()

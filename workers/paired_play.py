@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import asdict
 from typing import Any
 
@@ -92,7 +93,6 @@ def run_local(
                 break
         return paired.analyse(results, rotations=seats, settings=settings, upto=watch.upto,
                               cap=seeds)  # fmt: skip
-    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
     ahead = max(2, jobs) * per_seed  # games in flight: a few seeds beyond the decided prefix
     with ProcessPoolExecutor(max_workers=jobs) as pool:

@@ -20,13 +20,14 @@ from datetime import UTC, datetime
 from functools import partial
 from typing import Any
 
+from competition.faults import Fault, when_faulted
 from competition.limits import Limits, seat_wall_budget
 from competition.standing import fault_adjusted_result
 from engine import ENGINE_VERSION, Action, ConfigError, Game, new_game
 from engine.bots import builtin_names, is_builtin_bot
+from replayfile.format import document_from_game, encode
 
 from .agents import BuiltinAgent, ProgramAgent
-from .protocol.faults import Fault, when_faulted
 from .protocol.wire import PROTOCOL_VERSION
 from .sandbox.isolation import LAYERS, Isolation, detect_isolation
 
@@ -484,12 +485,7 @@ def _fault_detail(fault: Fault | None) -> str:
 
 
 def _replay_bytes(game: Game, outcome: MatchOutcome) -> bytes | None:
-    """The replay file, written with the replays package's pure writer when it is installed."""
-    try:
-        from replayfile.format import document_from_game, encode
-    except ImportError as exc:
-        outcome.warnings.append(f"no replay written: {exc}")
-        return None
+    """The replay file, written with the pure writer of ``replayfile.format``."""
     header = {
         "players": [
             {k: p.get(k) for k in ("seat", "bot", "version", "sha256")} for p in outcome.players

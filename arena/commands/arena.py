@@ -41,8 +41,10 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass, field
 from typing import Any
 
+from competition.limits import Limits
 from engine.errors import ConfigError
 from engine.modes import mode_class
+from workers.runner import MatchSpec, SeatSpec, run_match
 
 from ..errors import CliError
 from ..options import parse_options
@@ -131,9 +133,6 @@ class GameRecord:
 
 def play_one(job: GameJob) -> GameRecord:
     """Play one game in a worker process: the match runner, so bot files get the sandbox."""
-    from competition.limits import Limits
-    from workers.runner import MatchSpec, SeatSpec, run_match
-
     spec = MatchSpec(
         mode=job.mode,
         seats=tuple(SeatSpec.parse(b) for b in job.bots),
@@ -368,10 +367,6 @@ def arena_config(args: argparse.Namespace) -> ArenaConfig:
         options["difficulty"] = args.difficulty
     replay_dir = getattr(args, "replays", None)
     if replay_dir:
-        try:
-            import replayfile.format  # noqa: F401 - the runner writes replays with it
-        except ImportError as exc:
-            raise ConfigError(f"--replays needs the replays package ({exc})") from None
         os.makedirs(replay_dir, exist_ok=True)
     limits = {k: v for k, v in limits_from_args(args).items() if v is not None}
     return ArenaConfig(mode, seats, bots, args.games, args.seed, options, limits, args.jobs,

@@ -23,19 +23,20 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from competition.faults import Fault, when_faulted
 from competition.limits import Limits
 from engine.actions import Action
 from engine.boat import Boat, Tile, base_layouts, mask_of
-from engine.errors import ConfigError
 from engine.game import Game
-from engine.modes import mode_class
+from engine.modes import mode_class, new_game
+from engine.narration import Narrator
 from engine.version import ENGINE_VERSION
-from workers.protocol.faults import Fault, when_faulted
 from workers.runner import MatchOutcome, MatchSpec, run_match
 
 from ..options import options_from_args
 from ..seats import seat_specs
 from ..stderr_echo import StderrEcho
+from ..watch import LocalReplay, watch
 
 DEFAULT_PLAYERS = {"standard": 2, "family": 2, "solo": 1, "duel": 2}
 # Bot programs: one source file (Python, JavaScript) or a zip bundle of any language.
@@ -103,12 +104,6 @@ def match_spec_from_args(args: argparse.Namespace, *, replay: bool) -> tuple[Mat
 
 def run(args: argparse.Namespace) -> int:
     want_replay = bool(args.replay or args.watch)
-    if want_replay:
-        try:
-            import replayfile.format  # noqa: F401 - the runner writes the replay with it
-        except ImportError as exc:
-            flag = "--replay" if args.replay else "--watch"
-            raise ConfigError(f"{flag} needs the replays package ({exc})") from None
     spec, names = match_spec_from_args(args, replay=want_replay)
     echo = StderrEcho(names) if args.verbose else None
     narrate = _narrator(spec, names) if getattr(args, "narrate", False) else None
@@ -130,8 +125,6 @@ def run(args: argparse.Namespace) -> int:
         print(line, file=sys.stderr)
     sys.stderr.flush()
     if args.watch and outcome.replay is not None:
-        from ..watch import LocalReplay, watch
-
         title = f"{spec.mode}, seed {spec.seed}: " + " vs ".join(os.path.basename(n) for n in names)
         filename = os.path.basename(args.replay) if args.replay else "game.replay"
         watch(LocalReplay(outcome.replay, title, filename), open_browser=not args.no_browser,
@@ -144,9 +137,6 @@ def _narrator(spec: MatchSpec, names: Sequence[str]) -> Any:
 
     The runner makes its game itself; the same configuration gives the same set-up, so a
     twin made here tells the set-up and the view before the first step."""
-    from engine.modes import new_game
-    from engine.narration import Narrator
-
     twin = new_game(spec.mode, len(spec.seats), spec.seed, dict(spec.options))
     narrator = Narrator(twin, [f"{name} (seat {s})" for s, name in enumerate(names)])
     state: dict[str, Any] = {"seen": len(twin.events), "before": twin.spectator_view()}

@@ -12,6 +12,9 @@ import hashlib
 import os
 import sys
 
+from replayfile.format import ReplayError, decode
+from replayfile.verify import verify_document
+
 from ..client import EXIT_REFUSED, add_server_arguments, client_from_args
 from ..errors import CliError
 
@@ -48,12 +51,6 @@ def run(args: argparse.Namespace) -> int:
     print(f"saved {path} ({len(data)} bytes, sha256 as recorded)")
     if args.no_verify:
         return 0
-    try:
-        from replayfile.format import ReplayError, decode
-        from replayfile.verify import verify_document
-    except ImportError as exc:
-        raise CliError(f"re-simulating needs the replays package and its requirements ({exc}); "
-                       "--no-verify skips it") from None  # fmt: skip
     try:
         verdict = verify_document(decode(data))
     except ReplayError as exc:

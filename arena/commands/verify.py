@@ -10,6 +10,9 @@ from __future__ import annotations
 import argparse
 import sys
 
+from replayfile.format import ReplayError, read_replay
+from replayfile.verify import verify_document
+
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
@@ -20,9 +23,6 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from replayfile.format import ReplayError, read_replay
-    from replayfile.verify import verify_document
-
     status = 0
     for path in args.files:
         prefix = f"{path}: " if len(args.files) > 1 else ""

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from competition.faults import FaultKind
 from replayfile.fault_notes import default_say, fault_notes, kind_verbs, ordinal, seat_label
-from workers.protocol.faults import FaultKind
 
 PLAYERS = [{"seat": 0, "bot": "random", "version": "builtin"},
            {"seat": 1, "bot": "cats", "version": "3"}]  # fmt: skip

@@ -140,7 +140,7 @@ def test_the_worker_says_at_start_what_its_bots_lack(
     from workers.queueing import celery_app
 
     settings.SANDBOX_REQUIRED_ISOLATION = required
-    monkeypatch.setattr("workers.sandbox.isolation.detect_isolation", lambda: NONE)
+    monkeypatch.setattr(celery_app, "detect_isolation", lambda: NONE)
     with caplog.at_level(logging.INFO, logger="workers.sandbox.isolation"):
         celery_app._say_isolation()
     [record] = [r for r in caplog.records if r.name == "workers.sandbox.isolation"]

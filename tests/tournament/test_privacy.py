@@ -41,7 +41,7 @@ MARKS = {"stderr": [STDERR.split(":")[0], VERSION_LOG.split(":")[0]],
 
 
 def _fault(step: int) -> dict[str, Any]:
-    """A fault as workers/protocol/faults.py writes it, with the private parts the runner keeps."""
+    """A fault as competition/faults.py writes it, with the private parts the runner keeps."""
     return {"seat": 0, "kind": "crash", "step": step, "message": "exited with status 1",
             "seconds": 0.01, "stderr": [STDERR], "evidence": EVIDENCE}  # fmt: skip
 

@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
+from competition.faults import FaultKind
 from competition.limits import Limits
-from workers.protocol.faults import FaultKind
 from workers.runner import MatchSpec, SeatSpec, run_match
 from workers.sandbox.bot_process import BotProcess
 from workers.sandbox.isolation import Isolation

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from competition.faults import FaultKind
 from competition.limits import Limits
 from engine import available_modes
-from workers.protocol.faults import FaultKind
 from workers.protocol.wire import PROTOCOL_VERSION
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"

@@ -17,10 +17,10 @@ from typing import Any
 
 import pytest
 
+from competition.faults import FaultKind
 from competition.limits import Limits
 from replayfile.format import decode, steps_of
 from replayfile.verify import verify_document
-from workers.protocol.faults import FaultKind
 from workers.runner import MatchSpec, SeatSpec, run_match
 from workers.sandbox import bot_process as sandbox
 

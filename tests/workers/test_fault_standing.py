@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from competition.faults import FaultKind, when_faulted
 from competition.limits import Limits
 from competition.standing import fault_adjusted_result, fault_ranks
 from replayfile.format import decode, encode
 from replayfile.verify import verify_document
-from workers.protocol.faults import FaultKind, when_faulted
 from workers.runner import MatchSpec, SeatSpec, run_match
 
 from .conftest import EXAMPLES, FAST, hostile

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from competition.faults import FaultKind
 from competition.limits import Limits
-from workers.protocol.faults import FaultKind
 from workers.runner import MatchOutcome, MatchSpec, SeatSpec, run_match
 from workers.sandbox.bot_process import sandbox_root
 from workers.sandbox.engine_path import ENGINE_DIR

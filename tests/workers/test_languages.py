@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from workers.protocol.faults import FaultKind
+from competition.faults import FaultKind
 from workers.runner import MatchSpec, SeatSpec, run_match
 from workers.sandbox import bundles
 from workers.sandbox.build import BuildFailed, BuildLimits, build_bundle, cached_build
@@ -208,7 +208,7 @@ def test_a_cpp_source_bundle_is_built_once_then_played(tmp_path: Path) -> None:
     first, _ = cached_build(data, "x.zip")
     again, _ = cached_build(data, "x.zip")  # from the cache: the same bytes, no compile
     assert first == again
-    with BotSandbox(data, "x.zip", limits=FAST) as box:
+    with BotSandbox(data, "x.zip", limits=FAST, builder=cached_build) as box:
         assert box.source is not None and box.source.language == "cpp"
         command = box.plan().command
         assert box.info.language == "binary" and len(command) == 1

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from competition.faults import FaultKind
 from competition.limits import Limits
-from workers.protocol.faults import FaultKind
 from workers.protocol.marks import (
     MARK_COLOURS,
     MAX_CELLS,

@@ -8,12 +8,12 @@ import json
 
 import pytest
 
+from competition.faults import BotFault
 from competition.limits import Limits
 from engine import new_game
 from engine.bots.random_bot import RandomBot
 from engine.jsontext import JSONText
 from workers.agents import ProgramAgent
-from workers.protocol.faults import BotFault
 from workers.protocol.wire import (
     ObservationEncoder,
     _dumps,

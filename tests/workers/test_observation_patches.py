@@ -16,12 +16,12 @@ from typing import Any
 
 import pytest
 
+from competition.faults import BotFault
 from competition.limits import Limits
 from engine import available_modes, mode_class, new_game
 from engine.bots.random_bot import RandomBot
 from engine.jsontext import JSONText
 from workers.agents import ProgramAgent
-from workers.protocol.faults import BotFault
 from workers.protocol.json_patch import PatchError, apply_patch, observation_patch
 from workers.protocol.wire import JSON_PATCH, ObservationEncoder, _dumps, parse_ready_reply
 

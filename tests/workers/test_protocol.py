@@ -9,12 +9,12 @@ from unittest import mock
 
 import pytest
 
+from competition.faults import BotFault, FaultKind
 from competition.limits import Limits
 from engine import available_modes, new_game
 from engine.actions import PlacementActions
 from engine.bots import make_bot
 from workers.protocol import wire as protocol
-from workers.protocol.faults import BotFault, FaultKind
 from workers.protocol.wire import (
     PROTOCOL_VERSION,
     LegalEncoder,

@@ -16,10 +16,10 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
+from competition.faults import BotFault
 from competition.limits import Limits
 from engine import available_modes, new_game
 from engine.protocol_v2 import PROTOCOLS, observation_v2
-from workers.protocol.faults import BotFault
 from workers.protocol.schema import protocol_schema
 from workers.protocol.wire import LegalEncoder, decide_for, parse_ready_reply, start_message
 

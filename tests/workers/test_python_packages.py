@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from workers.protocol.faults import FaultKind
+from competition.faults import FaultKind
 from workers.runner import MatchSpec, SeatSpec, run_match
 from workers.sandbox.bundles import languages, validate_bundle
 

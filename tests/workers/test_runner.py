@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from competition.faults import FaultKind
 from competition.limits import Limits
 from engine import ConfigError
-from workers.protocol.faults import FaultKind
 from workers.runner import MatchSpec, SeatSpec, run_match
 
 from .conftest import EXAMPLES, FAST, make_zip

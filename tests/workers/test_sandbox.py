@@ -9,7 +9,7 @@ import select
 
 import pytest
 
-from workers.protocol.faults import BotFault, FaultKind
+from competition.faults import BotFault, FaultKind
 from workers.sandbox.bot_process import BotSandbox, TailBuffer, network_isolation_available
 from workers.sandbox.engine_path import ENGINE_DIR
 from workers.sandbox.isolation import UID_BASE, UID_SLOTS, Isolation, detect_isolation

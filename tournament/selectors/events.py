@@ -27,7 +27,7 @@ class FaultTable:
 
 def league_fault_table(*, league: League) -> FaultTable:
     """Every entrant that faulted in a finished match of the league, with how many seats it
-    faulted in each kind (workers/protocol/faults.py's vocabulary), most faults first."""
+    faulted in each kind (competition/faults.py's vocabulary), most faults first."""
     counted = (
         MatchSeat.objects.filter(match__league=league, match__status=Match.Status.FINISHED)
         .exclude(fault="")

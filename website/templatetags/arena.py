@@ -7,9 +7,15 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.utils.html import escape, format_html
+from django.utils.safestring import mark_safe
+
+from tournament.bundle_formats import formats_sentence
+from tournament.selectors.health import worker_alarm
 
 from .. import links
 from ..colours import bot_colour
+from ..spoilers import spoilers_shown
 
 register = template.Library()
 
@@ -18,11 +24,6 @@ register = template.Library()
 def upload_formats() -> str:
     """The formats a bot upload may take, in the one wording (tournament/bundle_formats.py),
     each file ending in <code>."""
-    from django.utils.html import escape, format_html
-    from django.utils.safestring import mark_safe
-
-    from tournament.bundle_formats import formats_sentence
-
     sentence = formats_sentence(code=lambda s: format_html("<code>{}</code>", s), text=escape)
     return mark_safe(sentence)  # noqa: S308 - every part escaped above
 
@@ -82,8 +83,6 @@ def match_status_text(status: str) -> str:
 def worker_banner(context: template.Context) -> dict[str, Any]:
     """The banner of base.html: shown to organisers and staff when no worker has checked in
     for WORKER_STALE_SECONDS (tournament.selectors.health.worker_alarm)."""
-    from tournament.selectors.health import worker_alarm
-
     request = context.get("request")
     alarm = worker_alarm(user=getattr(request, "user", None))
     if alarm is None:
@@ -103,16 +102,12 @@ def worker_banner(context: template.Context) -> dict[str, Any]:
 @register.simple_tag(takes_context=True)
 def spoilers_class(context: template.Context) -> str:
     """The ``<html>`` class of the visitor's spoiler setting (website/spoilers.py)."""
-    from ..spoilers import spoilers_shown
-
     return "spoilers-shown" if spoilers_shown(context.get("request")) else "spoilers-hidden"
 
 
 @register.inclusion_tag("website/_spoiler_toggle.html", takes_context=True)
 def spoiler_toggle(context: template.Context) -> dict[str, Any]:
     """The link that shows (or hides again) results in lists."""
-    from ..spoilers import spoilers_shown
-
     request = context.get("request")
     return {"shown": spoilers_shown(request),
             "next": request.get_full_path() if request is not None else "/"}

@@ -3,6 +3,7 @@ Django's own views, rendered with the site's templates (website/templates/regist
 
 from __future__ import annotations
 
+from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
@@ -60,7 +61,6 @@ def account(request: HttpRequest) -> HttpResponse:
 @require_POST
 def token_regenerate(request: HttpRequest) -> HttpResponse:
     accounts.api_token_regenerate(user=request.user)
-    from django.contrib import messages
 
     messages.success(request, "A new API token was made; the old one no longer works.")
     return redirect("website:account")

@@ -14,6 +14,7 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
+import markdown
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -52,8 +53,6 @@ def _rewrite(href: str) -> str:
 
 @lru_cache(maxsize=32)
 def _render(path: Path, mtime: float) -> str:
-    import markdown
-
     text = path.read_text(encoding="utf-8")
     html = markdown.markdown(text, extensions=["tables", "fenced_code", "toc"])
     html = _HREF.sub(lambda m: f'href="{_rewrite(m[1])}"', html)

@@ -9,6 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 
+from replays.views import viewer_context
 from tournament import selectors
 from tournament.errors import size_text
 from tournament.ladder_rest import ladder_rest_state
@@ -149,8 +150,6 @@ def match_list(request: HttpRequest) -> HttpResponse:
 def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     """Seats, scores, ranks, faults, timing, the download, and the replay viewer of `replays/`
     (its embeddable template and context): the replay, or the match live while it plays."""
-    from replays.views import viewer_context
-
     match = found(selectors.match_get(match_id=match_id, user=request.user), "match", match_id)
     open_ = match.status in (Match.Status.QUEUED, Match.Status.RUNNING)
     context = {"match": match, "open": open_, "viewer": bool(match.replay_name or open_)}

@@ -24,6 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from competition.faults import BotFault, FaultKind
 from competition.limits import Limits
 from engine import ENGINE_VERSION, Action, ActionCodec, Game, MalformedAction
 from engine.actions import PlacementActions
@@ -32,7 +33,6 @@ from engine.game_data import GAME_DATA_MODES, game_data, game_data_text
 from engine.jsontext import JSONText, compact
 from engine.protocol_v2 import PROTOCOLS, observation_v2
 
-from .faults import BotFault, FaultKind
 from .json_patch import observation_patch
 from .marks import MarksError, parse_marks
 

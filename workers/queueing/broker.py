@@ -25,9 +25,11 @@ matches still have a message here.
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import threading
+import time
 from queue import Empty
 from typing import Any
 
@@ -228,8 +230,6 @@ UNACKED_FRESH_SECONDS = 30.0
 
 
 def _body_bytes(message: dict[str, Any]) -> bytes:
-    import base64
-
     body = message.get("body", "")
     if message.get("properties", {}).get("body_encoding") == "base64":
         return base64.b64decode(body)
@@ -237,8 +237,6 @@ def _body_bytes(message: dict[str, Any]) -> bytes:
 
 
 def _redis_waiting(channel: Any, queues: list[str]) -> list[dict[str, Any]]:
-    import time
-
     client = channel.client
     keys = [
         channel._q_for_pri(queue, priority)

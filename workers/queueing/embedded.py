@@ -25,11 +25,13 @@ returned to the queue) when the parent is gone, whether it exited, crashed or wa
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import fcntl
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -39,6 +41,11 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
+
+import django
+from django.conf import settings
+
+from .queues import match_queues
 
 ROLES = ("matches", "periodic")
 LOG_NAMES = {"matches": "embedded-worker.log", "periodic": "embedded-periodic.log"}
@@ -58,17 +65,11 @@ LOCK_NAME = LOCK_NAMES["matches"]
 
 def embedded_worker_wanted() -> bool:
     """True when tasks go to the embedded broker and nothing else would consume them."""
-    from django.conf import settings
-
     return bool(settings.EMBEDDED_WORKER) and not settings.CELERY_TASK_ALWAYS_EAGER
 
 
 def worker_argv(role: str) -> list[str]:
     """Arguments of `celery worker` for the embedded worker of ``role``."""
-    from django.conf import settings
-
-    from .queues import match_queues
-
     common = [
         # Gossip, mingle and heartbeats talk to other workers: there are none.
         "--without-gossip",
@@ -133,8 +134,6 @@ def supervisor_state(data_dir: Path | None = None) -> dict[str, Any]:
     supervisor is no longer alive reads "stopped".
     """
     if data_dir is None:
-        from django.conf import settings
-
         data_dir = Path(settings.DATA_DIR)
     try:
         state = json.loads((Path(data_dir) / STATE_NAME).read_text())
@@ -242,8 +241,6 @@ class EmbeddedWorker:
         command: Callable[[str], list[str]] | None = None,
         console: IO[str] | None = None,
     ) -> None:
-        from django.conf import settings
-
         self.data_dir = Path(data_dir or settings.DATA_DIR)
         self.log_path = self.data_dir / LOG_NAMES["matches"]
         self.state_path = self.data_dir / STATE_NAME
@@ -278,8 +275,6 @@ class EmbeddedWorker:
         """Remove DATA_DIR/broker, the message files of the filesystem transport used before
         the SQLite broker. A match whose message was there is sent again by the reaper (it is
         queued, and the broker no longer holds its message)."""
-        import shutil
-
         old = self.data_dir / "broker"
         if (old / "queue").is_dir() or (old / "control").is_dir():
             shutil.rmtree(old, ignore_errors=True)
@@ -472,8 +467,6 @@ def _lock(data_dir: Path, role: str) -> Any:
 
 
 def main(argv: list[str] | None = None) -> int:
-    import argparse
-
     parser = argparse.ArgumentParser(
         prog="python -m workers.queueing.embedded", description=__doc__
     )
@@ -485,15 +478,13 @@ def main(argv: list[str] | None = None) -> int:
     if watch is not None:
         watch.start()
 
-    import django
-
     django.setup()
-    from django.conf import settings
 
     if not settings.EMBEDDED_WORKER:
         print("embedded worker: CELERY_BROKER_URL is set; run `celery worker` instead")
         return 2
     lock = _lock(Path(settings.DATA_DIR), args.role)  # noqa: F841 - held while the worker runs
+    # The Celery app reads Django's settings when it is made: only after django.setup() above.
     from workers.queueing.celery_app import app
 
     if watch is not None:

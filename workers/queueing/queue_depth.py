@@ -8,6 +8,10 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 
+from kombu.exceptions import ChannelError
+
+from .celery_app import app
+
 log = logging.getLogger(__name__)
 
 TIMEOUT_SECONDS = 2.0  # a broker that does not answer in this time is reported as unknown
@@ -16,10 +20,6 @@ TIMEOUT_SECONDS = 2.0  # a broker that does not answer in this time is reported 
 def broker_queue_depth(queues: Iterable[str]) -> dict[str, int] | None:
     """Messages waiting (not yet taken by a worker) in each of ``queues``, or None when the
     broker cannot be asked (down, unreachable): the caller then falls back on the database."""
-    from kombu.exceptions import ChannelError
-
-    from .celery_app import app
-
     names = list(dict.fromkeys(queues))
     options = dict(app.conf.broker_transport_options or {})
     if str(app.conf.broker_url or "").startswith(("redis://", "rediss://")):

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from django.conf import settings
 
+import engine
+
 
 def match_queue(mode: str, *, again: bool = False) -> str | None:
     """The queue of a match of ``mode`` (None: Celery's default queue); ``again``: its retry
@@ -24,7 +26,6 @@ def match_queues() -> list[str]:
     """Every queue a match may wait in: what a worker that plays every mode consumes."""
     if not settings.MATCH_QUEUE_PER_MODE:
         return [settings.CELERY_TASK_DEFAULT_QUEUE, settings.MATCH_RETRY_QUEUE]
-    import engine
 
     modes = engine.available_modes()
     return [queue for mode in modes for queue in (f"matches.{mode}", f"matches.{mode}.retry")]

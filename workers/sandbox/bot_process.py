@@ -27,10 +27,11 @@ import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
+from competition.faults import BotFault, FaultKind
 from competition.limits import Limits
 
-from ..protocol.faults import BotFault, FaultKind
 from . import forkserver, unpacked_cache
 from .bot_packages import PackageSite, PackagesMissing, package_site
 from .bundles import (
@@ -93,6 +94,14 @@ _MEMORY_MARKERS = (
     "bad_alloc",
     "OutOfMemoryError",
 )
+
+
+class Builder(Protocol):
+    """Compiles a source bundle into a runnable one: ``(bytes, file name)``."""
+
+    def __call__(
+        self, source: Source, filename: str | None = None, *, isolation: Isolation | None = None
+    ) -> tuple[bytes, str]: ...
 
 
 class SandboxError(Exception):
@@ -717,10 +726,12 @@ class BotSandbox:
         limits: Limits | None = None,
         isolation: Isolation | None = None,
         label: str = "bot",
-        build: bool = True,
+        builder: Builder | None = None,
     ) -> None:
-        """``build``: a bundle of sources (C++) is compiled first (``workers.sandbox.build``, with a
-        cache keyed by the sources' sha256); False leaves it as it is (the build itself)."""
+        """``builder`` compiles a bundle of sources (C++) first: the match runner passes
+        ``workers.sandbox.build.cached_build`` (a cache keyed by the sources' sha256). Without
+        one a source bundle is refused, as the build itself runs here with none. Passed in, not
+        imported, because the build runs its compiler in a sandbox of this module's own."""
         self.limits = limits or Limits()
         self.isolation = isolation if isolation is not None else detect_isolation()
         self.label = label
@@ -738,11 +749,9 @@ class BotSandbox:
             # unpacked once on this host (workers.sandbox.unpacked_cache); else each gets its own.
             self.shared_workdir = self.isolation.filesystem and unpacked_cache.enabled()
             self.info: BundleInfo = self._unpack(bundle, filename)
-            if build and needs_build(self.info):
-                from .build import cached_build  # a build runs in a sandbox of its own
-
+            if needs_build(self.info) and builder is not None:
                 self.source = self.info
-                built, name = cached_build(bundle, filename, isolation=self.isolation)
+                built, name = builder(bundle, filename, isolation=self.isolation)
                 if not self.shared_workdir:
                     shutil.rmtree(self.workdir)
                 self.info = self._unpack(built, name)

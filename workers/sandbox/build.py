@@ -41,7 +41,7 @@ from competition.limits import Limits
 
 from .bot_process import SYSTEM_PATH, BotSandbox, SandboxError, sandbox_root
 from .bundle_cache import evict_lru, lru_entries, max_bytes_from_env, touch
-from .bundles import MANIFEST, BundleError, Source, language_spec, resolve_tool
+from .bundles import MANIFEST, BundleError, Source, language_spec, resolve_tool, validate_bundle
 from .elf import ElfError, check_static_x86_64
 from .isolation import (
     JAIL_OUTDIR,
@@ -210,7 +210,7 @@ def build_bundle(
     isolation.require(tuple(require_isolation))
     started = time.monotonic()
     with BotSandbox(source, filename, limits=limits.sandbox_limits(), isolation=isolation,
-                    label="build", build=False) as box:  # fmt: skip
+                    label="build") as box:  # fmt: skip
         info = box.info
         recipe = language_spec(info.language).get("build")
         if recipe is None:
@@ -294,8 +294,6 @@ def cached_build(
 ) -> tuple[bytes, str]:
     """The built bundle of a source bundle (bytes, file name), compiled at most once per
     machine for the same sources and recipe; raises ``BuildFailed`` with the log."""
-    from .bundles import validate_bundle
-
     info = validate_bundle(source, filename)
     max_bytes = build_cache_max_bytes()
     cache = sandbox_root() / "builds"

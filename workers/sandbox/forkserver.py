@@ -30,6 +30,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from .bundles import BundleError, resolve_interpreter
 from .engine_path import BOT_PYTHONPATH
 from .isolation import LaunchPlan
 
@@ -190,7 +191,6 @@ def prestart() -> None:
     raises: a server that cannot start leaves bots to be exec'd."""
     if not enabled():
         return
-    from .bundles import BundleError, resolve_interpreter
 
     try:
         server_for(resolve_interpreter("python3"))

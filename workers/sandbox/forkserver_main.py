@@ -53,6 +53,8 @@ WARM = ("collections", "dataclasses", "functools", "heapq", "itertools", "math",
 def _import_sandbox(project: str):  # noqa: ANN202 - the module, imported from the project
     sys.path.insert(0, project)
     try:
+        # This file runs as a script outside the project: its packages import only once the
+        # project's folder is on sys.path, just above.
         from workers.sandbox import isolation
     finally:
         sys.path.remove(project)

@@ -37,6 +37,8 @@ import shutil
 import signal
 import stat
 import subprocess
+import tempfile
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields, replace
 from functools import cache
@@ -607,8 +609,6 @@ def parse_cpu_stat(text: bytes, path: str = "cgroup") -> float:
 def cgroup_remove(path: str, timeout: float = 2.0) -> bool:
     """Kill what is left in a bot's cgroup and remove it (busy until its processes are gone).
     True once it is removed: then no process that was ever in it is alive."""
-    import time
-
     with contextlib.suppress(OSError), open(f"{path}/cgroup.kill", "w") as f:
         f.write("1")
     deadline = time.monotonic() + timeout
@@ -692,8 +692,6 @@ def _probe(plan: LaunchPlan) -> str | None:
 @cache
 def detect_isolation() -> Isolation:
     """Probe each layer once per process by starting ``true`` under it."""
-    import tempfile
-
     notes: list[str] = []
     true = shutil.which("true", path="/usr/bin:/bin") or "/bin/true"
     limits = Limits()
