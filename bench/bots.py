@@ -168,7 +168,7 @@ def bots_cpu_asked_alone(outcome: Any) -> float:
 
 
 def _one_after_another(calls: Any, threads: Any = None) -> None:
-    """The runner before issue 16: bots started, and closed, one after another."""
+    """The runner with its bots started, and closed, one after another (no `_in_parallel`)."""
     for call in calls:
         call()
 
@@ -176,7 +176,7 @@ def _one_after_another(calls: Any, threads: Any = None) -> None:
 def game_times(games: int, compiled: str | None = None) -> dict[str, Any]:
     """Median wall seconds of a 4-player standard game, the same seeds side by side:
     in-process random bots; subprocess random bots in the full sandbox started and closed
-    one after another as before issue 16 (`subprocess_before`), side by side as now with the
+    one after another (`subprocess_before`), side by side as the runner starts them, with the
     seats of a simultaneous step asked one after another (`subprocess_one_by_one`) and
     together, as now (`subprocess`), and side by side with the random bot that asks for
     observation deltas (`subprocess_deltas`) and the one that asks for observation patches
@@ -353,7 +353,7 @@ def main(argv: list[str] | None = None) -> int:
     figures["round_trip_standard_patch_act_us"] = patched["act"] * 1e6
     with tempfile.TemporaryDirectory(prefix="bench-bots-") as folder:
         figures["game"] = game_times(args.games, compiled_random_bot(Path(folder)))
-    # Issue 16's two targets, as keys of their own: the game ratio, and the time our side
+    # The two targets, as keys of their own: the game ratio, and the time our side
     # spends per decision beyond the exchange itself (observation, encoding, parsing, checks)
     figures["subprocess_to_inprocess_ratio"] = figures["game"]["ratio"]
     figures["subprocess_to_inprocess_ratio_before"] = figures["game"]["ratio_before"]

@@ -6,7 +6,7 @@ embedded worker (no broker, SQLite, nothing installed), driven over HTTP.
 Prints how long `POST /api/v1/leagues/{id}/start/` took to answer, how many matches were still
 open when it answered, how many finished and failed within the window after the start, and
 whether a pause stopped the ladder (no new match within three beat periods once the running
-ones ended). Issue 11's target: the start answers within 2 s, at least 8 matches finish within
+ones ended). The target: the start answers within 2 s, at least 8 matches finish within
 60 s and none fails.
 """
 

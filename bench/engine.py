@@ -10,12 +10,12 @@ placement mask is shown beside it.
 
 The forward model's figures (determinizations, ``clone()``, random playouts from mid-game
 and greedy games per CPU-second, Duel and 4-player standard) come from bench/forward.py,
-each beside the engine of issue 27's start. The training environments' steps per second
-(PettingZoo, Gymnasium, the vector runner) come from bench/envs.py, each beside the
-environments of issue 28's start.
+each beside the baseline engine at commit b9df4f5. The training environments' steps per
+second (PettingZoo, Gymnasium, the vector runner) come from bench/envs.py, each beside the
+environments at commit c4663de.
 
-The standard 4-player line is also compared with the engine as it was before the double
-work of ``PlaceFrame.progress`` and ``BuyFrame.progress`` was removed (issue 16): the
+The standard 4-player line is also compared with the engine at commit 646f005, before the
+double work of ``PlaceFrame.progress`` and ``BuyFrame.progress`` was removed: the
 engine package of ``BASELINE_COMMIT`` is extracted from the git history into a temporary
 folder; one process runs it and another runs this checkout's engine, and they play the
 same seeds in alternating blocks of a few games, so both sides play the same games under

@@ -11,8 +11,8 @@ Three figures, each a policy that picks uniformly among the ids its action mask 
   games count (one call steps 8 games).
 
 Each figure is measured in a fresh process, divided by that process's CPU time, on this
-checkout's engine and on the engine of ``BASELINE_COMMIT`` (the environments as issue 28 found
-them: an action was an index into the legal list, 1,893 AEC steps/s measured then), extracted
+checkout's engine and on the engine of ``BASELINE_COMMIT`` (the environments at commit
+c4663de, where an action was an index into the legal list), extracted
 from the git history as bench/engine.py does. The baseline has no vector runner.
 """
 
@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.engine import _extract_baseline  # noqa: E402
 
-BASELINE_COMMIT = "c4663def2cb43db36e4548a2817801267cb2924d"  # the environments of issue 28
+BASELINE_COMMIT = "c4663def2cb43db36e4548a2817801267cb2924d"  # environments with list indices
 TARGET_AEC_SPEEDUP = 3.0
 
 # One side, run as ``python -c`` with the engine's folder and the CPU seconds per figure.

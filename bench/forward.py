@@ -1,4 +1,4 @@
-"""Forward-model speed, for the Duel and 4-player standard, beside the engine of issue 27's start.
+"""Forward-model speed, for the Duel and 4-player standard, beside the baseline engine b9df4f5.
 
     python bench/forward.py [--seconds 2] [--rounds 3] [--json]   (also: python -m engine bench)
 
@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.engine import _extract_baseline  # noqa: E402
 
-BASELINE_COMMIT = "b9df4f57ebcb30ea69668b66dc6fac3659ac485c"  # the engine before issue 27
+BASELINE_COMMIT = "b9df4f57ebcb30ea69668b66dc6fac3659ac485c"  # before the forward model
 CASES = (("duel", 2), ("standard", 4))
 
 # The mid-game states, as source for a side's process (``new_game`` and ``RandomBot`` of the

@@ -1,4 +1,4 @@
-"""Random playouts counted in machine instructions, beside the engine of issue 27's start.
+"""Random playouts counted in machine instructions, beside the baseline engine at commit b9df4f5.
 
     python bench/forward_instructions.py [--playouts 100] [--mode standard|duel] [--json]
 

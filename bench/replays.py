@@ -40,7 +40,7 @@ from replayfile.recording import header_for_bots, play_recorded  # noqa: E402
 from replayfile.verify import verify_document  # noqa: E402
 
 FRAMES_SAMPLE = 10  # frames are built for this many games per mode (the slow part)
-# The viewer before issue 13 (commit 646f005: frames built by the first request of every web
+# The viewer at commit 646f005 (frames built by the first request of every web
 # process, the debugger-like viewer), measured with bench/replays_viewer.py on this machine:
 # 5 greedy 4-player standard games (~790 steps), 300 random seeks, load average ~1.
 BEFORE = {"first_view_ms_median": 371.4, "first_view_ms_max": 405.8, "seek_ms_p95": 24.1,

@@ -7,8 +7,8 @@
   to random steps; each seek is timed from the call until style and layout are done.
 
 ``--root DIR`` measures another checkout of the project (e.g. ``git archive 646f005 | tar -x``,
-the code before issue 13) with this same procedure, so "before" and "now" can be measured
-side by side under the same machine load.
+the code before frames were stored with the replay) with this same procedure, so "before" and
+"now" can be measured side by side under the same machine load.
 
 Runs against a throw-away SQLite database and storage under a temporary DATA_DIR; the page's
 requests are answered in process by the test client (Playwright's request routing), so no

@@ -1,4 +1,4 @@
-"""Simulation speed (issue 27): random playouts and greedy games per CPU-second, against
+"""Simulation speed: random playouts and greedy games per CPU-second, against
 the engine of ``BASELINE_COMMIT``.
 
     python bench/simulation_speed.py [--seconds 10] [--only playout:standard] [--json]
@@ -11,8 +11,8 @@ are measured, for Duel and 4-player standard:
   moves to the end, then read ``result()``. Only the clones and playouts are timed.
 - ``greedy``: a whole game with the built-in ``greedy`` bot in every seat.
 
-Each row is compared side by side with the engine of ``BASELINE_COMMIT`` (main before
-issue 27's speed work) the way ``bench/engine.py`` compares with its baseline: the old
+Each row is compared side by side with the engine of ``BASELINE_COMMIT`` (b9df4f5, before
+the playout speed work) the way ``bench/engine.py`` compares with its baseline: the old
 ``engine`` package is extracted from git into a temporary folder (``_extract_baseline``),
 one live process runs it and another runs this checkout's engine, and they play the same
 seeds in alternating blocks (which side goes first alternates too), so both see the same

@@ -10,8 +10,9 @@ generic way. A copy made by setting its attributes one by one keeps inline value
 read as quickly as an instance made by ``__init__``. The game's clones are made so (the
 standard and Duel games, their state, players, boats, fields, supply and frames): a random
 playout reads their attributes and calls their methods tens of thousands of times, and a
-clone costs microseconds (docs/performance.md, "Seventh round"). The source's own dict is
-read (``obj.__dict__``), so it is the source, usually the root of a search, that pays.
+clone costs microseconds (docs/performance.md, "Clones and CPython 3.11's inline values").
+The source's own dict is read (``obj.__dict__``), so it is the source, usually the root of a
+search, that pays.
 """
 
 from __future__ import annotations

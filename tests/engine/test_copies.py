@@ -3,9 +3,9 @@
 3.11 reads an instance's attributes quickly while they are "inline values", and slowly once
 the instance has a split ``__dict__`` (which ``obj.__dict__``, ``copy.copy`` and
 ``__dict__.update`` give it): a random playout on such a clone ran 9% more instructions
-(docs/performance.md, "Seventh round"). Whether an instance holds a dict is seen without
-making one: the garbage collector's referents of an instance with inline values are its
-values; of an instance with a dict, the dict.
+(docs/performance.md, "Clones and CPython 3.11's inline values"). Whether an instance holds a
+dict is seen without making one: the garbage collector's referents of an instance with inline
+values are its values; of an instance with a dict, the dict.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """``TurnsFrame.pass_at_once``: a rare-finds turn with nothing to decide is played by the phase
 frame itself, not by a ``RareFindsTurnFrame`` pushed and popped (the random playouts' speed,
-docs/performance.md, "Seventh round"). It must be invisible: seeded random games of every
-mode that plays rare finds give the same history, events and state at every step with the
-shortcut as with the turn frame doing it (family has no rare finds).
+docs/performance.md, "Where a playout's time goes"). It must be invisible: seeded random
+games of every mode that plays rare finds give the same history, events and state at every
+step with the shortcut as with the turn frame doing it (family has no rare finds).
 """
 
 from __future__ import annotations
