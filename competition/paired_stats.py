@@ -165,6 +165,60 @@ def complete_seeds(results: Iterable[GameResult], rotations: int) -> dict[int, d
     return {i: cells for i, cells in by_seed.items() if need <= set(cells)}
 
 
+def _group_score(cell: dict[tuple[int, str], GameResult], rotations: int) -> float:
+    """One seed's observation: B against A on the same deal in each rotation (1, ½ or 0),
+    averaged over the rotations."""
+    return sum(
+        sprt.outcome(cell[rot, "B"].score, cell[rot, "A"].score) for rot in range(rotations)
+    ) / rotations
+
+
+def _sequential_test(
+    cells: dict[int, dict], order: Sequence[int], rotations: int, settings: sprt.SprtSettings
+) -> tuple[list[int], list[list[float]], list[int]]:
+    """The SPRT over the seeds in order, stopped at the first seed whose LLR crosses a bound:
+    the group counts, the course of the LLR and the seeds used."""
+    counts = [0] * (2 * rotations + 1)
+    course: list[list[float]] = []
+    used: list[int] = []
+    for i in order:
+        counts[round(_group_score(cells[i], rotations) * 2 * rotations)] += 1
+        used.append(i)
+        llr = sprt.llr(counts, rotations, settings)
+        course.append([len(used), len(used) * rotations * 2, llr])
+        if llr >= settings.upper or llr <= settings.lower:
+            break
+    return counts, course, used
+
+
+def _paired_games(
+    cells: dict[int, dict], used: Sequence[int], rotations: int
+) -> list[tuple[GameResult, GameResult]]:
+    """(B's game, A's game) of every rotation of the seeds used, in seed order."""
+    return [(cells[i][rot, "B"], cells[i][rot, "A"]) for i in used for rot in range(rotations)]
+
+
+def _mean_rank_diff(pairs: Sequence[tuple[GameResult, GameResult]]) -> float | None:
+    """B's rank minus A's per game; None unless every game recorded both ranks."""
+    ranks = [(b.rank, a.rank) for b, a in pairs]
+    if not all(b is not None and a is not None for b, a in ranks):
+        return None
+    return sum(b - a for b, a in ranks) / len(pairs)  # type: ignore[operator]
+
+
+def _b_ahead_rate(pair_diffs: Sequence[float]) -> float:
+    """The share of paired games B scored more in, a tie counting half."""
+    return sum(1.0 if d > 0 else 0.5 if d == 0 else 0.0 for d in pair_diffs) / len(pair_diffs)
+
+
+def _is_capped(
+    decision: str | None, cells: dict[int, dict], upto: int | None, cap: int | None
+) -> bool:
+    """No decision, and the seeds looked at reach the cap: inconclusive."""
+    last = upto if upto is not None else max(cells) + 1
+    return decision is None and cap is not None and last >= cap
+
+
 def analyse(
     results: Iterable[GameResult], *, rotations: int,
     settings: sprt.SprtSettings | None = None, upto: int | None = None,
@@ -181,41 +235,21 @@ def analyse(
     order = sorted(i for i in cells if upto is None or i < upto)
     if not order:
         raise ValueError("no seed has all its games played")
-    counts = [0] * (2 * rotations + 1)
-    course: list[list[float]] = []
-    used: list[int] = []
-    for i in order:
-        group = sum(
-            sprt.outcome(cells[i][rot, "B"].score, cells[i][rot, "A"].score)
-            for rot in range(rotations)
-        ) / rotations
-        counts[round(group * 2 * rotations)] += 1
-        used.append(i)
-        llr = sprt.llr(counts, rotations, settings)
-        course.append([len(used), len(used) * rotations * 2, llr])
-        if llr >= settings.upper or llr <= settings.lower:
-            break
+    counts, course, used = _sequential_test(cells, order, rotations, settings)
     state = sprt.evaluate(counts, rotations, settings)
-    n = len(used)
-    games = n * rotations
-    pair_diffs = [cells[i][rot, "B"].score - cells[i][rot, "A"].score
-                  for i in used for rot in range(rotations)]  # fmt: skip
-    wins = {arm: sum(cells[i][rot, arm].won for i in used for rot in range(rotations))
-            for arm in ARMS}  # fmt: skip
-    ranks = [(cells[i][rot, "B"].rank, cells[i][rot, "A"].rank) for i in used
-             for rot in range(rotations)]  # fmt: skip
-    rank_diff = None
-    if all(b is not None and a is not None for b, a in ranks):
-        rank_diff = sum(b - a for b, a in ranks) / games  # type: ignore[operator]
-    ahead = sum(1.0 if d > 0 else 0.5 if d == 0 else 0.0 for d in pair_diffs) / games
-    last = upto if upto is not None else max(cells) + 1
-    capped = state.decision is None and cap is not None and last >= cap
+    pairs = _paired_games(cells, used, rotations)
+    games = len(pairs)
+    pair_diffs = [b.score - a.score for b, a in pairs]
+    wins_a, wins_b = sum(a.won for _, a in pairs), sum(b.won for b, _ in pairs)
+    capped = _is_capped(state.decision, cells, upto, cap)
     return Comparison(
-        seeds=n, games=2 * games, mean_diff=sum(pair_diffs) / games,
-        win_rate_a=wins["A"] / games, win_rate_b=wins["B"] / games, b_ahead_rate=ahead,
+        seeds=len(used), games=2 * games, mean_diff=sum(pair_diffs) / games,
+        win_rate_a=wins_a / games, win_rate_b=wins_b / games,
+        b_ahead_rate=_b_ahead_rate(pair_diffs),
         elo0=settings.elo0, elo1=settings.elo1, alpha=settings.alpha, beta=settings.beta,
         llr=state.llr, llr_lower=settings.lower, llr_upper=settings.upper, elo=state.elo,
         elo_low=state.elo_low, elo_high=state.elo_high, confidence=state.confidence,
         counts=list(counts), decision=state.decision, capped=capped,
-        verdict=sprt.verdict(state, capped=capped), course=course, mean_rank_diff=rank_diff,
+        verdict=sprt.verdict(state, capped=capped), course=course,
+        mean_rank_diff=_mean_rank_diff(pairs),
     )  # fmt: skip

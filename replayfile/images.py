@@ -192,6 +192,134 @@ def _fit(draw: ImageDraw.ImageDraw, text: str, size: int, width: float) -> str:
     return text + "…"
 
 
+@dataclass(frozen=True)
+class _Cells:
+    """Where a boat's grid lands in its box: the top-left corner and the side of one cell."""
+
+    ox: float
+    oy: float
+    cell: float
+
+    def box(self, x: int, y: int, inset: float = 0.0) -> tuple[float, float, float, float]:
+        return (self.ox + x * self.cell + inset, self.oy + y * self.cell + inset,
+                self.ox + (x + 1) * self.cell - inset, self.oy + (y + 1) * self.cell - inset)
+
+
+def _fit_cells(cells: Sequence[tuple[int, int]], x0: float, y0: float, w: float,
+               h: float) -> _Cells:
+    """Square cells as large as the box allows, the grid centred in it."""
+    cols = max(x for x, _ in cells) + 1
+    rows = max(y for _, y in cells) + 1
+    cell = min(w / cols, h / rows)
+    return _Cells(x0 + (w - cell * cols) / 2, y0 + (h - cell * rows) / 2, cell)
+
+
+def _rooms_by_cell(layout: Mapping[str, Any]) -> dict[tuple[int, int], int]:
+    room_of: dict[tuple[int, int], int] = {}
+    for i, room in enumerate(layout.get("rooms") or ()):
+        for c in room.get("cells") or ():
+            room_of[tuple(c)] = i
+    return room_of
+
+
+def _draw_deck(draw: ImageDraw.ImageDraw, inside: set[tuple[int, int]],
+               room_of: Mapping[tuple[int, int], int], at: _Cells) -> None:
+    for c in inside:
+        r = room_of.get(c)
+        fill = DECK if r is None else ROOM_FILLS[r % len(ROOM_FILLS)]
+        draw.rectangle(at.box(*c), fill=fill, outline=GRID)
+
+
+def _draw_rats(draw: ImageDraw.ImageDraw, layout: Mapping[str, Any], at: _Cells) -> None:
+    for x, y in layout.get("rats") or ():
+        bx = at.box(x, y, at.cell * 0.25)
+        draw.ellipse((bx[0], bx[1] + at.cell * 0.12, bx[2], bx[3]), fill=RAT)
+
+
+def _draw_maps(draw: ImageDraw.ImageDraw, layout: Mapping[str, Any], at: _Cells) -> None:
+    for colour, (x, y) in (layout.get("maps") or {}).items():
+        draw.rectangle(at.box(x, y, max(1.0, at.cell * 0.14)), fill=PANEL,
+                       outline=TILE_COLOURS.get(colour, OUTLINE),
+                       width=max(1, round(at.cell * 0.12)))
+
+
+def _draw_walls(draw: ImageDraw.ImageDraw, inside: set[tuple[int, int]],
+                room_of: Mapping[tuple[int, int], int], at: _Cells) -> None:
+    """A wall wherever a cell meets the sea or another room; a side shared by two cells of the
+    boat is drawn once, from the cell on its left or above."""
+    wall = max(1, round(at.cell * 0.09))
+    for x, y in inside:
+        r = room_of.get((x, y))
+        for dx, dy in ((1, 0), (0, 1), (-1, 0), (0, -1)):
+            n = (x + dx, y + dy)
+            if n in inside and (room_of.get(n) == r or dx < 0 or dy < 0):
+                continue
+            ax = at.ox + (x + 1 if dx == 1 else x) * at.cell
+            ay = at.oy + (y + 1 if dy == 1 else y) * at.cell
+            bx_ = ax + at.cell if dx == 0 else ax
+            by_ = ay + at.cell if dy == 0 else ay
+            draw.line((ax, ay, bx_, by_), fill=WALL, width=wall)
+
+
+def _draw_printed_boat(draw: ImageDraw.ImageDraw, layout: Mapping[str, Any],
+                       at: _Cells) -> None:
+    room_of = _rooms_by_cell(layout)
+    inside = {tuple(c) for c in layout.get("cells") or ()}
+    _draw_deck(draw, inside, room_of, at)
+    _draw_rats(draw, layout, at)
+    _draw_maps(draw, layout, at)
+    _draw_walls(draw, inside, room_of, at)
+
+
+def _tile_fill(tile: Mapping[str, Any]) -> str:
+    kind = tile.get("kind")
+    if kind in ("cat", "oshax"):
+        return TILE_COLOURS.get(tile.get("colour"), "#9aa3ab")
+    return TREASURE.get(kind, "#bbbbbb")
+
+
+# The sides of a cell's box (left, top, right, bottom) drawn when the neighbour at (dx, dy) is
+# not part of the same tile, in the order they are drawn.
+_TILE_SIDES = (((1, 0), (2, 1, 2, 3)), ((-1, 0), (0, 1, 0, 3)), ((0, 1), (0, 3, 2, 3)),
+               ((0, -1), (0, 1, 2, 1)))
+
+
+def _draw_tile_outline(draw: ImageDraw.ImageDraw, own: set[tuple[int, int]], at: _Cells,
+                       edge: int) -> None:
+    for x, y in own:
+        b = at.box(x, y)
+        for (dx, dy), side in _TILE_SIDES:
+            if (x + dx, y + dy) not in own:
+                draw.line(tuple(b[i] for i in side), fill=OUTLINE, width=edge)
+
+
+def _draw_treasure_mark(draw: ImageDraw.ImageDraw, own: set[tuple[int, int]], kind: str,
+                        at: _Cells) -> None:
+    """A diamond (rare) or a coin (common) on the tile's cell nearest its middle, so a
+    treasure reads as one even where its colour is close to a cat's."""
+    cx = sum(x for x, _ in own) / len(own)
+    cy = sum(y for _, y in own) / len(own)
+    mx, my = min(own, key=lambda c: (c[0] - cx) ** 2 + (c[1] - cy) ** 2)
+    b = at.box(mx, my, at.cell * 0.3)
+    if kind == "rare_treasure":
+        midx, midy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
+        draw.polygon(((midx, b[1]), (b[2], midy), (midx, b[3]), (b[0], midy)), fill="#fff6c8")
+    else:
+        draw.ellipse(b, fill="#fff3b0")
+
+
+def _draw_tile(draw: ImageDraw.ImageDraw, tile: Mapping[str, Any], at: _Cells,
+               edge: int) -> None:
+    own = {tuple(c) for c in tile.get("cells") or ()}
+    kind = tile.get("kind")
+    fill = _tile_fill(tile)
+    for x, y in own:
+        draw.rectangle(at.box(x, y), fill=fill)
+    _draw_tile_outline(draw, own, at, edge)
+    if own and kind in ("rare_treasure", "common_treasure") and at.cell >= 6:
+        _draw_treasure_mark(draw, own, kind, at)
+
+
 def _draw_boat(draw: ImageDraw.ImageDraw, layout: Mapping[str, Any] | None,
                tiles: Sequence[Mapping[str, Any]], x0: float, y0: float, w: float,
                h: float) -> None:
@@ -201,76 +329,12 @@ def _draw_boat(draw: ImageDraw.ImageDraw, layout: Mapping[str, Any] | None,
         cells.extend(tuple(c) for c in t.get("cells") or ())
     if not cells:
         return
-    cols = max(x for x, _ in cells) + 1
-    rows = max(y for _, y in cells) + 1
-    cell = min(w / cols, h / rows)
-    ox = x0 + (w - cell * cols) / 2
-    oy = y0 + (h - cell * rows) / 2
-
-    def box(x: int, y: int, inset: float = 0.0) -> tuple[float, float, float, float]:
-        return (ox + x * cell + inset, oy + y * cell + inset,
-                ox + (x + 1) * cell - inset, oy + (y + 1) * cell - inset)
-
-    room_of: dict[tuple[int, int], int] = {}
+    at = _fit_cells(cells, x0, y0, w, h)
     if layout:
-        for i, room in enumerate(layout.get("rooms") or ()):
-            for c in room.get("cells") or ():
-                room_of[tuple(c)] = i
-        inside = {tuple(c) for c in layout.get("cells") or ()}
-        for c in inside:
-            r = room_of.get(c)
-            fill = DECK if r is None else ROOM_FILLS[r % len(ROOM_FILLS)]
-            draw.rectangle(box(*c), fill=fill, outline=GRID)
-        for x, y in layout.get("rats") or ():
-            bx = box(x, y, cell * 0.25)
-            draw.ellipse((bx[0], bx[1] + cell * 0.12, bx[2], bx[3]), fill=RAT)
-        for colour, (x, y) in (layout.get("maps") or {}).items():
-            draw.rectangle(box(x, y, max(1.0, cell * 0.14)), fill=PANEL,
-                           outline=TILE_COLOURS.get(colour, OUTLINE),
-                           width=max(1, round(cell * 0.12)))
-        wall = max(1, round(cell * 0.09))
-        for x, y in inside:
-            r = room_of.get((x, y))
-            for dx, dy in ((1, 0), (0, 1), (-1, 0), (0, -1)):
-                n = (x + dx, y + dy)
-                if n in inside and (room_of.get(n) == r or dx < 0 or dy < 0):
-                    continue
-                ax = ox + (x + 1 if dx == 1 else x) * cell
-                ay = oy + (y + 1 if dy == 1 else y) * cell
-                bx_ = ax + cell if dx == 0 else ax
-                by_ = ay + cell if dy == 0 else ay
-                draw.line((ax, ay, bx_, by_), fill=WALL, width=wall)
-    edge = max(1, round(cell * 0.07))
+        _draw_printed_boat(draw, layout, at)
+    edge = max(1, round(at.cell * 0.07))
     for t in tiles:
-        own = {tuple(c) for c in t.get("cells") or ()}
-        kind = t.get("kind")
-        if kind in ("cat", "oshax"):
-            fill = TILE_COLOURS.get(t.get("colour"), "#9aa3ab")
-        else:
-            fill = TREASURE.get(kind, "#bbbbbb")
-        for x, y in own:
-            draw.rectangle(box(x, y), fill=fill)
-        for x, y in own:
-            b = box(x, y)
-            if (x + 1, y) not in own:
-                draw.line((b[2], b[1], b[2], b[3]), fill=OUTLINE, width=edge)
-            if (x - 1, y) not in own:
-                draw.line((b[0], b[1], b[0], b[3]), fill=OUTLINE, width=edge)
-            if (x, y + 1) not in own:
-                draw.line((b[0], b[3], b[2], b[3]), fill=OUTLINE, width=edge)
-            if (x, y - 1) not in own:
-                draw.line((b[0], b[1], b[2], b[1]), fill=OUTLINE, width=edge)
-        if own and kind in ("rare_treasure", "common_treasure") and cell >= 6:
-            cx = sum(x for x, _ in own) / len(own)
-            cy = sum(y for _, y in own) / len(own)
-            mx, my = min(own, key=lambda c: (c[0] - cx) ** 2 + (c[1] - cy) ** 2)
-            b = box(mx, my, cell * 0.3)
-            if kind == "rare_treasure":
-                midx, midy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
-                draw.polygon(((midx, b[1]), (b[2], midy), (midx, b[3]), (b[0], midy)),
-                             fill="#fff6c8")
-            else:
-                draw.ellipse(b, fill="#fff3b0")
+        _draw_tile(draw, t, at, edge)
 
 
 def draw_snapshot(snap: Snapshot, layouts: Mapping[str, Any], title: str,

@@ -299,6 +299,95 @@ def _ask_together(
     return [a for s, a in programs if s != together[0]]
 
 
+def _start_programs(
+    agents: Sequence[BuiltinAgent | ProgramAgent], game: Game, threads: ThreadPoolExecutor
+) -> tuple[list[ProgramAgent], dict[str, float]]:
+    """Start every bot program; returns them and the moments launching and readiness ended.
+
+    Each seat is launched, sent `start` and awaited in a thread of its own: every bot gets its
+    own full startup window, and one that stalls costs no other seat time."""
+    launched = [a for a in agents if isinstance(a, ProgramAgent)]
+    _in_parallel([functools.partial(_start_seat, a, game) for a in launched], threads)
+    marks = {"launch": max((a.launched_until for a in launched), default=time.monotonic())}
+    marks["ready"] = max(time.monotonic(), marks["launch"])
+    return launched, marks
+
+
+def _decide(
+    game: Game, agents: Sequence[BuiltinAgent | ProgramAgent], ask_together: bool
+) -> tuple[int, Action]:
+    """The seat due first and its action; a program in a simultaneous step is asked with
+    the other programs of that step (``_ask_together``)."""
+    pending = game.pending()
+    if not pending:
+        raise RuntimeError("the game is not over but no seat is pending")
+    seat = pending[0]
+    agent = agents[seat]
+    if ask_together and len(pending) > 1 and isinstance(agent, ProgramAgent):
+        return seat, agent.act(game, seat, _ask_together(game, agents))
+    return seat, agent.act(game, seat)
+
+
+def _decision_record(
+    game: Game, seat: int, agent: BuiltinAgent | ProgramAgent, action: Action, seconds: float
+) -> dict[str, Any]:
+    """The stored record of one decision, made before the action is applied (its step is
+    the game's history length then)."""
+    record = {
+        "step": len(game.history),
+        "seat": seat,
+        "action": game.encode_action(action),
+        "seconds": round(seconds, 6),
+        "cpu": round(agent.last_cpu, 6),
+    }
+    if agent.last_note:
+        record["note"] = agent.last_note
+    bot_marks = getattr(agent, "last_marks", None)
+    if bot_marks:
+        record["marks"] = bot_marks  # kept apart from the replay: tournament/services/marks
+    if agent.fault is not None:  # the default policy played for a faulted seat
+        record["default"] = True
+    return record
+
+
+def _play_out(
+    game: Game,
+    agents: Sequence[BuiltinAgent | ProgramAgent],
+    stderr: _StderrWatch,
+    *,
+    ask_together: bool,
+    on_step: StepHook | None,
+    on_decision: DecisionHook | None,
+) -> list[dict[str, Any]]:
+    """Drive the decision loop to the end of the game; returns the action records."""
+    actions: list[dict[str, Any]] = []
+    decided = [0] * len(agents)  # each seat's decisions so far (for on_decision)
+    while not game.is_over():
+        seat, action = _decide(game, agents, ask_together)
+        agent = agents[seat]
+        seconds = agent.last_seconds
+        record = _decision_record(game, seat, agent, action, seconds)
+        game.apply_unchecked(seat, action)
+        actions.append(record)
+        stderr.drain()
+        if on_step is not None:
+            on_step(game, seat, action, seconds)
+        if on_decision is not None:
+            decided[seat] += 1
+            on_decision({**record, "decision": decided[seat], "bank_left": agent.stats.bank_left})
+        if len(actions) > MAX_STEPS:
+            raise RuntimeError(f"the game did not end within {MAX_STEPS} steps")
+    return actions
+
+
+def _phase_seconds(marks: Mapping[str, float], t0: float) -> dict[str, float]:
+    """How long each phase of the match took: from the previous mark (the first from t0)."""
+    phases, before = {}, t0
+    for name, at in marks.items():
+        phases[name], before = round(at - before, 6), at
+    return phases
+
+
 def run_match(
     spec: MatchSpec | Mapping[str, Any],
     *,
@@ -324,65 +413,20 @@ def run_match(
     if programs:
         iso.require(spec.require_isolation)
     started_at, t0 = _utc_now(), time.monotonic()
-    actions: list[dict[str, Any]] = []
     agents = _make_agents(spec, iso, stderr_sink)
     threads = ThreadPoolExecutor(max_workers=max(1, len(agents)), thread_name_prefix="bot")
     try:
-        launched = [a for a in agents if isinstance(a, ProgramAgent)]
-        # Each seat is launched, sent `start` and awaited in a thread of its own: every bot
-        # gets its own full startup window, and one that stalls costs no other seat time.
-        _in_parallel([functools.partial(_start_seat, a, game) for a in launched], threads)
-        marks = {"launch": max((a.launched_until for a in launched), default=time.monotonic())}
-        marks["ready"] = max(time.monotonic(), marks["launch"])
-        faulted = [a.fault is not None for a in agents]
-        stderr = _StderrWatch(launched)
-        decided = [0] * len(agents)  # each seat's decisions so far (for on_decision)
-        while not game.is_over():
-            pending = game.pending()
-            if not pending:
-                raise RuntimeError("the game is not over but no seat is pending")
-            seat = pending[0]
-            agent = agents[seat]
-            if ask_together and len(pending) > 1 and isinstance(agent, ProgramAgent):
-                action = agent.act(game, seat, _ask_together(game, agents))
-            else:
-                action = agent.act(game, seat)
-            seconds = agent.last_seconds
-            faulted[seat] = agent.fault is not None
-            record = {
-                "step": len(game.history),
-                "seat": seat,
-                "action": game.encode_action(action),
-                "seconds": round(seconds, 6),
-                "cpu": round(agent.last_cpu, 6),
-            }
-            if agent.last_note:
-                record["note"] = agent.last_note
-            bot_marks = getattr(agent, "last_marks", None)
-            if bot_marks:
-                record["marks"] = bot_marks  # kept apart from the replay: tournament/services/marks
-            if faulted[seat]:
-                record["default"] = True
-            game.apply_unchecked(seat, action)
-            actions.append(record)
-            stderr.drain()
-            if on_step is not None:
-                on_step(game, seat, action, seconds)
-            if on_decision is not None:
-                decided[seat] += 1
-                on_decision({**record, "decision": decided[seat],
-                             "bank_left": agent.stats.bank_left})
-            if len(actions) > MAX_STEPS:
-                raise RuntimeError(f"the game did not end within {MAX_STEPS} steps")
+        launched, marks = _start_programs(agents, game, threads)
+        actions = _play_out(game, agents, _StderrWatch(launched), ask_together=ask_together,
+                            on_step=on_step, on_decision=on_decision)
         board_result = game.result()
         marks["decisions"] = time.monotonic()
         # a seat that faulted loses (competition/standing.py; `arena verify` applies the same rule)
         result = fault_adjusted_result(
             board_result, [a.fault.to_json() for a in agents if a.fault is not None]
         )
-        for agent in agents:
-            if isinstance(agent, ProgramAgent):
-                agent.finish(result)
+        for program in launched:
+            program.finish(result)
     finally:
         try:
             _close_all(agents, spec.limits.end_grace_seconds, threads)
@@ -390,10 +434,6 @@ def run_match(
             threads.shutdown(wait=True)
     ended_at = _utc_now()
     marks["close"] = time.monotonic()
-    phases, before = {}, t0
-    for name, at in marks.items():
-        phases[name], before = round(at - before, 6), at
-    faults = [a.fault for a in agents if a.fault is not None]
     outcome = MatchOutcome(
         match_id=spec.match_id,
         mode=spec.mode,
@@ -406,7 +446,7 @@ def run_match(
         seats=_seat_summaries(result, agents),
         result=result,
         actions=actions,
-        faults=faults,
+        faults=[a.fault for a in agents if a.fault is not None],
         timing=[a.stats.to_json() for a in agents],
         started_at=started_at,
         ended_at=ended_at,
@@ -415,7 +455,7 @@ def run_match(
         isolation=iso.to_json(),
         warnings=iso.warnings() if programs else [],
         limits=spec.limits.to_json(),
-        phases=phases,
+        phases=_phase_seconds(marks, t0),
     )
     if spec.replay:
         outcome.replay = _replay_bytes(game, outcome)

@@ -216,16 +216,14 @@ def _boat_picture(boat: dict[str, Any]) -> str | None:
     return str(b)
 
 
-def readable(result: dict[str, Any], specs: Sequence[str], seconds: float) -> str:
-    lines = [f"The Isle of Cats: {result['mode']}, {result['seats']} player(s), "
-             f"seed {result['seed']} (engine {result.get('engine_version', ENGINE_VERSION)}, "
-             f"{seconds:.2f} s)", ""]
+def _score_table(result: dict[str, Any], specs: Sequence[str]) -> list[str]:
+    """Seat, bot, score and rank, and the tiebreak's value when the mode has one."""
     tiebreak = result.get("tiebreak") or {}
     tb_name = tiebreak.get("name", "")
     bot_w = max(10, *(len(s) + 2 for s in specs))
     tb_w = max(8, len(tb_name) + 2)  # a long tiebreak name never runs into "rank"
-    lines.append(f"{'seat':<5}{'bot':<{bot_w}}{'score':>6}{'rank':>6}"
-                 + (f"{tb_name:>{tb_w}}" if tb_name else ""))
+    lines = [f"{'seat':<5}{'bot':<{bot_w}}{'score':>6}{'rank':>6}"
+             + (f"{tb_name:>{tb_w}}" if tb_name else "")]
     for seat, spec in enumerate(specs):
         row = (f"{seat:<5}{spec:<{bot_w}}{result['scores'][seat]:>6}"
                f"{result['ranks'][seat]:>6}")
@@ -234,34 +232,66 @@ def readable(result: dict[str, Any], specs: Sequence[str], seconds: float) -> st
         if seat in (result.get("faulted") or ()):
             row += "  faulted: ranked last, its board score kept"
         lines.append(row)
-    breakdown = result.get("breakdown") or []
+    return lines
+
+
+def _breakdown_columns(breakdown: Sequence[dict[str, Any]]) -> list[str]:
+    """The whole-number entries of the score sheets, in the order they first appear (the
+    sheets also hold flags and texts, which are not points)."""
     columns: list[str] = []
     for sheet in breakdown:
         for key, value in sheet.items():
             if isinstance(value, int) and not isinstance(value, bool) and key not in columns:
                 columns.append(key)
-    if columns:
-        widths = [max(len(c), 5) + 2 for c in columns]
-        lines += ["", f"{'seat':<5}" + "".join(f"{c:>{w}}" for c, w in zip(columns, widths,
-                                                                            strict=True))]
-        for seat, sheet in enumerate(breakdown):
-            lines.append(f"{seat:<5}" + "".join(f"{sheet.get(c, ''):>{w}}"
-                                                for c, w in zip(columns, widths, strict=True)))
+    return columns
+
+
+def _breakdown_table(breakdown: Sequence[dict[str, Any]]) -> list[str]:
+    columns = _breakdown_columns(breakdown)
+    if not columns:
+        return []
+    widths = [max(len(c), 5) + 2 for c in columns]
+    lines = ["", f"{'seat':<5}" + "".join(f"{c:>{w}}" for c, w in zip(columns, widths,
+                                                                     strict=True))]
+    for seat, sheet in enumerate(breakdown):
+        lines.append(f"{seat:<5}" + "".join(f"{sheet.get(c, ''):>{w}}"
+                                            for c, w in zip(columns, widths, strict=True)))
+    return lines
+
+
+def _boat_lines(result: dict[str, Any], specs: Sequence[str]) -> list[str]:
+    lines: list[str] = []
     for seat, boat in enumerate(result.get("boats") or []):
         picture = _boat_picture(boat)
         lines += ["", f"seat {seat} ({specs[seat]}): {boat.get('boat')} boat, "
                       f"{len(boat.get('tiles', []))} tiles"]
         if picture:
             lines.append(picture)
+    return lines
+
+
+def _sister_lines(result: dict[str, Any]) -> list[str]:
+    """Solo: the sister's score and the margin (nothing in other modes)."""
     sister = result.get("sister")
-    if sister is not None:  # solo: the sister's score and the margin
-        colours = ", ".join(f"{c['colour']} {c['count']}x{c['points_each']}"
-                            for c in sister["breakdown"]["colours"])
-        lessons = ", ".join(f"{le['card']}: {le['points']}"
-                            for le in sister["breakdown"]["lessons"])
-        lines += ["", f"sister ({result.get('difficulty')}): {sister['total']} "
-                      f"(colours {colours}; lessons {lessons})",
-                  f"margin: {result['margin']:+d} ({'won' if result['won'] else 'lost'})"]
+    if sister is None:
+        return []
+    colours = ", ".join(f"{c['colour']} {c['count']}x{c['points_each']}"
+                        for c in sister["breakdown"]["colours"])
+    lessons = ", ".join(f"{le['card']}: {le['points']}"
+                        for le in sister["breakdown"]["lessons"])
+    return ["", f"sister ({result.get('difficulty')}): {sister['total']} "
+                f"(colours {colours}; lessons {lessons})",
+            f"margin: {result['margin']:+d} ({'won' if result['won'] else 'lost'})"]
+
+
+def readable(result: dict[str, Any], specs: Sequence[str], seconds: float) -> str:
+    lines = [f"The Isle of Cats: {result['mode']}, {result['seats']} player(s), "
+             f"seed {result['seed']} (engine {result.get('engine_version', ENGINE_VERSION)}, "
+             f"{seconds:.2f} s)", ""]
+    lines += _score_table(result, specs)
+    lines += _breakdown_table(result.get("breakdown") or [])
+    lines += _boat_lines(result, specs)
+    lines += _sister_lines(result)
     winners = ", ".join(f"seat {w} ({specs[w]})" for w in result.get("winners", []))
     lines += ["", f"winner(s): {winners or 'none'}", f"state hash: {result['state_hash']}"]
     return "\n".join(lines)

@@ -385,79 +385,110 @@ class BotProcess:
                     self._sel.unregister(other._stdout)
 
     def _await_reply(self, ask: _Ask, watched: list[BotProcess]) -> tuple[bytes, float]:
-        started, timeout, cpu_limit, view = ask.started, ask.timeout, ask.cpu_limit, ask.view
-        deadline, sent, cpu0 = started + timeout, ask.sent, ask.cpu0
-        limit = self.limits.reply_bytes
         while True:
-            if sent >= len(view):
-                nl = self._out.find(b"\n", self._scan)
-                if nl >= 0:
-                    line = bytes(self._out[:nl])
-                    del self._out[: nl + 1]
-                    self._scan = 0
-                    seen = self._reply_seen_at
-                    elapsed = (time.monotonic() if seen is None else seen) - started
-                    self._reply_seen_at = None
-                    if cpu_limit is not None:
-                        self.last_cpu = max(0.0, self.tree_cpu_seconds() - cpu0)
-                    if len(line) > limit:
-                        self._too_long(elapsed)
-                    if cpu_limit is not None and self.last_cpu > cpu_limit:
-                        raise self._over_cpu(cpu_limit, elapsed)
-                    if elapsed > timeout:  # seen after the deadline: late, whatever the cause
-                        raise self._over_wall(timeout, elapsed, cpu_limit is not None)
-                    if (
-                        self.resident_limit_mb is not None
-                        and time.monotonic() - self._resident_checked >= RESIDENT_CHECK_SECONDS
-                    ):
-                        self._check_resident(elapsed)
-                    return line, elapsed
-                self._scan = len(self._out)
-            if len(self._out) > limit:
-                self._too_long(time.monotonic() - started)
-            remaining = deadline - time.monotonic()
-            over_cpu = False
-            # A bot's processes use at most CPU_COUNT seconds of CPU per second: before that
-            # can pass the limit, its CPU time is not read (the read costs a cgroup flush).
-            if cpu_limit is not None and (time.monotonic() - started) * CPU_COUNT >= cpu_limit:
-                self.last_cpu = max(0.0, self.tree_cpu_seconds() - cpu0)
-                over_cpu = self.last_cpu > cpu_limit
-            if remaining <= 0 or over_cpu:
-                if sent < len(view):
-                    self._sel.unregister(self._in)
-                elapsed = time.monotonic() - started
-                if over_cpu:
-                    raise self._over_cpu(cpu_limit, elapsed)  # type: ignore[arg-type]
-                raise self._over_wall(timeout, elapsed, cpu_limit is not None)
-            if cpu_limit is not None:
-                remaining = min(remaining, CPU_POLL_SECONDS)
-            events = self._sel.select(remaining)
+            reply = self._take_reply(ask)
+            if reply is not None:
+                return reply
+            if len(self._out) > self.limits.reply_bytes:
+                self._too_long(time.monotonic() - ask.started)
+            events = self._sel.select(self._time_to_wait(ask))
             if not events:
                 watched = [p for p in watched if not p._checked_while_waiting(self._sel)]
             for key, _ in events:
-                fd = key.fd
-                if key.data is not None:  # a bot asked alongside: its answer, read early
-                    if not key.data._read_early():
-                        self._sel.unregister(fd)
-                        watched = [p for p in watched if p is not key.data]
-                elif fd == self._stdout:
-                    if not self._read_stdout():
-                        if sent < len(view):
-                            self._sel.unregister(self._in)
-                        raise self.exit_fault(time.monotonic() - started)
-                elif fd == self._stderr:
-                    self._read_stderr()
-                else:
-                    try:
-                        sent += os.write(self._in, view[sent : sent + (1 << 20)])
-                    except BlockingIOError:
-                        continue
-                    except OSError:
-                        self._sel.unregister(self._in)
-                        raise self.exit_fault(time.monotonic() - started) from None
-                    ask.sent = sent
-                    if sent >= len(view):
-                        self._sel.unregister(self._in)
+                watched = self._on_event(ask, key, watched)
+
+    def _take_reply(self, ask: _Ask) -> tuple[bytes, float] | None:
+        """The answer and its time once the whole question is written and a full line is in;
+        the bytes searched so far are remembered, so a long answer is not searched again."""
+        if ask.sent < len(ask.view):
+            return None
+        nl = self._out.find(b"\n", self._scan)
+        if nl < 0:
+            self._scan = len(self._out)
+            return None
+        line = bytes(self._out[:nl])
+        del self._out[: nl + 1]
+        self._scan = 0
+        return line, self._judge_reply(ask, line)
+
+    def _judge_reply(self, ask: _Ask, line: bytes) -> float:
+        """The seconds an answer took, once it is known to be within every limit. The wall
+        clock stops when the answer arrived, which for a bot asked alongside another may be
+        before its turn to be read (``_read_early``)."""
+        seen = self._reply_seen_at
+        elapsed = (time.monotonic() if seen is None else seen) - ask.started
+        self._reply_seen_at = None
+        cpu_limit = ask.cpu_limit
+        if cpu_limit is not None:
+            self.last_cpu = max(0.0, self.tree_cpu_seconds() - ask.cpu0)
+        if len(line) > self.limits.reply_bytes:
+            self._too_long(elapsed)
+        if cpu_limit is not None and self.last_cpu > cpu_limit:
+            raise self._over_cpu(cpu_limit, elapsed)
+        if elapsed > ask.timeout:  # seen after the deadline: late, whatever the cause
+            raise self._over_wall(ask.timeout, elapsed, cpu_limit is not None)
+        if (
+            self.resident_limit_mb is not None
+            and time.monotonic() - self._resident_checked >= RESIDENT_CHECK_SECONDS
+        ):
+            self._check_resident(elapsed)
+        return elapsed
+
+    def _time_to_wait(self, ask: _Ask) -> float:
+        """How long the next wait for the bot's pipes may last; raises the timeout when the
+        bot is past its wall-clock ceiling or its CPU time. A bot charged for CPU time is
+        looked at every ``CPU_POLL_SECONDS``."""
+        started, cpu_limit = ask.started, ask.cpu_limit
+        remaining = started + ask.timeout - time.monotonic()
+        over_cpu = False
+        # A bot's processes use at most CPU_COUNT seconds of CPU per second: before that
+        # can pass the limit, its CPU time is not read (the read costs a cgroup flush).
+        if cpu_limit is not None and (time.monotonic() - started) * CPU_COUNT >= cpu_limit:
+            self.last_cpu = max(0.0, self.tree_cpu_seconds() - ask.cpu0)
+            over_cpu = self.last_cpu > cpu_limit
+        if remaining <= 0 or over_cpu:
+            self._stop_writing(ask)
+            elapsed = time.monotonic() - started
+            if over_cpu:
+                raise self._over_cpu(cpu_limit, elapsed)  # type: ignore[arg-type]
+            raise self._over_wall(ask.timeout, elapsed, cpu_limit is not None)
+        if cpu_limit is not None:
+            remaining = min(remaining, CPU_POLL_SECONDS)
+        return remaining
+
+    def _on_event(
+        self, ask: _Ask, key: selectors.SelectorKey, watched: list[BotProcess]
+    ) -> list[BotProcess]:
+        """Serve one ready pipe; returns the bots asked alongside that are still watched."""
+        if key.data is not None:  # a bot asked alongside: its answer, read early
+            if not key.data._read_early():
+                self._sel.unregister(key.fd)
+                return [p for p in watched if p is not key.data]
+        elif key.fd == self._stdout:
+            if not self._read_stdout():
+                self._stop_writing(ask)
+                raise self.exit_fault(time.monotonic() - ask.started)
+        elif key.fd == self._stderr:
+            self._read_stderr()
+        else:
+            self._write_more(ask)
+        return watched
+
+    def _write_more(self, ask: _Ask) -> None:
+        """Write the next piece of a question too long for the pipe at once."""
+        try:
+            ask.sent += os.write(self._in, ask.view[ask.sent : ask.sent + (1 << 20)])
+        except BlockingIOError:
+            return
+        except OSError:
+            self._sel.unregister(self._in)
+            raise self.exit_fault(time.monotonic() - ask.started) from None
+        if ask.sent >= len(ask.view):
+            self._sel.unregister(self._in)
+
+    def _stop_writing(self, ask: _Ask) -> None:
+        if ask.sent < len(ask.view):
+            self._sel.unregister(self._in)
 
     def _read_early(self) -> bool:
         """Read the answer of a bot asked alongside another (see ``finish``) and note when

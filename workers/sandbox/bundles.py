@@ -178,48 +178,83 @@ class _ZipPlan:
     unpacked_size: int
 
 
+def _open_zip(data: bytes) -> zipfile.ZipFile:
+    try:
+        return zipfile.ZipFile(io.BytesIO(data))
+    except zipfile.BadZipFile:
+        raise BundleError("the bundle is not a valid zip archive") from None
+
+
+def _is_plain_file(info: zipfile.ZipInfo) -> bool:
+    """Whether an entry is a file to unpack (False for a folder); a BundleError for entries a
+    bundle may not hold, which could reach outside its folder or hide what it holds."""
+    mode = info.external_attr >> 16
+    if stat.S_ISLNK(mode):
+        raise BundleError(f"zip entry {info.filename!r} is a symbolic link")
+    if info.flag_bits & 0x1:
+        raise BundleError(f"zip entry {info.filename!r} is encrypted")
+    if info.is_dir():
+        return False
+    if stat.S_IFMT(mode) not in (0, stat.S_IFREG):
+        raise BundleError(f"zip entry {info.filename!r} is not a regular file")
+    return True
+
+
+def _checked_entries(
+    infos: list[zipfile.ZipInfo],
+) -> tuple[set[PurePosixPath], list[tuple[zipfile.ZipInfo, PurePosixPath]], int]:
+    """Every entry's path (folders too), the files with their paths, and the bytes the files
+    unpack to; a BundleError at the first entry that breaks a rule or the size limit."""
+    if len(infos) > MAX_ENTRIES:
+        raise BundleError(f"the zip has {len(infos)} entries; the limit is {MAX_ENTRIES}")
+    seen: set[PurePosixPath] = set()
+    files: list[tuple[zipfile.ZipInfo, PurePosixPath]] = []
+    total = 0
+    for info in infos:
+        path = _safe_member(info.filename)
+        if path in seen:
+            raise BundleError(f"zip entry {info.filename!r} appears twice")
+        seen.add(path)
+        if not _is_plain_file(info):
+            continue
+        total += info.file_size
+        if total > MAX_UNCOMPRESSED_BYTES:
+            raise BundleError(f"the zip unpacks to more than {MAX_UNCOMPRESSED_BYTES} bytes")
+        files.append((info, path))
+    return seen, files, total
+
+
+def _manifest_root(seen: set[PurePosixPath], names: set[PurePosixPath]) -> PurePosixPath:
+    """The folder holding the manifest: the zip's top, or its single top-level folder (as
+    zipping a folder makes it)."""
+    if PurePosixPath(MANIFEST) in names:
+        return PurePosixPath(".")
+    tops = {p.parts[0] for p in seen}
+    nested = PurePosixPath(next(iter(tops)), MANIFEST) if len(tops) == 1 else None
+    if nested is None or nested not in names:
+        raise BundleError(
+            f"the zip has no {MANIFEST} manifest at its top (or in its single folder)"
+        )
+    return nested.parent
+
+
+def _read_manifest(archive: zipfile.ZipFile, manifest_info: zipfile.ZipInfo) -> Any:
+    if manifest_info.file_size > MAX_MANIFEST_BYTES:
+        raise BundleError(f"{MANIFEST} is larger than {MAX_MANIFEST_BYTES} bytes")
+    try:
+        return json.loads(archive.read(manifest_info).decode("utf-8"))
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise BundleError(f"{MANIFEST} is not valid JSON: {exc}") from None
+    except (zipfile.BadZipFile, OSError) as exc:
+        raise BundleError(f"{MANIFEST} cannot be read from the zip: {exc}") from None
+
+
 def _plan_zip(data: bytes, *, check_intact: bool = True) -> _ZipPlan:
     """What a zip bundle holds, checked. ``check_intact`` decompresses every member to check
     its CRC (uploads); unpacking leaves it out, since extracting checks the same CRCs."""
-    try:
-        archive = zipfile.ZipFile(io.BytesIO(data))
-    except zipfile.BadZipFile:
-        raise BundleError("the bundle is not a valid zip archive") from None
-    with archive:
-        infos = archive.infolist()
-        if len(infos) > MAX_ENTRIES:
-            raise BundleError(f"the zip has {len(infos)} entries; the limit is {MAX_ENTRIES}")
-        seen: set[PurePosixPath] = set()
-        files: list[tuple[zipfile.ZipInfo, PurePosixPath]] = []
-        total = 0
-        for info in infos:
-            path = _safe_member(info.filename)
-            if path in seen:
-                raise BundleError(f"zip entry {info.filename!r} appears twice")
-            seen.add(path)
-            mode = info.external_attr >> 16
-            if stat.S_ISLNK(mode):
-                raise BundleError(f"zip entry {info.filename!r} is a symbolic link")
-            if info.flag_bits & 0x1:
-                raise BundleError(f"zip entry {info.filename!r} is encrypted")
-            if info.is_dir():
-                continue
-            if stat.S_IFMT(mode) not in (0, stat.S_IFREG):
-                raise BundleError(f"zip entry {info.filename!r} is not a regular file")
-            total += info.file_size
-            if total > MAX_UNCOMPRESSED_BYTES:
-                raise BundleError(f"the zip unpacks to more than {MAX_UNCOMPRESSED_BYTES} bytes")
-            files.append((info, path))
-        root = PurePosixPath(".")
-        names = {p for _, p in files}
-        if PurePosixPath(MANIFEST) not in names:
-            tops = {p.parts[0] for p in seen}
-            nested = PurePosixPath(next(iter(tops)), MANIFEST) if len(tops) == 1 else None
-            if nested is None or nested not in names:
-                raise BundleError(
-                    f"the zip has no {MANIFEST} manifest at its top (or in its single folder)"
-                )
-            root = nested.parent
+    with _open_zip(data) as archive:
+        seen, files, total = _checked_entries(archive.infolist())
+        root = _manifest_root(seen, {p for _, p in files})
         members = [
             (i, p.relative_to(root))
             for i, p in files
@@ -228,14 +263,7 @@ def _plan_zip(data: bytes, *, check_intact: bool = True) -> _ZipPlan:
         for info, _ in files if check_intact else ():
             _check_member_intact(archive, info)
         manifest_info = next(i for i, p in members if p == PurePosixPath(MANIFEST))
-        if manifest_info.file_size > MAX_MANIFEST_BYTES:
-            raise BundleError(f"{MANIFEST} is larger than {MAX_MANIFEST_BYTES} bytes")
-        try:
-            manifest = json.loads(archive.read(manifest_info).decode("utf-8"))
-        except (ValueError, UnicodeDecodeError) as exc:
-            raise BundleError(f"{MANIFEST} is not valid JSON: {exc}") from None
-        except (zipfile.BadZipFile, OSError) as exc:
-            raise BundleError(f"{MANIFEST} cannot be read from the zip: {exc}") from None
+        manifest = _read_manifest(archive, manifest_info)
     return _ZipPlan(root, members, manifest, total)
 
 
