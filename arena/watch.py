@@ -33,8 +33,6 @@ from types import SimpleNamespace
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from django.template import Context, Engine, Library
-
 from replayfile.format import decode
 from replayfile.frames import FramesError, InvalidSeat, build_frames, parse_seat
 
@@ -61,6 +59,9 @@ def static_file(path: str) -> Path | None:
 
 def render_viewer(frames_url: str) -> str:
     """The viewer's embeddable partial, as the site renders it for a finished match."""
+    # Django's standalone template engine (no settings, no apps) draws the site's own partial,
+    # loaded only when a page is served: the command line imports without the web stack.
+    from django.template import Context, Engine, Library  # noqa: PLC0415
     library = Library()
     library.simple_tag(lambda path: f"/static/{path}", name="static")
     module = types.ModuleType("arena._watch_static")

@@ -59,7 +59,7 @@ def test_engine_imports_with_every_package_above_it_blocked() -> None:
 
 def test_the_blocker_blocks() -> None:
     """The walk above proves something only if a blocked import really fails."""
-    done = run_blocked("import competition.limits", blocked=ABOVE_ENGINE)
+    done = run_blocked("import workers.runner", blocked=ABOVE_ENGINE)
     assert done.returncode != 0 and "workers imported while blocked" in done.stderr
 
 

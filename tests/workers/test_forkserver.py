@@ -87,7 +87,7 @@ DRIVER = textwrap.dedent(
     """
     import sys, time
     sys.path.insert(0, sys.argv[1])
-    from workers.sandbox import BotSandbox
+    from workers.sandbox.bot_process import BotSandbox
     box = BotSandbox(b"import time\\nwhile True: time.sleep(1)\\n", "bot.py")
     process = box.start()
     print(process.proc.pid, box.uid, flush=True)
