@@ -21,12 +21,13 @@ from ...rng import Rng
 from .catalogue import CODEC
 from .fields import fill_fields
 from .frames import Frame
-from .phases.anytime import AnytimeRoundFrame, holds_playable
+from .phases.anytime import AnytimeRoundFrame
 from .phases.buy import BuyFrame
 from .phases.draft import DraftFrame, deal
 from .phases.lessons import read_lessons
 from .phases.rare_finds import RareFindsPhaseFrame
 from .phases.rescue import ChooseRescueFrame, RescuePhaseFrame, RescueTurnFrame
+from .playable import holds_playable
 from .playout import plays_rescue_turns, rescue_turns
 from .rules import Rules, standard_rules
 from .setup import new_state

@@ -30,6 +30,7 @@ from ...shapes import (
     row_placement,
 )
 from .frames import Frame
+from .playable import play_card, playable_cards
 from .state import CAT, OSHAX, PlayerState
 
 if TYPE_CHECKING:
@@ -165,8 +166,6 @@ class PlaceFrame(Frame):
     def _extra(self, game: StandardGame) -> list[Action]:
         if not self.allow_anywhere_cards:
             return []
-        from .phases.anytime import playable_cards
-
         return [Action("play", c) for c in playable_cards(game, self.seat, "placing")]
 
     def legal(self, game: StandardGame, seat: int) -> Sequence[Action]:
@@ -224,8 +223,6 @@ class PlaceFrame(Frame):
 
     def apply(self, game: StandardGame, seat: int, action: Action) -> None:
         if action[0] == "play":
-            from .phases.anytime import play_card
-
             play_card(game, seat, action[1])
             return
         self.done = True

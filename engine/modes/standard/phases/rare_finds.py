@@ -18,8 +18,8 @@ from ....boat import COLOURS
 from ....cards import base_cards
 from ..frames import Frame
 from ..placement import PlaceFrame, TreasureFrame, fit_test, fits, treasure_offered
+from ..playable import holds_playable, is_playable, play_actions, play_card, unplayable_reason
 from ..state import card
-from .anytime import holds_playable, is_playable, play_actions, play_card, unplayable_reason
 from .turns import TurnsFrame
 
 if TYPE_CHECKING:

@@ -22,8 +22,8 @@ from ..fields import SIDES
 from ..frames import Frame
 from ..observation import public_snapshot
 from ..placement import PAIR_PLANS, PlaceFrame, fit_answers, fits
+from ..playable import is_playable, play_actions, play_card, unplayable_reason
 from ..state import PlayerState, card
-from .anytime import is_playable, play_actions, play_card, unplayable_reason
 from .turns import TurnsFrame
 
 if TYPE_CHECKING:

@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..frames import Frame
-from .anytime import AnytimeRoundFrame, holds_playable
+from ..playable import holds_playable
+from .anytime import AnytimeRoundFrame
 
 if TYPE_CHECKING:
     from ..game import StandardGame
