@@ -165,6 +165,20 @@ class AnytimeRoundFrame(Frame):
         self.index = 0
         self.played = False
 
+    @classmethod
+    def resumed(cls, order: Sequence[int], window: str, seat: int, *,
+                played: bool) -> AnytimeRoundFrame:
+        """The round at ``seat``'s place in it: asking ``seat``, or, once it ``played`` a
+        card (whose frames lie above this one), past it (a forward model's rebuilt stack)."""
+        frame = cls(order, window)
+        frame.index = frame.order.index(seat) if seat in frame.order else 0
+        if played:
+            frame.index += 1
+            frame.played = True
+        else:
+            frame.resume_asking(seat)
+        return frame
+
     def progress(self, game: StandardGame) -> None:
         players = game.state.players
         while True:
@@ -285,11 +299,11 @@ class MoveCatsFrame(Frame):
 
     name = "move_cats"
 
-    def __init__(self, seat: int, limit: int) -> None:
+    def __init__(self, seat: int, limit: int, moved: Sequence[int] = ()) -> None:
         super().__init__()
         self.seat = seat
         self.limit = limit
-        self.moved: list[int] = []
+        self.moved: list[int] = list(moved)  # the cats moved so far
 
     def progress(self, game: StandardGame) -> None:
         if len(self.moved) >= self.limit or not self.legal_moves(game):
@@ -333,11 +347,11 @@ class DrawToFieldsFrame(Frame):
 
     name = "draw_to_fields"
 
-    def __init__(self, seat: int, draws: int) -> None:
+    def __init__(self, seat: int, draws: int, current: int | None = None) -> None:
         super().__init__()
         self.seat = seat
         self.remaining = draws
-        self.current: int | None = None
+        self.current = current  # the cat drawn and not yet laid in a field
 
     def progress(self, game: StandardGame) -> None:
         state = game.state

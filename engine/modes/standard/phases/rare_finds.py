@@ -132,6 +132,15 @@ class RareFindsTurnFrame(Frame):
         self._phase = phase
         self.seat = seat
 
+    @classmethod
+    def resumed(cls, phase: RareFindsPhaseFrame, seat: int, *,
+                card_played: bool) -> RareFindsTurnFrame:
+        """The turn, asking for its card or, once ``card_played``, done but for the frames
+        the card pushed above it (a forward model's rebuilt stack)."""
+        frame = cls(phase, seat)
+        frame.done = card_played
+        return frame
+
     def progress(self, game: StandardGame) -> None:
         if self.done:
             return
