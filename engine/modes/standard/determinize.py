@@ -164,8 +164,9 @@ class StandardDeterminizer:
         if src["boat"] not in layouts:
             raise DeterminizeError(f"unknown boat {src['boat']!r}")
         own = seat == self.seat
-        zones = {zone: ints(src[zone]) for zone in HIDDEN_ZONES if zone != "hand"} if own \
-            else {}
+        zones: dict[str, list[int]] = {}
+        if own:  # the hand is added card by card below, to count its anytime cards
+            zones = {zone: ints(src[zone]) for zone in HIDDEN_ZONES if zone != "hand"}
         player = PlayerState(
             seat, Boat.from_json(layouts[src["boat"]], src["tiles"]), fish=int(src["fish"]),
             baskets=int(src["baskets"]), baskets_used=int(src["baskets_used"]),
