@@ -305,6 +305,16 @@ class Boat:
     # (the tiles it was made for, the text): not a field, so neither compared nor printed
     _tiles_text = None
 
+    @classmethod
+    def from_json(cls, layout: BoatLayout, tiles: Iterable[Mapping[str, Any]]) -> Boat:
+        """A boat of ``layout`` holding ``tiles`` as ``tiles_json`` gives them: a forward
+        model rebuilds the boats of an observation so. Overlapping tiles raise ValueError."""
+        boat = cls(layout)
+        for t in tiles:
+            boat.place(Tile(t["kind"], t["colour"], t["shape"], mask_of(t["cells"]),
+                            int(t["id"])))
+        return boat
+
     def clone(self) -> Boat:
         """An independent copy for ``Game.clone``: the tiles are immutable and shared, the
         lists that change are copied (as ``copy.deepcopy`` would, at a tenth of the cost)."""

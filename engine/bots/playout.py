@@ -19,6 +19,7 @@ from ..actions import Action
 from ..cards import base_cards
 from ..game import Game
 from ..shapes import legal_placements
+from .greedy import greedy_bot
 from .greedy_buy import Baskets, best_plan
 from .greedy_duel import GreedyDuelBot, colour_families, placement_value
 from .greedy_standard import FISH_WEIGHT, GreedyStandardBot
@@ -156,9 +157,7 @@ class CheapStandardGreedy(GreedyStandardBot):
 
 def greedy_policy(mode: str, seat: int, seed: int) -> Any:
     """The full greedy bot of ``mode`` (the search's first candidate)."""
-    from . import make_bot
-
-    return make_bot("greedy", mode, seat, seed)
+    return greedy_bot(mode, seat, seed)
 
 
 def playout_policy(mode: str, seat: int, seed: int) -> Any:

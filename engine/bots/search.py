@@ -28,6 +28,7 @@ from ..forward import determinize
 from ..game import Game
 from ..rng import Rng
 from . import playout as policies
+from .names import parse_budget
 
 CANDIDATES = 8  # actions considered at a decision (greedy's choice included)
 MARGIN = 0.02  # how much a challenger's mean must beat greedy's, in playout value
@@ -39,19 +40,6 @@ PRUNE = 1.5  # standard errors below greedy's choice at which a challenger is dr
 # this many decisions and is scored on the sheets as they stand, among fewer candidates.
 HORIZON = 12
 CANDIDATES_LONG_GAMES = 5
-
-
-def parse_budget(name: str) -> float | None:
-    """The seconds of ``search-<seconds>s`` (``search`` alone: 0.25), or None."""
-    if name == "search":
-        return 0.25
-    if not name.startswith("search-") or not name.endswith("s"):
-        return None
-    try:
-        seconds = float(name[len("search-"):-1])
-    except ValueError:
-        return None
-    return seconds if 0 < seconds <= 60 else None
 
 
 class SearchBot:

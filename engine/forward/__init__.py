@@ -11,18 +11,34 @@ cannot see and from nothing else. The game has the whole decision API (``pending
 
 Everything a determinization needs is in the latest observation: no earlier message is
 read (docs/search-bots.md). Bad input raises ``DeterminizeError`` naming the problem.
+
+Each mode determinizes its own games (``engine/modes/<mode>/determinize.py``, family and
+solo through the standard game's hooks); this module checks the messages and hands them to
+the mode's function in ``DETERMINIZERS``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..errors import DeterminizeError
 from ..game import Game
+from ..modes.duel.determinize import determinize_duel
+from ..modes.family.determinize import determinize_family
+from ..modes.solo.determinize import determinize_solo
+from ..modes.standard.determinize import determinize_standard
 from ..rng import Rng
 
 __all__ = ["DeterminizeError", "determinize", "observation_of"]
+
+# mode -> its determinization: (start message, full observation, rng) -> game
+DETERMINIZERS: dict[str, Callable[[Mapping[str, Any], Mapping[str, Any], Rng], Game]] = {
+    "standard": determinize_standard,
+    "family": determinize_family,
+    "solo": determinize_solo,
+    "duel": determinize_duel,
+}
 
 
 def _rng(rng: Rng | int | None) -> Rng:
@@ -72,18 +88,13 @@ def determinize(start: Mapping[str, Any], decide: Mapping[str, Any],
             or not isinstance(seats, int) or not 0 <= seat < seats:
         raise DeterminizeError(f"the start message's seat {seat!r} is not a seat of {seats!r}")
     r = _rng(rng)
+    mode_determinize = DETERMINIZERS.get(mode)  # type: ignore[arg-type]
+    if mode_determinize is None:
+        raise DeterminizeError(f"unknown mode {mode!r}; modes: {', '.join(DETERMINIZERS)}")
     try:
-        if mode == "duel":
-            from .duel import determinize_duel
-
-            return determinize_duel(start, obs, r)
-        if mode in ("standard", "family", "solo"):
-            from .standard import determinize_standard
-
-            return determinize_standard(start, obs, r)
+        return mode_determinize(start, obs, r)
     except DeterminizeError:
         raise
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
         raise DeterminizeError(f"malformed {mode} observation: {type(exc).__name__}: {exc}") \
             from None
-    raise DeterminizeError(f"unknown mode {mode!r}; modes: standard, family, solo, duel")

@@ -32,6 +32,14 @@ class KeepLessonsFrame(Frame):
         self.keep = keep
         self.picks: dict[int, tuple[int, ...]] = {}
 
+    @classmethod
+    def resumed(cls, keep: int, picks: dict[int, tuple[int, ...]]) -> KeepLessonsFrame:
+        """The choice with ``picks`` (seat -> lessons kept) already made (a forward model
+        samples the secret picks of the seats its observation shows as done)."""
+        frame = cls(keep)
+        frame.picks.update(picks)
+        return frame
+
     def progress(self, game: StandardGame) -> None:
         waiting = tuple(p.seat for p in game.state.players if p.seat not in self.picks)
         if waiting:
@@ -111,11 +119,11 @@ class FamilyRescuePhaseFrame(TurnsFrame):
 class FamilyTurnFrame(Frame):
     name = "family_turn"
 
-    def __init__(self, phase: FamilyRescuePhaseFrame, seat: int) -> None:
+    def __init__(self, phase: FamilyRescuePhaseFrame, seat: int, taken: bool = False) -> None:
         super().__init__()
         self._phase = phase
         self.seat = seat
-        self.taken = False
+        self.taken = taken  # the turn's cat is taken (its placement runs above this frame)
 
     def progress(self, game: StandardGame) -> None:
         if self.taken:  # the cat is placed (and any reward taken): the turn is over

@@ -29,6 +29,15 @@ class SoloDraftFrame(KeepFromPileFrame):
         self.round = 0  # rounds dealt so far
         self.keep = self.rounds[0][1]
 
+    @classmethod
+    def resumed(cls, draft_round: int, keep: int) -> SoloDraftFrame:
+        """The draft asking to keep ``keep`` cards of round ``draft_round``'s pile (a
+        forward model's rebuilt stack)."""
+        frame = cls()
+        frame.round = draft_round
+        frame.keep = keep
+        return frame
+
     def progress(self, game: StandardGame) -> None:
         state = game.state
         me = state.players[SEAT]

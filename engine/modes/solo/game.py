@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...cards import base_cards
 from ...game import GameType
 from ...rng import Rng
 from ...scoring import score_table, sister_score
@@ -23,7 +24,7 @@ from ..standard.rules import Rules, standard_rules
 from ..standard.setup import new_state
 from ..standard.state import State
 from .draft import SoloDraftFrame
-from .sister import Sister, SisterTable, difficulties, play_card, solo_rules
+from .sister import Sister, SisterTable, difficulties, difficulty_of, play_card, solo_rules
 
 SEAT = 0
 
@@ -55,7 +56,7 @@ class SoloGame(StandardGame):
     # --- construction -------------------------------------------------------------------------
     @property
     def difficulty(self) -> str:
-        return str(self.options.get("difficulty", solo_rules()["default_difficulty"]))
+        return difficulty_of(self.options)
 
     def make_rules(self) -> Rules:
         return standard_rules().with_overrides(
@@ -71,6 +72,13 @@ class SoloGame(StandardGame):
                  colour_card=colour, oshax_line=list(state.supply.oshax))
         return state
 
+    def resume_state(self, state: State, *, sister: Sister | None = None) -> State:
+        """``resumed``'s state with the sister as a forward model sampled her."""
+        if sister is None:
+            raise ValueError("a resumed solo game needs its sister")
+        self.sister = sister
+        return state
+
     # --- the sister -----------------------------------------------------------------------------
     def _table(self) -> SisterTable:
         s = self.state
@@ -81,8 +89,6 @@ class SoloGame(StandardGame):
         card = self.sister.next_card()
         if card is None:
             return False
-        from ...cards import base_cards
-
         for done in play_card(self._table(), base_cards()[card]):
             self.sister.actions_today.append({"card": card, **done})
             self.log("sister", card=card, **done)

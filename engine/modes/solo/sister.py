@@ -23,7 +23,7 @@ tile catalogue and the ``removed`` list), duck-typed, so the sister needs no cop
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -50,6 +50,11 @@ def solo_rules() -> dict[str, Any]:
 
 def difficulties() -> tuple[str, ...]:
     return tuple(solo_rules()["difficulties"])
+
+
+def difficulty_of(options: Mapping[str, Any]) -> str:
+    """The difficulty a game's options ask for (solo.json's default when they ask none)."""
+    return str(options.get("difficulty", solo_rules()["default_difficulty"]))
 
 
 # --- what the sister acts on (the standard game's state pieces) -----------------------------

@@ -59,6 +59,12 @@ class Frame:
         self.done = False
         self.waiting: tuple[int, ...] = ()
 
+    def resume_asking(self, seat: int) -> None:
+        """Wait for ``seat`` alone, as an observation showed: a forward model rebuilding the
+        stack says so of its top frame from outside, where the frame's own ``progress``
+        would run automatic steps that the real game has run already."""
+        self.waiting = (seat,)
+
     def progress(self, game: StandardGame) -> None:
         """Automatic steps. Leaves the frame waiting, done, or with a child pushed."""
 

@@ -18,16 +18,20 @@ from ...actions import Action, PlacementActions
 from ...copies import twin_of
 from ...game import Game, GameType
 from ...rng import Rng
+from ...scoring import score_table
+from . import observation as views
 from .catalogue import CODEC
 from .fields import fill_fields
 from .frames import Frame
-from .phases.anytime import AnytimeRoundFrame, holds_playable
+from .phases.anytime import AnytimeRoundFrame
 from .phases.buy import BuyFrame
 from .phases.draft import DraftFrame, deal
 from .phases.lessons import read_lessons
 from .phases.rare_finds import RareFindsPhaseFrame
 from .phases.rescue import ChooseRescueFrame, RescuePhaseFrame, RescueTurnFrame
+from .playable import holds_playable
 from .playout import plays_rescue_turns, rescue_turns
+from .result import build_result, table_facts
 from .rules import Rules, standard_rules
 from .setup import new_state
 from .state import CAT, State
@@ -95,12 +99,37 @@ class StandardGame(Game):
                  turn_order=list(self.state.turn_order))
         self._advance()
 
+    @classmethod
+    def resumed(cls, seats: int, seed: int, options: dict[str, Any] | None, state: State,
+                step: Step, **extras: Any) -> StandardGame:
+        """A game at ``step`` of ``state``'s day, built without playing up to it: how a
+        forward model (``determinize``) makes a game of a state it sampled. Nothing is logged
+        and the decision stack is empty: the caller pushes the frames that ask the decision
+        the seat was asked. ``extras``: what the mode keeps beside the state
+        (``resume_state``). The attributes are set in ``__init__``'s order, so the game and
+        its clones read them as quickly (engine/copies.py)."""
+        game = cls.__new__(cls)
+        Game.__init__(game, seats, seed, options)
+        game.rules = game.make_rules()
+        game.state = game.resume_state(state, **extras)
+        game.frames = []
+        game.step = step
+        game._legal = {}
+        game._result = None
+        game._day_ended_with_more_to_come = step not in (Step.FINAL_ANYTIME, _OVER)
+        return game
+
     # --- construction hooks (family / solo override) ------------------------------------------
     def make_rules(self) -> Rules:
         return standard_rules()
 
     def make_state(self) -> State:
         return new_state(self.seats, self.seed, self.rules)
+
+    def resume_state(self, state: State) -> State:
+        """``make_state`` for ``resumed``: the state given, and what the mode keeps beside it
+        set from ``resumed``'s extras (solo: the sister)."""
+        return state
 
     # --- the decision API -------------------------------------------------------------------------
     def pending(self) -> tuple[int, ...]:
@@ -230,39 +259,26 @@ class StandardGame(Game):
         return self.step is _OVER
 
     def observation(self, seat: int) -> dict[str, Any]:
-        from .observation import observation
-
-        return observation(self, seat)
+        return views.observation(self, seat)
 
     def protocol_observation(self, seat: int) -> dict[str, Any]:
-        from .observation import observation
-
-        return observation(self, seat, texts=True)
+        return views.observation(self, seat, texts=True)
 
     def spectator_view(self) -> dict[str, Any]:
-        from .observation import spectator_view
-
-        return spectator_view(self)
+        return views.spectator_view(self)
 
     def full_state(self) -> Any:
-        from .observation import full_state
-
-        return full_state(self)
+        return views.full_state(self)
 
     def scores(self) -> list[dict[str, Any]]:
         """Every seat's score sheet as it stands (final once over), as family and duel give
         it: the replay viewer shows the score so far from it."""
-        from ...scoring import score_table
-        from .result import table_facts
-
         return score_table(table_facts(self))
 
     def result(self) -> dict[str, Any]:
         if not self.is_over():
             raise RuntimeError("the game is not over")
         if self._result is None:
-            from .result import build_result
-
             self._result = build_result(self)
         return self._result
 

@@ -30,6 +30,7 @@ from ...shapes import (
     row_placement,
 )
 from .frames import Frame
+from .playable import play_card, playable_cards
 from .state import CAT, OSHAX, PlayerState
 
 if TYPE_CHECKING:
@@ -162,11 +163,17 @@ class PlaceFrame(Frame):
         self.reward = reward
         self.allow_anywhere_cards = allow_anywhere_cards  # card 75: 69/70 may be played now
 
+    @classmethod
+    def made(cls, seat: int) -> PlaceFrame:
+        """A placement already made, left below the map reward it earned (``apply`` pushes
+        the ``TreasureFrame`` above it): how a forward model rebuilds it, the tile unknown."""
+        frame = cls(seat, -1, None, reward=True)
+        frame.done = True
+        return frame
+
     def _extra(self, game: StandardGame) -> list[Action]:
         if not self.allow_anywhere_cards:
             return []
-        from .phases.anytime import playable_cards
-
         return [Action("play", c) for c in playable_cards(game, self.seat, "placing")]
 
     def legal(self, game: StandardGame, seat: int) -> Sequence[Action]:
@@ -224,8 +231,6 @@ class PlaceFrame(Frame):
 
     def apply(self, game: StandardGame, seat: int, action: Action) -> None:
         if action[0] == "play":
-            from .phases.anytime import play_card
-
             play_card(game, seat, action[1])
             return
         self.done = True
@@ -338,7 +343,8 @@ class TreasureFrame(Frame):
 
     name = "take_treasure"
 
-    def __init__(self, seat: int, pool: str, *, count: int, required: int) -> None:
+    def __init__(self, seat: int, pool: str, *, count: int, required: int,
+                 taken: int = 0) -> None:
         super().__init__()
         if pool not in POOLS:
             raise ValueError(f"unknown treasure pool {pool!r}")
@@ -346,7 +352,7 @@ class TreasureFrame(Frame):
         self.pool = pool
         self.count = count
         self.required = required
-        self.taken = 0
+        self.taken = taken  # treasures taken so far
 
     def options(self, game: StandardGame) -> list[str]:
         """Shapes on offer that fit on the seat's boat now."""

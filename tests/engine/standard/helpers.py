@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 from engine import Action, new_game
 from engine.boat import Tile, mask_of
@@ -276,3 +277,13 @@ def twin_with_other_secrets(g: StandardGame, seat: int, rng: Rng) -> StandardGam
     rng.shuffle(state.bag)
     twin.state_changed()
     return twin
+
+
+def hidden_parts(g: StandardGame, seat: int) -> dict[str, Any]:
+    """What ``seat`` cannot see of ``g``, which a forward model samples afresh
+    (tests/engine/forward_contract.py): the bag's and the deck's order and the other seats'
+    hidden piles. Family games have them too."""
+    others = [p for p in g.state.players if p.seat != seat]
+    return {"bag": list(g.state.bag), "deck": list(g.state.deck),
+            "other seats' cards": [[sorted(getattr(p, name)) for name in HIDDEN_PILES]
+                                   for p in others]}

@@ -1,4 +1,5 @@
-"""Anytime cards (67-97): when each may be played, what it does, and the anytime rounds.
+"""Anytime cards (67-97): what each does, and the anytime rounds (when each may be played is
+``playable.py``'s).
 
 Windows (FACTS §4): on one's own rescue and rare-finds turns; in anytime rounds before fill,
 before dealing, before buying, before reading lessons, before and after choosing rescue cards,
@@ -19,19 +20,26 @@ from typing import TYPE_CHECKING, Any
 
 from ....actions import Action
 from ....boat import COLOURS
-from ....cards import base_cards
 from ..fields import SIDES
 from ..frames import Frame, PickActions
 from ..placement import PlaceFrame, fits
-from ..state import ANYTIME_IDS, CAT, COMMON, OSHAX, RARE, PlayerState, card
+from ..playable import (
+    EFFECTS,
+    holds_playable,
+    is_playable,
+    play_action,
+    play_actions,
+    play_card,
+    playable_cards,
+    treasures_on_boat,
+    unplayable_reason,
+)
+from ..state import CAT, COMMON, OSHAX, RARE, PlayerState, card
 
 if TYPE_CHECKING:
     from ..game import StandardGame
 
 _DONE = Action("done")
-
-CONTEXTS = ("window", "buy", "placing")
-_CARDS = base_cards()  # id -> card (``state.card``'s table)
 
 
 # --- what a gain-fish card counts -------------------------------------------------------------
@@ -66,110 +74,6 @@ def fish_gain(p: PlayerState, card_id: int) -> int:
     if "max" in params:
         count = min(count, params["max"])
     return params["fish_per_item"] * count
-
-
-def _treasures_on_boat(p: PlayerState) -> list[int]:
-    return [t.tile_id for t in p.boat.tiles if t.kind in (COMMON, RARE)]
-
-
-# --- playability --------------------------------------------------------------------------------
-
-_PRECONDITION: dict[str, Callable[[StandardGame, PlayerState], bool]] = {
-    "next_shape_anywhere": lambda g, p: not p.anywhere,
-    "draw_2_cards": lambda g, p: bool(g.state.deck),
-    "draw_3_cards": lambda g, p: bool(g.state.deck),
-    "draw_tile_to_boat": lambda g, p: bool(g.state.bag),
-    "draw_tiles_to_fields": lambda g, p: bool(g.state.bag),
-    "move_cats_between_fields": lambda g, p: not g.state.fields.is_empty(),
-    "discard_basket_gain_fish": lambda g, p: p.baskets >= 1,
-    "discard_2_lessons_gain_basket": lambda g, p: len(p.private_lessons) >= 2,
-    "discard_2_treasures_gain_basket": lambda g, p: len(_treasures_on_boat(p)) >= 2,
-}
-
-
-def is_playable(game: StandardGame, seat: int, card_id: int, context: str) -> bool:
-    p = game.state.players[seat]
-    return card_id in p.hand and _playable(game, p, card_id, context)
-
-
-def _playable(game: StandardGame, p: PlayerState, card_id: int, context: str) -> bool:
-    """``is_playable`` of a card known to be in ``p``'s hand."""
-    c = _CARDS[card_id]  # ``card(card_id)`` without the call: asked of every card held
-    if c.family != "anytime":
-        return False
-    if context == "buy" and (not c.playable_in_buy_phase or card_id in p.bought_now):
-        return False
-    if context == "placing" and c.anytime_type != "next_shape_anywhere":
-        return False
-    check = _PRECONDITION.get(c.anytime_type or "")
-    return check is None or check(game, p)
-
-
-def unplayable_reason(game: StandardGame, seat: int, card_id: int, context: str) -> str:
-    """Why ``is_playable`` said no, in words."""
-    p = game.state.players[seat]
-    if card_id not in p.hand:
-        return f"card {card_id} is not in your hand"
-    c = card(card_id)
-    if c.family != "anytime":
-        return f"card {card_id} is not an anytime card ({c.family})"
-    if context == "buy":
-        if not c.playable_in_buy_phase:
-            return f"card {card_id} cannot be played while buying (only gain-fish cards can)"
-        return f"card {card_id} was bought in this buy step; it can be played later"
-    if context == "placing":
-        return "while placing this tile only cards 69/70 (place anywhere) may be played"
-    return f"card {card_id} ({c.label}) cannot be played now: " + {
-        "next_shape_anywhere": "a place-anywhere effect is already pending",
-        "draw_2_cards": "the deck is empty",
-        "draw_3_cards": "the deck is empty",
-        "draw_tile_to_boat": "the bag is empty",
-        "draw_tiles_to_fields": "the bag is empty",
-        "move_cats_between_fields": "the fields are empty",
-        "discard_basket_gain_fish": "you have no permanent basket",
-        "discard_2_lessons_gain_basket": "you have fewer than 2 private lessons on the table",
-        "discard_2_treasures_gain_basket": "you have fewer than 2 treasures on your boat",
-    }.get(c.anytime_type or "", "not allowed now")
-
-
-def playable_cards(game: StandardGame, seat: int, context: str = "window") -> list[int]:
-    """The anytime cards ``seat`` may play now, lowest id first (cheap when none held)."""
-    p = game.state.players[seat]
-    if not p.anytime_count:
-        return []
-    # only anytime cards can be playable: the others are skipped before the full check
-    out = []
-    for c in p.hand:  # a loop: asked before most turns of a seat holding anytime cards
-        if c in ANYTIME_IDS and _playable(game, p, c, context):
-            out.append(c)
-    out.sort()
-    return out
-
-
-def holds_playable(game: StandardGame, p: PlayerState, context: str = "window") -> bool:
-    """``bool(playable_cards(game, p.seat, context))``, stopped at the first playable card
-    (an anytime round asks it of every seat holding anytime cards, before every turn)."""
-    # a loop, not ``any`` over a generator (a frame per call): asked before every turn
-    for c in p.hand:  # noqa: SIM110
-        if c in ANYTIME_IDS and _playable(game, p, c, context):
-            return True
-    return False
-
-
-def play_actions(game: StandardGame, seat: int, context: str = "window") -> list[Action]:
-    cards = playable_cards(game, seat, context)
-    return [play_action(c) for c in cards] if cards else cards  # (most turns: none)
-
-
-def play_action(card_id: int) -> Action:
-    """``play`` of a card, built once (actions are immutable values)."""
-    action = _PLAY.get(card_id)
-    if action is None:
-        action = _PLAY[card_id] = Action("play", card_id)
-    return action
-
-
-_PLAY: dict[int, Action] = {}
 
 
 # --- effects ----------------------------------------------------------------------------------
@@ -244,19 +148,6 @@ def _remove_treasures(game: StandardGame, p: PlayerState, card_id: int) -> None:
     game.push(RemoveTreasuresFrame(p.seat))
 
 
-EFFECTS: dict[str, Callable[[StandardGame, PlayerState, int], None]] = {}
-
-
-def play_card(game: StandardGame, seat: int, card_id: int) -> None:
-    """Play an anytime card from ``seat``'s hand: it goes to the played pile, then acts."""
-    p = game.state.players[seat]
-    p.remove_card(card_id)
-    game.state.played.append(card_id)
-    c = card(card_id)
-    game.log("card_played", seat=seat, card=card_id, anytime_type=c.anytime_type)
-    EFFECTS[c.anytime_type or ""](game, p, card_id)
-
-
 # --- the anytime round --------------------------------------------------------------------------
 
 
@@ -273,6 +164,20 @@ class AnytimeRoundFrame(Frame):
         self.window = window
         self.index = 0
         self.played = False
+
+    @classmethod
+    def resumed(cls, order: Sequence[int], window: str, seat: int, *,
+                played: bool) -> AnytimeRoundFrame:
+        """The round at ``seat``'s place in it: asking ``seat``, or, once it ``played`` a
+        card (whose frames lie above this one), past it (a forward model's rebuilt stack)."""
+        frame = cls(order, window)
+        frame.index = frame.order.index(seat) if seat in frame.order else 0
+        if played:
+            frame.index += 1
+            frame.played = True
+        else:
+            frame.resume_asking(seat)
+        return frame
 
     def progress(self, game: StandardGame) -> None:
         players = game.state.players
@@ -394,11 +299,11 @@ class MoveCatsFrame(Frame):
 
     name = "move_cats"
 
-    def __init__(self, seat: int, limit: int) -> None:
+    def __init__(self, seat: int, limit: int, moved: Sequence[int] = ()) -> None:
         super().__init__()
         self.seat = seat
         self.limit = limit
-        self.moved: list[int] = []
+        self.moved: list[int] = list(moved)  # the cats moved so far
 
     def progress(self, game: StandardGame) -> None:
         if len(self.moved) >= self.limit or not self.legal_moves(game):
@@ -442,11 +347,11 @@ class DrawToFieldsFrame(Frame):
 
     name = "draw_to_fields"
 
-    def __init__(self, seat: int, draws: int) -> None:
+    def __init__(self, seat: int, draws: int, current: int | None = None) -> None:
         super().__init__()
         self.seat = seat
         self.remaining = draws
-        self.current: int | None = None
+        self.current = current  # the cat drawn and not yet laid in a field
 
     def progress(self, game: StandardGame) -> None:
         state = game.state
@@ -539,7 +444,7 @@ class RemoveTreasuresFrame(TradePairForBasketFrame):
     name = "remove_treasures"
 
     def choices(self, game: StandardGame, seat: int) -> list[int]:
-        return list(_treasures_on_boat(game.state.players[seat]))
+        return list(treasures_on_boat(game.state.players[seat]))
 
     def give_up(self, game: StandardGame, seat: int, pair: tuple[int, ...]) -> None:
         p = game.state.players[seat]

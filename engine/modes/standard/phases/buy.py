@@ -13,14 +13,8 @@ from ....actions import Action
 from ....cards import base_cards
 from ..frames import Frame, without
 from ..observation import public_snapshot
-from .anytime import (
-    is_playable,
-    pay_and_take,
-    play_action,
-    play_card,
-    playable_cards,
-    unplayable_reason,
-)
+from ..playable import is_playable, play_action, play_card, playable_cards, unplayable_reason
+from .anytime import buy_reason, pay_and_take
 
 if TYPE_CHECKING:
     from ..game import StandardGame
@@ -113,8 +107,6 @@ class BuyFrame(Frame):
         return [*self._options(game, seat), _DONE]
 
     def reason(self, game: StandardGame, seat: int, action: Action) -> str | None:
-        from .anytime import buy_reason
-
         if action.kind == "buy":
             return buy_reason(game.state.players[seat], action[1], "kept")
         if action.kind == "play" and not is_playable(game, seat, action[1], "buy"):

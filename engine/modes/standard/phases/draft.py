@@ -84,6 +84,14 @@ class DraftFrame(KeepFromPileFrame):
         self.round = 1
         self.picks: dict[int, tuple[int, ...]] = {}
 
+    @classmethod
+    def resumed(cls, direction: int, keep: int, draft_round: int) -> DraftFrame:
+        """The draft in ``draft_round`` before anybody has picked (a forward model puts the
+        other seats back to where the round began, their picks being hidden)."""
+        frame = cls(direction, keep)
+        frame.round = draft_round
+        return frame
+
     # set by ``apply``: the seats still waiting are exactly the ones ``progress`` would find
     # (a pick only records the seat's choice; no pile changes before everybody has picked)
     _just_picked = False

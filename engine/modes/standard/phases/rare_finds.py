@@ -18,8 +18,8 @@ from ....boat import COLOURS
 from ....cards import base_cards
 from ..frames import Frame
 from ..placement import PlaceFrame, TreasureFrame, fit_test, fits, treasure_offered
+from ..playable import holds_playable, is_playable, play_actions, play_card, unplayable_reason
 from ..state import card
-from .anytime import holds_playable, is_playable, play_actions, play_card, unplayable_reason
 from .turns import TurnsFrame
 
 if TYPE_CHECKING:
@@ -131,6 +131,15 @@ class RareFindsTurnFrame(Frame):
         super().__init__()
         self._phase = phase
         self.seat = seat
+
+    @classmethod
+    def resumed(cls, phase: RareFindsPhaseFrame, seat: int, *,
+                card_played: bool) -> RareFindsTurnFrame:
+        """The turn, asking for its card or, once ``card_played``, done but for the frames
+        the card pushed above it (a forward model's rebuilt stack)."""
+        frame = cls(phase, seat)
+        frame.done = card_played
+        return frame
 
     def progress(self, game: StandardGame) -> None:
         if self.done:

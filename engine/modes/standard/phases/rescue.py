@@ -22,8 +22,8 @@ from ..fields import SIDES
 from ..frames import Frame
 from ..observation import public_snapshot
 from ..placement import PAIR_PLANS, PlaceFrame, fit_answers, fits
+from ..playable import is_playable, play_actions, play_card, unplayable_reason
 from ..state import PlayerState, card
-from .anytime import is_playable, play_actions, play_card, unplayable_reason
 from .turns import TurnsFrame
 
 if TYPE_CHECKING:
@@ -263,11 +263,11 @@ class RescuePhaseFrame(TurnsFrame):
 class RescueTurnFrame(Frame):
     name = "rescue_turn"
 
-    def __init__(self, phase: RescuePhaseFrame, seat: int) -> None:
+    def __init__(self, phase: RescuePhaseFrame, seat: int, rescued: int = 0) -> None:
         super().__init__()
         self._phase = phase
         self.seat = seat
-        self.rescued = 0
+        self.rescued = rescued  # cats rescued so far this turn
 
     def allowed(self, game: StandardGame) -> int:
         return 1 + game.state.players[self.seat].extra_cats

@@ -5,10 +5,11 @@ a turn and at the end (hooks that solo mode uses for the sister)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Self
 
 from ..frames import Frame
-from .anytime import AnytimeRoundFrame, holds_playable
+from ..playable import holds_playable
+from .anytime import AnytimeRoundFrame
 
 if TYPE_CHECKING:
     from ..game import StandardGame
@@ -25,6 +26,16 @@ class TurnsFrame(Frame):
         self.passed: list[int] = []
         self.current: int | None = None
         self.stage = "next"
+
+    @classmethod
+    def resumed(cls, order: list[int], current: int, stage: str) -> Self:
+        """The phase at ``stage`` of ``current``'s turn: ``"window"``, the anytime round
+        before it running, or ``"turn"``, its turn frame running (a forward model rebuilds
+        the phase so, from a decision asked in it; nobody has passed, as far as it knows)."""
+        frame = cls(order)
+        frame.current = current
+        frame.stage = stage
+        return frame
 
     # --- to override -------------------------------------------------------------------------
     def over(self, game: StandardGame) -> bool:
