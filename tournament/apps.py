@@ -16,7 +16,9 @@ class TournamentConfig(AppConfig):
         from .login_signals import on_logged_in, on_login_failed
         from .page_cache import watch_connection
         from .tasks import match_play_task  # noqa: F401  (registers every task with Celery)
+        from .wiring import connect_services
 
+        connect_services()  # the formats, and what a match's end sets off
         user_login_failed.connect(on_login_failed, dispatch_uid="tournament-login-throttle")
         user_logged_in.connect(on_logged_in, dispatch_uid="tournament-login-known-address")
         # every committed write to what the pages show drops the cached pages

@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 
 from competition.elo import SISTER_RATINGS
+from tournament import formats
 from tournament.errors import ArenaError
 from tournament.models import BotVersion, League
 from tournament.services.game_config import solo_difficulty_message
@@ -33,6 +34,12 @@ def mode_choices() -> list[tuple[str, str]]:
         seats = f"{lo}" if lo == hi else f"{lo}-{hi}"
         out.append((mode, f"{mode} — {MODE_HELP.get(mode, 'a game mode')} ({seats} seats)"))
     return out
+
+
+def format_choices() -> list[tuple[str, str]]:
+    """Every registered format, described, in the order of the site's menu."""
+    found = sorted((formats.get(key) for key, _ in formats.choices()), key=lambda f: f.menu_order)
+    return [(f.key, f.description or f.label) for f in found]
 
 
 def add_service_error(form: forms.Form, exc: ArenaError) -> None:
@@ -144,19 +151,7 @@ class LeagueForm(SoloDifficulty):
         help_text="Solo only: how strong the sister player is (she is rated as an opponent).",
     )
     format = forms.ChoiceField(
-        choices=[
-            (League.Format.ROUND_ROBIN,
-             "Round robin — every table of entrants, each entrant once in every seat"),
-            (League.Format.SWISS,
-             "Swiss — rounds of tables by points, avoiding repeat opponents"),
-            (League.Format.LADDER, "Ladder — runs continuously; entries welcome while it runs"),
-            (League.Format.SINGLE_ELIMINATION,
-             "Single elimination — 2 seats: best-of series, the loser is out"),
-            (League.Format.DOUBLE_ELIMINATION,
-             "Double elimination — 2 seats: out after two lost series; grand final with reset"),
-            (League.Format.KNOCKOUT,
-             "Knockout — 3-4 seats: tables of the seats, the top of each table go on"),
-        ],
+        choices=(),  # every registered format (__init__)
         help_text="How tables are drawn. Only a ladder takes new entries after the start. "
         "The last three crown a champion on a bracket page.",
     )  # fmt: skip
@@ -278,15 +273,15 @@ class LeagueForm(SoloDifficulty):
     def __init__(self, *args: Any, playoff_sources: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["mode"].choices = mode_choices()
+        self.fields["format"].choices = format_choices()
         if playoff_sources is not None:
             self.fields["playoff_of"].queryset = playoff_sources
         self.fields["playoff_of"].empty_label = "— none: entries by hand —"
 
-    def is_bracket(self) -> bool:
-        return self.cleaned_data.get("format") in (
-            League.Format.SINGLE_ELIMINATION, League.Format.DOUBLE_ELIMINATION,
-            League.Format.KNOCKOUT,
-        )  # fmt: skip
+    def format_settings(self) -> tuple[str, ...]:
+        """The settings the chosen format takes of this form's (a bracket's)."""
+        fmt = formats.find(self.cleaned_data.get("format"))
+        return tuple(k for k in self.BRACKET_FIELDS if fmt is not None and k in fmt.settings_fields)
 
     def service_kwargs(self) -> dict[str, Any]:
         d = self.cleaned_data
@@ -302,15 +297,15 @@ class LeagueForm(SoloDifficulty):
             "max_entrants": d["max_entrants"], "all_seat_orders": d["all_seat_orders"],
             "seed_privacy": (d["seed_privacy"] or "public") if d["mode"] == "solo" else "public",
             "division_size": (d["division_size"] or 0)
-            if d["format"] == League.Format.LADDER else 0,
+            if "division_size" in formats.get(d["format"]).league_fields else 0,
             "division_every": d["division_every"] or 10,
         }  # fmt: skip
-        if self.is_bracket():  # the other formats ignore these fields (they are hidden)
-            kwargs.update(
-                best_of=d["best_of"], seeding=d["seeding"] or "ratings", advance=d["advance"],
-                playoff_of=d["playoff_of"].pk if d["playoff_of"] else None,
-                playoff_top=d["playoff_top"],
-            )  # fmt: skip
+        settings = {  # the formats that do not take them ignore these fields (they are hidden)
+            "best_of": d["best_of"], "seeding": d["seeding"] or "ratings", "advance": d["advance"],
+            "playoff_of": d["playoff_of"].pk if d["playoff_of"] else None,
+            "playoff_top": d["playoff_top"],
+        }  # fmt: skip
+        kwargs["settings"] = {k: settings[k] for k in self.format_settings()}
         return kwargs
 
     def clean_points_table(self) -> list[float]:
@@ -350,6 +345,7 @@ class ChallengeForm(SoloDifficulty):
     def __init__(self, *args: Any, versions: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["mode"].choices = mode_choices()
+        self.fields["format"].choices = format_choices()
         for name in self.SEATS:
             field = self.fields[name]
             field.queryset = versions if versions is not None else BotVersion.objects.none()
@@ -413,6 +409,7 @@ class PairedForm(SoloDifficulty):
     def __init__(self, *args: Any, versions: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["mode"].choices = mode_choices()
+        self.fields["format"].choices = format_choices()
         for name in ("version_a", "version_b", "opponent"):
             field = self.fields[name]
             field.queryset = versions if versions is not None else BotVersion.objects.none()

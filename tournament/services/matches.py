@@ -24,6 +24,8 @@ from ..errors import ValidationFailed
 from ..jobs import MATCH_PLAY, job
 from ..models import BotVersion, League, Match, MatchSeat
 from .bundle_files import bundle_local_path
+from .head_to_head import head_to_head_record_match
+from .match_ended import Ending, match_ended
 from .outcome import PlayedMatch, SeatOutcome, outcome_from_runner
 from .redact import redact_host_details
 
@@ -411,9 +413,6 @@ def _record_locked(
     error: str,
 ) -> Match:
     """The body of `match_record_result`, on the locked row of a match still open."""
-    from . import bots, leagues, paired, ratings
-    from .head_to_head import head_to_head_record_match
-
     match_id = match.pk
     rows = {s.seat: s for s in match.seats.all()}
     if len(seats) != len(rows):
@@ -436,17 +435,10 @@ def _record_locked(
     match.replay_sha256 = replay.get("sha256", "")
     match.replay_size = replay.get("size", 0)
     match.save()
-    # versions locked in id order by both: h2h first (league and challenge matches)
+    # versions locked in id order by both: h2h first (league and challenge matches), then
+    # what the kind of match sets off (tournament/wiring.py)
     head_to_head_record_match(match=match, seats=rows.values())
-    if match.kind == Match.Kind.LEAGUE:  # the fault rate and streaks count rated matches
-        bots.bot_versions_count_seats(seats=rows.values())
-    if match.kind == Match.Kind.VALIDATION:
-        bots.bot_version_record_validation(match=match)
-    elif match.kind == Match.Kind.PAIRED:
-        paired.paired_game_decided(match=match)  # unrated
-    elif match.league_id:
-        ratings.rating_apply_match(match=match)
-        leagues.league_progress(league_id=match.league_id)
+    match_ended(match=match, ending=Ending.RECORDED, seats=list(rows.values()))
     # last, as the league's row was locked before this count existed (after the versions')
     league_count_ended(league_id=match.league_id, status=match.status)
     return match
@@ -454,8 +446,6 @@ def _record_locked(
 
 def match_fail(*, match_id: int, error: str) -> Match | None:
     """Retry a match that failed for a reason other than its bots, up to MAX_ATTEMPTS."""
-    from . import bots, leagues, paired
-
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=match_id)
         if match.status not in (Match.Status.QUEUED, Match.Status.RUNNING):
@@ -471,12 +461,7 @@ def match_fail(*, match_id: int, error: str) -> Match | None:
         match.finished_at = timezone.now()
         match.save(update_fields=["status", "error", "finished_at"])
         league_count_ended(league_id=match.league_id, status=match.status)
-        if match.kind == Match.Kind.VALIDATION:
-            bots.bot_version_record_validation(match=match)
-        elif match.kind == Match.Kind.PAIRED:
-            paired.paired_game_decided(match=match)
-        elif match.league_id:
-            leagues.league_progress(league_id=match.league_id)
+        match_ended(match=match, ending=Ending.FAILED)
         return match
 
 
@@ -522,10 +507,7 @@ def _requeue_running_stale(now: Any) -> list[int]:
                 match.finished_at = now
                 match.save(update_fields=["status", "error", "finished_at"])
                 league_count_ended(league_id=match.league_id, status=match.status)
-                if match.kind == Match.Kind.PAIRED:
-                    from .paired import paired_game_decided
-
-                    paired_game_decided(match=match)
+                match_ended(match=match, ending=Ending.ABANDONED)
                 continue
             match.status = Match.Status.QUEUED
             match.queued_at = now
