@@ -147,7 +147,7 @@ class League(models.Model):
     # the default for the seats), and what a bye is worth (null: the default for the table)
     points_table = models.JSONField(default=list, blank=True)
     bye_points = models.FloatField(null=True, blank=True)
-    # Running an event (services/events.py): it starts by itself at starts_at, takes entries
+    # Running an event (services/event_rules.py): it starts by itself at starts_at, takes entries
     # until entry_deadline, and at most max_entrants of them
     starts_at = models.DateTimeField(null=True, blank=True)
     entry_deadline = models.DateTimeField(null=True, blank=True)

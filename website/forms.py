@@ -3,6 +3,7 @@ whose errors `add_service_error` puts back on the form next to the field at faul
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django import forms
@@ -278,6 +279,11 @@ class LeagueForm(SoloDifficulty):
             self.fields["playoff_of"].queryset = playoff_sources
         self.fields["playoff_of"].empty_label = "— none: entries by hand —"
 
+    def format_fields(self) -> str:
+        """Each format's fields, as JSON for the page: the others are hidden (site.js)."""
+        return json.dumps({key: sorted(formats.get(key).form_fields())
+                           for key, _ in formats.choices()})  # fmt: skip
+
     def format_settings(self) -> tuple[str, ...]:
         """The settings the chosen format takes of this form's (a bracket's)."""
         fmt = formats.find(self.cleaned_data.get("format"))
@@ -300,12 +306,12 @@ class LeagueForm(SoloDifficulty):
             if "division_size" in formats.get(d["format"]).league_fields else 0,
             "division_every": d["division_every"] or 10,
         }  # fmt: skip
-        settings = {  # the formats that do not take them ignore these fields (they are hidden)
+        own = {  # the formats that do not take them ignore these fields (they are hidden)
             "best_of": d["best_of"], "seeding": d["seeding"] or "ratings", "advance": d["advance"],
             "playoff_of": d["playoff_of"].pk if d["playoff_of"] else None,
             "playoff_top": d["playoff_top"],
         }  # fmt: skip
-        kwargs["settings"] = {k: settings[k] for k in self.format_settings()}
+        kwargs["format_settings"] = {k: own[k] for k in self.format_settings()}
         return kwargs
 
     def clean_points_table(self) -> list[float]:

@@ -203,8 +203,8 @@ class LeagueListApi(FilteredListApi):
                 f"{', '.join(sorted(bracket))}: only for the elimination and knockout formats.",
                 fields={k: ["bracket formats only"] for k in bracket},
             )
-        settings = {k: v for k, v in bracket.items() if k in taken}
-        league = league_services.league_create(organiser=request.user, settings=settings,
+        own = {k: v for k, v in bracket.items() if k in taken}
+        league = league_services.league_create(organiser=request.user, format_settings=own,
                                                **fields)  # fmt: skip
         return Response(s.LeagueDetailOutput(league).data, status=201)
 

@@ -59,6 +59,11 @@ class Format:
                        f"not for {self.key}")  # fmt: skip
         return faults
 
+    def form_fields(self) -> frozenset[str]:
+        """The fields of the site's league form that matter to the format (it hides the
+        others)."""
+        return self.league_fields | frozenset(self.settings_fields)
+
     def created(self, league: League, settings: dict[str, Any]) -> None:
         """Store the format's own settings of a league just created (in its transaction)."""
 

@@ -16,6 +16,9 @@ MAX_BEST_OF = 9
 class EliminationFormat(BracketFormat):
     most_entrants = plan.MAX_ELIMINATION_ENTRANTS
 
+    def form_fields(self) -> frozenset[str]:
+        return super().form_fields() - {"advance"}  # a series has one winner
+
     def _shape_problems(self, faults: Faults, seats: int, best_of: int | None) -> None:
         if seats != 2:
             faults.add("seats", "Single and double elimination are for 2-seat modes; "

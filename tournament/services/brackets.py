@@ -24,6 +24,6 @@ def bracket_league_create(
 ) -> League:
     """Create a bracket league and its settings in one go; every fault of the league's fields
     and of the bracket's is named in one 400 (ValidationFailed)."""
-    settings = {"best_of": best_of, "seeding": seeding, "advance": advance,
+    own = {"best_of": best_of, "seeding": seeding, "advance": advance,
                 "playoff_of": playoff_of, "playoff_top": playoff_top}  # fmt: skip
-    return league_create(organiser=organiser, settings=settings, **league_fields)
+    return league_create(organiser=organiser, format_settings=own, **league_fields)

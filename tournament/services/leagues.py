@@ -82,14 +82,15 @@ def league_create(
     seed_privacy: str = "public",
     division_size: int = 0,
     division_every: int = 10,
-    settings: dict[str, Any] | None = None,
+    format_settings: dict[str, Any] | None = None,
 ) -> League:
-    """Create a draft league; `settings`: its format's own (a bracket's best_of, seeding, ...:
-    `Format.settings_fields`). Every fault of the fields is named in one error."""
+    """Create a draft league; `format_settings`: its format's own (a bracket's best_of,
+    seeding, ...: `Format.settings_fields`). Every fault of the fields is named in one error."""
     league_create_check(user=organiser)
     fmt = formats.find(format)
-    settings = dict(settings or {})
-    own = (fmt.settings_problems(organiser=organiser, mode=mode, seats=seats, settings=settings)
+    own_settings = dict(format_settings or {})
+    own = (fmt.settings_problems(organiser=organiser, mode=mode, seats=seats,
+                                 settings=own_settings)
            if fmt is not None else Faults())  # fmt: skip
     event = {"points_table": points_table or [], "bye_points": bye_points,
              "starts_at": starts_at, "entry_deadline": entry_deadline,
@@ -126,7 +127,7 @@ def league_create(
                 else seed_privacy_rules.secret_base_seed()  # not to be worked out from the id
             )
             league.save(update_fields=["base_seed"])
-            formats.get(format).created(league, settings)
+            formats.get(format).created(league, own_settings)
             return league
     except IntegrityError:
         raise Conflict(Conflict.LEAGUE_NAME_TAKEN, fields={"name": ["taken"]}) from None
