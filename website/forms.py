@@ -351,7 +351,6 @@ class ChallengeForm(SoloDifficulty):
     def __init__(self, *args: Any, versions: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["mode"].choices = mode_choices()
-        self.fields["format"].choices = format_choices()
         for name in self.SEATS:
             field = self.fields[name]
             field.queryset = versions if versions is not None else BotVersion.objects.none()
@@ -415,7 +414,6 @@ class PairedForm(SoloDifficulty):
     def __init__(self, *args: Any, versions: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["mode"].choices = mode_choices()
-        self.fields["format"].choices = format_choices()
         for name in ("version_a", "version_b", "opponent"):
             field = self.fields[name]
             field.queryset = versions if versions is not None else BotVersion.objects.none()

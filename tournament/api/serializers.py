@@ -376,7 +376,6 @@ class LeagueInput(StrictInput, BracketInputFields):
         "each author their own (author)",
     )  # fmt: skip
 
-
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["format"].choices = formats.choices()  # every registered format

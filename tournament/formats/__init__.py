@@ -17,5 +17,11 @@ from .registry import (
 )
 
 __all__ = [
-    "bracket_keys", "choices", "continuous_keys", "find", "get", "register", "unregister",
+    "bracket_keys",
+    "choices",
+    "continuous_keys",
+    "find",
+    "get",
+    "register",
+    "unregister",
 ]

@@ -31,8 +31,14 @@ class EliminationFormat(BracketFormat):
         """The whole bracket is planned at the start; later series wait for their slots."""
         BracketSeries.objects.bulk_create(
             [
-                BracketSeries(bracket=bracket, key=s.key, stage=s.stage, round=s.round,
-                              position=s.position, sources=[x.as_json() for x in s.sources])
+                BracketSeries(
+                    bracket=bracket,
+                    key=s.key,
+                    stage=s.stage,
+                    round=s.round,
+                    position=s.position,
+                    sources=[x.as_json() for x in s.sources],
+                )
                 for s in plan.elimination_plan(self.key, entrants)
             ]  # fmt: skip
         )

@@ -87,6 +87,7 @@ class BracketView:
     sections: list[tuple[str, list[Column]]]  # ("Winners' bracket", columns) ...
     seeds: list[LeagueEntry]
     live: bool
+    tables: bool = False  # a knockout's tables, not two-slot series
 
 
 def _round_title(stage: str, rnd: int, rounds: int) -> str:
@@ -123,13 +124,11 @@ def bracket_view(*, league: League) -> BracketView | None:
         games.setdefault(game.series_id, []).append(game.match)
     views = [SeriesView(s, _slots(s, entries), games.get(s.pk, []))
              for s in bracket.series.order_by("pk")]  # fmt: skip
-    if any(v.series.stage == plan.TABLE for v in views):
-        sections = _table_sections(league, bracket, views)
-    else:
-        sections = _elimination_sections(views)
+    tables = any(v.series.stage == plan.TABLE for v in views)
+    sections = _table_sections(league, bracket, views) if tables else _elimination_sections(views)
     seeds = [entries[e] for e in bracket.seeds if e in entries]
     live = league.status == League.Status.RUNNING
-    return BracketView(bracket, sections, seeds, live)
+    return BracketView(bracket, sections, seeds, live, tables)
 
 
 def _slots(s: BracketSeries, entries: dict[int, LeagueEntry]) -> list[Slot]:

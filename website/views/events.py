@@ -30,7 +30,9 @@ def league_event_context(league: League, *, organiser: bool, entrants: int) -> d
     }
     fmt = formats.get(league.format)
     standings = fmt.standings(league)
-    if standings is not None:  # standings by points (a Swiss)
+    context["format_fields"] = fmt.league_fields  # the page names the ones in use
+    context["by_points"] = standings is not None
+    if standings is not None:  # standings by points (a Swiss): its ratings come second
         context.update(
             standings=standings,
             points_table=league_points(league),
