@@ -7,12 +7,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import cache
 
+from workers.sandbox import bundles
+
 
 @cache
 def upload_formats() -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(single-file suffixes, the languages a zip may hold), from the languages table."""
-    from workers.sandbox import bundles
-
     return bundles.upload_formats()
 
 

@@ -24,6 +24,25 @@ class ValidationFailed(ArenaError):
     status = 400
 
 
+class Faults:
+    """The faults of a request's fields, gathered so that one error names every one of them:
+    a plain message each, and a short detail under each field at fault."""
+
+    def __init__(self) -> None:
+        self.messages: list[str] = []
+        self.fields: dict[str, list[str]] = {}
+
+    def add(self, field: str, message: str, detail: str | None = None) -> None:
+        self.messages.append(message)
+        self.fields.setdefault(field, []).append(message if detail is None else detail)
+
+    def __bool__(self) -> bool:
+        return bool(self.messages)
+
+    def error(self) -> ValidationFailed:
+        return ValidationFailed(" ".join(self.messages), fields=self.fields)
+
+
 class PermissionDenied(ArenaError):
     code = "permission_denied"
     status = 403

@@ -4,6 +4,8 @@ balancers (cheap: one SELECT 1). /status: the health report for people and monit
 from django.db import DatabaseError, connection
 from django.http import HttpRequest, JsonResponse
 
+from .selectors.health import health_status
+
 
 def healthz(request: HttpRequest) -> JsonResponse:
     """Answer 200 only when the database answers too: a web process without one is not ready."""
@@ -20,8 +22,6 @@ def status(request: HttpRequest) -> JsonResponse:
     beat recently, the queue's depth, the oldest queued match's age and matches by status
     (tournament/selectors/health.py). 200 while the database answers, even with no worker:
     ``status`` says "no_worker" then. Unlike /healthz it is not meant for liveness probes."""
-    from .selectors.health import health_status
-
     try:
         body = health_status()
     except DatabaseError as exc:

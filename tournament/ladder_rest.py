@@ -11,8 +11,9 @@ running ladder *rests* when either holds for its scheduled entries (suspended on
 
 Nothing is stored: the state is computed from the entries, so a new entrant (σ at its start,
 no games with anyone) or a bot's new version (entered as a new entry) wakes the ladder at once,
-and it rests again when the newcomer's place is known. `rest_reason` is pure (no Django);
-`ladder_rest_state` reads the league. The ladder page and the API show the state and its reason.
+and it rests again when the newcomer's place is known. `rest_reason` is pure (it reads no
+model); `ladder_rest_state` reads the league. The ladder page and the API show the state and
+its reason.
 """
 
 from __future__ import annotations
@@ -21,6 +22,13 @@ import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from django.conf import settings
+
+from . import formats
+from .models import HeadToHead, League, LeagueEntry
+from .selectors import league_list
+from .selectors.entries import scheduled_entries
 
 
 def _times(n: int) -> str:
@@ -90,14 +98,10 @@ def rest_reason(
 
 def ladder_rest_state(league: Any, entries: Sequence[Any] | None = None) -> RestState | None:
     """The rest state of a ladder league (None for other formats). ``entries``: its scheduled
-    entries when the caller has them (services.leagues.scheduled_entries)."""
-    from .models import League
-
-    if league.format != League.Format.LADDER:
+    entries when the caller has them (selectors.entries.scheduled_entries)."""
+    if not formats.get(league.format).continuous:
         return None
     if entries is None:
-        from .services.leagues import scheduled_entries
-
         entries = list(scheduled_entries(league))
     return _state(league, entries, None)
 
@@ -106,13 +110,9 @@ def ladder_rest_states(leagues: Sequence[Any]) -> dict[int, RestState]:
     """The rest state of every running ladder among `leagues` (a page of a list), by league
     id, in two queries whatever their number: their scheduled entries (the few fields read
     here), then the head-to-head records of those whose σ alone does not decide."""
-    from django.conf import settings
-
-    from .models import HeadToHead, League, LeagueEntry
-
-    running = League.Status.RUNNING
+    running, continuous = League.Status.RUNNING, set(formats.continuous_keys())
     ladders = {lg.pk: lg for lg in leagues
-               if lg.format == League.Format.LADDER and lg.status == running}  # fmt: skip
+               if lg.format in continuous and lg.status == running}  # fmt: skip
     if not ladders:
         return {}
     entries: dict[int, list[Any]] = {pk: [] for pk in ladders}
@@ -150,10 +150,6 @@ def _state(
     """`rest_reason` of a ladder's scheduled `entries`; `records`: (subject, opponent, games)
     of its head-to-head rows when the caller read them (any of the league's), else read
     here when they matter."""
-    from django.conf import settings
-
-    from .models import HeadToHead
-
     by_version = {e.bot_version_id: e.pk for e in entries}
     sigmas = {e.pk: e.openskill_sigma for e in entries}
     pair_games: dict[frozenset, int] = {}
@@ -174,11 +170,8 @@ def _state(
 
 def open_ladders(*, user: Any) -> list[Any]:
     """The running ladders `user` may see, which take entries at once, by mode then name."""
-    from .models import League
-    from .selectors import league_list
-
     return list(
         league_list(user=user)
-        .filter(format=League.Format.LADDER, status=League.Status.RUNNING)
+        .filter(format__in=formats.continuous_keys(), status=League.Status.RUNNING)
         .order_by("mode", "name")
     )

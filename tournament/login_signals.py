@@ -11,6 +11,7 @@ from typing import Any
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
+from .api.exceptions import API_PREFIX, error_body
 from .client_address import client_address
 from .services.login_throttle import login_failure_record, login_retry_after, login_success_record
 
@@ -62,8 +63,6 @@ class LoginThrottleMiddleware:
 
     @staticmethod
     def _refuse(request: HttpRequest, wait: int) -> HttpResponse:
-        from .api.exceptions import API_PREFIX, error_body
-
         message = MESSAGE.format(s=wait)
         if request.path.startswith(API_PREFIX):
             response: HttpResponse = JsonResponse(error_body("throttled", message), status=429)

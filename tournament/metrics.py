@@ -29,14 +29,14 @@ from prometheus_client.core import (
 from prometheus_client.registry import Collector
 from prometheus_client.utils import floatToGoString
 
+from .selectors import health
+
 
 class ArenaCollector(Collector):
     """Matches by status, match duration, faults by kind, queue depth and worker heartbeats,
     read when scraped."""
 
     def collect(self) -> Iterator[Metric]:
-        from .selectors import health
-
         matches = GaugeMetricFamily("arena_matches", "Matches in each status.", labels=["status"])
         for status, count in health.matches_by_status().items():
             matches.add_metric([status], count)

@@ -11,6 +11,8 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from .formats.registry import choices as format_choices
+
 
 class Bot(models.Model):
     """A named bot owned by an author; built-in bots are owned by the system user."""
@@ -89,6 +91,8 @@ class BotVersion(models.Model):
 
 class League(models.Model):
     class Format(models.TextChoices):
+        """The keys of the built-in formats (tournament/formats/builtin.py)."""
+
         LADDER = "ladder"
         ROUND_ROBIN = "round_robin"
         SWISS = "swiss"
@@ -113,7 +117,8 @@ class League(models.Model):
     mode = models.CharField(max_length=16)
     seats = models.PositiveSmallIntegerField()
     options = models.JSONField(default=dict, blank=True)
-    format = models.CharField(max_length=16, choices=Format.choices)
+    # the built-in formats are League.Format; every registered one is a choice
+    format = models.CharField(max_length=16, choices=format_choices)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.DRAFT)
     public = models.BooleanField(default=True)
     decision_time_limit = models.FloatField(default=1.0)
@@ -142,7 +147,7 @@ class League(models.Model):
     # the default for the seats), and what a bye is worth (null: the default for the table)
     points_table = models.JSONField(default=list, blank=True)
     bye_points = models.FloatField(null=True, blank=True)
-    # Running an event (services/events.py): it starts by itself at starts_at, takes entries
+    # Running an event (services/event_rules.py): it starts by itself at starts_at, takes entries
     # until entry_deadline, and at most max_entrants of them
     starts_at = models.DateTimeField(null=True, blank=True)
     entry_deadline = models.DateTimeField(null=True, blank=True)

@@ -35,7 +35,9 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from django.apps import apps
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.core.exceptions import DisallowedHost
 from django.db import transaction
@@ -161,9 +163,6 @@ _WRITE = re.compile(r'\s*(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+"?(\w+)', re.I
 @functools.cache
 def _watched_tables() -> frozenset[str]:
     """The tables whose rows the cached pages show: the tournament app's and the users'."""
-    from django.apps import apps
-    from django.contrib.auth import get_user_model
-
     models = apps.get_app_config("tournament").get_models(include_auto_created=True)
     return frozenset([m._meta.db_table for m in models] + [get_user_model()._meta.db_table])
 

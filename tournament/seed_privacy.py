@@ -23,6 +23,8 @@ from typing import Any
 
 from django.db.models import Exists, OuterRef, Q
 
+from .models import League, MatchSeat
+
 PUBLIC = "public"
 HIDDEN = "hidden"
 AUTHOR = "author"
@@ -48,8 +50,6 @@ def hidden_matches_q(user: Any) -> Q | None:
     """The matches `user` may not see yet because their league hides its seeds until it
     closes (None for staff). Subqueries over the leagues table, not a query of their own,
     so a page's query count does not change; the planner hashes the few secret league ids."""
-    from .models import League, MatchSeat
-
     if user is not None and user.is_authenticated and (user.is_staff or user.is_superuser):
         return None
     secret = League.objects.exclude(seed_privacy=PUBLIC).exclude(status=League.Status.CLOSED)

@@ -3,6 +3,7 @@ whose errors `add_service_error` puts back on the form next to the field at faul
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django import forms
@@ -11,6 +12,7 @@ from django.contrib.auth.forms import UserCreationForm
 
 import engine
 from competition.elo import SISTER_RATINGS
+from tournament import formats
 from tournament.bundle_formats import bundle_kinds as kinds
 from tournament.errors import ArenaError
 from tournament.models import BotVersion, League
@@ -33,6 +35,12 @@ def mode_choices() -> list[tuple[str, str]]:
         seats = f"{lo}" if lo == hi else f"{lo}-{hi}"
         out.append((mode, f"{mode} — {MODE_HELP.get(mode, 'a game mode')} ({seats} seats)"))
     return out
+
+
+def format_choices() -> list[tuple[str, str]]:
+    """Every registered format, described, in the order of the site's menu."""
+    found = sorted((formats.get(key) for key, _ in formats.choices()), key=lambda f: f.menu_order)
+    return [(f.key, f.description or f.label) for f in found]
 
 
 def add_service_error(form: forms.Form, exc: ArenaError) -> None:
@@ -142,19 +150,7 @@ class LeagueForm(SoloDifficulty):
         help_text="Solo only: how strong the sister player is (she is rated as an opponent).",
     )
     format = forms.ChoiceField(
-        choices=[
-            (League.Format.ROUND_ROBIN,
-             "Round robin — every table of entrants, each entrant once in every seat"),
-            (League.Format.SWISS,
-             "Swiss — rounds of tables by points, avoiding repeat opponents"),
-            (League.Format.LADDER, "Ladder — runs continuously; entries welcome while it runs"),
-            (League.Format.SINGLE_ELIMINATION,
-             "Single elimination — 2 seats: best-of series, the loser is out"),
-            (League.Format.DOUBLE_ELIMINATION,
-             "Double elimination — 2 seats: out after two lost series; grand final with reset"),
-            (League.Format.KNOCKOUT,
-             "Knockout — 3-4 seats: tables of the seats, the top of each table go on"),
-        ],
+        choices=(),  # every registered format (__init__)
         help_text="How tables are drawn. Only a ladder takes new entries after the start. "
         "The last three crown a champion on a bracket page.",
     )  # fmt: skip
@@ -276,15 +272,20 @@ class LeagueForm(SoloDifficulty):
     def __init__(self, *args: Any, playoff_sources: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["mode"].choices = mode_choices()
+        self.fields["format"].choices = format_choices()
         if playoff_sources is not None:
             self.fields["playoff_of"].queryset = playoff_sources
         self.fields["playoff_of"].empty_label = "— none: entries by hand —"
 
-    def is_bracket(self) -> bool:
-        return self.cleaned_data.get("format") in (
-            League.Format.SINGLE_ELIMINATION, League.Format.DOUBLE_ELIMINATION,
-            League.Format.KNOCKOUT,
-        )  # fmt: skip
+    def format_fields(self) -> str:
+        """Each format's fields, as JSON for the page: the others are hidden (site.js)."""
+        return json.dumps({key: sorted(formats.get(key).form_fields())
+                           for key, _ in formats.choices()})  # fmt: skip
+
+    def format_settings(self) -> tuple[str, ...]:
+        """The settings the chosen format takes of this form's (a bracket's)."""
+        fmt = formats.find(self.cleaned_data.get("format"))
+        return tuple(k for k in self.BRACKET_FIELDS if fmt is not None and k in fmt.settings_fields)
 
     def service_kwargs(self) -> dict[str, Any]:
         d = self.cleaned_data
@@ -300,15 +301,15 @@ class LeagueForm(SoloDifficulty):
             "max_entrants": d["max_entrants"], "all_seat_orders": d["all_seat_orders"],
             "seed_privacy": (d["seed_privacy"] or "public") if d["mode"] == "solo" else "public",
             "division_size": (d["division_size"] or 0)
-            if d["format"] == League.Format.LADDER else 0,
+            if "division_size" in formats.get(d["format"]).league_fields else 0,
             "division_every": d["division_every"] or 10,
         }  # fmt: skip
-        if self.is_bracket():  # the other formats ignore these fields (they are hidden)
-            kwargs.update(
-                best_of=d["best_of"], seeding=d["seeding"] or "ratings", advance=d["advance"],
-                playoff_of=d["playoff_of"].pk if d["playoff_of"] else None,
-                playoff_top=d["playoff_top"],
-            )  # fmt: skip
+        own = {  # the formats that do not take them ignore these fields (they are hidden)
+            "best_of": d["best_of"], "seeding": d["seeding"] or "ratings", "advance": d["advance"],
+            "playoff_of": d["playoff_of"].pk if d["playoff_of"] else None,
+            "playoff_top": d["playoff_top"],
+        }  # fmt: skip
+        kwargs["format_settings"] = {k: own[k] for k in self.format_settings()}
         return kwargs
 
     def clean_points_table(self) -> list[float]:

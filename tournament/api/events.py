@@ -10,10 +10,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from .. import selectors
+from .. import formats, selectors
 from ..errors import NotFound
 from ..services import events as event_services
-from ..standings import league_bye_points, league_points, league_standings
+from ..standings import league_bye_points, league_points
 from .base import found
 
 
@@ -58,14 +58,14 @@ class LeagueStandingsApi(APIView):
     def get(self, request: Request, league_id: int) -> Response:
         league = found(selectors.league_get(league_id=league_id, user=request.user), "League",
                        league_id)  # fmt: skip
-        if league.format != league.Format.SWISS:
+        standings = formats.get(league.format).standings(league)
+        if standings is None:
             raise NotFound(f"League {league.pk} is a {league.get_format_display()} league: "
                            "standings by points are kept for Swiss leagues; see its ladder.")
         body = {
             "league": league.pk, "points_table": list(league_points(league)),
             "bye_points": league_bye_points(league), "tiebreaks": tiebreak_names(league.seats),
-            "final": league.status == league.Status.CLOSED,
-            "standings": league_standings(league=league),
+            "final": league.status == league.Status.CLOSED, "standings": standings,
         }  # fmt: skip
         return Response(StandingsOutput(body).data)
 

@@ -9,6 +9,7 @@ from typing import Any
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.views import defaults
+from django.views.csrf import csrf_failure as django_csrf_failure
 from rest_framework import exceptions as drf
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -101,8 +102,6 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     if request.path.startswith(API_PREFIX):
         message = f"CSRF verification failed: {reason}" if reason else "CSRF verification failed."
         return JsonResponse(error_body("csrf_failed", message), status=403)
-    from django.views.csrf import csrf_failure as django_csrf_failure
-
     return django_csrf_failure(request, reason=reason)
 
 

@@ -12,6 +12,8 @@ from rest_framework import serializers
 
 from competition import skill
 
+from .. import formats
+from ..ladder_rest import ladder_rest_state
 from ..match_summaries import MatchSummary, SeatSummary
 from ..models import (
     Bot,
@@ -27,6 +29,7 @@ from ..models import (
 )
 from ..private_output import failure_kind, may_see_private
 from ..selectors.brackets import league_podium
+from ..standings import league_bye_points, league_points
 from .bracket_serializers import (
     BracketInputFields,
     BracketSettingsOutput,
@@ -341,7 +344,7 @@ class LeagueInput(StrictInput, BracketInputFields):
     name = serializers.CharField(max_length=100)
     mode = serializers.CharField(max_length=16)
     seats = serializers.IntegerField(min_value=1, max_value=4)
-    format = serializers.ChoiceField(choices=League.Format.choices)
+    format = serializers.ChoiceField(choices=League.Format.choices)  # see __init__
     options = serializers.DictField(required=False, default=dict)
     public = serializers.BooleanField(required=False, default=True)
     decision_time_limit = serializers.FloatField(required=False, default=1.0)
@@ -372,6 +375,10 @@ class LeagueInput(StrictInput, BracketInputFields):
         help_text="solo: hide matches, seeds and replays until the close (hidden), or show "
         "each author their own (author)",
     )  # fmt: skip
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["format"].choices = formats.choices()  # every registered format
 
 
 class LeagueUpdateInput(StrictInput):
@@ -412,19 +419,13 @@ class LeagueOutput(serializers.ModelSerializer):
         ]  # fmt: skip
 
     def get_points_table(self, league: League) -> list[float]:
-        from ..standings import league_points
-
         return list(league_points(league))
 
     def get_bye_points(self, league: League) -> float:
-        from ..standings import league_bye_points
-
         return league_bye_points(league)
 
     @extend_schema_field(LadderRestOutput(allow_null=True))
     def get_rest(self, league: League) -> dict[str, Any] | None:
-        from ..ladder_rest import ladder_rest_state
-
         if league.status != League.Status.RUNNING:
             return None
         states = self.context.get("rest_states")  # a list's page reads them at once

@@ -11,8 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.http import HttpResponse, JsonResponse
 
 from ..errors import BundleRejected
+from .exceptions import API_PREFIX
 
 # Room for the multipart framing around the file (boundaries, part headers, a long file name).
 MULTIPART_OVERHEAD_BYTES = 64 * 1024
@@ -40,10 +42,6 @@ class RequestBodyLimitMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: Any) -> Any:
-        from django.http import HttpResponse, JsonResponse
-
-        from .exceptions import API_PREFIX
-
         if not request.path.startswith(API_PREFIX):
             try:
                 declared = int(request.META.get("CONTENT_LENGTH") or 0)

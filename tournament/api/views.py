@@ -12,14 +12,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from .. import selectors
+from .. import formats, selectors
 from ..errors import NotFound, ValidationFailed
 from ..ladder_rest import ladder_rest_states
 from ..models import League
 from ..selectors import brackets as bracket_selectors
 from ..services import accounts as account_services
 from ..services import bots as bot_services
-from ..services import brackets as bracket_services
 from ..services import challenges as challenge_services
 from ..services import events as event_services
 from ..services import leagues as league_services
@@ -198,17 +197,15 @@ class LeagueListApi(FilteredListApi):
         data.is_valid(raise_exception=True)
         fields = dict(data.validated_data)
         bracket = {k: fields.pop(k) for k in BRACKET_FIELDS if k in fields}
-        if fields["format"] in bracket_services.BRACKET_FORMATS:
-            league = bracket_services.bracket_league_create(
-                organiser=request.user, **bracket, **fields
-            )
-        elif any(k != "seeding" for k in bracket):
+        taken = formats.get(fields["format"]).settings_fields
+        if any(k not in taken and k != "seeding" for k in bracket):  # seeding: its default
             raise ValidationFailed(
                 f"{', '.join(sorted(bracket))}: only for the elimination and knockout formats.",
                 fields={k: ["bracket formats only"] for k in bracket},
             )
-        else:
-            league = league_services.league_create(organiser=request.user, **fields)
+        own = {k: v for k, v in bracket.items() if k in taken}
+        league = league_services.league_create(organiser=request.user, format_settings=own,
+                                               **fields)  # fmt: skip
         return Response(s.LeagueDetailOutput(league).data, status=201)
 
 

@@ -11,6 +11,7 @@ from django.db.models import QuerySet
 
 from competition import bracket_plan as plan
 
+from .. import formats
 from ..models import Bot, Bracket, BracketGame, BracketSeries, League, LeagueEntry, LeaguePlace
 from . import league_list
 
@@ -86,6 +87,7 @@ class BracketView:
     sections: list[tuple[str, list[Column]]]  # ("Winners' bracket", columns) ...
     seeds: list[LeagueEntry]
     live: bool
+    tables: bool = False  # a knockout's tables, not two-slot series
 
 
 def _round_title(stage: str, rnd: int, rounds: int) -> str:
@@ -100,7 +102,9 @@ def _round_title(stage: str, rnd: int, rounds: int) -> str:
 
 
 def bracket_view(*, league: League) -> BracketView | None:
-    """The bracket of a bracket league as columns to draw, or None for another format."""
+    """The bracket of a bracket league as columns to draw, or None for another format. Drawn
+    from its series alone: tables (a knockout) by round; series (an elimination) by side of
+    the bracket, then the grand final."""
     bracket = Bracket.objects.filter(league=league).first()
     if bracket is None:
         return None
@@ -110,7 +114,6 @@ def bracket_view(*, league: League) -> BracketView | None:
         e.pk: e
         for e in league.entries.select_related("bot_version__bot").only(*ENTRANT_FIELDS)
     }
-    rows = list(bracket.series.order_by("pk"))
     games: dict[int, list[Any]] = {}
     for game in (
         BracketGame.objects.filter(series__bracket=bracket)
@@ -119,68 +122,83 @@ def bracket_view(*, league: League) -> BracketView | None:
         .order_by("series_id", "number")
     ):
         games.setdefault(game.series_id, []).append(game.match)
-    views = []
-    for s in rows:
-        slots = []
-        entrants = s.slots or [None] * len(s.sources)
-        for i, e in enumerate(entrants):
-            if e is not None:
-                label = ""
-            elif s.status == BracketSeries.Status.WAITING and s.sources:
-                kind, ref = s.sources[i]
-                label = f"seed {ref}" if kind == "seed" else f"{kind} of {ref}"
-            else:
-                label = "bye"
-            points = s.points.get(str(e)) if e is not None else None
-            decided = s.status == BracketSeries.Status.DONE and e is not None and bool(s.order)
-            table = s.stage in (plan.TABLE, "bye")
-            won = decided and s.order[0] == e and not (table and s.advance)
-            goes_on = decided and table and e in s.order[: s.advance]
-            slots.append(Slot(entries.get(e), label, points, won, goes_on))
-        views.append(SeriesView(s, slots, games.get(s.pk, [])))
-    sections: list[tuple[str, list[Column]]] = []
-    if league.format == League.Format.KNOCKOUT:
-        rounds = plan.knockout_plan(len(bracket.seeds), league.seats, bracket.advance)
-        columns = []
-        for n in range(1, len(rounds) + 1):
-            found = [v for v in views if v.series.round == n]
-            title = _round_title(plan.TABLE, n, len(rounds))
-            columns.append(Column(f"{title} ({rounds[n - 1].tables} tables)"
-                                  if rounds[n - 1].tables > 1 else title, found))  # fmt: skip
-        sections.append(("Tables", columns))
-    else:
-        for stage, name in ((plan.WINNERS, "Winners' bracket" if league.format ==
-                             League.Format.DOUBLE_ELIMINATION else "Bracket"),
-                            (plan.LOSERS, "Losers' bracket")):  # fmt: skip
-            stage_views = [v for v in views if v.series.stage == stage]
-            if not stage_views:
-                continue
-            rounds = max(v.series.round for v in stage_views)
-            columns = [
-                Column(_round_title(stage, r, rounds),
-                       [v for v in stage_views if v.series.round == r])
-                for r in range(1, rounds + 1)
-            ]  # fmt: skip
-            sections.append((name, columns))
-        finals = [
-            v for v in views
-            if v.series.stage == plan.GRAND_FINAL
-            or (v.series.stage == plan.RESET and v.series.status != BracketSeries.Status.VOID)
-        ]  # fmt: skip
-        if finals:
-            sections.append(("Grand final", [Column("Grand final", finals)]))
+    views = [SeriesView(s, _slots(s, entries), games.get(s.pk, []))
+             for s in bracket.series.order_by("pk")]  # fmt: skip
+    tables = any(v.series.stage == plan.TABLE for v in views)
+    sections = _table_sections(league, bracket, views) if tables else _elimination_sections(views)
     seeds = [entries[e] for e in bracket.seeds if e in entries]
     live = league.status == League.Status.RUNNING
-    return BracketView(bracket, sections, seeds, live)
+    return BracketView(bracket, sections, seeds, live, tables)
+
+
+def _slots(s: BracketSeries, entries: dict[int, LeagueEntry]) -> list[Slot]:
+    """The slots of a series: each entrant (or what will fill it), its points and whether it
+    won the series or goes on from its table."""
+    slots = []
+    decided = s.status == BracketSeries.Status.DONE and bool(s.order)
+    table = s.stage in (plan.TABLE, "bye")
+    for i, e in enumerate(s.slots or [None] * len(s.sources)):
+        if e is not None:
+            label = ""
+        elif s.status == BracketSeries.Status.WAITING and s.sources:
+            kind, ref = s.sources[i]
+            label = f"seed {ref}" if kind == "seed" else f"{kind} of {ref}"
+        else:
+            label = "bye"
+        points = s.points.get(str(e)) if e is not None else None
+        won = decided and e is not None and s.order[0] == e and not (table and s.advance)
+        goes_on = decided and e is not None and table and e in s.order[: s.advance]
+        slots.append(Slot(entries.get(e), label, points, won, goes_on))
+    return slots
+
+
+def _table_sections(
+    league: League, bracket: Bracket, views: list[SeriesView]
+) -> list[tuple[str, list[Column]]]:
+    """A knockout: one column of tables per round."""
+    rounds = plan.knockout_plan(len(bracket.seeds), league.seats, bracket.advance)
+    columns = []
+    for n in range(1, len(rounds) + 1):
+        found = [v for v in views if v.series.round == n]
+        title = _round_title(plan.TABLE, n, len(rounds))
+        columns.append(Column(f"{title} ({rounds[n - 1].tables} tables)"
+                              if rounds[n - 1].tables > 1 else title, found))  # fmt: skip
+    return [("Tables", columns)]
+
+
+def _elimination_sections(views: list[SeriesView]) -> list[tuple[str, list[Column]]]:
+    """An elimination bracket: the winners' side ("Bracket" when there is no grand final: a
+    single elimination), the losers' side, and the grand final (with its reset if played)."""
+    double = any(v.series.stage == plan.GRAND_FINAL for v in views)
+    sections: list[tuple[str, list[Column]]] = []
+    for stage, name in ((plan.WINNERS, "Winners' bracket" if double else "Bracket"),
+                        (plan.LOSERS, "Losers' bracket")):  # fmt: skip
+        stage_views = [v for v in views if v.series.stage == stage]
+        if not stage_views:
+            continue
+        rounds = max(v.series.round for v in stage_views)
+        columns = [
+            Column(_round_title(stage, r, rounds),
+                   [v for v in stage_views if v.series.round == r])
+            for r in range(1, rounds + 1)
+        ]  # fmt: skip
+        sections.append((name, columns))
+    finals = [
+        v for v in views
+        if v.series.stage == plan.GRAND_FINAL
+        or (v.series.stage == plan.RESET and v.series.status != BracketSeries.Status.VOID)
+    ]  # fmt: skip
+    if finals:
+        sections.append(("Grand final", [Column("Grand final", finals)]))
+    return sections
 
 
 def playoff_sources(*, user: Any) -> QuerySet[League]:
     """The leagues a playoff of `user`'s may follow: theirs (an admin's: any), not closed,
     not brackets themselves."""
     leagues = League.objects.exclude(status=League.Status.CLOSED).exclude(
-        format__in=[League.Format.SINGLE_ELIMINATION, League.Format.DOUBLE_ELIMINATION,
-                    League.Format.KNOCKOUT]
-    )  # fmt: skip
+        format__in=formats.bracket_keys()
+    )
     if not getattr(user, "is_superuser", False):
         leagues = leagues.filter(organiser=user)
     return leagues.order_by("name")

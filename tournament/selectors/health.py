@@ -16,6 +16,10 @@ from django.db.models import Count, DurationField, ExpressionWrapper, F, Max, Q,
 from django.utils import timezone
 
 import engine
+from workers.queueing.celery_app import app
+from workers.queueing.embedded import supervisor_state
+from workers.queueing.queue_depth import broker_queue_depth
+from workers.queueing.queues import match_queue
 
 from ..models import League, Match, MatchSeat, WorkerHeartbeat
 
@@ -79,8 +83,6 @@ def embedded_supervisor() -> dict[str, Any] | None:
     None where the workers are a deployment's own."""
     if not settings.EMBEDDED_WORKER:
         return None
-    from workers.queueing.embedded import supervisor_state
-
     return supervisor_state()
 
 
@@ -113,10 +115,6 @@ def broker_queues() -> list[str]:
     named by the tasks themselves, the task routes, the beat schedule and CELERY_TASK_QUEUES,
     and one per mode with MATCH_QUEUE_PER_MODE. Read from the configuration, so a queue added
     there (periodic jobs on their own) is counted without a change here."""
-    from workers.queueing.celery_app import app
-
-    from ..services.matches import match_queue
-
     names = [app.conf.task_default_queue or "celery"]
     names += [q.name for q in (app.conf.task_queues or [])]
     for task in app.tasks.values():  # a task may name its queue (`@shared_task(queue=...)`)
@@ -139,8 +137,6 @@ def queue_depth() -> dict[str, Any]:
     """The queue's depth: messages waiting in the broker, per queue, when the broker answers
     (``source`` "broker"); otherwise the queued matches in the database (``source``
     "database"), the truth users care about. Cached for QUEUE_DEPTH_CACHE_SECONDS."""
-    from workers.queueing.queue_depth import broker_queue_depth
-
     key = "health:broker-queue-depth"
     queues = cache.get(key)
     if queues is None:

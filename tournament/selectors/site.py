@@ -16,7 +16,7 @@ from django.db.models.functions import Cast, Coalesce, Concat
 
 from competition import skill
 
-from .. import selectors
+from .. import formats, selectors
 from ..models import Bot, BotVersion, League, LeagueEntry, Match, MatchSeat
 
 TOP_PER_LEAGUE = 3
@@ -202,8 +202,9 @@ def enterable_leagues(*, user: Any) -> QuerySet[League]:
     """Leagues the user sees that still take entries (drafts; ladders while running)."""
     return selectors.league_list(user=user).filter(
         Q(status=League.Status.DRAFT)
-        | Q(format=League.Format.LADDER, status__in=[League.Status.RUNNING, League.Status.PAUSED])
-    ).order_by("name")
+        | Q(format__in=formats.continuous_keys(),
+            status__in=[League.Status.RUNNING, League.Status.PAUSED])
+    ).order_by("name")  # fmt: skip
 
 
 # --- the leagues list -----------------------------------------------------------------------

@@ -8,7 +8,8 @@ from typing import Any
 from django.db.models import Q
 
 from .. import selectors
-from ..models import LeagueEntry, Match
+from ..models import LeagueEntry, Match, SeatMarks
+from ..private_output import may_see_private
 
 # Running matches considered for the home page's featured match (the newest first).
 FEATURED_CANDIDATES = 20
@@ -58,9 +59,6 @@ def featured_match(*, user: Any) -> Match | None:
 def visible_marks(*, match: Match, user: Any) -> dict[int, list[list[Any]]]:
     """The bots' marks of a match that ``user`` may see: a seat's own owner sees its marks,
     everyone does in a league that makes them public (``League.marks_public``), staff too."""
-    from ..models import SeatMarks
-    from ..private_output import may_see_private
-
     public = bool(match.league_id and match.league.marks_public)
     out: dict[int, list[list[Any]]] = {}
     rows = SeatMarks.objects.filter(seat__match=match).select_related("seat__bot_version__bot")

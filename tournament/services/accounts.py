@@ -5,8 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group, Permission
 from django.contrib.contenttypes.models import ContentType
+from django.db import IntegrityError, transaction
+from rest_framework.authtoken.models import Token
+
+from ..errors import Conflict
 
 ORGANISERS_GROUP = "organisers"
 
@@ -38,11 +43,6 @@ def account_create(*, username: str, email: str, password: str) -> Any:
     The caller has checked the fields (a form or a serializer); the database still refuses a
     duplicate username, which becomes a Conflict rather than a 500.
     """
-    from django.contrib.auth import get_user_model
-    from django.db import IntegrityError, transaction
-
-    from ..errors import Conflict
-
     try:
         with transaction.atomic():
             return get_user_model().objects.create_user(
@@ -54,17 +54,12 @@ def account_create(*, username: str, email: str, password: str) -> Any:
 
 def api_token_get(*, user: Any) -> str:
     """The user's API token, created on first use."""
-    from rest_framework.authtoken.models import Token
-
     token, _ = Token.objects.get_or_create(user=user)
     return token.key
 
 
 def api_token_regenerate(*, user: Any) -> str:
     """Replace the user's API token: the old one stops working at once."""
-    from django.db import transaction
-    from rest_framework.authtoken.models import Token
-
     with transaction.atomic():
         Token.objects.filter(user=user).delete()
         return Token.objects.create(user=user).key

@@ -21,6 +21,10 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
+from replayfile import win_chances
+from replayfile.format import decode
+from replays.storage import open_replay
+
 from ..errors import Conflict, RateLimited
 from ..jobs import MATCH_ANALYSE, job
 from ..models import Match, MatchAnalysis
@@ -81,10 +85,6 @@ def _check_limit(user: Any) -> None:
 def match_analysis_run(*, analysis_id: int) -> MatchAnalysis | None:
     """Run a queued analysis (the worker's task). A row that is done already is left as it
     is: a second delivery of the task recomputes nothing."""
-    from replayfile.format import decode
-    from replayfile.win_chances import analyse
-    from replays.storage import open_replay
-
     with transaction.atomic():
         analysis = (MatchAnalysis.objects.select_for_update().select_related("match")
                     .filter(pk=analysis_id).first())  # fmt: skip
@@ -98,7 +98,7 @@ def match_analysis_run(*, analysis_id: int) -> MatchAnalysis | None:
         doc = decode(open_replay(match.replay_name, sha256=match.replay_sha256 or None))
         if match.result:
             doc["result"] = match.result  # the recorded (fault-adjusted) result
-        result = analyse(doc, analysis.playouts, seed=match.seed)
+        result = win_chances.analyse(doc, analysis.playouts, seed=match.seed)
     except Exception as exc:  # noqa: BLE001 - recorded on the row; the match is untouched
         analysis.status = MatchAnalysis.Status.FAILED
         analysis.error = f"{type(exc).__name__}: {exc}"[:2000]

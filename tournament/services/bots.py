@@ -5,6 +5,7 @@ built-in bots."""
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 from collections.abc import Iterable
 from datetime import timedelta
@@ -18,10 +19,17 @@ from django.db import IntegrityError, transaction
 from django.db.models import Count, Max, Q
 from django.utils import timezone
 
+import engine
+from engine.bots import BUILTIN_BOTS
+from workers.sandbox import build as sandbox_build
+from workers.sandbox import bundles
+from workers.sandbox.isolation import IsolationMissing
+
 from ..bundle_formats import bundle_kinds, formats_sentence
 from ..errors import BundleRejected, Conflict, PermissionDenied, ValidationFailed
 from ..jobs import BOT_BUILD, job
 from ..models import Bot, BotVersion, Match, MatchSeat
+from . import matches
 
 logger = logging.getLogger(__name__)
 
@@ -105,8 +113,6 @@ def _next_number(bot: Bot) -> int:
 
 def _validate_bundle(data: bytes, filename: str) -> dict[str, Any]:
     """Run the bots engineer's checks (zip entries, links, sizes, manifest) without unpacking."""
-    from workers.sandbox import bundles
-
     try:
         info = bundles.validate_bundle(data, filename, max_bytes=settings.BOT_UPLOAD_MAX_BYTES)
     except bundles.BundleError as exc:
@@ -158,8 +164,6 @@ def bot_version_upload(*, bot: Bot, user: Any, filename: str, data: bytes) -> Bo
 
 
 def _needs_build(manifest: dict[str, Any]) -> bool:
-    from workers.sandbox import bundles
-
     return "build" in bundles.language_spec(manifest["language"])
 
 
@@ -244,21 +248,20 @@ def bot_version_build(*, version_id: int) -> BotVersion:
     (a task delivered twice, or sent again by `bot_builds_resend_lost`); and the result is
     written under the row lock only if no other build's result got there first.
     """
-    from workers.sandbox.build import BuildLimits, build_bundle
-    from workers.sandbox.isolation import IsolationMissing
-
     if not _build_claim(version_id):
         return BotVersion.objects.get(pk=version_id)
     version = BotVersion.objects.get(pk=version_id)
     storage = storages["bots"]
     with storage.open(version.bundle_name, "rb") as f:
         data = f.read()
-    limits = BuildLimits(
+    limits = sandbox_build.BuildLimits(
         seconds=settings.BOT_BUILD_TIME_LIMIT, memory_mb=settings.BOT_BUILD_MEMORY_MB
     )
     try:
-        result = build_bundle(data, version.bundle_name.rsplit("/", 1)[-1], limits=limits,
-                              require_isolation=settings.SANDBOX_REQUIRED_ISOLATION)  # fmt: skip
+        result = sandbox_build.build_bundle(
+            data, version.bundle_name.rsplit("/", 1)[-1], limits=limits,
+            require_isolation=settings.SANDBOX_REQUIRED_ISOLATION,
+        )  # fmt: skip
     except Exception as exc:  # the sandbox could not run the compiler at all
         if isinstance(exc, IsolationMissing):  # fail closed, and say so in the worker's log
             logger.error("bot version %s: %s", version_id, exc)
@@ -290,16 +293,12 @@ def bot_version_build(*, version_id: int) -> BotVersion:
 
 
 def _jsonable(value: Any) -> Any:
-    import json
-
     return json.loads(json.dumps(value, default=str))
 
 
 def _queue_validation(version: BotVersion) -> Match:
     """The validation match plays under the limits of league matches (the bot is told the same
     numbers in `start`); only its startup gets a grace the bot is not told about (`match_spec`)."""
-    from . import matches
-
     random_version = builtin_version("random")
     return matches.match_create_internal(
         kind=Match.Kind.VALIDATION, mode=validation_mode(), options={},
@@ -310,8 +309,6 @@ def _queue_validation(version: BotVersion) -> Match:
 
 def validation_mode() -> str:
     """The first validation mode this build has (a mode being rewritten does not matter)."""
-    import engine
-
     for mode in VALIDATION_MODES:
         try:
             engine.mode_class(mode)
@@ -421,8 +418,6 @@ def builtin_version(name: str) -> BotVersion:
 
 def builtin_bots_register() -> dict[str, BotVersion]:
     """Register each built-in bot as a system-owned Bot with one ready version (idempotent)."""
-    from engine.bots import BUILTIN_BOTS
-
     owner = None
     out: dict[str, BotVersion] = {}
     for name in BUILTIN_BOTS:

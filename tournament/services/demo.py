@@ -16,8 +16,9 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 
-from ..models import Bot, BotVersion, League
+from ..models import Bot, BotVersion, League, Match
 from .accounts import organiser_grant
+from .analysis import match_analysis_request
 from .bots import bot_create, bot_version_upload, builtin_bots_register
 from .leagues import league_create, league_entry_add, league_open, league_start
 
@@ -198,9 +199,6 @@ ANALYSIS_MODES = ("standard", "duel", "family", "solo")  # the first one played 
 def demo_analysis(leagues: list[League]) -> Any:
     """Request the analysis of one finished match of the demo (a 4-player standard one when
     it was played): the same match, and the same analysis, on every run."""
-    from ..models import Match
-    from .analysis import match_analysis_request
-
     by_mode = {league.mode: league for league in leagues}
     for mode in ANALYSIS_MODES:
         league = by_mode.get(mode)

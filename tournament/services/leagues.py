@@ -1,33 +1,40 @@
-"""Leagues: create, invite, enter, start, pause, close, and schedule their matches (round robin
-with seat rotations, swiss rounds by standing, continuous ladder batches)."""
+"""Leagues: create, invite, enter, start, pause and close them, and run them between their
+matches. What a league plays (its tables, its rounds, when it ends, its final places) is its
+format's (`tournament/formats/`): this module asks the league's format at each step."""
 
 from __future__ import annotations
 
-import itertools
-import random
-from collections.abc import Sequence
+import logging
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
-from django.db.models import F
 from django.utils import timezone
 
-from competition import ladder_scheduling as scheduling
-from competition import swiss
+from competition.limits import Limits, decisions_bound, match_worst_case_seconds
 
+# The built-in formats' tables and the entries they seat keep their names here (the tests and
+# the bench call them so): `X as X` marks them re-exported.
+from .. import formats
 from .. import seed_privacy as seed_privacy_rules
-from ..errors import BadGameConfig, Conflict, NotFound, PermissionDenied, ValidationFailed
-from ..ladder_rest import ladder_rest_state
-from ..models import Bot, BotVersion, League, LeagueEntry, LeagueInvitation, Match
-from . import brackets, events
-from . import divisions as division_services
+from ..errors import BadGameConfig, Conflict, Faults, NotFound, PermissionDenied, ValidationFailed
+from ..formats.ladder import ladder_tables as ladder_tables
+from ..formats.playoff import playoffs_start
+from ..formats.round_robin import round_robin_tables as round_robin_tables
+from ..formats.swiss import swiss_byes as swiss_byes
+from ..formats.swiss import swiss_tables as swiss_tables
+from ..models import Bot, BotVersion, League, LeagueEntry, LeagueInvitation, LeaguePlace, Match
+from ..selectors import league_list
+from ..selectors.entries import scheduled_entries as scheduled_entries
+from .event_rules import entry_open_check, event_problems
 from .game_config import game_config_check
-from .matches import derive_seed, match_cancel_queued, match_create_internal, match_enqueue
+from .matches import derive_seed, match_cancel_queued, match_enqueue
+
+log = logging.getLogger(__name__)
 
 ORGANISE_PERMISSION = "tournament.organise_leagues"
-LADDER_QUEUE_PER_ENTRANT = 1  # a ladder keeps about this many open matches per entrant
 
 
 def is_organiser(user: Any) -> bool:
@@ -75,20 +82,37 @@ def league_create(
     seed_privacy: str = "public",
     division_size: int = 0,
     division_every: int = 10,
+    format_settings: dict[str, Any] | None = None,
 ) -> League:
+    """Create a draft league; `format_settings`: its format's own (a bracket's best_of,
+    seeding, ...: `Format.settings_fields`). Every fault of the fields is named in one error."""
     league_create_check(user=organiser)
+    fmt = formats.find(format)
+    own_settings = dict(format_settings or {})
+    own = (fmt.settings_problems(organiser=organiser, mode=mode, seats=seats,
+                                 settings=own_settings)
+           if fmt is not None else Faults())  # fmt: skip
     event = {"points_table": points_table or [], "bye_points": bye_points,
              "starts_at": starts_at, "entry_deadline": entry_deadline,
              "max_entrants": max_entrants, "seed_privacy": seed_privacy,
              "division_size": division_size, "division_every": division_every}  # fmt: skip
-    cleaned = _league_config_check(
-        mode=mode, seats=seats, format=format, options=options,
-        decision_time_limit=decision_time_limit, time_bank=time_bank, seeds=seeds,
-        rounds=rounds, ladder_order=ladder_order, event=event,
-    )  # fmt: skip
+    try:
+        cleaned = _league_config_check(
+            mode=mode, seats=seats, format=format, options=options,
+            decision_time_limit=decision_time_limit, time_bank=time_bank, seeds=seeds,
+            rounds=rounds, ladder_order=ladder_order, event=event,
+        )  # fmt: skip
+    except ValidationFailed as exc:
+        if not own:
+            raise
+        raise ValidationFailed(
+            " ".join([exc.message, *own.messages]), fields={**exc.fields, **own.fields}
+        ) from None
     event["points_table"] = [float(p) for p in event["points_table"]]
     if League.objects.filter(name__iexact=name.strip()).exists():
         raise Conflict(Conflict.LEAGUE_NAME_TAKEN, fields={"name": ["taken"]})
+    if own:
+        raise own.error()
     try:
         with transaction.atomic():
             league = League.objects.create(
@@ -103,6 +127,7 @@ def league_create(
                 else seed_privacy_rules.secret_base_seed()  # not to be worked out from the id
             )
             league.save(update_fields=["base_seed"])
+            formats.get(format).created(league, own_settings)
             return league
     except IntegrityError:
         raise Conflict(Conflict.LEAGUE_NAME_TAKEN, fields={"name": ["taken"]}) from None
@@ -139,8 +164,8 @@ def _league_config_check(
         cleaned = game_config_check(mode=mode, seats=seats, options=options, what="leagues")
     except BadGameConfig as exc:
         game_error = exc
-    if format not in League.Format.values:
-        choices = ", ".join(League.Format.values)
+    if formats.find(format) is None:
+        choices = ", ".join(key for key, _ in formats.choices())
         fault("format", f"format must be one of {choices}.", f"one of {choices}")
     if not 0 < decision_time_limit <= 60:
         fault(
@@ -158,7 +183,7 @@ def _league_config_check(
         fault("seeds", "seeds must be in 1..100.", "1..100")
     if not 1 <= rounds <= 100:
         fault("rounds", "rounds must be in 1..100.", "1..100")
-    for field, message in events.event_problems(seats=seats, format=format, **(event or {})):
+    for field, message in event_problems(seats=seats, format=format, **(event or {})):
         fault(field, message, message)
     if game_error is not None and not messages:
         raise game_error
@@ -176,8 +201,6 @@ def _check_worst_case(
 ) -> None:
     """Refuse limits whose worst-case match (seats x (decisions x limit + bank) + startup,
     competition/limits.py) would outlast MATCH_WORST_CASE_CEILING_SECONDS."""
-    from competition.limits import Limits, decisions_bound, match_worst_case_seconds
-
     limits = Limits(decision_seconds=decision_time_limit, bank_seconds=time_bank)
     try:
         worst = match_worst_case_seconds(mode, seats, limits)
@@ -225,12 +248,13 @@ def league_entry_add(
         raise ValidationFailed(
             "Give exactly one of bot or bot_version.", fields={"bot": ["bot or bot_version"]}
         )
+    continuous = formats.get(league.format).continuous  # takes entries while it runs
     open_statuses = {League.Status.DRAFT}
-    if league.format == League.Format.LADDER:
+    if continuous:
         open_statuses |= {League.Status.RUNNING, League.Status.PAUSED}
     if league.status not in open_statuses:
         raise Conflict(Conflict.LEAGUE_NOT_OPEN)
-    events.entry_open_check(league)
+    entry_open_check(league)
     if bot_version_id is not None:
         version = BotVersion.objects.select_related("bot").filter(pk=bot_version_id).first()
         if version is None:
@@ -260,7 +284,7 @@ def league_entry_add(
             entry = LeagueEntry.objects.create(league=league, bot_version=version)
     except IntegrityError:
         raise Conflict(Conflict.ALREADY_ENTERED) from None
-    if league.format == League.Format.LADDER and league.status == League.Status.RUNNING:
+    if continuous and league.status == League.Status.RUNNING:
         # A running ladder takes the newcomer at once (and wakes if it was at rest), instead
         # of at the beat's next tick.
         transaction.on_commit(lambda: league_schedule_round(league=league))
@@ -268,8 +292,6 @@ def league_entry_add(
 
 
 def _may_see(league: League, user: Any) -> bool:
-    from ..selectors import league_list
-
     return league_list(user=user).filter(pk=league.pk).exists()
 
 
@@ -288,13 +310,9 @@ def league_invite(*, league: League, user: Any, username: str) -> LeagueInvitati
         raise Conflict(Conflict.ALREADY_INVITED, fields={"user": ["already invited"]}) from None
 
 
-def _min_entrants(league: League) -> int:
-    return 1 if league.seats == 1 else league.seats
-
-
 def league_start(*, league: League, user: Any, automatic: bool = False) -> League:
     """Start a draft league (and schedule its first matches) or resume a paused one;
-    `automatic`: the beat job starting it at its start time (services/events.py)."""
+    `automatic`: the beat job starting it at its start time (`leagues_start_due`)."""
     if not automatic:
         _check_league_organiser(league, user)
     with transaction.atomic():
@@ -309,17 +327,7 @@ def league_start(*, league: League, user: Any, automatic: bool = False) -> Leagu
             return league
         if league.status != League.Status.DRAFT:
             raise Conflict(Conflict.LEAGUE_NOT_DRAFT)
-        if brackets.is_bracket(league):  # seeded and played series by series
-            brackets.bracket_start(league=league)
-            return league
-        if events.active_entries(league).count() < _min_entrants(league):
-            raise Conflict(
-                f"{Conflict.TOO_FEW_ENTRANTS} (at least {_min_entrants(league)})",
-                fields={"entries": ["too few"]},
-            )
-        league.status = League.Status.RUNNING
-        league.save(update_fields=["status"])
-        league_schedule_round(league=league)
+        formats.get(league.format).start(league)
         return league
 
 
@@ -330,7 +338,7 @@ def league_open(*, league: League, user: Any) -> League:
     _check_league_organiser(league, user)
     with transaction.atomic():
         league = League.objects.select_for_update().get(pk=league.pk)
-        if league.format != League.Format.LADDER or league.status != League.Status.DRAFT:
+        if not formats.get(league.format).continuous or league.status != League.Status.DRAFT:
             raise Conflict(Conflict.LEAGUE_NOT_DRAFT)
         league.status = League.Status.RUNNING
         league.save(update_fields=["status"])
@@ -359,232 +367,81 @@ def league_close(*, league: League, user: Any) -> League:
         league.status = League.Status.CLOSED
         league.save(update_fields=["status"])
         match_cancel_queued(league=league)
-        brackets.league_closed(league=league)  # its podium; the playoffs that follow it
+        _closed(league)
     return league
 
 
-# --- scheduling -----------------------------------------------------------------------------
+def _closed(league: League) -> None:
+    """A league just closed (by its organiser, or at its end): record its places, then fill
+    and start the playoffs that follow it (a season runs on with no further action)."""
+    league_places_record(league=league)
+    playoffs_start(source=league)
 
 
-def rotations(table: Sequence[Any]) -> list[tuple[Any, ...]]:
-    """Every cyclic seat order of a table, so each entrant sits in each seat once."""
-    return [tuple(table[i:]) + tuple(table[:i]) for i in range(len(table))]
-
-
-def round_robin_tables(
-    entrants: Sequence[Any], seats: int, seeds: int, *, all_orders: bool = False
-) -> list[tuple[int, tuple]]:
-    """(seed index, seat order) of every match: each table of entrants, each seed, and each
-    rotation (every entrant in every seat once: `seats` orders), or with `all_orders` every
-    seat order (`seats`! of them: 24 at four seats)."""
-    out = []
-    for table in itertools.combinations(entrants, seats):
-        orders = list(itertools.permutations(table)) if all_orders else rotations(table)
-        for seed_index in range(seeds):
-            out.extend((seed_index, order) for order in orders)
-    return out
-
-
-def swiss_byes(standing: Sequence[Any], seats: int, byes: Sequence[int]) -> list[Any]:
-    """The entrants who sit out a round when the standing does not split into full tables.
-
-    The usual Swiss rule: the bye goes to the lowest-ranked entrant who has not had one yet
-    (`byes[i]` is how many entrant `standing[i]` has had), so it rotates instead of falling on
-    the last entrant every round; once everyone has had one, the fewest byes decide again.
-    """
-    count = len(standing) % seats
-    if not count:
+def league_places_record(*, league: League) -> list[LeaguePlace]:
+    """Write a closed league's final places (its format's; a bracket closed early has none)
+    once."""
+    if LeaguePlace.objects.filter(league=league).exists():
         return []
-    by_claim = sorted(range(len(standing)), key=lambda i: (byes[i], -i))
-    return [standing[i] for i in sorted(by_claim[:count])]
-
-
-def swiss_tables(
-    standing: Sequence[Any],
-    seats: int,
-    round_number: int,
-    byes: Sequence[Any] = (),
-    *,
-    history: Sequence[Sequence[Any]] = (),
-    points: dict[Any, float] | None = None,
-) -> list[tuple]:
-    """The round's tables: the standing without the entrants who have a bye, paired by
-    points avoiding repeat opponents of `history` (`competition/swiss.py`).
-
-    The seat order inside each table rotates with the round so first seat is shared out.
-    """
-    playing = [e for e in standing if e not in byes]
-    tables = []
-    for table in swiss.pair_round(playing, seats, history, points):
-        shift = round_number % seats
-        tables.append(table[shift:] + table[:shift])
-    return tables
-
-
-def ladder_tables(
-    league: League, entries: Sequence[LeagueEntry], count: int, rng: random.Random
-) -> list[tuple[LeagueEntry, ...]]:
-    """The next tables of a ladder, chosen by expected information
-    (`competition/ladder_scheduling.py`):
-    the least certain entrants first (new ones at once), unpredictable tables, and no pair
-    meeting more than the cap within the recent window of the league's matches."""
-    by_version = {e.bot_version_id: e for e in entries}
-    recent = (
-        league.matches.exclude(status=Match.Status.CANCELLED)
-        .order_by("-created_at", "-id")
-        .prefetch_related("seats")[: scheduling.pair_window(len(entries))]
-    )
-    recent_tables = []
-    busy: set[int] = set()
-    for match in recent:
-        versions = [s.bot_version_id for s in match.seats.all()]
-        recent_tables.append([by_version[v].pk for v in versions if v in by_version])
-        if match.status in (Match.Status.QUEUED, Match.Status.RUNNING):
-            busy.update(by_version[v].pk for v in versions if v in by_version)
-    candidates = [
-        scheduling.Candidate(e.pk, e.openskill_mu, e.openskill_sigma, e.games, e.pk in busy)
-        for e in entries
-    ]
-    by_pk = {e.pk: e for e in entries}
-    if league.division_size:  # mostly inside a division (services/divisions.py)
-        tables = division_services.division_tables(
-            league, entries, candidates, count, rng, scheduling.meetings(recent_tables)
-        )
-        return [tuple(by_pk[k] for k in table) for table in tables]
-    tables = scheduling.information_tables(
-        candidates, league.seats, count, rng, recent_meetings=scheduling.meetings(recent_tables)
-    )
-    return [tuple(by_pk[k] for k in table) for table in tables]
-
-
-def _newcomer_first(order: Sequence[LeagueEntry], opened: tuple | None) -> bool:
-    """Does the table seat the first match of an entrant that joined the ladder after its
-    first match (`opened`)? Such a match goes ahead of the backlog; the entrants of the start
-    all begin together and take their turn."""
-    return opened is not None and any(e.games == 0 and e.created_at > opened[0] for e in order)
-
-
-def _create_league_match(
-    league: League, order: Sequence[LeagueEntry], seed: int, rnd: int, *, ahead: bool = False
-) -> Match:
-    """`ahead`: a ladder table seating an entrant's first rated match, sent ahead of the
-    backlog (services/matches.py: match_enqueue), so a new version plays within minutes even
-    when every bot submits at once before a deadline (bench/season.py)."""
-    return match_create_internal(
-        kind=Match.Kind.LEAGUE, mode=league.mode, options=league.options,
-        bot_versions=[e.bot_version for e in order], league=league, requested_by=None,
-        round=rnd, seed=seed, ahead=ahead,
-    )  # fmt: skip
-
-
-def scheduled_entries(league: League) -> Any:
-    """The entries new matches are made of: every entry but those whose version is suspended
-    for faulting (services/bots.py, FAULT_SUSPEND_AFTER) and those the organiser withdrew."""
-    return league.entries.select_related("bot_version").filter(
-        bot_version__suspended_at__isnull=True, withdrawn_at__isnull=True
+    return LeaguePlace.objects.bulk_create(
+        [
+            LeaguePlace(league=league, entry_id=p.entry_id, place=p.place, result=p.result[:120],
+                        figures=p.figures)
+            for p in formats.get(league.format).places(league)
+        ]  # fmt: skip
     )
 
 
-def _swiss_round(league: League) -> tuple[list, list, list, dict]:
-    """The Swiss standing of the entries new matches are made of (points, tiebreaks, Elo;
-    `tournament/standings.py`), the tables seated so far, and each entry's points."""
-    from ..standings import league_standings, played_tables
-
-    entries = list(scheduled_entries(league).order_by("pk"))
-    rows = league_standings(league=league, entries=entries)
-    standing = [r.entry for r in rows]
-    by_version = {e.bot_version_id: e for e in entries}
-    history = [
-        [by_version[v] for v in table]
-        for table in played_tables(league, {v: v for v in by_version})
-    ]
-    return standing, history, [e.byes for e in standing], {r.entry: r.points for r in rows}
+# --- between matches ---------------------------------------------------------------------
 
 
 def league_schedule_round(*, league: League) -> list[Match]:
     """Queue the next matches of a running league; returns them (empty when nothing is due)."""
     with transaction.atomic():
         league = League.objects.select_for_update().get(pk=league.pk)
-        if league.status != League.Status.RUNNING or brackets.is_bracket(league):
-            return []  # a bracket queues its own games (services/brackets.py)
-        entries = list(scheduled_entries(league).order_by("pk"))
-        created: list[Match] = []
-        if league.format == League.Format.ROUND_ROBIN:
-            if league.current_round:
-                return []
-            league.current_round = 1
-            tables = round_robin_tables(entries, league.seats, league.seeds,
-                                        all_orders=league.all_seat_orders)  # fmt: skip
-            for seed_index, order in tables:
-                table_key = "-".join(str(e.pk) for e in sorted(order, key=lambda e: e.pk))
-                seed = derive_seed(league.base_seed, table_key, seed_index)
-                created.append(_create_league_match(league, order, seed, 1))
-        elif league.format == League.Format.SWISS:
-            if league.current_round >= league.rounds:
-                return []
-            league.current_round += 1
-            rnd = league.current_round
-            standing, history, had_byes, points = _swiss_round(league)
-            byes = swiss_byes(standing, league.seats, had_byes)
-            LeagueEntry.objects.filter(pk__in=[e.pk for e in byes]).update(byes=F("byes") + 1)
-            tables = swiss_tables(standing, league.seats, rnd, byes, history=history,
-                                  points=points)  # fmt: skip
-            for t, order in enumerate(tables):
-                seed = derive_seed(league.base_seed, rnd, t)
-                created.append(_create_league_match(league, order, seed, rnd))
-        else:
-            open_count = league.matches.filter(
-                status__in=[Match.Status.QUEUED, Match.Status.RUNNING]
-            ).count()
-            wanted = max(1, len(entries) * LADDER_QUEUE_PER_ENTRANT // league.seats)
-            if open_count >= wanted or len(entries) < _min_entrants(league):
-                return []
-            if ladder_rest_state(league, entries).resting:
-                return []  # its order is known: it waits for a new entrant or version
-            league.current_round += 1
-            rnd = league.current_round
-            rng = random.Random(derive_seed(league.base_seed, "ladder", rnd))
-            if league.division_size:
-                division_services.divisions_refresh(league, entries, rnd)
-            opened = league.matches.order_by("created_at").values_list("created_at").first()
-            for t, order in enumerate(ladder_tables(league, entries, wanted - open_count, rng)):
-                seed = derive_seed(league.base_seed, rnd, t)
-                created.append(_create_league_match(
-                    league, order, seed, rnd, ahead=_newcomer_first(order, opened)))
-        league.save(update_fields=["current_round"])
-        return created
+        if league.status != League.Status.RUNNING:
+            return []
+        return formats.get(league.format).schedule(league)
 
 
 def league_progress(*, league_id: int) -> None:
-    """After a match of the league ended: top up a ladder, start the next swiss round, or
-    close a finished round robin / swiss league."""
+    """After a match of the league ended (in the transaction that recorded it): its format
+    schedules what follows, and the league closes when its format says it is over."""
     league = League.objects.select_for_update().get(pk=league_id)
     if league.status != League.Status.RUNNING:
         return
-    if league.format == League.Format.LADDER:
-        league_schedule_round(league=league)  # keep the ladder busy between beat ticks
-        return
-    if brackets.is_bracket(league):
-        brackets.bracket_progress(league=league)
-        return
-    open_matches = league.matches.filter(
-        status__in=[Match.Status.QUEUED, Match.Status.RUNNING]
-    ).exists()
-    if open_matches:
-        return
-    if league.format == League.Format.SWISS and league.current_round < league.rounds:
-        league_schedule_round(league=league)
-        return
-    league.status = League.Status.CLOSED
-    league.save(update_fields=["status"])
-    brackets.league_closed(league=league)
+    fmt = formats.get(league.format)
+    fmt.after_match(league)
+    if fmt.is_over(league):
+        league.status = League.Status.CLOSED
+        league.save(update_fields=["status"])
+        _closed(league)
+
+
+def leagues_start_due(*, now: datetime | None = None) -> list[int]:
+    """The beat job's part: start every draft whose start time has come. One with too few
+    entrants stays a draft (logged), and is tried again at the next tick until its organiser
+    moves the time or closes it. Returns the ids started."""
+    now = now or timezone.now()
+    started = []
+    due = League.objects.filter(status=League.Status.DRAFT, starts_at__lte=now)
+    for league in due.select_related("organiser"):
+        try:
+            league_start(league=league, user=league.organiser, automatic=True)
+        except (Conflict, PermissionDenied) as exc:
+            log.info("league %s not started at its start time: %s", league.pk, exc.message)
+            continue
+        started.append(league.pk)
+    return started
 
 
 def ladders_schedule() -> int:
-    """The beat job: start the drafts whose start time has come (services/events.py), then
-    top up every running ladder league. Returns the number of new ladder matches."""
-    events.leagues_start_due()
+    """The beat job: start the drafts whose start time has come, then top up every running
+    continuous league (a ladder). Returns the number of new ladder matches."""
+    leagues_start_due()
     total = 0
-    for league in League.objects.filter(status=League.Status.RUNNING, format=League.Format.LADDER):
+    running = League.objects.filter(status=League.Status.RUNNING,
+                                     format__in=formats.continuous_keys())  # fmt: skip
+    for league in running:
         total += len(league_schedule_round(league=league))
     return total

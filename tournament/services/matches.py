@@ -16,14 +16,27 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
+
+import engine
+from competition.limits import Limits, match_worst_case_seconds
+from replays.live import live_publisher
+from workers.queueing.celery_app import app
+from workers.queueing.queues import match_queue as queue_of
+from workers.queueing.queues import match_queues
+from workers.sandbox.isolation import IsolationMissing
 
 from ..errors import ValidationFailed
 from ..jobs import MATCH_PLAY, job
 from ..models import BotVersion, League, Match, MatchSeat
+from ..page_cache import unseen_writes
+from . import replay_upload as upload
 from .bundle_files import bundle_local_path
+from .head_to_head import head_to_head_record_match
+from .marks import marks_store
+from .match_ended import Ending, match_ended
 from .outcome import PlayedMatch, SeatOutcome, outcome_from_runner
 from .redact import redact_host_details
 
@@ -43,8 +56,6 @@ def derive_seed(*parts: object) -> int:
 def match_worst_case(match: Match, seats: int | None = None) -> float | None:
     """The longest the match can take (``competition.limits.match_worst_case_seconds``: seats x
     (decisions x limit + bank) plus startup), or None for a mode without a decisions bound."""
-    from competition.limits import Limits, match_worst_case_seconds
-
     seats = match.seats.count() if seats is None else seats
     limits = Limits(decision_seconds=match.decision_time_limit, bank_seconds=match.time_bank)
     try:
@@ -104,8 +115,6 @@ def match_queue(mode: str, *, again: bool = False) -> str | None:
     (so workers can be given to modes: ``celery worker -Q matches.duel,matches.duel.retry``),
     else None, Celery's default queue; a match sent ``again`` goes to the retry queue beside
     it, served ahead of a backlog (workers/queueing/queues.py)."""
-    from workers.queueing.queues import match_queue as queue_of
-
     return queue_of(mode, again=again)
 
 
@@ -129,8 +138,6 @@ def match_create_internal(
     `ahead`: on the lane workers serve ahead of the backlog (the retry queue): a new entrant's
     first ladder match, so a new version is not queued behind a ladder's whole backlog.
     """
-    import engine
-
     if decision_time_limit is None:
         decision_time_limit = (
             league.decision_time_limit if league else settings.BOT_DECISION_TIME_LIMIT
@@ -163,8 +170,6 @@ def _deadline(match: Match, seats: int) -> Any:
 def match_heartbeat(*, match_id: int) -> bool:
     """The worker playing a match is alive: stamp ``heartbeat_at`` (False if not running).
     No page shows it, so it leaves the cached pages alone."""
-    from ..page_cache import unseen_writes
-
     with unseen_writes():
         updated = Match.objects.filter(pk=match_id, status=Match.Status.RUNNING).update(
             heartbeat_at=timezone.now()
@@ -202,14 +207,10 @@ class _Heartbeat:
             match_heartbeat(match_id=self.match_id)
         except Exception:  # noqa: BLE001 - a lost beat only makes the reaper act sooner
             log.warning("match %s: heartbeat failed", self.match_id, exc_info=True)
-            from django.db import connection
-
             with contextlib.suppress(Exception):
                 connection.close()  # this thread's: the next beat connects again
 
     def _run(self) -> None:
-        from django.db import connection
-
         try:
             while not self._stop.wait(self.every):
                 if time.monotonic() - self._last >= self.every:
@@ -277,9 +278,9 @@ def match_play(*, match_id: int) -> Match | None:
     match = match_start(match_id=match_id)
     if match is None:
         return None
-    from replays.live import live_publisher
+    # looked up at each play, not at import: only workers load the runner (its agents and
+    # bot processes), and the tests stand a scripted one in for it through sys.modules
     from workers.runner import run_match
-    from workers.sandbox.isolation import IsolationMissing
 
     try:
         spec = match_spec(match)  # fetches the bundles: the object store may fail
@@ -306,8 +307,6 @@ def match_play(*, match_id: int) -> Match | None:
             return match_fail(match_id=match_id, error=f"{type(exc).__name__}: {exc}")
         finished = match_finish(match_id=match_id, played=outcome)
         if finished is not None:
-            from .marks import marks_store
-
             actions = raw.get("actions") if isinstance(raw, dict) else getattr(raw, "actions", None)
             marks_store(match_id=match_id, actions=actions)
         return finished
@@ -323,22 +322,20 @@ def match_finish(*, match_id: int, played: PlayedMatch) -> Match | None:
     A play of a match already decided by another play of it (re-queued while this one still
     ran) stores nothing. Two plays that finish together both store their replay, each under
     a name of its own; `match_record_result` keeps the one whose result it records."""
-    from .replay_upload import ReplayUploadFailed, record_later, replay_upload
-
     open_statuses = (Match.Status.QUEUED, Match.Status.RUNNING)
     if not Match.objects.filter(pk=match_id, status__in=open_statuses).exists():
         log.warning("match %s: decided by another play meanwhile; this one is dropped", match_id)
         return None
     try:
-        replay = replay_upload(match_id=match_id, data=played.replay)
-    except ReplayUploadFailed as exc:
+        replay = upload.replay_upload(match_id=match_id, data=played.replay)
+    except upload.ReplayUploadFailed as exc:
         if settings.CELERY_TASK_ALWAYS_EAGER:  # inline tasks: no broker to keep it for later
             log.error("match %s: %s; recorded without its replay", match_id, exc)
             return match_record_result(
                 match_id=match_id, seats=played.seats, result=played.result, error=str(exc)
             )
         log.warning("match %s: %s; the result waits in the broker", match_id, exc)
-        record_later(match_id=match_id, played=played)
+        upload.record_later(match_id=match_id, played=played)
         return Match.objects.get(pk=match_id)
     return match_record_result(
         match_id=match_id, seats=played.seats, result=played.result, replay=replay
@@ -352,15 +349,13 @@ def match_record_deferred(
     record it. ``ReplayUploadFailed`` propagates so the task retries, unless this is its
     ``last`` try: then the result is recorded without its replay. A match decided meanwhile
     (re-queued and played again) is left alone."""
-    from .replay_upload import ReplayUploadFailed, played_from_json, replay_upload
-
     status = Match.objects.filter(pk=match_id).values_list("status", flat=True).first()
     if status not in (Match.Status.QUEUED, Match.Status.RUNNING):
         return None
-    played = played_from_json(payload)
+    played = upload.played_from_json(payload)
     try:
-        replay = replay_upload(match_id=match_id, data=played.replay, attempts=1)
-    except ReplayUploadFailed as exc:
+        replay = upload.replay_upload(match_id=match_id, data=played.replay, attempts=1)
+    except upload.ReplayUploadFailed as exc:
         if not last:
             raise
         log.error("match %s: %s; recorded without its replay", match_id, exc)
@@ -396,9 +391,7 @@ def match_record_result(
         kept = match.replay_name
     lost = (replay or {}).get("name")
     if lost and lost != kept:  # the same name: a byte-identical replay, the recorded one
-        from .replay_upload import replay_discard
-
-        replay_discard(match_id=match_id, name=lost)
+        upload.replay_discard(match_id=match_id, name=lost)
     return None
 
 
@@ -411,9 +404,6 @@ def _record_locked(
     error: str,
 ) -> Match:
     """The body of `match_record_result`, on the locked row of a match still open."""
-    from . import bots, leagues, paired, ratings
-    from .head_to_head import head_to_head_record_match
-
     match_id = match.pk
     rows = {s.seat: s for s in match.seats.all()}
     if len(seats) != len(rows):
@@ -436,17 +426,10 @@ def _record_locked(
     match.replay_sha256 = replay.get("sha256", "")
     match.replay_size = replay.get("size", 0)
     match.save()
-    # versions locked in id order by both: h2h first (league and challenge matches)
+    # versions locked in id order by both: h2h first (league and challenge matches), then
+    # what the kind of match sets off (tournament/wiring.py)
     head_to_head_record_match(match=match, seats=rows.values())
-    if match.kind == Match.Kind.LEAGUE:  # the fault rate and streaks count rated matches
-        bots.bot_versions_count_seats(seats=rows.values())
-    if match.kind == Match.Kind.VALIDATION:
-        bots.bot_version_record_validation(match=match)
-    elif match.kind == Match.Kind.PAIRED:
-        paired.paired_game_decided(match=match)  # unrated
-    elif match.league_id:
-        ratings.rating_apply_match(match=match)
-        leagues.league_progress(league_id=match.league_id)
+    match_ended(match=match, ending=Ending.RECORDED, seats=list(rows.values()))
     # last, as the league's row was locked before this count existed (after the versions')
     league_count_ended(league_id=match.league_id, status=match.status)
     return match
@@ -454,8 +437,6 @@ def _record_locked(
 
 def match_fail(*, match_id: int, error: str) -> Match | None:
     """Retry a match that failed for a reason other than its bots, up to MAX_ATTEMPTS."""
-    from . import bots, leagues, paired
-
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=match_id)
         if match.status not in (Match.Status.QUEUED, Match.Status.RUNNING):
@@ -471,12 +452,7 @@ def match_fail(*, match_id: int, error: str) -> Match | None:
         match.finished_at = timezone.now()
         match.save(update_fields=["status", "error", "finished_at"])
         league_count_ended(league_id=match.league_id, status=match.status)
-        if match.kind == Match.Kind.VALIDATION:
-            bots.bot_version_record_validation(match=match)
-        elif match.kind == Match.Kind.PAIRED:
-            paired.paired_game_decided(match=match)
-        elif match.league_id:
-            leagues.league_progress(league_id=match.league_id)
+        match_ended(match=match, ending=Ending.FAILED)
         return match
 
 
@@ -522,10 +498,7 @@ def _requeue_running_stale(now: Any) -> list[int]:
                 match.finished_at = now
                 match.save(update_fields=["status", "error", "finished_at"])
                 league_count_ended(league_id=match.league_id, status=match.status)
-                if match.kind == Match.Kind.PAIRED:
-                    from .paired import paired_game_decided
-
-                    paired_game_decided(match=match)
+                match_ended(match=match, ending=Ending.ABANDONED)
                 continue
             match.status = Match.Status.QUEUED
             match.queued_at = now
@@ -590,9 +563,9 @@ def _match_ids_in_broker() -> set[int] | None:
     (or tasks run inline: there is no broker)."""
     if settings.CELERY_TASK_ALWAYS_EAGER:
         return None
+    # only the reaper reads the broker's queues: SQLAlchemy (the embedded broker's transport)
+    # loads with it, not in every process that imports the services
     from workers.queueing.broker import waiting_task_args
-    from workers.queueing.celery_app import app
-    from workers.queueing.queues import match_queues
 
     try:
         found = waiting_task_args(app, "arena.match_play", match_queues())

@@ -5,8 +5,11 @@ Keeping the translation here means a change in workers/runner.py touches one fun
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
+
+from workers.sandbox.isolation import INCOMPLETE
 
 from .redact import redact_host_details
 
@@ -69,12 +72,8 @@ def outcome_from_runner(raw: Any) -> PlayedMatch:
 def _isolation_note(raw: Any) -> str:
     """The runner's one line on the isolation layers its bots lacked ('' when they had every
     layer, or the match had no bot program)."""
-    from workers.sandbox.isolation import INCOMPLETE
-
     return next((w for w in _get(raw, "warnings") or [] if w.startswith(INCOMPLETE)), "")
 
 
 def _jsonable(value: Any) -> Any:
-    import json
-
     return json.loads(json.dumps(value, default=str))

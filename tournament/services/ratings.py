@@ -54,6 +54,31 @@ def _skill_after(match: Match, ranks: list[int], before: list[skill.Skill]) -> l
     )  # fmt: skip
 
 
+def _ratings_after(
+    match: Match, ranks: list[int], before: list[float], skill_before: list[skill.Skill]
+) -> tuple[list[float], list[skill.Skill]]:
+    """The Elo and OpenSkill ratings of a match's seats after it: the one rule that both
+    applying a result and recomputing a league's history follow."""
+    solo = match.mode == "solo"
+    after = elo.match_update(
+        before, ranks, k=elo_k(),
+        solo_difficulty=match.options.get("difficulty") if solo else None,
+        margin=rated_margin(match) if solo else None,
+    )  # fmt: skip
+    return after, _skill_after(match, ranks, skill_before)
+
+
+def _outcome(seat: Any, rank: int, ranks: list[int], margin: float | None) -> str:
+    """Win, draw or loss of a seat for the W-D-L counts; `margin`: a solo game's board margin
+    (None in a game of several bots)."""
+    if margin is not None:  # solo: a fault loses to the sister, whatever the board margin
+        return "loss" if seat.fault else "win" if margin > 0 else "draw" if margin == 0 else "loss"
+    top = min(ranks)
+    if rank != top:
+        return "loss"
+    return "draw" if ranks.count(top) > 1 else "win"
+
+
 def add_placement(placements: list[int], rank: int) -> list[int]:
     """The ladder's placement counts (index 0 = times 1st) with one more finish at `rank`."""
     counts = list(placements or [])
@@ -83,18 +108,10 @@ def rating_apply_match(*, match: Match) -> list[RatingChange]:
         league_match = _count_rated_match(match.league_id)
         ranks = match_ranks(match, seats)
         before = [e.rating for e in ordered]
-        solo = match.mode == "solo"
-        margin = solo_margin(match) if solo else None
-        after = elo.match_update(
-            before, ranks, k=elo_k(),
-            solo_difficulty=match.options.get("difficulty") if solo else None,
-            margin=rated_margin(match) if solo else None,
-        )  # fmt: skip
+        margin = solo_margin(match) if match.mode == "solo" else None
         skill_before = [skill.Skill(e.openskill_mu, e.openskill_sigma) for e in ordered]
-        skill_after = _skill_after(match, ranks, skill_before)
+        after, skill_after = _ratings_after(match, ranks, before, skill_before)
         changes = []
-        top = min(ranks)
-        shared_top = ranks.count(top) > 1
         rows = zip(ordered, seats, ranks, before, after, skill_before, skill_after, strict=True)
         for entry, seat, rank, old, new, sk_old, sk_new in rows:
             entry.rating = new
@@ -106,15 +123,9 @@ def rating_apply_match(*, match: Match) -> list[RatingChange]:
             entry.score_sum += seat.score or 0.0
             entry.placements = add_placement(entry.placements, rank)
             entry.faults += 1 if seat.fault else 0
-            if solo and seat.fault:
-                outcome = "loss"  # whatever the board margin: a fault loses to the sister
-            elif solo:
+            if margin is not None and not seat.fault:
                 entry.margin_sum += margin
-                outcome = "win" if margin > 0 else "draw" if margin == 0 else "loss"
-            elif rank == top:
-                outcome = "draw" if shared_top else "win"
-            else:
-                outcome = "loss"
+            outcome = _outcome(seat, rank, ranks, margin)
             if outcome == "win":
                 entry.wins += 1
             elif outcome == "draw":
@@ -218,35 +229,13 @@ def ratings_recompute(*, league_id: int, tolerance: float = 1e-6) -> list[str]:
         seats = list(match.seats.order_by("seat"))
         vids = [s.bot_version_id for s in seats]
         before = [ratings[v] for v in vids]
-        ranks = match_ranks(match, seats)
-        solo = match.mode == "solo"
         skill_before = [skills[v] for v in vids]
-        skill_after = _skill_after(match, ranks, skill_before)
-        after = elo.match_update(
-            before, ranks, k=elo_k(),
-            solo_difficulty=match.options.get("difficulty") if solo else None,
-            margin=rated_margin(match) if solo else None,
-        )  # fmt: skip
+        after, skill_after = _ratings_after(match, match_ranks(match, seats), before, skill_before)
         stored = {c.bot_version_id: c for c in by_match[match.pk]}
         rows = zip(vids, before, after, skill_before, skill_after, strict=True)
         for vid, b, a, sk_b, sk_a in rows:
-            change = stored.get(vid)
-            if change is None:
-                problems.append(f"match {match.pk}: no stored change for bot version {vid}")
-            else:
-                if abs(change.before - b) > tolerance or abs(change.after - a) > tolerance:
-                    problems.append(
-                        f"match {match.pk}, bot version {vid}: stored Elo {change.before:.4f} -> "
-                        f"{change.after:.4f}, recomputed {b:.4f} -> {a:.4f}"
-                    )
-                stored_skill = (change.mu_before, change.sigma_before,
-                                change.mu_after, change.sigma_after)  # fmt: skip
-                if not _close(stored_skill, (*sk_b, *sk_a), tolerance):
-                    problems.append(
-                        f"match {match.pk}, bot version {vid}: stored OpenSkill "
-                        f"{_skill_text(stored_skill[:2])} -> {_skill_text(stored_skill[2:])}, "
-                        f"recomputed {_skill_text(sk_b)} -> {_skill_text(sk_a)}"
-                    )
+            problems += _change_problems(match.pk, vid, stored.get(vid), (b, a), (sk_b, sk_a),
+                                         tolerance)  # fmt: skip
             ratings[vid] = a
             skills[vid] = sk_a
     for vid, entry in entries.items():
@@ -262,6 +251,34 @@ def ratings_recompute(*, league_id: int, tolerance: float = 1e-6) -> list[str]:
                 f"{_skill_text(stored_skill)}, recomputed {_skill_text(skills[vid])}"
             )
     return problems
+
+
+def _change_problems(
+    match_id: int,
+    vid: int,
+    change: RatingChange | None,
+    elo_pair: tuple[float, float],
+    skill_pair: tuple[skill.Skill, skill.Skill],
+    tolerance: float,
+) -> list[str]:
+    """How a stored rating change disagrees with the recomputed one (before, after)."""
+    if change is None:
+        return [f"match {match_id}: no stored change for bot version {vid}"]
+    out = []
+    (b, a), (sk_b, sk_a) = elo_pair, skill_pair
+    if abs(change.before - b) > tolerance or abs(change.after - a) > tolerance:
+        out.append(
+            f"match {match_id}, bot version {vid}: stored Elo {change.before:.4f} -> "
+            f"{change.after:.4f}, recomputed {b:.4f} -> {a:.4f}"
+        )
+    stored_skill = (change.mu_before, change.sigma_before, change.mu_after, change.sigma_after)
+    if not _close(stored_skill, (*sk_b, *sk_a), tolerance):
+        out.append(
+            f"match {match_id}, bot version {vid}: stored OpenSkill "
+            f"{_skill_text(stored_skill[:2])} -> {_skill_text(stored_skill[2:])}, "
+            f"recomputed {_skill_text(sk_b)} -> {_skill_text(sk_a)}"
+        )
+    return out
 
 
 def _close(stored: tuple[float | None, ...], computed: tuple[float, ...], tolerance: float) -> bool:

@@ -15,6 +15,10 @@ from collections.abc import Iterable
 
 from django.db import transaction
 
+from replayfile.format import ReplayError, decode
+from replayfile.public_copy import is_public, public_replay
+from replays.storage import ReplayCorrupt, ReplayNotFound, delete_replay, open_replay, save_replay
+
 from ..models import Match
 
 log = logging.getLogger(__name__)
@@ -23,16 +27,6 @@ log = logging.getLogger(__name__)
 def replay_make_public(*, match_id: int) -> bool:
     """Rewrite one match's stored replay without its private fields; True when it changed.
     Storage errors propagate; a replay that is missing, corrupt or not a replay is left."""
-    from replayfile.format import ReplayError, decode
-    from replayfile.public_copy import is_public, public_replay
-    from replays.storage import (
-        ReplayCorrupt,
-        ReplayNotFound,
-        delete_replay,
-        open_replay,
-        save_replay,
-    )
-
     match = Match.objects.filter(pk=match_id).only("replay_name", "replay_sha256").first()
     if match is None or not match.replay_name:
         return False

@@ -24,6 +24,10 @@ from typing import Any
 
 from django.conf import settings
 
+from replayfile.public_copy import public_replay_or_same
+from replays import storage
+from replays.stored_frames import frames_precompute
+
 from ..jobs import MATCH_RECORD, job
 from .outcome import PlayedMatch, SeatOutcome
 
@@ -46,10 +50,6 @@ def replay_upload(
     the last attempt. Returns the stored name, sha256 and size."""
     if not data:
         return {}
-    from replayfile.public_copy import public_replay_or_same
-    from replays import storage
-    from replays.stored_frames import frames_precompute
-
     # The stored replay is the public one: anybody who sees the match may download it. The
     # faults' stderr and evidence stay in the seats' owner-only fields (replayfile/public_copy.py).
     data = public_replay_or_same(data)
@@ -81,10 +81,8 @@ def replay_discard(*, match_id: int, name: str) -> None:
     """Delete a stored replay that no result points to: the one of a play that lost the race
     to record its match (re-queued and played twice at once). Best effort: an object left
     behind only takes room, so a failure is logged, never raised."""
-    from replays.storage import delete_replay
-
     try:
-        deleted = delete_replay(name)
+        deleted = storage.delete_replay(name)
     except Exception:  # noqa: BLE001 - any backend error: the match stands as recorded
         log.warning("match %s: replay %s of a losing play not deleted", match_id, name,
                     exc_info=True)  # fmt: skip

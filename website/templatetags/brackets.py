@@ -8,8 +8,8 @@ from typing import Any
 
 from django import template
 
+from tournament import formats
 from tournament.selectors import brackets as bracket_selectors
-from tournament.services.brackets import is_bracket
 
 register = template.Library()
 
@@ -18,7 +18,7 @@ register = template.Library()
 def podium_panel(league: Any, on_bracket_page: bool = False) -> dict[str, Any]:
     """The champion and podium once closed; on the league page of a bracket also the way to
     its bracket page, and on a league a playoff follows, that playoff."""
-    bracket = is_bracket(league)
+    bracket = formats.get(league.format).has_bracket
     closed = league.status == league.Status.CLOSED
     return {  # one query: places exist only once closed, a playoff waits on an open league
         "league": league, "bracket": bracket and not on_bracket_page,

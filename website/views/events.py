@@ -11,14 +11,14 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
-from tournament import selectors
+from tournament import formats, selectors
 from tournament.errors import ArenaError, NotFound
 from tournament.models import Bot, League
 from tournament.selectors import events as event_selectors
 from tournament.services import events as event_services
 from tournament.services import leagues as league_services
 from tournament.services.divisions import league_divisions
-from tournament.standings import league_bye_points, league_points, league_standings
+from tournament.standings import league_bye_points, league_points
 
 from .common import found
 
@@ -28,16 +28,21 @@ def league_event_context(league: League, *, organiser: bool, entrants: int) -> d
     context: dict[str, Any] = {
         "fault_table": event_selectors.league_fault_table(league=league),
     }
-    if league.format == League.Format.SWISS:
+    fmt = formats.get(league.format)
+    standings = fmt.standings(league)
+    context["format_fields"] = fmt.league_fields  # the page names the ones in use
+    context["by_points"] = standings is not None
+    if standings is not None:  # standings by points (a Swiss): its ratings come second
         context.update(
-            standings=league_standings(league=league),
+            standings=standings,
             points_table=league_points(league),
             bye_points=league_bye_points(league),
         )
     if league.division_size:
         context["divisions"] = league_divisions(league=league)
-    if league.format == League.Format.ROUND_ROBIN:
-        context["round_robin_plan"] = event_selectors.round_robin_plan(league, entrants)
+    plan = fmt.plan_summary(league, entrants)
+    if plan is not None:
+        context["round_robin_plan"] = plan
     if organiser:
         context["organiser_entries"] = list(
             league.entries.select_related("bot_version__bot__owner").order_by("pk")

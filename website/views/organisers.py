@@ -15,7 +15,6 @@ from django.views.decorators.http import require_POST
 from tournament import selectors
 from tournament.errors import ArenaError
 from tournament.selectors import brackets as bracket_selectors
-from tournament.services import brackets as bracket_services
 from tournament.services import leagues as league_services
 
 from ..forms import InviteForm, LeagueForm, add_service_error
@@ -41,10 +40,9 @@ def league_create(request: HttpRequest) -> HttpResponse:
     form = LeagueForm(request.POST or None,
                       playoff_sources=bracket_selectors.playoff_sources(user=request.user))
     if request.method == "POST" and form.is_valid():
-        create = (bracket_services.bracket_league_create if form.is_bracket()
-                  else league_services.league_create)  # fmt: skip
         try:
-            league = create(organiser=request.user, **form.service_kwargs())
+            league = league_services.league_create(organiser=request.user,
+                                                   **form.service_kwargs())  # fmt: skip
         except ArenaError as exc:
             add_service_error(form, exc)
         else:

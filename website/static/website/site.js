@@ -123,24 +123,15 @@
     }, POLL_MS);
   }
 
-  // Fields that only apply to one mode or format are hidden when they do not.
+  // Fields that only apply to one mode or format are hidden when they do not. Which fields
+  // each format uses comes with the form (data-format-fields: tournament/formats/).
   function setupDependentFields(form) {
+    const byFormat = JSON.parse(form.dataset.formatFields || "{}");
+    const forFormat = (name) => [name, () => (byFormat[value("format")] || []).includes(name)];
     const rules = [
       ["difficulty", () => value("mode") === "solo"],
       ["seed_privacy", () => value("mode") === "solo"],
-      ["rounds", () => value("format") === "swiss"],
-      ["seeds", () => value("format") === "round_robin"],
-      // brackets (docs/site.md "Brackets and seasons")
-      ["best_of", () => ["single_elim", "double_elim", "knockout"].includes(value("format"))],
-      ["seeding", () => ["single_elim", "double_elim", "knockout"].includes(value("format"))],
-      ["advance", () => value("format") === "knockout"],
-      ["playoff_of", () => ["single_elim", "double_elim", "knockout"].includes(value("format"))],
-      ["playoff_top", () => ["single_elim", "double_elim", "knockout"].includes(value("format"))],
-      ["all_seat_orders", () => value("format") === "round_robin"],
-      ["points_table", () => value("format") === "swiss"],
-      ["bye_points", () => value("format") === "swiss"],
-      ["division_size", () => value("format") === "ladder"],
-      ["division_every", () => value("format") === "ladder"],
+      ...[...new Set(Object.values(byFormat).flat())].map(forFormat),
     ];
     function value(name) {
       const field = form.elements.namedItem(name);

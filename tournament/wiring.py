@@ -1,0 +1,53 @@
+"""The one place where the services that react to a match's end are connected to it.
+
+`services/matches.py` ends matches and announces it through `services/match_ended.py`; it
+imports none of the services below, which all import it. `TournamentConfig.ready` calls
+`connect_services` once, so every process (web, worker, command, test) has the same wiring.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from .formats.builtin import register_builtin_formats
+from .models import Match
+from .services import bots, leagues, paired, ratings
+from .services.match_ended import Ending, connect
+
+
+def _count_seats(match: Match, seats: Sequence[Any]) -> None:
+    bots.bot_versions_count_seats(seats=seats)  # the fault rate and streaks count rated matches
+
+
+def _league_result(match: Match, seats: Sequence[Any]) -> None:
+    if match.league_id:
+        ratings.rating_apply_match(match=match)
+        leagues.league_progress(league_id=match.league_id)
+
+
+def _league_failure(match: Match, seats: Sequence[Any]) -> None:
+    if match.league_id:
+        leagues.league_progress(league_id=match.league_id)
+
+
+def _validation(match: Match, seats: Sequence[Any]) -> None:
+    bots.bot_version_record_validation(match=match)
+
+
+def _paired(match: Match, seats: Sequence[Any]) -> None:
+    paired.paired_game_decided(match=match)  # unrated
+
+
+def connect_services() -> None:
+    """Connect the tournament formats and the match handlers (idempotent)."""
+    register_builtin_formats()
+    kind = Match.Kind
+    connect(Ending.RECORDED, kind.LEAGUE, _count_seats)
+    connect(Ending.RECORDED, kind.LEAGUE, _league_result)
+    connect(Ending.RECORDED, kind.VALIDATION, _validation)
+    connect(Ending.RECORDED, kind.PAIRED, _paired)
+    connect(Ending.FAILED, kind.LEAGUE, _league_failure)
+    connect(Ending.FAILED, kind.VALIDATION, _validation)
+    connect(Ending.FAILED, kind.PAIRED, _paired)
+    connect(Ending.ABANDONED, kind.PAIRED, _paired)
