@@ -24,21 +24,17 @@ analyses their results; the local CLI plays the same plan in-process.
 
 from __future__ import annotations
 
-import hashlib
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from competition.seeds import seed_from
+
 from . import sprt
 
 ARMS = ("A", "B")
-SEED_MASK = 2**63 - 1
 
-
-def derive_seed(*parts: object) -> int:
-    digest = hashlib.sha256("/".join(str(p) for p in parts).encode()).digest()
-    return int.from_bytes(digest[:8], "big") & SEED_MASK
 
 
 @dataclass(frozen=True)
@@ -77,14 +73,14 @@ def plan(*, seeds: int, seats: int, opponents: int, base_seed: int) -> list[Plan
     others = opponent_lineup(opponents, seats)
     games = []
     for i in range(seeds):
-        seed = derive_seed(base_seed, "deal", i)
+        seed = seed_from(base_seed, "deal", i)
         for r in range(seats):
             lineup: list[str | int] = [0] * seats
             for k, opponent in enumerate(others):
                 lineup[(r + 1 + k) % seats] = opponent
             for arm in ARMS:
                 lineup[r] = arm
-                bot_seed = derive_seed(base_seed, "bot", arm, i, r)
+                bot_seed = seed_from(base_seed, "bot", arm, i, r)
                 games.append(PlannedGame(i, seed, r, arm, tuple(lineup), bot_seed))
     return games
 

@@ -13,13 +13,13 @@ from typing import Any
 
 import pytest
 
+from competition.seeds import seed_from
 from tests.tournament.conftest import client_for
 from tournament import formats
 from tournament.errors import Faults
 from tournament.formats.base import Format, Place, create_league_match
 from tournament.models import League, Match
 from tournament.selectors.entries import scheduled_entries
-from tournament.services.matches import derive_seed
 
 pytestmark = pytest.mark.django_db
 
@@ -51,7 +51,7 @@ class Gauntlet(Format):
         champion, *challengers = scheduled_entries(league).order_by("pk")
         return [
             create_league_match(league, (champion, challenger),
-                                derive_seed(league.base_seed, "gauntlet", challenger.pk), 1)
+                                seed_from(league.base_seed, "gauntlet", challenger.pk), 1)
             for challenger in challengers
         ]  # fmt: skip
 

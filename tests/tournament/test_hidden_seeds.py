@@ -10,12 +10,12 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
+from competition.seeds import seed_from
 from tests.tournament.conftest import client_for
 from tests.tournament.test_api_errors import assert_error_body
 from tournament.models import Match
 from tournament.services import leagues as ls
 from tournament.services import matches as ms
-from tournament.services.matches import derive_seed
 
 pytestmark = pytest.mark.django_db
 
@@ -81,7 +81,7 @@ def test_hidden_seeds_are_shown_to_no_one_but_staff_until_the_close(
     solo_league, author, other_author, organiser, make_user
 ):
     league, own, other = solo_league("hidden")
-    assert league.base_seed != derive_seed("league", league.pk, league.name)
+    assert league.base_seed != seed_from("league", league.pk, league.name)
     staff = make_user("stella", is_staff=True)
     for user in (None, other_author, author, organiser):
         assert not _api_sees(user, own)

@@ -16,10 +16,11 @@ from django.db.models import Max
 from django.utils import timezone
 
 from competition import bracket_plan as plan
+from competition.seeds import seed_from
 
 from ..errors import Faults, ValidationFailed
 from ..models import Bracket, BracketGame, BracketSeries, League, LeagueEntry, LeaguePlace, Match
-from ..services.matches import derive_seed, match_create_internal
+from ..services.matches import match_create_internal
 from .base import OPEN, Format, Place
 from .playoff import playoff_problems
 
@@ -161,7 +162,7 @@ def _seeded(league: League, bracket: Bracket, entries: list[LeagueEntry]) -> lis
     """Entries in seed order: the followed league's final places, the best rating each
     version earned in its other leagues, or a shuffle fixed by the league's seed."""
     if bracket.seeding == Bracket.Seeding.RANDOM:
-        rng = random.Random(derive_seed(league.base_seed, "seeding"))
+        rng = random.Random(seed_from(league.base_seed, "seeding"))
         shuffled = list(entries)
         rng.shuffle(shuffled)
         return shuffled
@@ -249,7 +250,7 @@ def _play(league: League, bracket: Bracket, series: BracketSeries, entry_of: dic
                 kind=Match.Kind.LEAGUE, mode=league.mode, options=league.options,
                 bot_versions=[_version(e) for e in order], league=league,
                 requested_by=None, round=series.round,
-                seed=derive_seed(league.base_seed, "bracket", series.key, number),
+                seed=seed_from(league.base_seed, "bracket", series.key, number),
             )  # fmt: skip
             BracketGame.objects.create(series=series, match=match, number=number)
         return False

@@ -9,12 +9,12 @@ import random
 from collections.abc import Sequence
 
 from competition import ladder_scheduling as scheduling
+from competition.seeds import seed_from
 
 from ..ladder_rest import ladder_rest_state
 from ..models import League, LeagueEntry, Match
 from ..selectors.entries import scheduled_entries
 from ..services import divisions as division_services
-from ..services.matches import derive_seed
 from .base import OPEN, Format, create_league_match, open_matches
 
 LADDER_QUEUE_PER_ENTRANT = 1  # a ladder keeps about this many open matches per entrant
@@ -85,13 +85,13 @@ class Ladder(Format):
             return []  # its order is known: it waits for a new entrant or version
         league.current_round += 1
         rnd = league.current_round
-        rng = random.Random(derive_seed(league.base_seed, "ladder", rnd))
+        rng = random.Random(seed_from(league.base_seed, "ladder", rnd))
         if league.division_size:
             division_services.divisions_refresh(league, entries, rnd)
         opened = league.matches.order_by("created_at").values_list("created_at").first()
         created = []
         for t, order in enumerate(ladder_tables(league, entries, wanted - open_count, rng)):
-            seed = derive_seed(league.base_seed, rnd, t)
+            seed = seed_from(league.base_seed, rnd, t)
             created.append(create_league_match(league, order, seed, rnd,
                                                ahead=_newcomer_first(order, opened)))  # fmt: skip
         league.save(update_fields=["current_round"])

@@ -7,10 +7,11 @@ import itertools
 from collections.abc import Sequence
 from typing import Any
 
+from competition.seeds import seed_from
+
 from ..models import League, Match
 from ..selectors.entries import scheduled_entries
 from ..selectors.events import round_robin_plan
-from ..services.matches import derive_seed
 from .base import Format, create_league_match
 
 
@@ -50,7 +51,7 @@ class RoundRobin(Format):
                                     all_orders=league.all_seat_orders)  # fmt: skip
         for seed_index, order in tables:
             table_key = "-".join(str(e.pk) for e in sorted(order, key=lambda e: e.pk))
-            seed = derive_seed(league.base_seed, table_key, seed_index)
+            seed = seed_from(league.base_seed, table_key, seed_index)
             created.append(create_league_match(league, order, seed, 1))
         league.save(update_fields=["current_round"])
         return created

@@ -10,10 +10,10 @@ from typing import Any
 from django.db.models import F
 
 from competition import swiss
+from competition.seeds import seed_from
 
 from ..models import League, LeagueEntry, Match
 from ..selectors.entries import scheduled_entries
-from ..services.matches import derive_seed
 from ..standings import final_standings, league_standings, played_tables
 from .base import Format, Place, create_league_match, open_matches
 
@@ -86,7 +86,7 @@ class Swiss(Format):
         tables = swiss_tables(standing, league.seats, rnd, byes, history=history, points=points)
         created = []
         for t, order in enumerate(tables):
-            seed = derive_seed(league.base_seed, rnd, t)
+            seed = seed_from(league.base_seed, rnd, t)
             created.append(create_league_match(league, order, seed, rnd))
         league.save(update_fields=["current_round"])
         return created

@@ -14,6 +14,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from competition.limits import Limits, decisions_bound, match_worst_case_seconds
+from competition.seeds import seed_from
 
 # The built-in formats' tables and the entries they seat keep their names here (the tests and
 # the bench call them so): `X as X` marks them re-exported.
@@ -30,7 +31,7 @@ from ..selectors import league_list
 from ..selectors.entries import scheduled_entries as scheduled_entries
 from .event_rules import entry_open_check, event_problems
 from .game_config import game_config_check
-from .matches import derive_seed, match_cancel_queued, match_enqueue
+from .matches import match_cancel_queued, match_enqueue
 
 log = logging.getLogger(__name__)
 
@@ -122,7 +123,7 @@ def league_create(
                 marks_public=marks_public, all_seat_orders=all_seat_orders, **event,
             )  # fmt: skip
             league.base_seed = (
-                derive_seed("league", league.pk, league.name)
+                seed_from("league", league.pk, league.name)
                 if seed_privacy == seed_privacy_rules.PUBLIC
                 else seed_privacy_rules.secret_base_seed()  # not to be worked out from the id
             )

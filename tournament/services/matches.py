@@ -5,7 +5,6 @@ whose queued message was lost. Challenges are checked and limited in `challenges
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import logging
 import math
 import secrets
@@ -42,15 +41,9 @@ from .redact import redact_host_details
 
 log = logging.getLogger(__name__)
 
-SEED_MASK = 2**63 - 1  # BigIntegerField is signed; engine seeds are any int in [0, 2**64)
 MAX_ATTEMPTS = 3
 BROKER_RECHECK_SECONDS = 2.0  # the reaper's second look into the broker (lost messages)
 
-
-def derive_seed(*parts: object) -> int:
-    """A seed fixed by its parts, so re-creating a league's schedule gives the same games."""
-    digest = hashlib.sha256("/".join(str(p) for p in parts).encode()).digest()
-    return int.from_bytes(digest[:8], "big") & SEED_MASK
 
 
 def match_worst_case(match: Match, seats: int | None = None) -> float | None:

@@ -22,13 +22,14 @@ from django.utils import timezone
 
 from competition import paired_stats as plan_lib
 from competition import sprt
+from competition.seeds import seed_from
 
 from ..errors import Conflict, NotFound, PermissionDenied, RateLimited, ValidationFailed
 from ..models import BotVersion, Match, MatchSeat, PairedComparison, PairedGame
 from .bots import builtin_version
 from .game_config import game_config_check
 from .leagues import is_organiser
-from .matches import derive_seed, match_create_internal
+from .matches import match_create_internal
 
 MAX_SEEDS = 1000  # the cap a request may set
 MAX_GAMES = 4000  # seeds x seats x 2 arms, at the cap
@@ -116,7 +117,7 @@ def paired_create(
             mode=mode, seats=seats, options=cleaned, seeds=seeds, elo0=elo0, elo1=elo1,
             alpha=alpha, beta=beta,
         )  # fmt: skip
-        comparison.base_seed = derive_seed("paired", comparison.pk)
+        comparison.base_seed = seed_from("paired", comparison.pk)
         comparison.save(update_fields=["base_seed"])
         _schedule(comparison, upto=min(seeds, settings.PAIRED_WINDOW_SEEDS))
     return comparison
