@@ -241,7 +241,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=5.0,
                         help="time spent on each games-per-second line (default 5)")
     parser.add_argument("--no-baseline", action="store_true",
-                        help="skip the comparison with the engine before issue 16's speed-up")
+                        help="skip the comparison with the engine at BASELINE_COMMIT (646f005)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
     report = run(args.seconds, not args.no_baseline)
@@ -260,8 +260,8 @@ def main(argv: list[str] | None = None) -> int:
     if "skipped" in base:
         print(f"against the baseline engine: skipped ({base['skipped']})")
     else:
-        print(f"standard, 4 players, against the engine before issue 16 (commit "
-              f"{base['baseline_commit'][:12]}, PlaceFrame/BuyFrame building legal actions "
+        print(f"standard, 4 players, against the baseline engine (commit "
+              f"{base['baseline_commit'][:12]}, whose PlaceFrame/BuyFrame built legal actions "
               f"twice): {base['games_per_second']:.1f} games/s on one core now, "
               f"{base['baseline_games_per_second']:.1f} before, "
               f"{base['speedup']:.2f}x (target >= {TARGET_SPEEDUP}x; the same "
