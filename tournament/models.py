@@ -560,5 +560,5 @@ class SeatMarks(models.Model):
         return f"marks of {self.seat}"
 
 
-# Brackets, seasons and podiums (issue 29) live in their own module.
+# Brackets, seasons and podiums live in their own module, bracket_models.py.
 from .bracket_models import Bracket, BracketGame, BracketSeries, LeaguePlace  # noqa: E402, F401

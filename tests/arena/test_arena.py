@@ -159,7 +159,7 @@ def test_arena_names_a_missing_bot_file() -> None:
 
 
 def test_a_shared_first_is_a_tie_and_a_faulted_seat_never_wins() -> None:
-    """Issue 26: a tie is not a win for both, and a crashing bot's default policy earns it
+    """A tie is not a win for both, and a crashing bot's default policy earns it
     nothing (the runner ranks a faulted seat last; the table does not count it either)."""
     from arena.commands.arena import summarise, summarise_seats
 

@@ -1,4 +1,4 @@
-"""The command line's first hour (issue 28): login with --password-stdin, play --verbose, a
+"""The command line's first hour: login with --password-stdin, play --verbose, a
 fault told in the bot's own steps, submit's help, and the console script from anywhere."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Must show (issue 14): a JavaScript bot written only from docs/bot-protocol.md plays a clean
+"""A JavaScript bot written only from docs/bot-protocol.md plays a clean
 Duel and a clean 4-player standard game through the CLI's ``play`` command, as a ``.js`` file
 and as a zip bundle, in the real sandbox."""
 

@@ -1,4 +1,4 @@
-"""`/api/docs/` renders with no internet (issue 11): Swagger UI comes from this server
+"""`/api/docs/` renders with no internet: Swagger UI comes from this server
 (drf-spectacular-sidecar). Chromium may reach only the live server; every other request is
 aborted and recorded, and the page must still list the API's operations."""
 

@@ -1,4 +1,4 @@
-"""CI cannot pass with a piece missing (issue 26): under CI=true `.ci/check` (and so `.ci/run`)
+"""CI cannot pass with a piece missing: under CI=true `.ci/check` (and so `.ci/run`)
 fails with one line per missing service, browser, npm or isolation layer, and a test that
 would skip for want of one fails instead (tests/conftest.py). The shared Redis is never
 stopped here: the checks are pointed at a closed port (CI_REDIS_PORT)."""

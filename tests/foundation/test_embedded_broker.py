@@ -2,8 +2,8 @@
 under
 concurrent writers: two producer processes of four threads each, and one real Celery worker
 (prefork, as the embedded worker runs) that consumes and publishes at once. Every one of 10,000
-messages runs exactly once and the worker never dies (issue 26: the filesystem transport it
-replaces handed a worker a half-written message file, which killed it)."""
+messages runs exactly once and the worker never dies (kombu's filesystem transport can hand a
+worker a half-written message file, which kills it)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The embedded matches worker killed outright (SIGKILL of its process group) while a ladder
-plays on a real `runserver` (issue 26): runserver starts it again at once, with the reason in
+plays on a real `runserver`: runserver starts it again at once, with the reason in
 its log; the periodic worker, untouched, re-queues the killed match when its heartbeat goes stale
 (within MATCH_HEARTBEAT_STALE_SECONDS + REAPER_SECONDS), and sends again any queued match whose
 message died with the worker (REAPER_QUEUED_AGE_SECONDS); every match finishes, and counts

@@ -1,4 +1,4 @@
-"""The embedded default runs matches off the request path (issue 11).
+"""The embedded default runs matches off the request path.
 
 A real `runserver` with no broker configured, on a fresh DATA_DIR: its embedded Celery workers
 (the SQLite broker; a matches worker, and a periodic worker with beat) validate two uploaded

@@ -1,4 +1,4 @@
-"""/status and /metrics with a real worker (issue 26): the embedded default's Celery worker,
+"""/status and /metrics with a real worker: the embedded default's Celery worker,
 started by `runserver` on a fresh DATA_DIR, beats; /status lists it and /metrics counts it and
 the validation matches it plays. Frozen (SIGSTOP: alive to its parent, but doing nothing), it
 stops beating and /status says "no_worker" once WORKER_STALE_SECONDS pass; thawed, it is back.

@@ -1,4 +1,4 @@
-"""/status and /metrics on the production stack (issue 26): gunicorn and Celery workers on
+"""/status and /metrics on the production stack: gunicorn and Celery workers on
 PostgreSQL and Redis (scripts/stack.py). The worker's heartbeat reaches the web through the
 database; with the worker killed, matches wait in Redis and both endpoints show the depth
 that Redis reports, the silence, and the queued matches; a new worker plays them and both

@@ -1,4 +1,4 @@
-"""What a spectator does beyond watching, in real headless Chromium (issue 30): following a
+"""What a spectator does beyond watching, in real headless Chromium: following a
 live match and stepping back out of it, the move list, the step kept in the address (and
 corrected when it is beyond the end), "Copy link", the embed page (framed by another page),
 a queued match's place in the queue, spoiler-free lists, axe-core at desktop and phone width

@@ -1,5 +1,6 @@
-"""Issue 30's units: every narrated step and event is a sentence (no `key=value` left), chart
-colours stay distinct for 8 bots, a queued match's place, the featured match."""
+"""What a spectator sees, unit by unit: every narrated step and event is a sentence (no
+`key=value` left), chart colours stay distinct for 8 bots, a queued match's place, the featured
+match."""
 
 from __future__ import annotations
 
@@ -51,7 +52,7 @@ def _contrast_on_white(colour: str) -> float:
 
 
 def test_eight_bots_of_one_chart_get_eight_distinct_readable_colours():
-    # ids that the id-derived hue puts on neighbouring hues (the issue's two greens)
+    # ids that the id-derived hue puts on neighbouring hues (two of them nearly the same green)
     ids = [3, 24, 45, 11, 32, 7, 19, 40]
     colours = distinct_colours(ids)
     assert len(set(colours.values())) == 8

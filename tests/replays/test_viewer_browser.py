@@ -1,7 +1,7 @@
 """The replay viewer in real headless Chromium: load a 4-player replay, step, seek, switch
 seats, and check what the page shows against the recorded result, and save a screenshot.
 How long drawing one step takes is measured by bench/viewer.py: a test asserts behaviour, and a
-render budget failed on a loaded machine (issue 11)."""
+render budget would fail on a loaded machine."""
 
 from __future__ import annotations
 

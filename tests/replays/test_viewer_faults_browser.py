@@ -1,4 +1,4 @@
-"""The viewer shows a fault where it happened (issue 26, "Faults are visible where people look"):
+"""The viewer shows a fault where it happened:
 in real headless Chromium, a 4-player replay whose seat 2 crashed at its 12th decision says so
 at that step, in words and on the seek bar, narrates that seat's later moves as the default
 policy's, and shows nothing of the bot's stderr."""

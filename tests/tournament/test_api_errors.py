@@ -1,5 +1,5 @@
 """Every /api/ answer that is an error is the one JSON error body, DEBUG on or off; validation
-errors name every field at fault, as lists of strings (issue 11, "API and security")."""
+errors name every field at fault, as lists of strings."""
 
 from __future__ import annotations
 

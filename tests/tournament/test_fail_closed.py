@@ -1,4 +1,4 @@
-"""Fail closed (issue 26): where the deployment requires isolation layers
+"""Fail closed: where the deployment requires isolation layers
 (SANDBOX_REQUIRED_ISOLATION, every layer in production) a match whose worker lacks one starts
 no bot and fails with the reason on the match, on its page and in the worker's log; the
 embedded default runs with fewer layers and says so on the match. Real runner, real bots."""

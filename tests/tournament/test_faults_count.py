@@ -1,4 +1,4 @@
-"""Faults count (issue 26): with the real runner and sandbox, a seat that crashes ranks last and
+"""Faults count: with the real runner and sandbox, a seat that crashes ranks last and
 loses rating to every other seat, as the match API, the ladder API and the league page show;
 a validation with a syntax error fails and ranks the bot last. With the scripted runner: a
 version that faults in FAULT_SUSPEND_AFTER rated matches in a row is suspended from scheduling

@@ -1,4 +1,4 @@
-"""Issue 29: a league keeps the counts of its ended matches (finished, failed, cancelled) in its
+"""A league keeps the counts of its ended matches (finished, failed, cancelled) in its
 row, so its page never counts its history. Every way a league match ends is counted once, the
 page's counts equal a live count after each, and migration 0022 fills the counts of an
 existing database."""

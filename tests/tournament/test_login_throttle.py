@@ -1,5 +1,5 @@
 """Password guessing is throttled per client address, per account at an address and, slowing
-rather than locking, per account from every address (issues 11 and 26): 429 with Retry-After,
+rather than locking, per account from every address: 429 with Retry-After,
 the right password included, on the API token endpoint and the login form, and never for the
 owner of an account that somebody else guesses at. Behind the proxy the address is the
 client's, from X-Forwarded-For (tests/tournament/test_client_address.py)."""

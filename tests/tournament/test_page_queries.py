@@ -1,4 +1,4 @@
-"""Issue 16: the queries a list page costs do not grow with its rows (API lists, ladder, league
+"""The queries a list page costs do not grow with its rows (API lists, ladder, league
 page, bot page, match list page), lists ship summaries and page by keyset, and the anonymous
 page cache is dropped by any write."""
 

@@ -1,5 +1,5 @@
-"""Errors that say what is wrong, in plain words, and the right one first (issue 26, "rough
-edges"): a filter value that cannot be read is a 400 with a message, every method an endpoint
+"""Errors that say what is wrong, in plain words, and the right one first: a filter value that
+cannot be read is a 400 with a message, every method an endpoint
 does not take is a 405 with the error body, a request is refused for who sends it before its
 fields are read, and a solo game without a difficulty says which difficulties there are."""
 

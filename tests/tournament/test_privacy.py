@@ -1,4 +1,4 @@
-"""Private stays private (issue 26): a bot version's stderr (`log`), build log and fault
+"""Private stays private: a bot version's stderr (`log`), build log and fault
 evidence reach its owner and staff only. Every endpoint, page and download that can carry them
 is fetched as an anonymous visitor, as another author, as the owner and as staff."""
 

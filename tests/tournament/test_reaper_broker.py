@@ -1,5 +1,5 @@
-"""The reaper sends again a long-queued match only when the broker no longer holds its message
-(issue 26): a match waiting behind a backlog is left alone, so a long healthy queue gets no
+"""The reaper sends again a long-queued match only when the broker no longer holds its message:
+a match waiting behind a backlog is left alone, so a long healthy queue gets no
 duplicates, and a lost one is sent again, to the retry queue that workers serve first."""
 
 from __future__ import annotations

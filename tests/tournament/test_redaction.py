@@ -1,4 +1,4 @@
-"""Failure reasons users read never contain host paths or process ids (issue 11)."""
+"""Failure reasons users read never contain host paths or process ids."""
 
 from __future__ import annotations
 

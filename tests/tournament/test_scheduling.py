@@ -139,8 +139,8 @@ def test_the_scheduler_chooses_as_if_it_priced_every_candidate():
 
 def test_a_table_of_a_big_busy_ladder_prices_few_candidates(monkeypatch):
     """At 1,000 entrants, nearly all in an open match (the ladder keeps one open match per
-    entrant), the next table prices only the free ones, not the whole ladder (issue 29:
-    bench/season.py without divisions)."""
+    entrant), the next table prices only the free ones, not the whole ladder
+    (bench/season.py without divisions)."""
     rng = random.Random(5)
     entrants = [C(k, rng.gauss(25, 6), rng.uniform(1, 8), 50, busy=k >= 10) for k in range(1000)]
     priced = []

@@ -1,4 +1,4 @@
-"""The bundle upload limit holds while the body streams in (issue 11): a 50 MiB upload is
+"""The bundle upload limit holds while the body streams in: a 50 MiB upload is
 refused before it is read in full, and a damaged zip is refused at upload."""
 
 from __future__ import annotations

@@ -120,7 +120,7 @@ class Audit:
         page.screenshot(path=str(SCREENSHOTS / f"{name}-desktop.png"), full_page=True)
         page.set_viewport_size(PHONE)
         page.wait_for_timeout(150)
-        # The replay viewer's own phone layout is the viewer's (replays/, issue 13): the site's
+        # The replay viewer's own phone layout is the viewer's (replays/): the site's
         # part of the page is measured with it hidden.
         overflow = page.evaluate("""() => {
             const viewer = document.querySelector('#viewer');

@@ -64,7 +64,8 @@ def test_every_link_on_every_docs_page_answers_200(client) -> None:
                 todo.append(target)
     assert "/docs/protocol/#languages" in checked  # in-page anchors are checked too
     assert not broken, "\n".join(broken)
-    # The links the issue found broken are among those followed, and now lead to pages.
+    # The protocol page's links to the CLI, the examples and the schema are among those
+    # followed, and lead to pages.
     protocol = pages[START]
     assert 'href="/docs/cli/"' in protocol
     assert 'href="/docs/bot-protocol-examples/"' in protocol

@@ -1,4 +1,4 @@
-"""Health is visible (issue 26): /status and /metrics read what the database and the broker
+"""Health is visible: /status and /metrics read what the database and the broker
 hold, on real matches played by the engine and a real bot that crashes in its validation
 match; /metrics is closed to all but staff and the token holder with DEBUG off; organisers and
 staff see a banner when no worker has checked in; every visitor sees that a queued match is

@@ -1,4 +1,4 @@
-"""A new author's first hour in Debian's Chromium, as issue 28 asks: sign up, open "Write a bot"
+"""A new author's first hour in Debian's Chromium: sign up, open "Write a bot"
 from the home page, download the Python starter kit, upload that zip as it came, enter the
 demo's open Duel ladder from its page, and see the bot's first rated match there and on the
 match's page.

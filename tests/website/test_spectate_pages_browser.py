@@ -1,4 +1,4 @@
-"""A league of 8 bots as a spectator sees it (issue 30): the rating chart fits a phone (no
+"""A league of 8 bots as a spectator sees it: the rating chart fits a phone (no
 fixed 520 px in a 345 px box) with 8 distinct line colours, the league's match list hides
 results until asked while the ladder stays visible. Screenshots under /tmp/shots-spectate/."""
 

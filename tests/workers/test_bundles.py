@@ -197,7 +197,7 @@ def _stored_zip(entries: dict[str, bytes | str]) -> bytes:
 
 
 def test_a_member_with_a_bad_crc_is_refused_at_validation() -> None:
-    """Issue 11: a damaged zip passed the upload and failed at unpack as a runner error."""
+    """A damaged zip is refused at upload, not at unpack as a runner error."""
     data = bytearray(_stored_zip({"bot.json": MANIFEST, "main.py": SOURCE}))
     at = bytes(data).index(SOURCE)
     data[at] ^= 0x01  # one bit of main.py's stored bytes: its CRC no longer matches
@@ -216,8 +216,8 @@ def test_a_deflated_member_that_is_corrupt_is_refused() -> None:
 
 
 def test_unpacking_a_damaged_zip_fails_with_a_bundle_error(tmp_path: Path) -> None:
-    """Unpacking skips validation's separate CRC pass (issue 16: a zip bundle was decompressed
-    twice per match); the extraction's own CRC check must still refuse a damaged member."""
+    """Unpacking skips validation's separate CRC pass (so a zip bundle is decompressed once
+    per match); the extraction's own CRC check must still refuse a damaged member."""
     data = bytearray(_stored_zip({"bot.json": MANIFEST, "main.py": SOURCE}))
     at = bytes(data).index(SOURCE)
     data[at] ^= 0x01

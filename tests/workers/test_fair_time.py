@@ -182,7 +182,7 @@ def test_cpu_time_comes_from_the_bots_cgroup_where_the_machine_has_cgroup_v2(
 
 def test_the_cgroup_hierarchy_favours_dynamic_moves_when_the_worker_may_set_it() -> None:
     """Each bot start moves a process into a cgroup; without ``favordynmods`` every move waits
-    for an RCU grace period (10-20 ms a bot, issue 16). As root the sandbox sets it, unless
+    for an RCU grace period (10-20 ms a bot). As root the sandbox sets it, unless
     ``ISLE_CGROUP_FAVORDYNMODS=0``."""
     from workers.sandbox.isolation import _mount_options, cgroup_base, favor_dynamic_moves
 

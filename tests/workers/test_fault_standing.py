@@ -1,4 +1,4 @@
-"""Faults count (issue 26): a seat that faults ranks below every seat that did not, the replay
+"""Faults count: a seat that faults ranks below every seat that did not, the replay
 carries that standing and `arena verify` re-derives it; every seat has its own startup window;
 a bot that sleeps is faulted on the wall clock with a message true of what it did; the kept
 stderr runs to the bot's end."""

@@ -9,9 +9,9 @@ covered. Two kinds of checks:
   and deck order, the solo sister's face-down cards) must produce the same ``decide`` bytes;
   the twin first redoes the automatic step that chose who is asked, since that choice may
   depend on the scrambled cards;
-* the two side channels found by a probe (issue 11): a ``step`` that counted other seats'
-  answers in anytime rounds (only seats holding a playable card are asked), and ``pending``
-  naming who holds rescue cards or can afford a kept card (tests/engine/standard/
+* two side channels, each checked on its own: a ``step`` that would count other seats'
+  answers in anytime rounds (only seats holding a playable card are asked), and a ``pending``
+  that would name who holds rescue cards or can afford a kept card (tests/engine/standard/
   test_observation.py covers the observation itself).
 """
 

@@ -1,4 +1,4 @@
-"""Observation deltas (issue 16): a bot that answers ``{"ready": true, "deltas": true}`` gets
+"""Observation deltas: a bot that answers ``{"ready": true, "deltas": true}`` gets
 each observation after its first as ``observation_delta``; a real sandboxed bot rebuilds the
 full observations from them and they match the engine's. Without the flag nothing changes."""
 

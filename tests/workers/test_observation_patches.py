@@ -1,4 +1,4 @@
-"""Observation patches (issue 16): a bot that answers ``{"ready": true, "deltas": "json-patch"}``
+"""Observation patches: a bot that answers ``{"ready": true, "deltas": "json-patch"}``
 gets each observation after its first as ``observation_patch``, an RFC 6902 JSON Patch of
 ``add``, ``remove`` and ``replace`` operations. Applied in order to the first observation, the
 patches give every later observation of every seat of every mode; a real sandboxed bot

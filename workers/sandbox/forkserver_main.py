@@ -1,7 +1,7 @@
 """The Python fork server: a warm interpreter that starts Python bots by forking itself.
 
 A fresh ``python3`` costs a bot about 10 ms of CPU before its first line runs, and its exit
-as much again; four of them were most of a short match's fixed cost (issue 16). This program
+as much again; four of them would be most of a short match's fixed cost. This program
 runs once per worker process, under the same interpreter and flags a Python bot gets
 (``python3 -s -B``), with the bots' minimal environment. For each bot it forks a child that
 takes exactly the steps a sandboxed ``exec`` takes (``LaunchPlan.preexec``: cgroup, limits,

@@ -1,6 +1,6 @@
 """Exits with status 3 at its first decision, unless it sits in seat 0: it passes validation
-(which seats the new version in seat 0) and crashes in league matches elsewhere, as the bot of
-issue 26 that "exits whenever it sits in seat 2"."""
+(which seats the new version in seat 0) and crashes in league matches elsewhere, like a bot that
+exits whenever it sits in seat 2."""
 
 import json
 import sys
