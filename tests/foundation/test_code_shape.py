@@ -1,4 +1,4 @@
-"""Two lines the product code keeps (docs/architecture.md, "Holding the line"):
+"""Two lines the product code keeps (docs/architecture.md, "How the line is held"):
 
 - no function above cyclomatic complexity 25 (radon's measure), except the hot loops named,
   each with its measured reason, in docs/architecture.md's one list;
