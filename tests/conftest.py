@@ -29,6 +29,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.ports import free_port as next_free_port
+
 REPO = Path(__file__).resolve().parent.parent
 # Users in each role and a test's file storages, for the tests of the site and the API.
 pytest_plugins = ["tests.accounts"]
@@ -77,7 +79,7 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 
 # Under CI=true these may not skip: a skip there would hide a missing service, browser or
 # isolation layer (.ci/check refuses to start without them; this catches what it cannot see).
-STRICT_MARKERS = ("integration", "browser")
+STRICT_MARKERS = ("integration", "browser", "ci_required")
 CONTAINMENT = {  # the sandbox's containment tests, which skip where a layer is missing
     "tests/workers/test_hostile.py", "tests/workers/test_orphans.py",
     "tests/workers/test_credentials.py", "tests/workers/test_fair_time.py",
@@ -156,10 +158,9 @@ def axe() -> Path:
 
 @pytest.fixture
 def free_port() -> int:
-    """A TCP port on 127.0.0.1 that was free a moment ago, for servers a test starts."""
-    from scripts.s3server import free_port
-
-    return free_port()
+    """A TCP port on 127.0.0.1 for a server the test starts, never handed to another test
+    (tests/ports.py)."""
+    return next_free_port()
 
 
 @pytest.fixture
@@ -181,11 +182,10 @@ def stack_env(transactional_db: None) -> dict[str, str]:
 @pytest.fixture
 def live_stack(stack_env: dict[str, str], tmp_path: Path) -> Iterator[object]:
     """A running web + one Celery worker + beat on the test database and TEST_REDIS_URL."""
-    from scripts.s3server import free_port
     from scripts.stack import Stack
 
     env = {**stack_env, "DATA_DIR": str(tmp_path / "data"), "DEBUG": "1"}
-    with Stack(workers=1, port=free_port(), env=env, state_dir=tmp_path / "stack") as stack:
+    with Stack(workers=1, port=next_free_port(), env=env, state_dir=tmp_path / "stack") as stack:
         yield stack
 
 
@@ -195,7 +195,7 @@ def s3_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
     from scripts.s3server import S3Server
 
     log = tmp_path_factory.mktemp("s3server") / "moto.log"
-    with S3Server(log_path=log) as server:
+    with S3Server(port=next_free_port(), log_path=log) as server:
         yield server
 
 

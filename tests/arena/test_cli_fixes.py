@@ -76,6 +76,7 @@ def test_a_fault_is_told_at_the_bots_own_step(capsys: pytest.CaptureFixture) -> 
 
 
 @pytest.mark.slow
+@pytest.mark.ci_required  # the index must be in reach under CI
 def test_pip_install_e_gives_the_console_script_and_python_m_arena_from_anywhere(
     tmp_path: Path,
 ) -> None:

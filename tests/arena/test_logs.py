@@ -81,6 +81,7 @@ int main() {
 """
 
 
+@pytest.mark.ci_required
 @pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
 def test_a_failed_cpp_build_shows_its_whole_log(server, capsys, tmp_path) -> None:  # noqa: ANN001, F811
     from tests.workers.starters import zip_bundle

@@ -80,7 +80,8 @@ def test_a_worker_that_keeps_dying_is_given_up_loudly(tmp_path: Path) -> None:
         )
         assert "not restarted any more" in state["message"]
         assert "NOT restarted any more" in console.getvalue()
-        time.sleep(1)  # given up for good: no further start
+        seen = supervisor.rounds  # given up for good: two more rounds start nothing
+        _wait(lambda: supervisor.rounds >= seen + 2, 60, "two more supervision rounds")
         assert supervisor_state(tmp_path)["roles"]["matches"]["restarts"] == MAX_DEATHS - 1
         assert state["roles"]["periodic"]["state"] == "running"
     assert supervisor_state(tmp_path)["state"] == "failed"

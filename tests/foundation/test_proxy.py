@@ -33,6 +33,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.ports import free_port
+
 REPO = Path(__file__).resolve().parents[2]
 TEMPLATE = REPO / "deploy" / "nginx.conf.template"
 NGINX = os.environ.get("NGINX_PATH") or "/usr/sbin/nginx"
@@ -43,12 +45,6 @@ START_DEADLINE = 60.0
 HASH = "0123456789ab"
 
 pytestmark = pytest.mark.slow
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def render(template: str, values: dict[str, str]) -> str:

@@ -15,8 +15,8 @@ import uuid
 import pytest
 from django.utils import timezone
 
-from scripts.s3server import free_port
 from scripts.stack import Stack
+from tests.ports import free_port
 from tournament.models import LeagueEntry, Match, MatchSeat, RatingChange
 from tournament.services.ratings import ratings_recompute
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from scripts.s3server import free_port
 from scripts.stack import Stack
+from tests.ports import free_port
 
 from .stack_api import (
     Api,

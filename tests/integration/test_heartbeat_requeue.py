@@ -24,8 +24,8 @@ from django.db.models import F
 
 from replayfile.format import decode
 from replayfile.verify import verify_document
-from scripts.s3server import free_port
 from scripts.stack import Stack
+from tests.ports import free_port
 from tournament.models import LeagueEntry, Match, MatchSeat, RatingChange
 from tournament.services.ratings import ratings_recompute
 

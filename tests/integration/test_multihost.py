@@ -22,8 +22,8 @@ import pytest
 from replayfile.format import decode
 from replayfile.verify import verify_document
 from scripts.hosts import namespaces_possible
-from scripts.s3server import free_port
 from scripts.stack import Stack
+from tests.ports import free_port
 from tournament.models import BotVersion, Match
 from tournament.services.demo import STARTER_BOTS
 

@@ -22,8 +22,28 @@ def real_modes() -> list[str]:
     return [m for m in available_modes() if m != "toy"]
 
 
+def _class_of(mode: str) -> type:
+    if mode == "toy":
+        from tests.replays.toy_mode import ToyGame
+
+        return ToyGame
+    return mode_class(mode)
+
+
 def max_seats(mode: str) -> int:
-    return mode_class(mode).game_type.max_seats
+    return _class_of(mode).game_type.max_seats
+
+
+def mode_views(seats: tuple[int | None, ...] = (None, 0, 1)) -> list[tuple[str, int | None]]:
+    """(mode, seat) pairs of every mode with the seats it has (None: the spectator), for
+    parametrizing with ``indirect=["any_mode"]``."""
+    return [(mode, seat) for mode in ["toy", *real_modes()] for seat in seats
+            if seat is None or seat < max_seats(mode)]  # fmt: skip
+
+
+def scoring_modes() -> list[str]:
+    """The modes whose frames carry running scores (their game keeps ``scores``)."""
+    return [m for m in ["toy", *real_modes()] if callable(getattr(_class_of(m), "scores", None))]
 
 
 @pytest.fixture(params=["toy", *real_modes()])

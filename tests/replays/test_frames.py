@@ -7,6 +7,7 @@ import pytest
 from engine import new_game
 from replayfile.format import decode
 from replayfile.frames import InvalidSeat, apply_patch, build_frames, diff, parse_seat
+from tests.replays.conftest import mode_views, scoring_modes
 
 
 def _views(payload):
@@ -18,11 +19,9 @@ def _views(payload):
     return out
 
 
-@pytest.mark.parametrize("seat", [None, 0, 1])
+@pytest.mark.parametrize(("any_mode", "seat"), mode_views(), indirect=["any_mode"])
 def test_patches_rebuild_every_view(any_mode, record, seat):
     game, steps, data = record(any_mode, seed=13)
-    if seat is not None and seat >= game.seats:
-        pytest.skip("fewer seats")
     doc = decode(data)
     payload = build_frames(doc, seat)
     views = _views(payload)
@@ -56,11 +55,10 @@ def test_parse_seat():
             parse_seat(bad, 4)
 
 
+@pytest.mark.parametrize("any_mode", scoring_modes(), indirect=True)
 def test_running_scores_end_at_the_result(any_mode, record):
     game, steps, data = record(any_mode, seed=17)
     payload = build_frames(decode(data))
-    if payload["scores"] is None:
-        pytest.skip(f"mode {any_mode} cannot score mid-game")
     assert len(payload["scores"]) == len(steps) + 1
     assert payload["scores"][-1] == game.result()["scores"]
     me = game.seats - 1

@@ -59,7 +59,7 @@ league_create(organiser=olga, name="Winter duel", mode="duel", seats=2, format="
 
 @pytest.fixture(scope="module")
 def demo_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    from scripts.s3server import free_port
+    from tests.ports import free_port
 
     tmp_path = tmp_path_factory.mktemp("demo")
     env = demo_env(tmp_path)

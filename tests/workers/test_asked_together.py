@@ -140,12 +140,16 @@ def test_a_seat_is_charged_until_its_answer_arrives_not_until_its_turn(
     flag = tmp_path / "seat1-answered"
     bot = _bot(tmp_path, "answer", 0.0, str(flag))
     seen: list[bool] = []  # at seat 0's answers in a draft: whether seat 1's was seen before
+    own_clock: list[float] = []  # seat 1's seconds from its question to the sight of its answer
     original = BotProcess.finish
 
     def finish(self: BotProcess, alongside: Any = ()) -> tuple[bytes, float]:
         result = original(self, alongside)
         if len(alongside) == 3:  # seat 0, asked with seats 1, 2 and 3 (in this order)
-            seen.append(alongside[0]._reply_seen_at is not None)
+            other = alongside[0]
+            seen.append(other._reply_seen_at is not None)
+            if other._reply_seen_at is not None:
+                own_clock.append(other._reply_seen_at - other._ask.started)
         return result
 
     monkeypatch.setattr(BotProcess, "finish", finish)
@@ -156,7 +160,10 @@ def test_a_seat_is_charged_until_its_answer_arrives_not_until_its_turn(
     slow = [outcome.actions[i] for i in drafts if outcome.actions[i]["seat"] == 0]
     quick = [outcome.actions[i] for i in drafts if outcome.actions[i]["seat"] == 1]
     assert seen and seen[0], seen  # the first draft: seat 1's answer seen before its turn
-    assert quick[0]["seconds"] < slow[0]["seconds"], (quick[0], slow[0])
+    # seat 1 is charged up to the moment its answer arrived, not up to its turn to be read
+    # after seat 0 (which answers only once seat 1 has): the same instants, not a race
+    assert quick[0]["seconds"] == pytest.approx(own_clock[0], abs=1e-6), (quick[0], own_clock)
+    assert len(slow) == len(quick)
 
 
 def test_a_bot_that_loops_while_another_seat_thinks_is_stopped_and_faulted(

@@ -106,7 +106,7 @@ def test_a_bot_within_its_cpu_limit_is_never_faulted_for_pauses(
     for step in steps:
         # paused 0.8 s and computed 0.3 s: over the 1 s limit on the wall clock, not in CPU
         assert step["seconds"] >= PAUSE_FOR + 0.25
-        assert 0.25 <= step["cpu"] < 1.0
+        assert 0.25 <= step["cpu"] <= step["seconds"]  # its computing, charged; not its pauses
     assert outcome.timing[0]["late"] == 0
     assert outcome.timing[0]["wall"] > outcome.timing[0]["total"] + 30 * PAUSE_FOR - 0.1
     verify_document(decode(outcome.replay))
@@ -137,7 +137,8 @@ def test_a_sleeping_bot_is_faulted_by_the_wall_clock_ceiling(
     # 2 x the 1 s limit + no bank: and the message says what the bot did
     assert "wall-clock ceiling of 2.000 s" in fault.message and "slept or blocked" in fault.message
     assert fault.evidence is not None
-    assert fault.evidence["wall"] >= 2.0 and fault.evidence["cpu"] < 1.0
+    # under the CPU limit, so the fault is the ceiling's, whatever the machine's speed
+    assert fault.evidence["wall"] >= 2.0 and fault.evidence["cpu"] < LIMITS.decision_seconds
 
 
 def test_a_bot_that_uses_up_the_seats_wall_budget_is_faulted_and_the_match_finishes(

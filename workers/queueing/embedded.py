@@ -251,6 +251,7 @@ class EmbeddedWorker:
         self._stop = threading.Event()
         self._lock = threading.Lock()
         self._watch: threading.Thread | None = None
+        self.rounds = 0  # how often the children were looked at: "nothing happened since" is seen
 
     @staticmethod
     def _command(role: str) -> list[str]:
@@ -357,6 +358,7 @@ class EmbeddedWorker:
                     return
                 for child in self.children.values():
                     self._check(child)
+                self.rounds += 1
 
     def _check(self, child: _Child) -> None:
         if child.state == "failed":

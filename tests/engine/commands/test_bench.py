@@ -38,6 +38,7 @@ def test_bench_reports_games_per_second_and_enumeration(capsys: pytest.CaptureFi
                                    and "vector_duel_8" not in before)
 
 
+@pytest.mark.ci_required  # a clean clone has the history that holds the baseline engine
 def test_bench_compares_with_the_baseline_engine_on_the_same_seeds() -> None:
     """Both engines really play (the baseline from git history), or the reason is given."""
     from engine.commands.bench import BENCH
