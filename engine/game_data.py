@@ -31,7 +31,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from .boat import COLOURS, BoatLayout, cells_of
+from .boat import COLOURS, BoatLayout, base_layouts, cells_of
 from .cards import (
     DISCOVERY_IDS,
     FAMILY_LESSON_IDS,
@@ -44,6 +44,7 @@ from .cards import (
 )
 from .errors import ConfigError
 from .jsontext import compact
+from .modes.duel.data import ISLAND_SPACES, duel_data
 from .shapes import Shape, base_shapes
 from .version import ENGINE_VERSION
 
@@ -103,8 +104,6 @@ def _base_cards(mode: str) -> list[dict[str, Any]]:
 
 
 def _duel_cards() -> list[dict[str, Any]]:
-    from .modes.duel.data import duel_data
-
     out = []
     for card in sorted(duel_data().cards.values(), key=lambda c: c.id):
         rules: dict[str, Any] = {}
@@ -158,16 +157,12 @@ def _boat(layout: BoatLayout, raw: dict[str, Any]) -> dict[str, Any]:
 
 
 def _base_boats() -> dict[str, Any]:
-    from .boat import base_layouts
-
     raw = _read("engine.data.base", "boats.json")
     return {name: _boat(layout, raw["outline"])
             for name, layout in base_layouts().items()}
 
 
 def _duel_boats() -> dict[str, Any]:
-    from .modes.duel.data import duel_data
-
     raw = _read("engine.data.duel", "boats.json")["boats"]
     return {name: _boat(layout, raw[name]) for name, layout in duel_data().layouts.items()}
 
@@ -206,8 +201,6 @@ def _base_shapes(mode: str) -> dict[str, Any]:
 
 
 def _duel_shapes() -> dict[str, Any]:
-    from .modes.duel.data import duel_data
-
     data = duel_data()
     out: dict[str, Any] = {}
     for cat in data.cats:
@@ -220,8 +213,6 @@ def _duel_shapes() -> dict[str, Any]:
 
 
 def _duel_tiles() -> list[dict[str, Any]]:
-    from .modes.duel.data import duel_data
-
     data = duel_data()
     tiles = [c.to_json() for c in data.cats]
     for s in data.treasure_shapes:
@@ -234,8 +225,6 @@ def _duel_tiles() -> list[dict[str, Any]]:
 
 
 def _island() -> dict[str, Any]:
-    from .modes.duel.data import ISLAND_SPACES, duel_data
-
     island = duel_data().island
     raw = _read("engine.data.duel", "island.json")
     places = {s["space"]: s for s in raw["spaces"]}

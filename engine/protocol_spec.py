@@ -19,6 +19,7 @@ from typing import Any
 
 from .actions import ActionSpec
 from .boat import COLOURS
+from .modes import mode_class
 
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 _DATA = Path(__file__).resolve().parent / "data" / "protocol"
@@ -89,8 +90,6 @@ def _shared_types() -> dict[str, ObjectType]:
 @cache
 def mode_spec(mode: str) -> ModeSpec:
     """The description of ``mode``; raises KeyError for a mode without one."""
-    from .modes import mode_class
-
     path = _DATA / f"{mode}.json"
     if not path.exists():
         raise KeyError(f"mode {mode!r} has no protocol description")

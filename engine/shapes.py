@@ -20,7 +20,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from .boat import STRIDE, WIDTH, BoatLayout, cell_index
+from .boat import STRIDE, WIDTH, BoatLayout, cell_index, neighbours
 
 Cells = tuple[tuple[int, int], ...]
 
@@ -390,11 +390,8 @@ def is_legal_placement(
         return "the tile would leave the boat"
     if mask & occupied:
         return "the tile would overlap another tile"
-    if occupied and not anywhere:
-        from .boat import neighbours
-
-        if not neighbours(mask) & occupied:
-            return "the tile must touch a tile already on the boat"
+    if occupied and not anywhere and not neighbours(mask) & occupied:
+        return "the tile must touch a tile already on the boat"
     return None
 
 

@@ -12,10 +12,10 @@ class TournamentConfig(AppConfig):
     def ready(self) -> None:
         # Signal receivers, tasks and the wiring import models and services, which may only load
         # once the app registry is ready: Django's own rule for ready(), hence imports here.
-        from .login_signals import on_logged_in, on_login_failed
-        from .page_cache import watch_connection
-        from .tasks import match_play_task  # noqa: F401  (registers every task with Celery)
-        from .wiring import connect_services
+        from .login_signals import on_logged_in, on_login_failed  # noqa: PLC0415 - app ready
+        from .page_cache import watch_connection  # noqa: PLC0415 - app registry ready
+        from .tasks import match_play_task  # noqa: F401, PLC0415 - registers the tasks
+        from .wiring import connect_services  # noqa: PLC0415 - services import models
 
         connect_services()  # the formats, and what a match's end sets off
         user_login_failed.connect(on_login_failed, dispatch_uid="tournament-login-throttle")

@@ -22,7 +22,7 @@ def make_bot(name: str, mode: str, seat: int, seed: int):
     if is_builtin_bot(name):
         # imported here, not at the top: the search loads the forward model and every mode's
         # greedy bot (0.14 s), which a process playing only random or greedy bots never needs
-        from .search import search_bot
+        from .search import search_bot  # noqa: PLC0415
 
         return search_bot(name, seat, seed)
     raise ConfigError(f"unknown built-in bot {name!r}; built-in bots: {builtin_names()}")

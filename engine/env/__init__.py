@@ -13,20 +13,20 @@ from typing import Any
 def aec_env(mode: str = "standard", seats: int | None = None, **options: Any):
     """A PettingZoo AEC environment (engine/env/aec.py). ``options``: the mode's options
     (e.g. ``difficulty="hard"`` in solo), ``reward="rank"|"score"``, ``render_mode``."""
-    from .aec import IsleOfCatsEnv
+    from .aec import IsleOfCatsEnv  # noqa: PLC0415 - PettingZoo, an optional package
 
     return IsleOfCatsEnv(mode=mode, seats=seats, **options)
 
 
 def single_agent_env(mode: str = "duel", seats: int | None = None, **options: Any):
     """A Gymnasium environment for one seat against ``opponents`` (engine/env/single.py)."""
-    from .single import SingleAgentEnv
+    from .single import SingleAgentEnv  # noqa: PLC0415 - Gymnasium, an optional package
 
     return SingleAgentEnv(mode=mode, seats=seats, **options)
 
 
 def vector_env(mode: str = "duel", num_envs: int = 8, **options: Any):
     """``num_envs`` Gymnasium games stepped together (engine/env/vector.py)."""
-    from .vector import vector_env as make
+    from .vector import vector_env as make  # noqa: PLC0415 - Gymnasium, optional
 
     return make(mode=mode, num_envs=num_envs, **options)

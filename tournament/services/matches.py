@@ -273,7 +273,7 @@ def match_play(*, match_id: int) -> Match | None:
         return None
     # looked up at each play, not at import: only workers load the runner (its agents and
     # bot processes), and the tests stand a scripted one in for it through sys.modules
-    from workers.runner import run_match
+    from workers.runner import run_match  # noqa: PLC0415
 
     try:
         spec = match_spec(match)  # fetches the bundles: the object store may fail
@@ -558,7 +558,7 @@ def _match_ids_in_broker() -> set[int] | None:
         return None
     # only the reaper reads the broker's queues: SQLAlchemy (the embedded broker's transport)
     # loads with it, not in every process that imports the services
-    from workers.queueing.broker import waiting_task_args
+    from workers.queueing.broker import waiting_task_args  # noqa: PLC0415
 
     try:
         found = waiting_task_args(app, "arena.match_play", match_queues())

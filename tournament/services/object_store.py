@@ -15,7 +15,7 @@ from ..storage_config import uses_object_store
 
 def object_store_prepare() -> list[str]:
     """Create missing buckets; returns a line per S3 storage saying what was done."""
-    from botocore.exceptions import ClientError  # boto is only there with an S3 storage
+    from botocore.exceptions import ClientError  # noqa: PLC0415 - boto only with S3 storage
 
     lines = []
     for alias in settings.FILE_STORAGES:

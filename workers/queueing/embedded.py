@@ -487,7 +487,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     lock = _lock(Path(settings.DATA_DIR), args.role)  # noqa: F841 - held while the worker runs
     # The Celery app reads Django's settings when it is made: only after django.setup() above.
-    from workers.queueing.celery_app import app
+    from workers.queueing.celery_app import app  # noqa: PLC0415
 
     if watch is not None:
         watch.worker_started.set()

@@ -55,7 +55,7 @@ def _import_sandbox(project: str):  # noqa: ANN202 - the module, imported from t
     try:
         # This file runs as a script outside the project: its packages import only once the
         # project's folder is on sys.path, just above.
-        from workers.sandbox import isolation
+        from workers.sandbox import isolation  # noqa: PLC0415
     finally:
         sys.path.remove(project)
     return isolation
