@@ -16,7 +16,7 @@ Rulings where the rulebook is silent are in docs/rules-notes.md ("## Duel").
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ...actions import Action, PlacementActions
@@ -440,8 +440,7 @@ class DuelGame(Game):
         kind = action[0]
         if kind not in PHASE_KINDS[self.phase]:
             return f"{self.codec.text(action)} is not possible now: {PHASE_NEEDS[self.phase]}"
-        check = getattr(self, f"_why_not_{kind}")
-        return check(seat, *action[1:])
+        return WHY_NOT[kind](self, seat, *action[1:])
 
     def _apply(self, seat: int, action: Action) -> None:
         kind = action[0]
@@ -902,3 +901,18 @@ class DuelGame(Game):
         twin.boats = [None if b is None else Boat(b.layout, list(b.tiles), b.occupied,
                                                   dict(b.colour_masks)) for b in self.boats]
         return twin
+
+
+# The precise reason of each action kind (``illegal_reason``, once the phase is right), by
+# kind: every kind of the catalogue has its entry (tests/engine/duel/test_turn.py), so a
+# kind renamed fails a test, not a bot's illegal action.
+WHY_NOT: dict[str, Callable[..., str | None]] = {
+    "choose_boat": DuelGame._why_not_choose_boat,
+    "move": DuelGame._why_not_move,
+    "select": DuelGame._why_not_select,
+    "place": DuelGame._why_not_place,
+    "fish_action": DuelGame._why_not_fish_action,
+    "decline": DuelGame._why_not_decline,
+    "end_turn": DuelGame._why_not_end_turn,
+    "return_cat": DuelGame._why_not_return_cat,
+}

@@ -10,7 +10,7 @@ rules and the hooks (``after_rescue_turn``, ``on_rescue_pass``), and reuse the r
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from enum import StrEnum
 from typing import Any, ClassVar
 
@@ -56,7 +56,6 @@ class Step(StrEnum):
     OVER = "over"
 
 
-_STEP_METHODS = {step: f"step_{step.name.lower()}" for step in Step}  # run_step's names
 _OVER = Step.OVER  # a module constant: reading an enum member off its class costs more
 
 
@@ -305,7 +304,7 @@ class StandardGame(Game):
         self.run_step(nxt)
 
     def run_step(self, step: Step) -> None:
-        getattr(self, _STEP_METHODS[step])()
+        STEP_RUNNERS[step](self)
 
     def anytime_round(self, window: str) -> None:
         # skipped when nobody holds a playable anytime card: such a round ends at once,
@@ -387,3 +386,27 @@ class StandardGame(Game):
 
     def on_rescue_pass(self, seat: int) -> None:
         """Runs when a seat passes in the rescue phase (solo: the sister plays the rest)."""
+
+
+# What each step of a day runs: the game's own method (family and solo override some), by
+# step. Every step has its entry (tests/engine/standard/test_day.py), so a step renamed or
+# added fails a test, not a game at that step.
+STEP_RUNNERS: dict[Step, Callable[[StandardGame], None]] = {
+    Step.BEFORE_FILL: lambda game: game.step_before_fill(),
+    Step.FILL: lambda game: game.step_fill(),
+    Step.FISHING: lambda game: game.step_fishing(),
+    Step.BEFORE_DEAL: lambda game: game.step_before_deal(),
+    Step.DRAFT: lambda game: game.step_draft(),
+    Step.BEFORE_BUY: lambda game: game.step_before_buy(),
+    Step.BUY: lambda game: game.step_buy(),
+    Step.BEFORE_READ: lambda game: game.step_before_read(),
+    Step.READ: lambda game: game.step_read(),
+    Step.BEFORE_CHOOSE: lambda game: game.step_before_choose(),
+    Step.CHOOSE: lambda game: game.step_choose(),
+    Step.AFTER_REVEAL: lambda game: game.step_after_reveal(),
+    Step.RESCUE: lambda game: game.step_rescue(),
+    Step.RARE_FINDS: lambda game: game.step_rare_finds(),
+    Step.END_OF_DAY: lambda game: game.step_end_of_day(),
+    Step.FINAL_ANYTIME: lambda game: game.step_final_anytime(),
+    Step.OVER: lambda game: game.step_over(),
+}

@@ -3,9 +3,14 @@ direction by day), end of day, five days; a short bag or deck is never refilled.
 
 from __future__ import annotations
 
+from unittest import mock
+
 import pytest
 
+from engine.modes.family.game import FamilyGame
+from engine.modes.solo.game import SoloGame
 from engine.modes.standard import Step
+from engine.modes.standard.game import STEP_RUNNERS, StandardGame
 
 from .helpers import act, game, jump, passive, play_out, run_until
 
@@ -98,3 +103,15 @@ def test_a_short_deck_deals_fewer_cards_and_is_never_reshuffled() -> None:
     assert g.state.deck == []
     play_out(g, passive, check=True)
     assert g.state.deck == []
+
+
+def test_every_step_runs_a_method_of_the_game() -> None:
+    """``run_step`` looks the step up in an explicit table: a step added without its entry,
+    or a runner calling a method no game has, fails here (a mock with the game's spec has
+    only the game's attributes) instead of in the middle of a game."""
+    assert set(STEP_RUNNERS) == set(Step)
+    for kind in (StandardGame, FamilyGame, SoloGame):
+        assert set(kind.DAY_STEPS) <= set(STEP_RUNNERS)
+        game = mock.create_autospec(kind, instance=True)
+        for runner in STEP_RUNNERS.values():
+            runner(game)  # an AttributeError if the method it calls is not the game's
