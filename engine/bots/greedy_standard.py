@@ -20,7 +20,10 @@ from ..actions import Action
 from ..boat import COLOURS
 from ..cards import base_cards
 from ..game import Game
+from ..modes.standard.phases.anytime import fish_gain
+from ..modes.standard.placement import placements_for
 from ..rng import Rng
+from ..scoring import PlayerFacts, TableFacts, lesson_points
 from .greedy_buy import Baskets, best_plan
 from .greedy_eval import PlacementEval, SheetJudge, judge_for, sister_cost
 
@@ -140,8 +143,6 @@ class GreedyStandardBot:
         if c.family == "anytime":
             kind = c.anytime_type or ""
             if kind.startswith("gain_fish"):
-                from ..modes.standard.phases.anytime import fish_gain
-
                 return 0.5 * fish_gain(me, card_id) + 0.5
             if kind == "gain_basket":
                 return max(0.5, ANYTIME_VALUE[kind] - 0.8 * (day - 1))
@@ -156,8 +157,6 @@ class GreedyStandardBot:
         """Half the points the lesson would give on the boat as it is now (days 3-5)."""
         if game.state.day < 3:  # type: ignore[attr-defined]
             return 1.0
-        from ..scoring import PlayerFacts, TableFacts, lesson_points
-
         me = self._me(game)
         facts = PlayerFacts(me.boat, me.fish, tuple(me.private_lessons), me.baskets, 0)
         try:
@@ -247,8 +246,6 @@ class GreedyStandardBot:
 
     def _wants(self, game: Game, card_id: int, window: str) -> bool:
         """Whether playing this anytime card in this window pays now."""
-        from ..modes.standard.phases.anytime import fish_gain
-
         me = self._me(game)
         kind = base_cards()[card_id].anytime_type or ""
         final = window == "end_of_game" or (game.state.day >= 5  # type: ignore[attr-defined]
@@ -272,8 +269,6 @@ class GreedyStandardBot:
 
     # --- placing ------------------------------------------------------------------------------
     def _placements(self, game: Game, shape: str, colour: str | None) -> Any:
-        from ..modes.standard.placement import placements_for
-
         return placements_for(self._me(game), shape)
 
     def _eval(self, game: Game, colour: str | None, shape: str, kind: str) -> PlacementEval:

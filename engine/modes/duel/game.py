@@ -36,6 +36,9 @@ from ...shapes import (
 from .actions import CODEC, DECLINE, END_TURN, FISH, FISH_ACTIONS, MOVES, SELECTS
 from .data import ISLAND_SPACES, duel_data
 from .scoring import score_boats
+from .views import observation as observation_of
+from .views import result as result_of
+from .views import spectator_view as spectator_view_of
 
 D = duel_data()
 RULES = D.rules
@@ -856,14 +859,10 @@ class DuelGame(Game):
 
     # --- views and the result --------------------------------------------------------------
     def observation(self, seat: int) -> dict[str, Any]:
-        from .views import observation
-
-        return observation(self, seat)
+        return observation_of(self, seat)
 
     def spectator_view(self) -> dict[str, Any]:
-        from .views import spectator_view
-
-        return spectator_view(self)
+        return spectator_view_of(self)
 
     def full_state(self) -> Any:
         return {**self.spectator_view(), "rng": list(self.rng.getstate())}
@@ -874,9 +873,7 @@ class DuelGame(Game):
         return score_boats(boats, self.lessons)
 
     def result(self) -> dict[str, Any]:
-        from .views import result
-
-        return result(self)
+        return result_of(self)
 
     def clone(self) -> DuelGame:
         """A lean copy for look-ahead (no deepcopy of layouts or shapes)."""

@@ -4,7 +4,8 @@ A day is a fixed list of steps (``DAY_STEPS``); each step either runs automatica
 fields, fishing, end of day) or pushes a frame that asks for decisions (the draft, buying,
 rescue turns, ...). ``_advance`` runs automatic work until some frame waits for a seat.
 Family and solo subclass this class: they replace ``DAY_STEPS``, the step handlers, the
-rules and the hooks (``after_rescue_turn``, ``on_rescue_pass``), and reuse the rest.
+rules and the rescue hooks (``after_rescue_turn``, ``on_rescue_pass``: ``RescueHooks``),
+and reuse the rest.
 """
 
 from __future__ import annotations
@@ -18,9 +19,13 @@ from ...actions import Action, PlacementActions
 from ...copies import twin_of
 from ...game import Game, GameType
 from ...rng import Rng
+from ...scoring import score_table
 from .catalogue import CODEC
 from .fields import fill_fields
 from .frames import Frame
+from .observation import full_state as full_state_of
+from .observation import observation as observation_of
+from .observation import spectator_view as spectator_view_of
 from .phases.anytime import AnytimeRoundFrame, holds_playable
 from .phases.buy import BuyFrame
 from .phases.draft import DraftFrame, deal
@@ -28,6 +33,8 @@ from .phases.lessons import read_lessons
 from .phases.rare_finds import RareFindsPhaseFrame
 from .phases.rescue import ChooseRescueFrame, RescuePhaseFrame, RescueTurnFrame
 from .playout import plays_rescue_turns, rescue_turns
+from .rescue_hooks import RescueHooks
+from .result import build_result, table_facts
 from .rules import Rules, standard_rules
 from .setup import new_state
 from .state import CAT, State
@@ -59,7 +66,7 @@ class Step(StrEnum):
 _OVER = Step.OVER  # a module constant: reading an enum member off its class costs more
 
 
-class StandardGame(Game):
+class StandardGame(RescueHooks, Game):
     game_type = GameType(
         name="standard",
         min_seats=2,
@@ -229,39 +236,26 @@ class StandardGame(Game):
         return self.step is _OVER
 
     def observation(self, seat: int) -> dict[str, Any]:
-        from .observation import observation
-
-        return observation(self, seat)
+        return observation_of(self, seat)
 
     def protocol_observation(self, seat: int) -> dict[str, Any]:
-        from .observation import observation
-
-        return observation(self, seat, texts=True)
+        return observation_of(self, seat, texts=True)
 
     def spectator_view(self) -> dict[str, Any]:
-        from .observation import spectator_view
-
-        return spectator_view(self)
+        return spectator_view_of(self)
 
     def full_state(self) -> Any:
-        from .observation import full_state
-
-        return full_state(self)
+        return full_state_of(self)
 
     def scores(self) -> list[dict[str, Any]]:
         """Every seat's score sheet as it stands (final once over), as family and duel give
         it: the replay viewer shows the score so far from it."""
-        from ...scoring import score_table
-        from .result import table_facts
-
         return score_table(table_facts(self))
 
     def result(self) -> dict[str, Any]:
         if not self.is_over():
             raise RuntimeError("the game is not over")
         if self._result is None:
-            from .result import build_result
-
             self._result = build_result(self)
         return self._result
 
@@ -380,12 +374,6 @@ class StandardGame(Game):
     def step_over(self) -> None:
         self.log("game_over")
 
-    # --- hooks for solo mode ----------------------------------------------------------------------
-    def after_rescue_turn(self, seat: int) -> None:
-        """Runs after each rescue turn (solo: the sister plays a card)."""
-
-    def on_rescue_pass(self, seat: int) -> None:
-        """Runs when a seat passes in the rescue phase (solo: the sister plays the rest)."""
 
 
 # What each step of a day runs: the game's own method (family and solo override some), by

@@ -20,6 +20,7 @@ from ...actions import Action
 from .phases.anytime import holds_playable
 from .phases.rescue import RescuePhaseFrame, RescueTurnFrame, rescue_cat
 from .placement import TreasureFrame, draw_placement, put_tile
+from .rescue_hooks import plain_rescue_hooks
 
 if TYPE_CHECKING:
     from .game import StandardGame
@@ -29,19 +30,8 @@ def plays_rescue_turns(game: StandardGame, frame: object) -> bool:
     """Whether ``rescue_turns`` may take over at ``frame``: a plain rescue turn of a plain
     rescue phase, in a game whose rescue hooks do nothing (solo's sister plays after each
     turn, family rescues with frames of its own)."""
-    if type(frame) is not RescueTurnFrame or type(frame._phase) is not RescuePhaseFrame:
-        return False
-    kind = type(game)
-    plain = _PLAIN_HOOKS.get(kind)
-    if plain is None:
-        from .game import StandardGame
-
-        plain = _PLAIN_HOOKS[kind] = (kind.after_rescue_turn is StandardGame.after_rescue_turn
-                                      and kind.on_rescue_pass is StandardGame.on_rescue_pass)
-    return plain
-
-
-_PLAIN_HOOKS: dict[type, bool] = {}  # game class -> whether its rescue hooks do nothing
+    return (type(frame) is RescueTurnFrame and type(frame._phase) is RescuePhaseFrame
+            and plain_rescue_hooks(type(game)))
 
 
 def rescue_turns(game: StandardGame, turn: RescueTurnFrame,
