@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from engine.boat import COLOURS, HEIGHT, STRIDE, Boat, Tile, base_layouts, neighbours
+from engine.boat import COLOURS, HEIGHT, STRIDE, Boat, Tile, base_layouts
 from engine.bots.greedy_eval import PlacementEval, SheetJudge
 from engine.shapes import base_shapes, legal_placements
 
@@ -142,9 +142,10 @@ def test_sheet_delta_sees_a_tile_that_fills_rooms_or_the_edge() -> None:
 
 
 def test_top_function_is_the_sorted_quick_values() -> None:
-    """The shortlist's loop (``top_function``) and the mask-by-mask ``quick_function`` share
-    one body written twice: the same floats, the same order (the loop skips the masks whose
-    bound is below the n-th best: the one-cell treasures check the holes they fill)."""
+    """The quick value has one definition, ``top``'s loop; ``quick`` is ``top`` of one mask.
+    Over many masks the loop skips those whose bound is below the n-th best (the one-cell
+    treasures check the holes they fill) and keeps the shaping term of those it keeps for
+    the deep stage: the same floats, the same order, the same terms as mask by mask."""
     rng = random.Random("top-function")
     shapes = base_shapes()
     for _ in range(60):
@@ -153,12 +154,14 @@ def test_top_function_is_the_sorted_quick_values() -> None:
                             ("common_treasure", shapes.common_treasures)):
             shape = rng.choice(group)
             colour = rng.choice(COLOURS) if kind == "cat" else None
-            ev = PlacementEval(boat, colour, rare=kind == "rare_treasure",
-                               sister=rng.choice((0.0, 2.5)), kind=kind, shape=shape.key)
+            facts = {"rare": kind == "rare_treasure", "sister": rng.choice((0.0, 2.5)),
+                     "kind": kind, "shape": shape.key}
             masks = list(legal_placements(shape, boat.layout, boat.occupied))
-            quick = ev.quick_function()
+            one_by_one = PlacementEval(boat, colour, **facts)
+            quick = one_by_one.quick_function()
+            values = sorted(((quick(m), m) for m in masks), reverse=True)
             for n in (1, 3, 12):
-                assert ev.top_function()(masks, n) == sorted(((quick(m), m) for m in masks),
-                                                             reverse=True)[:n]
-            for m, shape in ev._shapes.items():  # kept for the deep stage: its shaping term
-                assert shape == ev.shaping(m, neighbours(m))
+                ev = PlacementEval(boat, colour, **facts)
+                assert ev.top_function()(masks, n) == values[:n]
+                for m, kept in ev._shapes.items():  # kept for the deep stage
+                    assert kept == one_by_one.shaping(m)
