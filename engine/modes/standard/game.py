@@ -298,7 +298,39 @@ class StandardGame(RescueHooks, Game):
         self.run_step(nxt)
 
     def run_step(self, step: Step) -> None:
-        STEP_RUNNERS[step](self)
+        type(self).step_runners[step](self)
+
+    # What each step of a day runs, by step: the method of the game's class (family and solo
+    # override some), looked up when the class is made (``__init_subclass__``). Every step
+    # has its entry (tests/engine/standard/test_day.py), and a method renamed fails the
+    # import, not a game at that step.
+    step_runners: ClassVar[dict[Step, Callable[[StandardGame], None]]]
+
+    @classmethod
+    def _step_runners(cls) -> dict[Step, Callable[[StandardGame], None]]:
+        return {
+            Step.BEFORE_FILL: cls.step_before_fill,
+            Step.FILL: cls.step_fill,
+            Step.FISHING: cls.step_fishing,
+            Step.BEFORE_DEAL: cls.step_before_deal,
+            Step.DRAFT: cls.step_draft,
+            Step.BEFORE_BUY: cls.step_before_buy,
+            Step.BUY: cls.step_buy,
+            Step.BEFORE_READ: cls.step_before_read,
+            Step.READ: cls.step_read,
+            Step.BEFORE_CHOOSE: cls.step_before_choose,
+            Step.CHOOSE: cls.step_choose,
+            Step.AFTER_REVEAL: cls.step_after_reveal,
+            Step.RESCUE: cls.step_rescue,
+            Step.RARE_FINDS: cls.step_rare_finds,
+            Step.END_OF_DAY: cls.step_end_of_day,
+            Step.FINAL_ANYTIME: cls.step_final_anytime,
+            Step.OVER: cls.step_over,
+        }
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.step_runners = cls._step_runners()
 
     def anytime_round(self, window: str) -> None:
         # skipped when nobody holds a playable anytime card: such a round ends at once,
@@ -375,26 +407,4 @@ class StandardGame(RescueHooks, Game):
         self.log("game_over")
 
 
-
-# What each step of a day runs: the game's own method (family and solo override some), by
-# step. Every step has its entry (tests/engine/standard/test_day.py), so a step renamed or
-# added fails a test, not a game at that step.
-STEP_RUNNERS: dict[Step, Callable[[StandardGame], None]] = {
-    Step.BEFORE_FILL: lambda game: game.step_before_fill(),
-    Step.FILL: lambda game: game.step_fill(),
-    Step.FISHING: lambda game: game.step_fishing(),
-    Step.BEFORE_DEAL: lambda game: game.step_before_deal(),
-    Step.DRAFT: lambda game: game.step_draft(),
-    Step.BEFORE_BUY: lambda game: game.step_before_buy(),
-    Step.BUY: lambda game: game.step_buy(),
-    Step.BEFORE_READ: lambda game: game.step_before_read(),
-    Step.READ: lambda game: game.step_read(),
-    Step.BEFORE_CHOOSE: lambda game: game.step_before_choose(),
-    Step.CHOOSE: lambda game: game.step_choose(),
-    Step.AFTER_REVEAL: lambda game: game.step_after_reveal(),
-    Step.RESCUE: lambda game: game.step_rescue(),
-    Step.RARE_FINDS: lambda game: game.step_rare_finds(),
-    Step.END_OF_DAY: lambda game: game.step_end_of_day(),
-    Step.FINAL_ANYTIME: lambda game: game.step_final_anytime(),
-    Step.OVER: lambda game: game.step_over(),
-}
+StandardGame.step_runners = StandardGame._step_runners()
