@@ -871,18 +871,10 @@ class DuelGame(Game):
                                                      dict(b.colour_masks)))
         twin.fish = self.fish[:]
         twin.lessons = [self.lessons[0][:], self.lessons[1][:]]
-        twin.oshax = self.oshax
-        twin.first = self.first
-        twin.day = self.day
-        twin.current = self.current
-        twin.phase = self.phase
-        twin.touched = self.touched
-        twin.steps = self.steps
-        twin.jumping = self.jumping
-        twin.selected = self.selected
-        twin.extra = self.extra
-        twin.placing = self.placing
-        twin.treasures_due = self.treasures_due
+        twin.oshax, twin.first, twin.day = self.oshax, self.first, self.day
+        twin.current, twin.phase, twin.touched = self.current, self.phase, self.touched
+        twin.steps, twin.jumping, twin.selected = self.steps, self.jumping, self.selected
+        twin.extra, twin.placing, twin.treasures_due = self.extra, self.placing, self.treasures_due
         twin.took = self.took[:]
         return twin
 
