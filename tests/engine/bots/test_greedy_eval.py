@@ -8,6 +8,7 @@ import pytest
 
 from engine.boat import COLOURS, HEIGHT, STRIDE, Boat, Tile, base_layouts
 from engine.bots.greedy_eval import PlacementEval, SheetJudge
+from engine.scoring import lesson_reads
 from engine.shapes import base_shapes, legal_placements
 
 
@@ -165,3 +166,47 @@ def test_top_function_is_the_sorted_quick_values() -> None:
                 assert ev.top_function()(masks, n) == values[:n]
                 for m, kept in ev._shapes.items():  # kept for the deep stage
                     assert kept == one_by_one.shaping(m)
+
+
+def _words(card_id: int, layout, colour) -> set[str]:
+    """The words of what lesson ``card_id`` reads of a boat (``scoring.lesson_reads``)."""
+    reads = lesson_reads(card_id, layout, colour)
+    if reads is None:
+        return {"anything"}
+    return {read if isinstance(read, str) else read[0] for read in reads} or {"nothing"}
+
+
+def test_sheet_delta_of_each_lesson_alone_is_the_difference_of_the_whole_sheets() -> None:
+    """``_AfterSheet`` works a placement's change of the sheet out from what each lesson
+    reads. Its cases one by one: each lesson card alone (every private lesson, every public
+    one in each colour it may name, and in solo every lesson of the sister), each kind of
+    tile in turn, on a partly filled and an almost full boat: the change is the difference
+    of the two whole sheets, and every kind of read a lesson makes is met."""
+    rng = random.Random("sheet-delta-each-lesson")
+    shapes = base_shapes()
+    boats = [_random_boat(rng, 12), _random_boat(rng, 50)]
+    judges = [SheetJudge(private_lessons=(c,)) for c in range(113, 143)]
+    judges += [SheetJudge(public_lessons=((c, colour),)) for c in range(143, 151)
+               for colour in (COLOURS if c in (143, 144, 145, 146, 149) else (None,))]
+    judges += [SheetJudge(mode="solo", sister_lessons=(c,)) for c in range(197, 216)]
+    tiles = (("cat", shapes.cats), ("oshax", shapes.oshax),
+             ("common_treasure", shapes.common_treasures),
+             ("rare_treasure", shapes.rare_treasures))
+    met: set[str] = set()
+    for j, judge in enumerate(judges):
+        for boat in boats:
+            for lesson, colour in (*((c, None) for c in judge.private_lessons),
+                                   *judge.public_lessons):
+                met |= _words(lesson, boat.layout, colour)
+            before = judge.score(boat)
+            for k, (kind, group) in enumerate(tiles):
+                shape = group[(j + k) % len(group)]
+                colour = COLOURS[(j + k) % len(COLOURS)] if kind in ("cat", "oshax") else None
+                ev = PlacementEval(boat, colour, judge=judge, kind=kind, shape=shape.key,
+                                   rare=kind == "rare_treasure")
+                masks = list(legal_placements(shape, boat.layout, boat.occupied))
+                for m in masks[::max(1, len(masks) // 12)]:
+                    assert ev.sheet_delta(m) == judge.score(ev.after_boat(m)) - before, (
+                        judge, kind, shape.key)
+    assert met >= {"all_covered", "edge", "families", "covered_count", "none_covered",
+                   "colour_contact", "tiles", "nothing"}, met
