@@ -180,11 +180,11 @@ def test_sheet_delta_of_each_lesson_alone_is_the_difference_of_the_whole_sheets(
     """``_AfterSheet`` works a placement's change of the sheet out from what each lesson
     reads. Its cases one by one: each lesson card alone (every private lesson, every public
     one in each colour it may name, and in solo every lesson of the sister), each kind of
-    tile in turn, on a partly filled and an almost full boat: the change is the difference
+    tile in turn, on an empty, a partly filled and an almost full boat: the change is the difference
     of the two whole sheets, and every kind of read a lesson makes is met."""
     rng = random.Random("sheet-delta-each-lesson")
     shapes = base_shapes()
-    boats = [_random_boat(rng, 12), _random_boat(rng, 50)]
+    boats = [_random_boat(rng, 0), _random_boat(rng, 12), _random_boat(rng, 50)]
     judges = [SheetJudge(private_lessons=(c,)) for c in range(113, 143)]
     judges += [SheetJudge(public_lessons=((c, colour),)) for c in range(143, 151)
                for colour in (COLOURS if c in (143, 144, 145, 146, 149) else (None,))]
