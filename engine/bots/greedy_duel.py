@@ -17,7 +17,16 @@ from typing import Any
 
 from ..actions import Action
 from ..boat import STRIDE, Boat, BoatLayout, components
-from ..modes.duel.game import instant_fish
+from ..modes.duel.game import (
+    ACT,
+    BOAT,
+    EXTRA,
+    MOVE,
+    PLACE_CAT,
+    PLACE_TREASURE,
+    RETURN_CAT,
+    instant_fish,
+)
 from ..modes.duel.scoring import READS_OTHER_BOATS, lesson_points
 from ..rng import Rng
 from ..scoring import family_points
@@ -400,6 +409,17 @@ class GreedyDuelBot:
         self._last_values: tuple[tuple[Any, ...], dict[int, float]] | None = None
         self._boats_key: tuple[Any, ...] | None = None  # the boats' key while ``_values`` runs
         self._views: dict[int, _BoatView] = {}  # id(boat) -> the view of its current state
+        # the handler of each phase of the Duel that asks for a decision: a phase renamed or
+        # added fails ``act`` with a KeyError (and tests/engine/bots/test_greedy_duel.py)
+        self._handlers: dict[str, Callable[[Any, int], Action]] = {
+            BOAT: self._on_choose_boat,
+            MOVE: self._on_move,
+            ACT: self._on_act,
+            EXTRA: self._on_extra_selection,
+            PLACE_CAT: self._on_place_cat,
+            PLACE_TREASURE: self._on_place_treasure,
+            RETURN_CAT: self._on_return_cat,
+        }
 
     def close(self) -> None:
         self._cat_cache.clear()
@@ -517,9 +537,7 @@ class GreedyDuelBot:
 
     # --- decisions ---------------------------------------------------------------------------
     def act(self, game: Any, seat: int) -> Action:
-        phase = game.phase
-        handler = getattr(self, f"_on_{phase}")
-        return handler(game, seat)
+        return self._handlers[game.phase](game, seat)
 
     def _on_choose_boat(self, game: Any, seat: int) -> Action:
         # The layout whose biggest room is smallest: rooms are -5 each unless filled.

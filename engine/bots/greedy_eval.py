@@ -198,99 +198,45 @@ class PlacementEval:
         self._after: _AfterSheet | None = None
 
     # --- quick stage: every placement ---------------------------------------------------------
-    def quick_score(self, m: int, around: int) -> float:
-        """The score-sheet part, estimated: rats, rooms completed, families, rare bonus."""
-        v = self.bonus + (m & self.rats).bit_count()
-        for rest in self.rooms:
-            if rest & m and not rest & ~m:
-                v += ROOM_POINTS
-        if self.coloured:
-            size, lost = 1, 0
-            for mask, tiles in self.families:
-                if mask & around:
-                    size += tiles
-                    lost += family_points(tiles)
-            v += family_points(size) - lost
-        return v
-
-    def shaping(self, m: int, around: int) -> float:
-        """What the sheet does not see yet: rooms near completion, families that can grow,
-        the map reward, contact, holes."""
-        v = 0.0
-        for rest in self.rooms:
-            covered = rest & m
-            if covered and rest & ~m:
-                v += ROOM_PROGRESS * covered.bit_count() / rest.bit_count()
-        if self.coloured:
-            size = sum(tiles for mask, tiles in self.families if mask & around)
-            if size:
-                v += FAMILY_GROWTH * (size + 1)
-            if m & self.map:
-                v += MAP_REWARD
-            v -= MIXING * (around & self.others).bit_count()
-        v += CONTACT * (around & (self.occ | ~self.cells)).bit_count()
-        v -= HOLE * (hole_mask(self.free & ~m).bit_count() - self.holes_before)
-        return v
-
     def quick(self, m: int) -> float:
-        """``quick_score + shaping - sister`` for the tile at ``m`` (``quick_function``)."""
+        """The quick value of the tile at ``m`` (``top_function``)."""
         return self.quick_function()(m)
 
     def quick_function(self) -> Callable[[int], float]:
-        """``quick`` as a function of the mask, its facts bound once: the same sums as
-        ``quick_score + shaping - sister``, term by term in the same order (so the same
-        floats), with the loops over the rooms and the families shared. For callers that
-        value masks one at a time (the search's playouts); the bot's own shortlists use
-        ``top_function``, whose loop is this function's body (tests/engine/bots/
-        test_greedy_eval.py checks that the two agree)."""
+        """``quick`` as a function of the mask: ``top`` of that one mask, so that the quick
+        value has one definition, the loop of ``top_function``. For callers that value
+        masks one at a time (the search's candidates); the bot's shortlists call ``top``
+        over every placement of a tile at once."""
         kept = self._quick_one
-        if kept is not None:
-            return kept
-        bonus, rats, rooms = self.bonus, self.rats, self._rooms_sized
-        coloured, families, the_map = self.coloured, self._families_scored, self.map
-        others, blocked, free_before = self.others, self._blocked, self.free
-        holes_before, sister = self.holes_before, self.sister
-        table = _FAMILY_POINTS
+        if kept is None:
+            top = self.top_function()
 
-        def quick(m: int) -> float:
-            around = ((m << 1) | (m >> 1) | (m << STRIDE) | (m >> STRIDE)) & ~m
-            score = bonus + (m & rats).bit_count()
-            shape = 0.0
-            for rest, size in rooms:
-                covered = rest & m
-                if covered:
-                    if rest & ~m:
-                        shape += ROOM_PROGRESS * covered.bit_count() / size
-                    else:
-                        score += ROOM_POINTS
-            if coloured:
-                size, lost = 1, 0
-                for mask, tiles, points in families:
-                    if mask & around:
-                        size += tiles
-                        lost += points
-                score += (table[size] if size < 64 else family_points(size)) - lost
-                if size > 1:
-                    shape += FAMILY_GROWTH * size
-                if m & the_map:
-                    shape += MAP_REWARD
-                shape -= MIXING * (around & others).bit_count()
-            shape += CONTACT * (around & blocked).bit_count()
-            free = free_before & ~m
-            spread = (free << 1) | (free >> 1) | (free << STRIDE) | (free >> STRIDE)
-            shape -= HOLE * ((free & ~spread).bit_count() - holes_before)
-            return score + shape - sister
+            def quick(m: int) -> float:
+                return top((m,), 1)[0][0]
 
-        self._quick_one = quick
-        return quick
+            kept = self._quick_one = quick
+        return kept
+
+    def shaping(self, m: int) -> float:
+        """The shaping term of the tile at ``m``'s quick value (``top_function``), which the
+        deep stage adds to the sheet's change: kept by ``top`` for the masks it kept (most
+        asked), worked out by ``top`` of that one mask for the others."""
+        shape = self._shapes.get(m)
+        if shape is None:
+            self.top_function()((m,), 1)
+            shape = self._shapes[m]
+        return shape
 
     def top_function(self) -> Callable[[Iterable[int], int], list[tuple[float, int]]]:
         """``top(placements, n)``: the ``n`` best ``(quick value, mask)`` of the placements,
         best first, as ``sorted(((quick(m), m) for m in placements), reverse=True)[:n]``
-        would give them, ``quick`` being ``quick_function()`` (its body is this loop's).
-        Called over every legal placement of every tile the bot considers: it is the greedy
-        bot's inner loop, so the loop is inside (no call per mask) and a mask below the n-th
-        best so far makes no tuple."""
+        would give them. The quick value is defined here and only here: the score-sheet
+        part, estimated (rare bonus, rats covered, rooms completed, the family table), plus
+        the shaping for what the sheet does not see yet (rooms near completion, families
+        that can grow, the map reward, mixing colours, contact, one-cell holes), less the
+        sister's expected points. Called over every legal placement of every tile the bot
+        considers, it is the greedy bot's inner loop: the loop is inside (no call per mask)
+        and a mask below the n-th best so far makes no tuple."""
         kept = self._quick
         if kept is not None:
             return kept
@@ -361,15 +307,7 @@ class PlacementEval:
         seeds = neighbours(m) & free_after
         penalty = 0.0
         while seeds:
-            # _small_region(seeds & -seeds, free_after), inlined: the deep stage's loop
-            region = seeds & -seeds
-            while True:
-                grown = (region | (region << 1) | (region >> 1) | (region << STRIDE)
-                         | (region >> STRIDE)) & free_after
-                if grown == region or grown.bit_count() > 4:
-                    break
-                region = grown
-            region = grown
+            region = _small_region(seeds & -seeds, free_after)
             seeds &= ~region
             size = region.bit_count()
             if size <= 2:
@@ -409,11 +347,7 @@ class PlacementEval:
                     boat.occupied | m, masks)
 
     def deep(self, m: int) -> float:
-        around = neighbours(m)
-        shape = self._shapes.get(m)
-        if shape is None:  # (the loop of ``top`` has the same terms in the same order)
-            shape = self.shaping(m, around)
-        return self.sheet_delta(m) + shape - self.pockets(m) - self.sister
+        return self.sheet_delta(m) + self.shaping(m) - self.pockets(m) - self.sister
 
     def best(self, placements: Iterable[int]) -> tuple[float, int]:
         """The best placement and its value (quick values when no judge is given)."""
@@ -477,15 +411,12 @@ class PlacementEval:
         if self.judge is None:
             return max(candidates, default=(float("-inf"), 0))
         best_v, best_m = float("-inf"), 0
-        shapes, sister = self._shapes, self.sister
+        sister = self.sister
         for _, m in candidates:
             # ``deep(m)``, its pockets' penalty last: that term only subtracts and a float
             # sum is monotone in each term, so a mask whose value without it is no better
             # than the best so far cannot win (the penalty is not needed)
-            shape = shapes.get(m)
-            if shape is None:
-                shape = self.shaping(m, neighbours(m))
-            part = self.sheet_delta(m) + shape
+            part = self.sheet_delta(m) + self.shaping(m)
             if part - sister <= best_v:
                 continue
             v = part - self.pockets(m) - sister

@@ -13,18 +13,25 @@ supply, public lessons, turn order), the decision asked and its legal actions.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..actions import Action
 from ..boat import COLOURS
 from ..cards import base_cards
 from ..game import Game
+from ..modes.standard.phases.anytime import fish_gain
+from ..modes.standard.placement import placements_for
 from ..rng import Rng
+from ..scoring import PlayerFacts, TableFacts, lesson_points
 from .greedy_buy import Baskets, best_plan
 from .greedy_eval import PlacementEval, SheetJudge, judge_for, sister_cost
 
 __all__ = ["GreedyStandardBot", "PlacementEval", "sister_cost"]
+
+# a decision's handler: (game, the frame asking, its legal actions) -> the action, or None
+# for ``_fallback``'s choice
+Handler = Callable[[Game, Any, Sequence[Action]], Action | None]
 
 AVERAGE_PRICE = 4  # fish per rescued cat, between the 3 and 5 of the two fields
 FISH_WEIGHT = 0.4  # how much one fish is worth against one point, when rescuing
@@ -56,6 +63,26 @@ class GreedyStandardBot:
         self._planned: dict[int, int] = {}  # tile id -> mask chosen when it was taken
         self._best: dict[tuple[Any, ...], tuple[float, int]] = {}  # see ``_best_placement``
         self._acting: tuple[Game, SheetJudge | None] | None = None  # see ``_judge``
+        # The handler of every decision the standard game and solo ask for, by the name of
+        # the frame asking (None: ``_fallback``'s choice). A frame renamed or added fails
+        # ``act`` with a KeyError (and tests/engine/bots/test_greedy_standard.py) rather
+        # than quietly falling back.
+        self._handlers: dict[str, Handler | None] = {
+            "draft": self._on_draft,
+            "buy": self._on_buy,
+            "buy_drawn": self._on_buy_drawn,
+            "lesson_colour": self._on_lesson_colour,
+            "choose_rescue": self._on_choose_rescue,
+            "anytime": self._on_anytime,
+            "place": self._on_place,
+            "take_treasure": self._on_take_treasure,
+            "rescue_turn": self._on_rescue_turn,
+            "rare_finds_turn": self._on_rare_finds_turn,
+            "move_cats": self._on_move_cats,
+            "draw_to_fields": self._on_draw_to_fields,
+            "discard_lessons": None,
+            "remove_treasures": None,
+        }
 
     def close(self) -> None:
         pass
@@ -69,7 +96,7 @@ class GreedyStandardBot:
         if len(legal) == 1:
             return legal[0]
         frame = game.frames[-1]  # type: ignore[attr-defined]
-        handler = getattr(self, f"_on_{frame.name}", None)
+        handler = self._handlers[frame.name]
         self._acting = (game, None)
         try:
             action = handler(game, frame, legal) if handler else None
@@ -116,8 +143,6 @@ class GreedyStandardBot:
         if c.family == "anytime":
             kind = c.anytime_type or ""
             if kind.startswith("gain_fish"):
-                from ..modes.standard.phases.anytime import fish_gain
-
                 return 0.5 * fish_gain(me, card_id) + 0.5
             if kind == "gain_basket":
                 return max(0.5, ANYTIME_VALUE[kind] - 0.8 * (day - 1))
@@ -132,8 +157,6 @@ class GreedyStandardBot:
         """Half the points the lesson would give on the boat as it is now (days 3-5)."""
         if game.state.day < 3:  # type: ignore[attr-defined]
             return 1.0
-        from ..scoring import PlayerFacts, TableFacts, lesson_points
-
         me = self._me(game)
         facts = PlayerFacts(me.boat, me.fish, tuple(me.private_lessons), me.baskets, 0)
         try:
@@ -223,8 +246,6 @@ class GreedyStandardBot:
 
     def _wants(self, game: Game, card_id: int, window: str) -> bool:
         """Whether playing this anytime card in this window pays now."""
-        from ..modes.standard.phases.anytime import fish_gain
-
         me = self._me(game)
         kind = base_cards()[card_id].anytime_type or ""
         final = window == "end_of_game" or (game.state.day >= 5  # type: ignore[attr-defined]
@@ -248,8 +269,6 @@ class GreedyStandardBot:
 
     # --- placing ------------------------------------------------------------------------------
     def _placements(self, game: Game, shape: str, colour: str | None) -> Any:
-        from ..modes.standard.placement import placements_for
-
         return placements_for(self._me(game), shape)
 
     def _eval(self, game: Game, colour: str | None, shape: str, kind: str) -> PlacementEval:
@@ -383,5 +402,5 @@ class GreedyStandardBot:
                 return a
         return Action("done")
 
-    def _on_to_field(self, game: Game, frame: Any, legal: Sequence[Action]) -> Action:
+    def _on_draw_to_fields(self, game: Game, frame: Any, legal: Sequence[Action]) -> Action:
         return Action("to_field", "left")

@@ -16,7 +16,7 @@ Rulings where the rulebook is silent are in docs/rules-notes.md ("## Duel").
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ...actions import Action, PlacementActions
@@ -36,6 +36,9 @@ from ...shapes import (
 from .actions import CODEC, DECLINE, END_TURN, FISH, FISH_ACTIONS, MOVES, SELECTS
 from .data import ISLAND_SPACES, duel_data
 from .scoring import score_boats
+from .views import observation as observation_of
+from .views import result as result_of
+from .views import spectator_view as spectator_view_of
 
 D = duel_data()
 RULES = D.rules
@@ -45,6 +48,7 @@ CARDS = D.cards
 COST = RULES["fish_actions"]
 LAYOUT_NAMES = tuple(D.layouts)
 CHOOSE_BOAT = {name: Action("choose_boat", name) for name in LAYOUT_NAMES}
+RETURN_CATS = tuple(Action("return_cat", t) for t in range(len(CATS)))  # by cat tile id
 
 # Phases: what the seat to act must decide now.
 BOAT = "choose_boat"  # set-up: pick a layout
@@ -146,6 +150,19 @@ def _shape_problem(action: Action) -> str | None:
     return None
 
 
+def _put_tile(boat: Boat, kind: str, colour: str | None, shape_key: str, mask: int,
+              tile_id: int) -> None:
+    """``boat.place(Tile(kind, colour, shape_key, mask, tile_id))`` of a placement the game
+    knows to be legal (``_place_cat``, ``_place_treasure``: every cat and treasure a Duel
+    places): its mask and colour are read from the arguments, not off the new tile (a
+    frozen dataclass's fields, read the generic way), and the boat's overlap check is left
+    out. tests/engine/duel/test_playout_draws.py checks it against ``Boat.place``."""
+    boat.tiles.append(Tile.quick(kind, colour, shape_key, mask, tile_id))
+    boat.occupied |= mask
+    if colour is not None:
+        boat.colour_masks[colour] |= mask
+
+
 class DuelGame(Game):
     """The Isle of Cats Duel. Seats 0 and 1; ``observation`` hides the bag and deck order."""
 
@@ -160,6 +177,14 @@ class DuelGame(Game):
         options={},
     )
     codec = CODEC
+    # The game's own attributes as slots, so that the instance dict holds only ``Game``'s
+    # few, kept as inline values (``engine.copies``): CPython 3.11 then reads every attribute
+    # and looks up every method of a game and of its clones the quick way, where a dict of
+    # thirty-two would be read the generic way. ``clone`` sets them one by one.
+    __slots__ = ("rng", "counters", "bag", "deck", "supply", "island", "on_island", "box",
+                 "discard", "layout_names", "boats", "fish", "lessons", "oshax", "first", "day",
+                 "current", "phase", "touched", "steps", "jumping", "selected", "extra",
+                 "placing", "treasures_due", "took")
 
     def __init__(self, seats: int, seed: int, options: Mapping[str, Any] | None = None) -> None:
         super().__init__(seats, seed, options)
@@ -222,7 +247,7 @@ class DuelGame(Game):
         if phase == EXTRA:
             return [SELECTS[s] for s in self._selectable(seat)]
         if phase == RETURN_CAT:
-            return [Action("return_cat", t) for t in self.counters]
+            return [RETURN_CATS[t] for t in self.counters]
         if phase == BOAT:
             return list(CHOOSE_BOAT.values())
         raise AssertionError(phase)  # pragma: no cover
@@ -249,31 +274,44 @@ class DuelGame(Game):
     def playout(self, rng: Rng) -> None:
         """Random moves to the end, exactly as ``Game.playout``'s loop makes them (the same
         draws, moves, history, events and final state: tests/engine/test_playout.py), without
-        its per-decision overheads. The phase is read directly instead of through
-        ``is_over``/``pending``; the Oshax's steps of a turn are drawn in one small loop from
-        the target spaces' move list; a cat's placement is drawn by its index in the lazy
-        ``Placements`` (no action list); each action goes straight to its handler (no
-        ``apply_unchecked``/``_apply`` dispatch). A bound of 1 draws nothing, as
-        ``Rng.randbelow(1)`` does not; a bound of 0 raises as the loop would. The rare
-        decisions (boats, treasures, extra selections, returning a cat) take the loop's
-        own path."""
+        its per-decision overheads: the phase is read directly instead of through
+        ``is_over``/``pending``, and each decision is drawn from the facts its legal actions
+        are made of (a count and an index where the list itself is not needed) and applied
+        by the rule's own handler (``_select``, ``_end_turn``, ``_place_cat``, ...). The act
+        phase without fish (half the decisions) and the Oshax's steps are drawn here, a
+        cat's placement by ``_play_cat``, the rarer decisions by ``_PLAYS``. Where a draw is
+        made otherwise than from the legal actions, tests/engine/duel/test_playout_draws.py
+        checks it against them case by case. A bound of 1 draws nothing, as
+        ``Rng.randbelow(1)`` does not; a bound of 0 raises as the loop would."""
         randbelow = rng.randbelow
         history = self.history
         seat_steps = self.seat_steps
         neighbours = ISLAND.neighbours
-        # the methods called in the loop, looked up once: a Duel game holds more attributes
-        # than CPython 3.11 keeps as inline values, and no ``LOAD_METHOD`` specialisation
-        # takes an instance with a dict (``engine.copies``), so ``self._select`` would be
-        # looked up the generic way at every call
-        selectable, select, act_actions = self._selectable, self._select, self._act_actions
-        settle, return_cat, quick_tile = self._settle, self._return_cat, Tile.quick
+        # the methods called in the loop, looked up once
+        selectable, select, end_turn = self._selectable, self._select, self._end_turn
+        play_cat, plays = self._play_cat, _PLAYS
         while True:
             phase = self.phase
             seat = self.current
-            if phase == MOVE and self.placing is None and not self.treasures_due \
+            if phase == ACT and not self.fish[seat]:
+                # without fish no fish action can be bought (each costs one or more):
+                # ``_act_actions`` is the selections, then end_turn; counted, not listed
+                spaces = () if self.selected else selectable(seat)
+                n = len(spaces) + 1
+                i = 0 if n == 1 else randbelow(n)
+                seat_steps[seat] += 1
+                if i < n - 1:
+                    space = spaces[i]
+                    history.append((seat, SELECTS[space]))
+                    select(seat, space)
+                else:
+                    history.append((seat, END_TURN))
+                    end_turn(seat)
+            elif phase == MOVE and self.placing is None and not self.treasures_due \
                     and not self.extra:
-                # with nothing being placed, no treasure due and no extra selection,
-                # ``_settle`` after a step gives MOVE while steps are due, then ACT
+                # every step of the turn: ``legal_actions``' move list of ``ISLAND.targets``
+                # and ``_move``, after which ``_settle`` gives MOVE while steps are due, then
+                # ACT (nothing is being placed, no treasure is due, no extra selection waits)
                 oshax, touched, steps = self.oshax, self.touched, self.steps
                 jumping = self.jumping
                 while True:
@@ -291,143 +329,74 @@ class DuelGame(Game):
                     jumping = False
                     if not steps:
                         break
-                seat_steps[seat] += self.steps - steps  # one decision per step taken
-                self.oshax, self.touched, self.steps = oshax, touched, steps
+                seat_steps[seat] += self.steps  # one decision per step
+                self.oshax, self.touched, self.steps = oshax, touched, 0
                 self.jumping = False
                 self.phase = ACT
-            elif phase == ACT and not self.fish[seat]:
-                # without fish no fish action can be bought (each costs one or more):
-                # ``_act_actions`` is the selections, then end_turn; counted, not listed
-                spaces = [] if self.selected else selectable(seat)
-                n = len(spaces) + 1
-                i = 0 if n == 1 else randbelow(n)
-                seat_steps[seat] += 1
-                if i < n - 1:
-                    space = spaces[i]
-                    history.append((seat, SELECTS[space]))
-                    if _IS_CARD[space]:
-                        select(seat, space)
-                    else:  # ``_select`` of a cat in the act phase (no extra), written out
-                        island = self.island
-                        self.placing = island[space]
-                        island[space] = None
-                        self.on_island -= 1
-                        self.selected = True
-                        self.took[seat] = True
-                        self.phase = PLACE_CAT  # what ``_settle`` gives with a cat to place
-                else:
-                    history.append((seat, END_TURN))
-                    other = 1 - seat
-                    took = self.took
-                    if self.on_island and (took[seat] or took[other]):
-                        # the day goes on: ``_start_turn(other)``, written out
-                        self.current = other
-                        self.phase = MOVE
-                        self.touched = 1 << self.oshax
-                        self.steps = _MANDATORY_STEPS
-                        self.jumping = self.selected = self.extra = False
-                        took[other] = False
-                    else:
-                        self._end_turn(seat)
-            elif phase == ACT:
-                legal = act_actions(seat)
-                n = len(legal)
-                action = legal[0 if n == 1 else randbelow(n)]
-                history.append((seat, action))
-                seat_steps[seat] += 1
-                kind = action[0]
-                if kind == "select":
-                    select(seat, action[1])
-                elif kind == "end_turn":
-                    self._end_turn(seat)
-                else:
-                    self._fish_action(seat, action[1])
             elif phase == PLACE_CAT:
-                # the rows of ``legal_placements``, one mask built; ``_place_cat`` and
-                # ``_settle`` written out unless a treasure becomes due
-                boat = self.boats[seat]
-                layout = boat.layout
-                occupied = boat.occupied
-                free = layout.cells_mask & ~occupied
-                near = ((occupied << 1) | (occupied >> 1) | (occupied << STRIDE)
-                        | (occupied >> STRIDE)) & free if occupied else 0
-                placing = self.placing
-                rows, n = paired_rows(_CAT_PLANS[placing], pair_masks(free, near), occupied != 0)
-                mask = row_placement(rows, 0 if n == 1 else randbelow(n))
-                history.append((seat, _new_action(Action, ("place", mask))))
-                seat_steps[seat] += 1
-                cat = CATS[placing]
-                colour = cat.colour
-                # ``boat.place``, written out: the mask is one of the legal placements
-                boat.tiles.append(quick_tile("cat", colour, cat.shape.key, mask, cat.id))
-                boat.occupied = occupied | mask
-                boat.colour_masks[colour] |= mask
-                self.placing = None
-                if cat.fish:
-                    self.fish[seat] += 1
-                if layout.maps[colour] & mask:
-                    self.treasures_due += 1
-                    settle()
-                elif self.treasures_due:
-                    settle()
-                else:
-                    self.phase = EXTRA if self.extra else MOVE if self.steps else ACT
-            elif phase == PLACE_TREASURE:
-                # the placements of each treasure shape left that fits, then ``decline``
-                # (the boat's free and touchable cells worked out once for every shape)
-                boat = self.boats[seat]
-                occupied = boat.occupied
-                free = boat.layout.cells_mask & ~occupied
-                near = ((occupied << 1) | (occupied >> 1) | (occupied << STRIDE)
-                        | (occupied >> STRIDE)) & free if occupied else 0
-                touch = occupied != 0
-                masks = pair_masks(free, near)
-                supply = self.supply
-                n = 1
-                parts = []
-                for shape, plan in _TREASURE_PLANS:
-                    if supply[shape.key]:
-                        rows, count = paired_rows(plan, masks, touch)
-                        if count:
-                            parts.append((shape, rows, count))
-                            n += count
-                i = 0 if n == 1 else randbelow(n)
-                seat_steps[seat] += 1
-                for shape, rows, count in parts:
-                    if i < count:
-                        mask = row_placement(rows, i)
-                        history.append((seat, _new_action(Action, ("place", mask))))
-                        # ``_place_treasure``, written out (``boat.place`` as for a cat)
-                        key = shape.key
-                        boat.tiles.append(quick_tile("common_treasure", None, key, mask,
-                                                     supply[key].pop()))
-                        boat.occupied = occupied | mask
-                        self.treasures_due -= 1
-                        settle()
-                        break
-                    i -= count
-                else:
-                    history.append((seat, DECLINE))
-                    self._decline(seat)
-            elif phase == EXTRA:
-                legal = selectable(seat)
-                n = len(legal)
-                space = legal[0 if n == 1 else randbelow(n)]
-                history.append((seat, SELECTS[space]))
-                seat_steps[seat] += 1
-                select(seat, space)
-            elif phase == RETURN_CAT:
-                counters = self.counters
-                n = len(counters)
-                tile = counters[0 if n == 1 else randbelow(n)]
-                history.append((seat, Action("return_cat", tile)))
-                seat_steps[seat] += 1
-                return_cat(seat, tile)
+                play_cat(randbelow)
             elif phase == OVER:
                 return
-            else:  # choosing the boats
-                legal = self.legal_actions(seat)
-                self.apply_unchecked(seat, legal[randbelow(len(legal))])
+            else:
+                plays[phase](self, randbelow)
+
+    # --- the playout's draws, by phase ------------------------------------------------------------
+    def _play_cat(self, randbelow: Callable[[int], int]) -> None:
+        """The cat's placement, drawn by its index in the rows of ``legal_placements``
+        (``paired_rows``: one mask built, no action list), placed by ``_place_cat``."""
+        seat = self.current
+        free, near, anywhere = self._fit_context(seat)
+        rows, n = paired_rows(_CAT_PLANS[self.placing], pair_masks(free, near), not anywhere)
+        mask = row_placement(rows, 0 if n == 1 else randbelow(n))
+        self.history.append((seat, _new_action(Action, ("place", mask))))
+        self.seat_steps[seat] += 1
+        self._place_cat(seat, mask)
+
+    def _play_treasure(self, randbelow: Callable[[int], int]) -> None:
+        """The placements of each treasure shape left that fits, then ``decline``, as
+        ``legal_actions`` lists them (the boat's free and touchable cells worked out once for
+        every shape), drawn by index; placed by ``_place_treasure``."""
+        seat = self.current
+        free, near, anywhere = self._fit_context(seat)
+        masks = pair_masks(free, near)
+        supply = self.supply
+        n = 1
+        parts = []
+        for shape, plan in _TREASURE_PLANS:
+            if supply[shape.key]:
+                rows, count = paired_rows(plan, masks, not anywhere)
+                if count:
+                    parts.append((shape, rows, count))
+                    n += count
+        i = 0 if n == 1 else randbelow(n)
+        self.seat_steps[seat] += 1
+        for shape, rows, count in parts:
+            if i < count:
+                mask = row_placement(rows, i)
+                self.history.append((seat, _new_action(Action, ("place", mask))))
+                self._place_treasure(seat, mask, shape)
+                return
+            i -= count
+        self.history.append((seat, DECLINE))
+        self._decline(seat)
+
+    def _play_listed(self, randbelow: Callable[[int], int]) -> None:
+        """A decision drawn from its legal actions and applied by ``_apply`` (the act phase
+        with fish, an extra selection, returning a cat): ``apply_unchecked`` less the
+        checks the loop needs not."""
+        seat = self.current
+        legal = self.legal_actions(seat)
+        n = len(legal)
+        action = legal[0 if n == 1 else randbelow(n)]
+        self.history.append((seat, action))
+        self.seat_steps[seat] += 1
+        self._apply(seat, action)
+
+    def _play_any(self, randbelow: Callable[[int], int]) -> None:
+        """``Game.playout``'s step (choosing the boats)."""
+        seat = self.current
+        legal = self.legal_actions(seat)
+        self.apply_unchecked(seat, legal[randbelow(len(legal))])
 
     def illegal_reason(self, seat: int, action: Action) -> str | None:
         if self.phase == OVER:
@@ -440,8 +409,7 @@ class DuelGame(Game):
         kind = action[0]
         if kind not in PHASE_KINDS[self.phase]:
             return f"{self.codec.text(action)} is not possible now: {PHASE_NEEDS[self.phase]}"
-        check = getattr(self, f"_why_not_{kind}")
-        return check(seat, *action[1:])
+        return WHY_NOT[kind](self, seat, *action[1:])
 
     def _apply(self, seat: int, action: Action) -> None:
         kind = action[0]
@@ -678,15 +646,16 @@ class DuelGame(Game):
 
     def _start_day(self) -> None:
         self.day += 1
+        island, bag, deck = self.island, self.bag, self.deck
         cats = []
         for s in _CAT_SPACES:
-            if self.bag:
-                self.island[s] = tile = self.bag.pop(0)
+            if bag:
+                island[s] = tile = bag.pop(0)
                 cats.append([s, tile])
         cards = []
         for s in _CARD_SPACES:
-            if self.deck:
-                self.island[s] = card = self.deck.pop(0)
+            if deck:
+                island[s] = card = deck.pop(0)
                 cards.append([s, card])
         self.on_island = len(cats) + len(cards)
         self.took = [True, True]  # a first-turn skip cannot end the day
@@ -755,7 +724,7 @@ class DuelGame(Game):
             self.phase = PLACE_CAT
             return
         if self.treasures_due:
-            if self._treasure_shapes() and self._treasure_fits(seat):
+            if self._treasure_fits(seat):  # (False when the supply is empty)
                 self.phase = PLACE_TREASURE
                 return
             self.log("treasures_lost", seat=seat, count=self.treasures_due)
@@ -834,13 +803,13 @@ class DuelGame(Game):
 
     def _place_cat(self, seat: int, mask: int) -> None:
         cat = CATS[self.placing]  # type: ignore[index]
+        colour = cat.colour
         boat = self.boats[seat]
-        assert boat is not None
-        boat.place(Tile.quick("cat", cat.colour, cat.shape.key, mask, cat.id))
+        _put_tile(boat, "cat", colour, cat.shape.key, mask, cat.id)
         self.placing = None
         if cat.fish:
             self.fish[seat] += 1
-        if boat.layout.maps[cat.colour] & mask:
+        if boat.layout.maps[colour] & mask:
             self.treasures_due += 1
         self._settle()
 
@@ -850,21 +819,17 @@ class DuelGame(Game):
         if shape is None:
             shape = self._treasure_shape_for(mask)
         assert shape is not None
-        tile_id = self.supply[shape.key].pop()
-        self._boat(seat).place(Tile.quick("common_treasure", None, shape.key, mask, tile_id))
+        key = shape.key
+        _put_tile(self.boats[seat], "common_treasure", None, key, mask, self.supply[key].pop())
         self.treasures_due -= 1
         self._settle()
 
     # --- views and the result --------------------------------------------------------------
     def observation(self, seat: int) -> dict[str, Any]:
-        from .views import observation
-
-        return observation(self, seat)
+        return observation_of(self, seat)
 
     def spectator_view(self) -> dict[str, Any]:
-        from .views import spectator_view
-
-        return spectator_view(self)
+        return spectator_view_of(self)
 
     def full_state(self) -> Any:
         return {**self.spectator_view(), "rng": list(self.rng.getstate())}
@@ -875,30 +840,64 @@ class DuelGame(Game):
         return score_boats(boats, self.lessons)
 
     def result(self) -> dict[str, Any]:
-        from .views import result
-
-        return result(self)
+        return result_of(self)
 
     def clone(self) -> DuelGame:
-        """A lean copy for look-ahead (no deepcopy of layouts or shapes)."""
+        """A lean copy for look-ahead (no deepcopy of layouts or shapes), its attributes set
+        one by one (``__slots__``, ``engine.copies``): the lists and boats that change are
+        copied, the rest shared."""
         twin = DuelGame.__new__(DuelGame)
-        twin.__dict__.update(self.__dict__)
-        twin.history = list(self.history)
-        twin.events = list(self.events)
+        for name, value in self.__dict__.items():  # ``Game``'s attributes (and any other)
+            setattr(twin, name, value)
+        twin.history = self.history[:]
+        twin.events = self.events[:]
         twin.options = dict(self.options)
+        twin.seat_steps = self.seat_steps[:]
         twin.rng = self.rng.copy()
-        twin.counters = list(self.counters)
-        twin.bag = list(self.bag)
-        twin.deck = list(self.deck)
-        twin.island = list(self.island)
-        twin.box = list(self.box)
-        twin.discard = list(self.discard)
-        twin.layout_names = list(self.layout_names)
-        twin.fish = list(self.fish)
-        twin.took = list(self.took)
-        twin.seat_steps = list(self.seat_steps)
-        twin.supply = {k: v[:] for k, v in self.supply.items()}
-        twin.lessons = [list(x) for x in self.lessons]
-        twin.boats = [None if b is None else Boat(b.layout, list(b.tiles), b.occupied,
-                                                  dict(b.colour_masks)) for b in self.boats]
+        twin.counters = self.counters[:]
+        twin.bag = self.bag[:]
+        twin.deck = self.deck[:]
+        twin.supply = supply = dict(self.supply)  # (loops, not comprehensions: no frame)
+        for key, ids in supply.items():
+            supply[key] = ids[:]
+        twin.island = self.island[:]
+        twin.on_island = self.on_island
+        twin.box = self.box[:]
+        twin.discard = self.discard[:]
+        twin.layout_names = self.layout_names[:]
+        twin.boats = boats = []
+        for b in self.boats:
+            boats.append(None if b is None else Boat(b.layout, b.tiles[:], b.occupied,
+                                                     dict(b.colour_masks)))
+        twin.fish = self.fish[:]
+        twin.lessons = [self.lessons[0][:], self.lessons[1][:]]
+        twin.oshax, twin.first, twin.day = self.oshax, self.first, self.day
+        twin.current, twin.phase, twin.touched = self.current, self.phase, self.touched
+        twin.steps, twin.jumping, twin.selected = self.steps, self.jumping, self.selected
+        twin.extra, twin.placing, twin.treasures_due = self.extra, self.placing, self.treasures_due
+        twin.took = self.took[:]
         return twin
+
+
+# The precise reason of each action kind (``illegal_reason``, once the phase is right), by
+# kind: every kind of the catalogue has its entry (tests/engine/duel/test_turn.py), so a
+# kind renamed fails a test, not a bot's illegal action.
+WHY_NOT: dict[str, Callable[..., str | None]] = {
+    "choose_boat": DuelGame._why_not_choose_boat,
+    "move": DuelGame._why_not_move,
+    "select": DuelGame._why_not_select,
+    "place": DuelGame._why_not_place,
+    "fish_action": DuelGame._why_not_fish_action,
+    "decline": DuelGame._why_not_decline,
+    "end_turn": DuelGame._why_not_end_turn,
+    "return_cat": DuelGame._why_not_return_cat,
+}
+
+# The playout's draw of each of the rarer phases (``DuelGame.playout``).
+_PLAYS: dict[str, Callable[[DuelGame, Callable[[int], int]], None]] = {
+    BOAT: DuelGame._play_any,
+    ACT: DuelGame._play_listed,  # with fish
+    EXTRA: DuelGame._play_listed,
+    PLACE_TREASURE: DuelGame._play_treasure,
+    RETURN_CAT: DuelGame._play_listed,
+}

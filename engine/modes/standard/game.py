@@ -4,13 +4,14 @@ A day is a fixed list of steps (``DAY_STEPS``); each step either runs automatica
 fields, fishing, end of day) or pushes a frame that asks for decisions (the draft, buying,
 rescue turns, ...). ``_advance`` runs automatic work until some frame waits for a seat.
 Family and solo subclass this class: they replace ``DAY_STEPS``, the step handlers, the
-rules and the hooks (``after_rescue_turn``, ``on_rescue_pass``), and reuse the rest.
+rules and the rescue hooks (``after_rescue_turn``, ``on_rescue_pass``: ``RescueHooks``),
+and reuse the rest.
 """
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from enum import StrEnum
 from typing import Any, ClassVar
 
@@ -19,10 +20,12 @@ from ...copies import twin_of
 from ...game import Game, GameType
 from ...rng import Rng
 from ...scoring import score_table
-from . import observation as views
 from .catalogue import CODEC
 from .fields import fill_fields
 from .frames import Frame
+from .observation import full_state as full_state_of
+from .observation import observation as observation_of
+from .observation import spectator_view as spectator_view_of
 from .phases.anytime import AnytimeRoundFrame
 from .phases.buy import BuyFrame
 from .phases.draft import DraftFrame, deal
@@ -31,6 +34,7 @@ from .phases.rare_finds import RareFindsPhaseFrame
 from .phases.rescue import ChooseRescueFrame, RescuePhaseFrame, RescueTurnFrame
 from .playable import holds_playable
 from .playout import plays_rescue_turns, rescue_turns
+from .rescue_hooks import RescueHooks
 from .result import build_result, table_facts
 from .rules import Rules, standard_rules
 from .setup import new_state
@@ -60,11 +64,10 @@ class Step(StrEnum):
     OVER = "over"
 
 
-_STEP_METHODS = {step: f"step_{step.name.lower()}" for step in Step}  # run_step's names
 _OVER = Step.OVER  # a module constant: reading an enum member off its class costs more
 
 
-class StandardGame(Game):
+class StandardGame(RescueHooks, Game):
     game_type = GameType(
         name="standard",
         min_seats=2,
@@ -259,16 +262,16 @@ class StandardGame(Game):
         return self.step is _OVER
 
     def observation(self, seat: int) -> dict[str, Any]:
-        return views.observation(self, seat)
+        return observation_of(self, seat)
 
     def protocol_observation(self, seat: int) -> dict[str, Any]:
-        return views.observation(self, seat, texts=True)
+        return observation_of(self, seat, texts=True)
 
     def spectator_view(self) -> dict[str, Any]:
-        return views.spectator_view(self)
+        return spectator_view_of(self)
 
     def full_state(self) -> Any:
-        return views.full_state(self)
+        return full_state_of(self)
 
     def scores(self) -> list[dict[str, Any]]:
         """Every seat's score sheet as it stands (final once over), as family and duel give
@@ -321,7 +324,39 @@ class StandardGame(Game):
         self.run_step(nxt)
 
     def run_step(self, step: Step) -> None:
-        getattr(self, _STEP_METHODS[step])()
+        type(self).step_runners[step](self)
+
+    # What each step of a day runs, by step: the method of the game's class (family and solo
+    # override some), looked up when the class is made (``__init_subclass__``). Every step
+    # has its entry (tests/engine/standard/test_day.py), and a method renamed fails the
+    # import, not a game at that step.
+    step_runners: ClassVar[dict[Step, Callable[[StandardGame], None]]]
+
+    @classmethod
+    def _step_runners(cls) -> dict[Step, Callable[[StandardGame], None]]:
+        return {
+            Step.BEFORE_FILL: cls.step_before_fill,
+            Step.FILL: cls.step_fill,
+            Step.FISHING: cls.step_fishing,
+            Step.BEFORE_DEAL: cls.step_before_deal,
+            Step.DRAFT: cls.step_draft,
+            Step.BEFORE_BUY: cls.step_before_buy,
+            Step.BUY: cls.step_buy,
+            Step.BEFORE_READ: cls.step_before_read,
+            Step.READ: cls.step_read,
+            Step.BEFORE_CHOOSE: cls.step_before_choose,
+            Step.CHOOSE: cls.step_choose,
+            Step.AFTER_REVEAL: cls.step_after_reveal,
+            Step.RESCUE: cls.step_rescue,
+            Step.RARE_FINDS: cls.step_rare_finds,
+            Step.END_OF_DAY: cls.step_end_of_day,
+            Step.FINAL_ANYTIME: cls.step_final_anytime,
+            Step.OVER: cls.step_over,
+        }
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.step_runners = cls._step_runners()
 
     def anytime_round(self, window: str) -> None:
         # skipped when nobody holds a playable anytime card: such a round ends at once,
@@ -397,9 +432,5 @@ class StandardGame(Game):
     def step_over(self) -> None:
         self.log("game_over")
 
-    # --- hooks for solo mode ----------------------------------------------------------------------
-    def after_rescue_turn(self, seat: int) -> None:
-        """Runs after each rescue turn (solo: the sister plays a card)."""
 
-    def on_rescue_pass(self, seat: int) -> None:
-        """Runs when a seat passes in the rescue phase (solo: the sister plays the rest)."""
+StandardGame.step_runners = StandardGame._step_runners()

@@ -3,12 +3,14 @@
 Rescue turns and the placements they lead to are about half of a 4-player playout's
 decisions. Through the frames, each rescue pushes a ``PlaceFrame``, progresses and pops it
 and the turn, fills and clears the cache of legal actions, and goes round ``_advance``'s loop
-a few times. ``rescue_turns`` plays them in one loop over the same calls that do the work
-(``RescueTurnFrame.legal``, ``rescue_cat``, ``draw_placement``, ``put_tile``), keeping the
-phase and turn frames as the frames would leave them. It hands back to the frames, through
-``_advance``, at everything rarer: an anytime card played or playable by another seat, a
-second cat (cards 80-82), a map reward, the end of the phase. The same draws, moves, history
-and events as the frames: tests/engine/test_playout.py.
+a few times. ``rescue_turns`` plays them in one loop over the rule's own pieces
+(``RescueTurnFrame.legal``, ``rescue``, ``rescued_all``, ``play_only``, ``_end``; the
+placement's ``draw_placement`` and ``put_tile``; the phase's ``over``, ``_next_seat`` and
+``others_may_play``), keeping the phase and turn frames as the frames would leave them. It
+hands back to the frames, through ``_advance``, at everything rarer: an anytime card played
+or playable by another seat, a second cat (cards 80-82), a map reward, the end of the phase.
+The same draws, moves, history and events as the frames: tests/engine/test_playout.py, and
+tests/engine/test_playout_rescue.py builds each of those cases.
 """
 
 from __future__ import annotations
@@ -17,9 +19,10 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from ...actions import Action
-from .phases.anytime import holds_playable
-from .phases.rescue import RescuePhaseFrame, RescueTurnFrame, rescue_cat
+from .phases.rescue import RescuePhaseFrame, RescueTurnFrame
+from .phases.turns import others_may_play
 from .placement import TreasureFrame, draw_placement, put_tile
+from .rescue_hooks import plain_rescue_hooks
 
 if TYPE_CHECKING:
     from .game import StandardGame
@@ -29,19 +32,8 @@ def plays_rescue_turns(game: StandardGame, frame: object) -> bool:
     """Whether ``rescue_turns`` may take over at ``frame``: a plain rescue turn of a plain
     rescue phase, in a game whose rescue hooks do nothing (solo's sister plays after each
     turn, family rescues with frames of its own)."""
-    if type(frame) is not RescueTurnFrame or type(frame._phase) is not RescuePhaseFrame:
-        return False
-    kind = type(game)
-    plain = _PLAIN_HOOKS.get(kind)
-    if plain is None:
-        from .game import StandardGame
-
-        plain = _PLAIN_HOOKS[kind] = (kind.after_rescue_turn is StandardGame.after_rescue_turn
-                                      and kind.on_rescue_pass is StandardGame.on_rescue_pass)
-    return plain
-
-
-_PLAIN_HOOKS: dict[type, bool] = {}  # game class -> whether its rescue hooks do nothing
+    return (type(frame) is RescueTurnFrame and type(frame._phase) is RescuePhaseFrame
+            and plain_rescue_hooks(type(game)))
 
 
 def rescue_turns(game: StandardGame, turn: RescueTurnFrame,
@@ -53,7 +45,6 @@ def rescue_turns(game: StandardGame, turn: RescueTurnFrame,
     seat_steps = game.seat_steps
     players = game.state.players
     tiles = game.state.tiles
-    fields = game.state.fields
     cache = game._legal
     legal: Sequence[Action] | None = cache.get((id(turn), turn.seat))
     cache.clear()  # the loop keeps its legal actions itself; ``_advance`` refills the cache
@@ -66,21 +57,20 @@ def rescue_turns(game: StandardGame, turn: RescueTurnFrame,
         seat_steps[seat] += 1
         kind = action[0]
         if kind == "rescue":
-            turn.rescued += 1
-            tile = rescue_cat(game, seat, action)
+            tile = turn.rescue(game, seat, action)
             info = tiles[tile]
-            player = players[seat]
             # the placement: the cat fits (rescue options offer only cats that fit), so the
             # ``PlaceFrame`` would wait for the seat at once
-            place = draw_placement(player, info.shape, randbelow)
+            place = draw_placement(players[seat], info.shape, randbelow)
             history((seat, place))
             seat_steps[seat] += 1
             if put_tile(game, seat, tile, info.colour, place[1], True):
+                # ``PlaceFrame.apply``'s map reward
                 game.log("map_reward", seat=seat, colour=info.colour)
                 game.push(TreasureFrame(seat, game.map_reward_pool, count=1, required=0))
                 game._advance()
                 return
-            if turn.rescued < 1 + player.extra_cats and fields.cats:
+            if not turn.rescued_all(game):
                 game._advance()  # another cat may be rescued this turn
                 return
             turn._end(game)
@@ -91,42 +81,36 @@ def rescue_turns(game: StandardGame, turn: RescueTurnFrame,
             cache.clear()
             game._advance()
             return
-        turn, legal = _next_turn(game, turn._phase, players)
+        turn, legal = _next_turn(game, turn._phase)
         if turn is None:
             return
 
 
-def _next_turn(game: StandardGame, phase: RescuePhaseFrame, players: list
+def _next_turn(game: StandardGame, phase: RescuePhaseFrame
                ) -> tuple[RescueTurnFrame | None, Sequence[Action] | None]:
-    """After the top frame's turn is over: ``TurnsFrame.progress`` of the rescue phase,
-    written out. Returns the next turn, waiting, and its legal actions; turns with only
+    """After the top frame's turn is over: ``TurnsFrame.progress`` of the rescue phase over
+    its own pieces. Returns the next turn, waiting, and its legal actions; turns with only
     ``pass`` are played at once, as ``RescueTurnFrame.progress`` plays them. Returns
     ``(None, None)`` after handing back to the frames (the phase is over, or another seat
     holds a playable anytime card, which opens an anytime round before the turn)."""
     frames = game.frames
     order = phase.order
-    passed = phase.passed
-    fields = game.state.fields
     while True:
         frames.pop()
         phase.stage = "next"  # after_turn: the hooks do nothing (``plays_rescue_turns``)
-        if len(passed) == len(order) or not fields.cats:
+        if phase.over(game):
             game._advance()
             return None, None
         seat = phase._next_seat()
-        for s in order:
-            other = players[s]
-            if s != seat and other.anytime_count and holds_playable(game, other):
-                game._advance()
-                return None, None
+        if others_may_play(game, order, seat):
+            game._advance()
+            return None, None
         phase.current = seat
         phase.stage = "turn"
         turn = RescueTurnFrame(phase, seat)
         frames.append(turn)
         legal = turn.legal(game, seat)
-        if len(legal) != 1:
+        if len(legal) > 1:
             turn.waiting = (seat,)
             return turn, legal
-        only = legal[0]  # pass: nothing to decide
-        turn.apply(game, seat, only)
-        game.log("auto", seat=seat, action=only[0])
+        turn.play_only(game, legal)

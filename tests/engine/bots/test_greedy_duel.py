@@ -8,6 +8,7 @@ from engine.boat import Boat, Tile, mask_of
 from engine.bots import make_bot
 from engine.bots.greedy_duel import GreedyDuelBot, colour_families, placement_value
 from engine.modes.duel.data import duel_data
+from engine.modes.duel.game import PHASE_KINDS
 
 O_BOAT = duel_data().layouts["O"]
 
@@ -72,3 +73,9 @@ def test_registered_as_the_duel_greedy_bot() -> None:
     assert isinstance(bot, GreedyDuelBot)
     assert bot.name == "greedy" and bot.trusted and bot.last_note is None
     bot.close()
+
+
+def test_every_phase_that_asks_a_decision_has_a_handler() -> None:
+    """``act`` looks the phase up in an explicit table: a phase renamed or added fails here
+    (and ``act`` raises) instead of finding no handler by a name built at run time."""
+    assert set(GreedyDuelBot(0, 0)._handlers) == set(PHASE_KINDS)

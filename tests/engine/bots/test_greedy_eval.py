@@ -6,8 +6,9 @@ import random
 
 import pytest
 
-from engine.boat import COLOURS, HEIGHT, STRIDE, Boat, Tile, base_layouts, neighbours
+from engine.boat import COLOURS, HEIGHT, STRIDE, Boat, Tile, base_layouts
 from engine.bots.greedy_eval import PlacementEval, SheetJudge
+from engine.scoring import lesson_reads
 from engine.shapes import base_shapes, legal_placements
 
 
@@ -142,9 +143,10 @@ def test_sheet_delta_sees_a_tile_that_fills_rooms_or_the_edge() -> None:
 
 
 def test_top_function_is_the_sorted_quick_values() -> None:
-    """The shortlist's loop (``top_function``) and the mask-by-mask ``quick_function`` share
-    one body written twice: the same floats, the same order (the loop skips the masks whose
-    bound is below the n-th best: the one-cell treasures check the holes they fill)."""
+    """The quick value has one definition, ``top``'s loop; ``quick`` is ``top`` of one mask.
+    Over many masks the loop skips those whose bound is below the n-th best (the one-cell
+    treasures check the holes they fill) and keeps the shaping term of those it keeps for
+    the deep stage: the same floats, the same order, the same terms as mask by mask."""
     rng = random.Random("top-function")
     shapes = base_shapes()
     for _ in range(60):
@@ -153,12 +155,58 @@ def test_top_function_is_the_sorted_quick_values() -> None:
                             ("common_treasure", shapes.common_treasures)):
             shape = rng.choice(group)
             colour = rng.choice(COLOURS) if kind == "cat" else None
-            ev = PlacementEval(boat, colour, rare=kind == "rare_treasure",
-                               sister=rng.choice((0.0, 2.5)), kind=kind, shape=shape.key)
+            facts = {"rare": kind == "rare_treasure", "sister": rng.choice((0.0, 2.5)),
+                     "kind": kind, "shape": shape.key}
             masks = list(legal_placements(shape, boat.layout, boat.occupied))
-            quick = ev.quick_function()
+            one_by_one = PlacementEval(boat, colour, **facts)
+            quick = one_by_one.quick_function()
+            values = sorted(((quick(m), m) for m in masks), reverse=True)
             for n in (1, 3, 12):
-                assert ev.top_function()(masks, n) == sorted(((quick(m), m) for m in masks),
-                                                             reverse=True)[:n]
-            for m, shape in ev._shapes.items():  # kept for the deep stage: its shaping term
-                assert shape == ev.shaping(m, neighbours(m))
+                ev = PlacementEval(boat, colour, **facts)
+                assert ev.top_function()(masks, n) == values[:n]
+                for m, kept in ev._shapes.items():  # kept for the deep stage
+                    assert kept == one_by_one.shaping(m)
+
+
+def _words(card_id: int, layout, colour) -> set[str]:
+    """The words of what lesson ``card_id`` reads of a boat (``scoring.lesson_reads``)."""
+    reads = lesson_reads(card_id, layout, colour)
+    if reads is None:
+        return {"anything"}
+    return {read if isinstance(read, str) else read[0] for read in reads} or {"nothing"}
+
+
+def test_sheet_delta_of_each_lesson_alone_is_the_difference_of_the_whole_sheets() -> None:
+    """``_AfterSheet`` works a placement's change of the sheet out from what each lesson
+    reads. Its cases one by one: each lesson card alone (every private lesson, every public
+    one in each colour it may name, and in solo every lesson of the sister), each kind of
+    tile in turn, on an empty, a partly filled and an almost full boat: the change is the difference
+    of the two whole sheets, and every kind of read a lesson makes is met."""
+    rng = random.Random("sheet-delta-each-lesson")
+    shapes = base_shapes()
+    boats = [_random_boat(rng, 0), _random_boat(rng, 12), _random_boat(rng, 50)]
+    judges = [SheetJudge(private_lessons=(c,)) for c in range(113, 143)]
+    judges += [SheetJudge(public_lessons=((c, colour),)) for c in range(143, 151)
+               for colour in (COLOURS if c in (143, 144, 145, 146, 149) else (None,))]
+    judges += [SheetJudge(mode="solo", sister_lessons=(c,)) for c in range(197, 216)]
+    tiles = (("cat", shapes.cats), ("oshax", shapes.oshax),
+             ("common_treasure", shapes.common_treasures),
+             ("rare_treasure", shapes.rare_treasures))
+    met: set[str] = set()
+    for j, judge in enumerate(judges):
+        for boat in boats:
+            for lesson, colour in (*((c, None) for c in judge.private_lessons),
+                                   *judge.public_lessons):
+                met |= _words(lesson, boat.layout, colour)
+            before = judge.score(boat)
+            for k, (kind, group) in enumerate(tiles):
+                shape = group[(j + k) % len(group)]
+                colour = COLOURS[(j + k) % len(COLOURS)] if kind in ("cat", "oshax") else None
+                ev = PlacementEval(boat, colour, judge=judge, kind=kind, shape=shape.key,
+                                   rare=kind == "rare_treasure")
+                masks = list(legal_placements(shape, boat.layout, boat.occupied))
+                for m in masks[::max(1, len(masks) // 12)]:
+                    assert ev.sheet_delta(m) == judge.score(ev.after_boat(m)) - before, (
+                        judge, kind, shape.key)
+    assert met >= {"all_covered", "edge", "families", "covered_count", "none_covered",
+                   "colour_contact", "tiles", "nothing"}, met

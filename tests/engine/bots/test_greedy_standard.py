@@ -9,6 +9,9 @@ from engine import new_game
 from engine.boat import Boat, base_layouts, neighbours
 from engine.bots import make_bot
 from engine.bots.greedy_standard import GreedyStandardBot, PlacementEval
+from engine.modes.solo.game import SoloGame  # noqa: F401  (its frame classes defined)
+from engine.modes.standard.frames import Frame
+from engine.modes.standard.phases.turns import TurnsFrame
 from engine.play import play_game
 from engine.rng import Rng
 from engine.shapes import base_shapes, legal_placements
@@ -57,3 +60,25 @@ def test_placement_value_prefers_joining_two_tiles_into_a_family() -> None:
     assert neighbours(best) & a and neighbours(best) & b, "a family of three scores 8"
     assert value >= 8
     assert GreedyStandardBot(0, 1).name == "greedy"
+
+
+def _frames_asking(packages: tuple[str, ...]) -> set[str]:
+    """The names of the frames of ``packages`` that can wait for a seat: every frame class
+    that names itself there, less the turn-taking phases (they push a turn frame and never
+    wait themselves)."""
+    found, todo = set(), list(Frame.__subclasses__())
+    while todo:
+        cls = todo.pop()
+        todo.extend(cls.__subclasses__())
+        if ("name" in vars(cls) and cls.__module__.startswith(packages)
+                and not issubclass(cls, TurnsFrame)):
+            found.add(cls.name)
+    return found
+
+
+def test_every_decision_of_standard_and_solo_has_an_entry_in_the_handlers() -> None:
+    """``act`` finds its handler by the frame's name in an explicit table: a frame renamed
+    or added fails here (and ``act`` raises) instead of quietly taking the fallback."""
+    names = _frames_asking(("engine.modes.standard.", "engine.modes.solo."))
+    assert {"draft", "place", "rescue_turn", "draw_to_fields"} <= names
+    assert set(GreedyStandardBot(0, 0)._handlers) == names

@@ -8,6 +8,7 @@ import pytest
 from engine import Action, IllegalAction
 from engine.boat import Tile, cell_index, mask_of, neighbours
 from engine.modes.duel.data import duel_data
+from engine.modes.duel.game import CODEC, PHASE_KINDS, WHY_NOT
 
 CATS = duel_data().cats
 
@@ -215,3 +216,10 @@ def test_the_rulebook_example_turn(kit) -> None:
     game.apply(seat, 0)
     assert game.fish[seat] == 0 and game.phase == "act"
     assert game.boats[seat].tiles[-1].tile_id == red
+
+
+def test_every_action_kind_has_its_precise_reason() -> None:
+    """``illegal_reason`` looks the kind up in an explicit table: a kind of the catalogue (or
+    of a phase) renamed or added fails here instead of at a bot's first illegal action."""
+    kinds = {kind for phase in PHASE_KINDS.values() for kind in phase}
+    assert set(WHY_NOT) == set(CODEC.specs) == kinds

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from engine.modes.family.game import FamilyGame
+from engine.modes.solo.game import SoloGame
 from engine.modes.standard import Step
+from engine.modes.standard.game import StandardGame
 
 from .helpers import act, game, jump, passive, play_out, run_until
 
@@ -98,3 +101,15 @@ def test_a_short_deck_deals_fewer_cards_and_is_never_reshuffled() -> None:
     assert g.state.deck == []
     play_out(g, passive, check=True)
     assert g.state.deck == []
+
+
+def test_every_step_runs_the_method_of_its_game() -> None:
+    """``run_step`` looks the step up in an explicit table, made with each game class: a step
+    added without its entry fails here, and each entry is that class's own method (family
+    and solo override some)."""
+    for kind in (StandardGame, FamilyGame, SoloGame):
+        assert set(kind.step_runners) == set(Step)
+        assert set(kind.DAY_STEPS) <= set(kind.step_runners)
+    assert FamilyGame.step_runners[Step.RESCUE] is FamilyGame.step_rescue
+    assert SoloGame.step_runners[Step.DRAFT] is SoloGame.step_draft
+    assert StandardGame.step_runners[Step.DRAFT] is StandardGame.step_draft

@@ -36,19 +36,26 @@ class RareFindsPhaseFrame(TurnsFrame):
         return RareFindsTurnFrame(self, seat)
 
     def pass_at_once(self, game: StandardGame, seat: int) -> bool:
-        # ``RareFindsTurnFrame``'s legal actions are only ``pass`` exactly when the seat holds
-        # no Oshax or treasure card and no anytime card it may play: the frame would apply the
-        # pass and log ``passed`` and ``auto`` at once, as this does
+        # ``RareFindsTurnFrame.legal`` is only ``pass`` when the seat holds no Oshax or
+        # treasure card and no anytime card it may play (and when none of those it holds can
+        # be used, which the frame finds out): its ``progress`` would then pass, as this
+        # does, and log ``auto``. tests/engine/standard/test_pass_at_once.py tries every
+        # card of the game as the seat's hand against the frame.
         p = game.state.players[seat]
         if not _RARE_IDS.isdisjoint(p.hand) or (p.anytime_count and holds_playable(game, p)):
             return False
-        self.passed.append(seat)
-        game.log("passed", seat=seat, phase="rare_finds")
+        pass_turn(game, self, seat)
         game.log("auto", seat=seat, action="pass")
         return True
 
     def finish(self, game: StandardGame) -> None:
         game.log("rare_finds_over")
+
+
+def pass_turn(game: StandardGame, phase: RareFindsPhaseFrame, seat: int) -> None:
+    """``pass`` in a rare-finds turn: the seat is out for the rest of the phase."""
+    phase.passed.append(seat)
+    game.log("passed", seat=seat, phase="rare_finds")
 
 
 def oshax_options(game: StandardGame, seat: int) -> list[Action]:
@@ -185,8 +192,7 @@ class RareFindsTurnFrame(Frame):
         p = state.players[seat]
         self.waiting = ()
         if action[0] == "pass":
-            self._phase.passed.append(seat)
-            game.log("passed", seat=seat, phase="rare_finds")
+            pass_turn(game, self._phase, seat)
             self.done = True
             return
         if action[0] == "play":

@@ -164,15 +164,20 @@ def rescue_options(game: StandardGame, seat: int) -> list[Action]:
     _, _, anywhere, _, masks = p._fit  # what the test reads: asked here for most shapes
     plans = PAIR_PLANS
     lefts, rights = _rescue_actions(kinds)
+    cats = game.state.fields.cats
+    if len(lefts) < len(cats) or len(rights) < len(cats):  # no field holds more cats
+        _grow(lefts, "left", len(cats) - 1, kinds)
+        _grow(rights, "right", len(cats) - 1, kinds)
     out: list[Action] = []
-    left = right = 0  # the next index in each field
-    for cat in game.state.fields.cats:
-        if cat.side == "left":
-            index, ok, rows = left, left_ok, lefts
-            left += 1
-        else:
-            index, ok, rows = right, right_ok, rights
-            right += 1
+    side, ok, rows = "left", left_ok, lefts
+    index = -1  # the cat's index in its field
+    for cat in cats:
+        index += 1
+        if cat.side != side:  # the first right-field cat
+            if not right_ok:
+                break
+            side, ok, rows = "right", True, rights
+            index = 0
         if ok:
             shape = tiles[cat.tile].shape
             found = answers.get(shape)
@@ -183,8 +188,6 @@ def rescue_options(game: StandardGame, seat: int) -> list[Action]:
                 else:  # ``fit(shape)`` written out (a dozen cats per turn)
                     found = answers[shape] = paired_fit(plan, masks, anywhere)
             if found:
-                if index >= len(rows):
-                    _grow(rows, cat.side, index, kinds)
                 out.extend(rows[index])
     return out
 
@@ -245,7 +248,7 @@ class RescuePhaseFrame(TurnsFrame):
     window = "before_rescue_turn"
 
     def over(self, game: StandardGame) -> bool:
-        return len(self.passed) == len(self.order) or game.state.fields.is_empty()
+        return len(self.passed) == len(self.order) or not game.state.fields.cats
 
     def turn_frame(self, game: StandardGame, seat: int) -> Frame:
         return RescueTurnFrame(self, seat)
@@ -275,16 +278,27 @@ class RescueTurnFrame(Frame):
     def progress(self, game: StandardGame) -> None:
         if self.done:
             return
-        if self.rescued and (self.rescued >= self.allowed(game)
-                             or game.state.fields.is_empty()):
+        if self.rescued and self.rescued_all(game):
             self._end(game)
             return
         legal = game.legal_actions_of(self, self.seat)
-        if len(legal) == 1:  # only pass (or done): nothing to decide
-            self.apply(game, self.seat, legal[0])
-            game.log("auto", seat=self.seat, action=legal[0].kind)
-            return
-        self.waiting = (self.seat,)
+        if not self.play_only(game, legal):
+            self.waiting = (self.seat,)
+
+    def rescued_all(self, game: StandardGame) -> bool:
+        """Whether the turn may rescue no more cats: as many as it may (one, one more per
+        pending card 80-82), or the fields are empty."""
+        return self.rescued >= self.allowed(game) or not game.state.fields.cats
+
+    def play_only(self, game: StandardGame, legal: Sequence[Action]) -> bool:
+        """Play the turn's only legal action (``pass``, or ``done``), with nothing to decide,
+        and log it as played by itself; False when there is a choice."""
+        if len(legal) != 1:
+            return False
+        only = legal[0]
+        self.apply(game, self.seat, only)
+        game.log("auto", seat=self.seat, action=only[0])
+        return True
 
     def legal(self, game: StandardGame, seat: int) -> Sequence[Action]:
         if seat != self.seat or self.done:
@@ -339,9 +353,15 @@ class RescueTurnFrame(Frame):
         if kind == "play":
             play_card(game, seat, action[1])
             return
-        self.rescued += 1
-        tile = rescue_cat(game, seat, action)
+        tile = self.rescue(game, seat, action)
         game.push(PlaceFrame(seat, tile, game.state.tiles[tile].colour, reward=True))
+
+    def rescue(self, game: StandardGame, seat: int, action: Action) -> int:
+        """A ``rescue`` action up to the cat's placement: counted, paid for and the cat taken
+        (``rescue_cat``). Returns the tile, which the caller has placed (``apply``: a
+        ``PlaceFrame``; the playout's rescue loop: at once)."""
+        self.rescued += 1
+        return rescue_cat(game, seat, action)
 
     def _end(self, game: StandardGame) -> None:
         if self.rescued:

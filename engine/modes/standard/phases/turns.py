@@ -15,6 +15,20 @@ if TYPE_CHECKING:
     from ..game import StandardGame
 
 
+def others_may_play(game: StandardGame, order: list[int], seat: int) -> bool:
+    """Whether a seat of ``order`` other than ``seat`` holds an anytime card it may play:
+    the anytime round before ``seat``'s turn asks them. A round where nobody does would end
+    at once, asking nobody and logging nothing: it is skipped (most turns of most games).
+    Also asked by the playout's rescue loop (``playout.rescue_turns``)."""
+    players = game.state.players
+    for s in order:
+        if s != seat:
+            p = players[s]
+            if p.anytime_count and holds_playable(game, p):
+                return True
+    return False
+
+
 class TurnsFrame(Frame):
     name = "turns"
     window = "before_turn"
@@ -79,18 +93,11 @@ class TurnsFrame(Frame):
                     return
                 self.current = self._next_seat()
                 self.stage = "window"
-                if self.anytime_windows:
-                    # a round where nobody holds a playable anytime card would end at once,
-                    # asking nobody and logging nothing: it is skipped (most turns of most
-                    # games)
-                    players = game.state.players
-                    current = self.current
-                    for s in self.order:
-                        if (s != current and players[s].anytime_count
-                                and holds_playable(game, players[s])):
-                            others = [s for s in self.order if s != current]
-                            game.push(AnytimeRoundFrame(others, self.window))
-                            return
+                current = self.current
+                if self.anytime_windows and others_may_play(game, self.order, current):
+                    others = [s for s in self.order if s != current]
+                    game.push(AnytimeRoundFrame(others, self.window))
+                    return
             if self.stage == "window":
                 self.stage = "turn"
                 if not self.pass_at_once(game, self.current):  # type: ignore[arg-type]
