@@ -19,6 +19,7 @@ PACKAGES = ("engine", "competition", "replayfile", "workers", "tournament", "rep
             "arena")  # fmt: skip
 MAX_COMPLEXITY = 25
 MAX_LATE_IMPORTS = 40
+NOQA = re.compile(r"noqa:[\w, ]*PLC0415(.*)")
 HOT_LOOP = re.compile(r"^- `(?P<path>[^`]+\.py)` `(?P<name>[^`]+)`")
 
 
@@ -61,8 +62,8 @@ def late_imports() -> list[tuple[str, int, str]]:
                 if isinstance(inner, (ast.Import, ast.ImportFrom)):
                     line = lines[inner.lineno - 1]
                     above = lines[inner.lineno - 2].strip()
-                    reason = line.split("noqa: PLC0415", 1)[1].strip(" -:") if (
-                        "noqa: PLC0415" in line) else ""
+                    exempt = NOQA.search(line)
+                    reason = exempt.group(1).strip(" -:") if exempt else ""
                     if not reason and above.startswith("#"):
                         reason = above.lstrip("# ")
                     found.append((str(path.relative_to(ROOT)), inner.lineno, reason))
