@@ -1,15 +1,35 @@
 #!/usr/bin/env bash
-# Lint and test in .venv: `scripts/test.sh [pytest args...]`. Exits non-zero if ruff or pytest
-# fails; pytest's own exit code is kept (5 = no tests collected).
+# Lint and test in .venv: `scripts/test.sh [--fast] [pytest args...]`. Exits non-zero if ruff
+# or pytest fails; pytest's own exit code is kept (5 = no tests collected).
+#
+# The whole suite by default, spread over TEST_WORKERS processes (pytest-xdist; default 4:
+# most tests wait on bots, servers and browsers rather than compute, so two cores keep four
+# busy). `--fast` is the tier a developer runs between edits: the engine and the pure
+# competition logic, no servers or browsers (about 1.5 minutes on two cores).
+# Local PostgreSQL and Redis are found as .ci/run finds them (.ci/check), so the tests that
+# need them run here too; where they are missing, pytest's summary says which were skipped.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/_venv.sh
 ensure_venv requirements-dev.txt
 
+args=("$@")
+if [ "${1:-}" = "--fast" ]; then
+    args=(tests/engine tests/competition -m "not slow and not browser and not integration"
+          "${@:2}")
+fi
+if [ -z "${DATABASE_URL:-}" ] && [ -z "${TEST_REDIS_URL:-}" ]; then
+    while IFS='=' read -r key value; do
+        case "$key" in DATABASE_URL|TEST_REDIS_URL) export "$key=$value" ;; esac
+    done < <(CI= bash .ci/check 2>/dev/null || true)
+fi
+
 lint=0
 "$py" -m ruff check . || lint=$?
 status=0
-"$py" -m pytest "$@" || status=$?
+started=$(date +%s)
+"$py" -m pytest -n "${TEST_WORKERS:-4}" --durations=25 "${args[@]}" || status=$?
+echo "test: pytest took $(( $(date +%s) - started )) s of wall time"
 if [ "$status" -ne 0 ]; then
     exit "$status"
 fi
