@@ -2,10 +2,13 @@
 # Lint and test in .venv: `scripts/test.sh [--fast] [pytest args...]`. Exits non-zero if ruff
 # or pytest fails; pytest's own exit code is kept (5 = no tests collected).
 #
-# The whole suite by default, spread over TEST_WORKERS processes (pytest-xdist; default 4:
-# most tests wait on bots, servers and browsers rather than compute, so two cores keep four
-# busy). `--fast` is the tier a developer runs between edits: the engine and the pure
-# competition logic, no servers or browsers (about 1.5 minutes on two cores).
+# The whole suite by default, in one process; TEST_WORKERS=N spreads it over N pytest-xdist
+# processes, each with its own databases, data folder, Redis database and ports
+# (tests/worker_env.py, tests/ports.py). On two cores four workers finish the suite sooner,
+# but the heaviest tests (the embedded broker's ten thousand messages, the demo, the browser
+# journeys) then share the cores and a timing test can fail, so CI runs it in one process.
+# `--fast` is the tier a developer runs between edits: the engine and the pure competition
+# logic, no servers or browsers (about 1.5 minutes on two cores, on two workers).
 # Local PostgreSQL and Redis are found as .ci/run finds them (.ci/check), so the tests that
 # need them run here too; where they are missing, pytest's summary says which were skipped.
 set -euo pipefail
@@ -14,9 +17,14 @@ source scripts/_venv.sh
 ensure_venv requirements-dev.txt
 
 args=("$@")
+workers=${TEST_WORKERS:-1}
 if [ "${1:-}" = "--fast" ]; then
     args=(tests/engine tests/competition -m "not slow and not browser and not integration"
           "${@:2}")
+    workers=${TEST_WORKERS:-2}
+fi
+if [ "$workers" -gt 1 ]; then
+    args=(-n "$workers" "${args[@]}")
 fi
 if [ -z "${DATABASE_URL:-}" ] && [ -z "${TEST_REDIS_URL:-}" ]; then
     while IFS='=' read -r key value; do
@@ -28,7 +36,7 @@ lint=0
 "$py" -m ruff check . || lint=$?
 status=0
 started=$(date +%s)
-"$py" -m pytest -n "${TEST_WORKERS:-4}" --durations=25 "${args[@]}" || status=$?
+"$py" -m pytest --durations=25 "${args[@]}" || status=$?
 echo "test: pytest took $(( $(date +%s) - started )) s of wall time"
 if [ "$status" -ne 0 ]; then
     exit "$status"
