@@ -61,10 +61,10 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
-    """Every test starts with the product's Celery app current. Celery's `shared_task` proxies
-    (tournament/tasks.py) resolve through the *thread's* current app: a test module that made
-    another app current (``Celery(...)`` does so unless ``set_as_current=False``) once let a
-    task patched in the test's thread run unpatched in a helper thread, on the product's app."""
+    """Every test starts with the product's Celery app current. Celery's task proxies resolve
+    through the *thread's* current app: a test module that made another app current
+    (``Celery(...)`` does so unless ``set_as_current=False``) once let a task patched in the
+    test's thread run unpatched in a helper thread, on the product's app."""
     from celery import current_app
 
     from workers.queueing.celery_app import app

@@ -117,7 +117,7 @@ def broker_queues() -> list[str]:
     there (periodic jobs on their own) is counted without a change here."""
     names = [app.conf.task_default_queue or "celery"]
     names += [q.name for q in (app.conf.task_queues or [])]
-    for task in app.tasks.values():  # a task may name its queue (`@shared_task(queue=...)`)
+    for task in app.tasks.values():  # a task may name its queue (`@app.task(queue=...)`)
         if isinstance(queue := getattr(task, "queue", None), str):
             names.append(queue)
     routes = app.conf.task_routes
