@@ -14,6 +14,7 @@ import pytest
 from arena import watch as watch_module
 from arena.cli import main
 from arena.watch import LocalReplay, WatchServer
+from tests.screenshots import shoot
 
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -116,7 +117,7 @@ def test_the_viewer_draws_the_local_game(server: WatchServer, chromium_executabl
             assert "greedy" in page.locator("#final").inner_text()
             shots = Path(__file__).resolve().parents[2] / "var" / "screenshots"
             shots.mkdir(parents=True, exist_ok=True)
-            page.screenshot(path=str(shots / "arena-watch.png"), full_page=True)
+            shoot(page, shots / "arena-watch.png", full_page=True)
         finally:
             browser.close()
     assert errors == [] and outside == []

@@ -1,9 +1,9 @@
 """The embedded broker (workers/queueing/broker.py: kombu's SQLAlchemy transport on an SQLite file)
-under
-concurrent writers: two producer processes of four threads each, and one real Celery worker
-(prefork, as the embedded worker runs) that consumes and publishes at once. Every one of 10,000
-messages runs exactly once and the worker never dies (kombu's filesystem transport can hand a
-worker a half-written message file, which kills it)."""
+under concurrent writers: two producer processes of four threads each, and one real Celery
+worker (prefork, as the embedded worker runs) that consumes and publishes at once. Every one of
+3,000 messages (10,000 with BROKER_SOAK_MESSAGES=10000) runs exactly once and the worker never
+dies (kombu's filesystem transport can hand a worker a half-written message file, which kills
+it)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,9 @@ from tests.foundation.broker_probe import FORWARD_BELOW, FORWARD_OFFSET
 
 pytestmark = pytest.mark.slow
 
-TOTAL = 10_000
+# Enough messages that the producers' and the worker's transactions interleave thousands of
+# times; BROKER_SOAK_MESSAGES=10000 runs the longer soak that docs/scaling.md reports.
+TOTAL = int(os.environ.get("BROKER_SOAK_MESSAGES", "3000"))
 PRODUCERS = 2
 THREADS = 4
 
@@ -48,7 +50,7 @@ def _waiting(data_dir: Path) -> int:
 
 
 @pytest.mark.timeout(900)
-def test_ten_thousand_messages_from_concurrent_producers_run_exactly_once(tmp_path: Path):
+def test_thousands_of_messages_from_concurrent_producers_run_exactly_once(tmp_path: Path):
     data_dir = tmp_path / "data"
     data_dir.mkdir()
     # An idle worker polls every EMBEDDED_WORKER_POLL_SECONDS, and a worker whose two slots
@@ -99,7 +101,7 @@ def test_ten_thousand_messages_from_concurrent_producers_run_exactly_once(tmp_pa
         log.close()
     numbers = [n for n, _, _ in runs]
     assert len(numbers) == TOTAL, f"{len(numbers) - len(set(numbers))} messages ran twice"
-    assert set(numbers) == set(range(FORWARD_OFFSET)) | set(
+    assert set(numbers) == set(range(sent_by_producers)) | set(
         range(FORWARD_OFFSET, FORWARD_OFFSET + FORWARD_BELOW)
     )  # none lost
     assert len({task_id for _, task_id, _ in runs}) == TOTAL

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.screenshots import shoot
+
 from .test_spectator_browser import _chromium, _serious_violations
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -66,8 +68,8 @@ def test_the_chances_chart_shows_links_blunders_and_passes_axe(
             assert overflow <= 1, overflow
             assert _serious_violations(page, axe) == []
             page.locator("#chances").scroll_into_view_if_needed()
-            page.screenshot(path=str(SHOTS / f"match-chances-{name}.png"), full_page=True)
-            page.locator("#chances").screenshot(path=str(SHOTS / f"chances-{name}.png"))
+            shoot(page, SHOTS / f"match-chances-{name}.png", full_page=True)
+            shoot(page.locator("#chances"), SHOTS / f"chances-{name}.png")
             # a blunder links to its step: the viewer of the page goes there in place, the
             # chart's cursor follows it, and the address names the step
             page.wait_for_function("window.viewer && window.viewer.views.length > 1")

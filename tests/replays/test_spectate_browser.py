@@ -13,6 +13,7 @@ import pytest
 
 from engine import new_game
 from engine.bots import make_bot
+from tests.screenshots import shoot
 
 from .live_matches import file_live_logs, greedy_match
 from .test_spectator_browser import _chromium, _open, _serious_violations
@@ -26,7 +27,7 @@ PHONE = {"width": 390, "height": 844}
 
 def _shot(page, name: str, full: bool = False) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full)
+    shoot(page, SHOTS / f"{name}.png", full_page=full)
 
 
 def _inside(box: dict, outer: dict) -> bool:
@@ -214,8 +215,8 @@ def test_move_list_address_copy_link_and_bad_input(live_server, chromium_executa
         assert back.evaluate("e => e.scrollWidth <= e.clientWidth && "
                              "e.getBoundingClientRect().right <= "
                              "e.closest('.card').getBoundingClientRect().right")
-        back.locator("xpath=ancestor::div[contains(@class,'hand-group')]").screenshot(
-            path=str(SHOTS / "card-backs-seat-view.png"))
+        shoot(back.locator("xpath=ancestor::div[contains(@class,'hand-group')]"),
+              SHOTS / "card-backs-seat-view.png")
         page.evaluate("window.viewer.show(12)")
         # "Copy link" copies this address
         page.click("#btn-copy")
@@ -449,8 +450,7 @@ def test_annotations_are_visible_to_the_owner_and_hidden_from_others(
         assert author.locator("g.bot-mark").count() == 0
         author.evaluate(f"window.viewer.show({k + 1})")
         author.locator('figure.boat[data-seat="0"]').scroll_into_view_if_needed()
-        author.locator('figure.boat[data-seat="0"]').screenshot(
-            path=str(SHOTS / "marks-owner-boat.png"))
+        shoot(author.locator('figure.boat[data-seat="0"]'), SHOTS / "marks-owner-boat.png")
         # a league that makes marks public shows them to everyone
         def open_league() -> None:
             league = League.objects.create(name="Open minds", organiser=other, mode="standard",
@@ -471,5 +471,5 @@ def test_a_solo_chart_has_the_sisters_line(live_server, chromium_executable, sto
         assert page.locator('#chart polyline[data-line="sister"]').count() == 1
         assert page.locator("#chart polyline[data-seat]").count() == 1
         assert "The sister" in page.locator("#scores table.now").inner_text()
-        page.locator("#scores").screenshot(path=str(SHOTS / "solo-chart-with-sister.png"))
+        shoot(page.locator("#scores"), SHOTS / "solo-chart-with-sister.png")
     assert not errors, errors

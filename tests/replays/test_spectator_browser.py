@@ -16,6 +16,7 @@ import pytest
 
 from engine import new_game
 from engine.bots import make_bot
+from tests.screenshots import shoot
 
 from .live_matches import file_live_logs, greedy_match
 
@@ -126,7 +127,7 @@ def test_a_replay_of_each_mode_as_a_spectator(live_server, chromium_executable, 
         assert page.locator("#final").is_visible()
         page.uncheck("#show-result")
         assert page.locator("#final").is_hidden()
-        page.screenshot(path=str(SHOTS / f"{mode}-desktop.png"), full_page=True)
+        shoot(page, SHOTS / f"{mode}-desktop.png", full_page=True)
         page.keyboard.press("End")
         assert page.locator("#final").is_visible()
         finals = [int(float(page.locator(f'.final-score[data-seat="{s}"]').inner_text()))
@@ -149,8 +150,8 @@ def test_a_replay_of_each_mode_as_a_spectator(live_server, chromium_executable, 
         assert phone.evaluate("document.documentElement.scrollWidth") <= 390
         phone.tap("#btn-forward")
         assert phone.evaluate("window.viewer.step") == n // 2 + 1
-        phone.screenshot(path=str(SHOTS / f"{mode}-phone.png"))
-        phone.screenshot(path=str(SHOTS / f"{mode}-phone-full.png"), full_page=True)
+        shoot(phone, SHOTS / f"{mode}-phone.png")
+        shoot(phone, SHOTS / f"{mode}-phone-full.png", full_page=True)
     assert not errors, errors
 
 
@@ -235,7 +236,7 @@ def test_a_live_match_is_followed_without_a_reload_and_becomes_the_replay(
                 assert page.locator("#final").is_hidden()
                 page.wait_for_timeout(150)
             assert page.locator(".hand-group.secret .card.back").count() > 0
-            page.screenshot(path=str(SHOTS / "live-desktop.png"))
+            shoot(page, SHOTS / "live-desktop.png")
             page.wait_for_function("window.viewer.payload.live === false", timeout=120000)
             worker.join(60)
             assert page.evaluate("window.__sameDocument") is True  # no reload

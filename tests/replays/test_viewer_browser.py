@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.screenshots import shoot
+
 from .conftest import real_modes
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -71,7 +73,7 @@ def test_viewer_plays_seeks_and_switches_seats(
             assert finals == [int(x) for x in result["scores"]]
 
             SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
-            page.screenshot(path=str(SCREENSHOT), full_page=True)
+            shoot(page, SCREENSHOT, full_page=True)
 
             # As seat 2 saw it: the page reloads that seat's frames and keeps the step.
             page.select_option("#seat-select", "2")
@@ -141,7 +143,7 @@ def test_every_mode_renders_in_chromium(
                 if match.mode in ("duel", "solo"):
                     page.evaluate("window.viewer.show(Math.floor(window.viewer.views.length / 2))")
                     SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
-                    page.screenshot(path=str(SCREENSHOT.with_name(f"viewer-{match.mode}.png")),
+                    shoot(page, SCREENSHOT.with_name(f"viewer-{match.mode}.png"),
                                     full_page=True)
         finally:
             browser.close()

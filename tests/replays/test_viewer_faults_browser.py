@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from tests.replays.test_viewer_browser import ARGS, SCREENSHOT
+from tests.screenshots import shoot
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -93,7 +94,7 @@ def test_the_viewer_marks_the_fault_and_narrates_the_default_policy(
                 assert "faulted" in boat.get_attribute("class")
                 assert boat.locator(".default-tag").count() == 1
                 SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
-                page.screenshot(path=str(SCREENSHOT.with_name("viewer-fault.png")))
+                shoot(page, SCREENSHOT.with_name("viewer-fault.png"))
                 # what this adds to the page passes axe-core (the fault's mark, note and tags)
                 page.add_script_tag(path=str(axe))
                 found = page.evaluate("""() => axe.run({include: [['#seek-marks'],
@@ -120,7 +121,7 @@ def test_the_viewer_marks_the_fault_and_narrates_the_default_policy(
                 assert bar["x"] <= centre <= bar["x"] + bar["width"]
                 last = page.evaluate("window.viewer.views.length") - 1
                 assert abs((centre - bar["x"]) / bar["width"] - fault_frame / last) < 0.05
-                page.screenshot(path=str(SCREENSHOT.with_name("viewer-fault-phone.png")))
+                shoot(page, SCREENSHOT.with_name("viewer-fault-phone.png"))
                 page.set_viewport_size({"width": 1400, "height": 1000})
 
                 # the result names the fault the same way

@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
+from tests.screenshots import shoot
+
 REPO = Path(__file__).resolve().parents[2]
 # axe-core is an npm package pinned in a lock file of the tests (tests/browser-deps)
 BROWSER_DEPS = REPO / "tests" / "browser-deps"
@@ -117,7 +119,7 @@ class Audit:
             )
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         size = page.viewport_size
-        page.screenshot(path=str(SCREENSHOTS / f"{name}-desktop.png"), full_page=True)
+        shoot(page, SCREENSHOTS / f"{name}-desktop.png", full_page=True)
         page.set_viewport_size(PHONE)
         page.wait_for_timeout(150)
         # The replay viewer's own phone layout is the viewer's (replays/): the site's
@@ -145,7 +147,7 @@ class Audit:
             self.violations.setdefault(f"{name} {page.url}", []).append(
                 f"the replay controls are {gap:.0f} px away from the bottom of a phone's screen"
             )
-        page.screenshot(path=str(SCREENSHOTS / f"{name}-phone.png"), full_page=True)
+        shoot(page, SCREENSHOTS / f"{name}-phone.png", full_page=True)
         page.set_viewport_size(size)
         page.emulate_media(reduced_motion="no-preference")
 

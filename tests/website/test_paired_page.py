@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from tests.screenshots import shoot
 from tournament.models import PairedComparison
 from tournament.services import bots as bot_services
 from tournament.services import paired as paired_services
@@ -110,7 +111,7 @@ def test_paired_panel_in_the_browser(
         assert page.locator("figure.chart svg polyline").count() == 3
         assert page.locator("#course-title").is_visible()
         audit.check(page, "paired-llr-chart")
-        page.screenshot(path=str(SCREENSHOTS / "paired-desktop.png"), full_page=True)
+        shoot(page, SCREENSHOTS / "paired-desktop.png", full_page=True)
         context.close()
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         phone = browser.new_context(viewport={"width": 360, "height": 740})
@@ -123,7 +124,7 @@ def test_paired_panel_in_the_browser(
         assert small.evaluate("document.documentElement.scrollWidth") <= 360
         small.keyboard.press("Tab")
         audit.check(small, "paired-phone")
-        small.screenshot(path=str(SCREENSHOTS / "paired-phone.png"), full_page=True)
+        shoot(small, SCREENSHOTS / "paired-phone.png", full_page=True)
         phone.close()
         browser.close()
     assert audit.violations == {}, audit.violations

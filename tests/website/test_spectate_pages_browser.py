@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.replays.test_spectator_browser import _chromium, _serious_violations
+from tests.screenshots import shoot
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -40,10 +41,10 @@ def test_a_league_of_eight_on_a_phone(live_server, chromium_executable, played_l
         assert matches.locator(".spoiler").count() > 0
         assert all(not s.is_visible() for s in matches.locator(".spoiler").all()[:5])
         assert _serious_violations(phone, axe) == []
-        phone.screenshot(path=str(SHOTS / "league-8-phone.png"), full_page=True)
+        shoot(phone, SHOTS / "league-8-phone.png", full_page=True)
         phone.goto(f"{live_server.url}/bots/{bot_id}/")
         figure = phone.locator("figure.chart").first
         assert figure.locator("svg").bounding_box()["width"] <= figure.bounding_box()["width"] + 0.5
         assert all(not s.is_visible() for s in phone.locator("table.matches .spoiler").all()[:5])
-        phone.screenshot(path=str(SHOTS / "bot-phone.png"), full_page=True)
+        shoot(phone, SHOTS / "bot-phone.png", full_page=True)
     assert not errors, errors
