@@ -50,7 +50,8 @@ def play_and_collect(mode: str) -> dict[str, Any]:
                 game = new_game(mode, seats=seats, seed=seed, options=options)
                 rng = random.Random(seed)
                 encoder = LegalEncoder(game.codec)
-                starts += [json.loads(start_line(game, s, Limits())) for s in range(seats)]
+                if seed == 0:  # a start per seat of each table: other seeds differ in values only
+                    starts += [json.loads(start_line(game, s, Limits())) for s in range(seats)]
                 while not game.is_over():
                     seat = game.pending()[0]
                     obs = game.observation(seat)

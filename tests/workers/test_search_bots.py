@@ -61,8 +61,10 @@ def test_the_search_starter_plays_every_mode_in_the_sandbox(mode: str) -> None:
 
     seats = _seats(mode)
     names = [str(SEARCH_BOT), *["greedy"] * (seats - 1)]
+    # A tenth of a second per decision: the starter searches for half of it (0.05 s), enough
+    # for a few rounds of playouts at each decision of a whole game, a quarter of its usual time.
     spec = MatchSpec(mode=mode, seats=tuple(SeatSpec.parse(n) for n in names), seed=5,
-                     limits=Limits(end_grace_seconds=0.2))  # fmt: skip
+                     limits=Limits(decision_seconds=0.1, end_grace_seconds=0.2))  # fmt: skip
     outcome = run_match(spec)
     assert outcome.faults == [], [f.describe() for f in outcome.faults]
     assert outcome.timing[0]["decisions"] > 0
