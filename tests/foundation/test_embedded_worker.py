@@ -87,9 +87,9 @@ def test_ladder_league_plays_in_the_background_and_stops_when_paused(
                 states = seen.setdefault(match["id"], [])
                 if not states or states[-1] != match["status"]:
                     states.append(match["status"])
-            return sum(s[-1] == "finished" for s in seen.values()) >= 8
+            return sum(s[-1] == "finished" for s in seen.values()) >= 5
 
-        arena.wait_for(finished_enough, 300, "8 finished ladder matches", poll=0.1)
+        arena.wait_for(finished_enough, 300, "5 finished ladder matches", poll=0.1)
         assert not [i for i, s in seen.items() if "failed" in s], seen
         # More matches than the first batch: the ladder kept scheduling.
         assert len(seen) > len(first)
