@@ -24,7 +24,7 @@ from engine.bots import make_bot  # noqa: E402
 from engine.modes import available_modes, mode_class  # noqa: E402
 from engine.play import play_game  # noqa: E402
 
-DATA = Path(__file__).resolve().parents[1] / "workers" / "data" / "decisions.json"
+DATA = Path(__file__).resolve().parents[1] / "competition" / "data" / "decisions.json"
 
 
 def max_decisions(mode: str, games: int) -> dict[str, int]:
