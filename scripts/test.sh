@@ -2,13 +2,12 @@
 # Lint and test in .venv: `scripts/test.sh [--fast] [pytest args...]`. Exits non-zero if ruff
 # or pytest fails; pytest's own exit code is kept (5 = no tests collected).
 #
-# The whole suite by default, in one process; TEST_WORKERS=N spreads it over N pytest-xdist
-# processes, each with its own databases, data folder, Redis database and ports
-# (tests/worker_env.py, tests/ports.py). On two cores four workers finish the suite sooner,
-# but the heaviest tests (the embedded broker's ten thousand messages, the demo, the browser
-# journeys) then share the cores and a timing test can fail, so CI runs it in one process.
+# The whole suite, spread over one pytest-xdist process per core (TEST_WORKERS=N to choose,
+# TEST_WORKERS=1 for one process), each with its own databases, data folder, Redis database and
+# ports (tests/worker_env.py, tests/ports.py). Tests are handed out a module at a time
+# (--dist loadscope), so a module's shared live server, demo or browser starts once.
 # `--fast` is the tier a developer runs between edits: the engine and the pure competition
-# logic, no servers or browsers (about 1.5 minutes on two cores, on two workers).
+# logic, no servers or browsers (about 1.5 minutes on two cores).
 # Local PostgreSQL and Redis are found as .ci/run finds them (.ci/check), so the tests that
 # need them run here too; where they are missing, pytest's summary says which were skipped.
 set -euo pipefail
@@ -17,14 +16,13 @@ source scripts/_venv.sh
 ensure_venv requirements-dev.txt
 
 args=("$@")
-workers=${TEST_WORKERS:-1}
+workers=${TEST_WORKERS:-$(nproc 2>/dev/null || echo 1)}
 if [ "${1:-}" = "--fast" ]; then
     args=(tests/engine tests/competition -m "not slow and not browser and not integration"
           "${@:2}")
-    workers=${TEST_WORKERS:-2}
 fi
 if [ "$workers" -gt 1 ]; then
-    args=(-n "$workers" "${args[@]}")
+    args=(-n "$workers" --dist loadscope "${args[@]}")
 fi
 if [ -z "${DATABASE_URL:-}" ] && [ -z "${TEST_REDIS_URL:-}" ]; then
     while IFS='=' read -r key value; do
