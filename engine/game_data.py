@@ -11,6 +11,7 @@ names into the facts behind them, for one mode:
 * ``boats``: every boat's cells, rats, treasure maps (by colour), rooms and edge;
 * ``shapes``: every tile shape with the cells of each rotation and reflection, in the order
   and form the engine itself enumerates them (``engine.shapes.Shape.orientations``);
+* ``tiles`` (the Duel): a list of every tile (id, kind, colour, shape, fish), by ascending id;
 * ``island`` (the Duel): the spaces, their kinds and places, and which are joined;
 * ``rules``: the mode's rule numbers (days, fish, prices...) and, as ``rules.scoring``, the
   score sheet's own (rats, unfilled rooms, families, rare treasures, public lessons' divisor;
