@@ -7,7 +7,7 @@ table a bot author budgets time with.
 Plays ``games`` seeded games of every mode at every table size with random bots (random bots
 make the longest games: they rarely end a phase early), and counts each seat's decisions.
 Prints the largest count per mode and, with ``--write``, stores ``ceil(max x factor)`` in
-``workers/data/decisions.json``, which ``competition.limits.match_worst_case_seconds`` reads.
+``competition/data/decisions.json``, which ``competition.limits.match_worst_case_seconds`` reads.
 
 ``--table`` prints, per mode and table size, the median and the largest number of decisions
 one seat takes in a game (the ``decide`` messages it is sent), over ``games`` seeded games
@@ -32,7 +32,7 @@ from engine.bots import make_bot  # noqa: E402
 from engine.modes import available_modes, mode_class  # noqa: E402
 from engine.play import play_game  # noqa: E402
 
-DATA = Path(__file__).resolve().parents[1] / "workers" / "data" / "decisions.json"
+DATA = Path(__file__).resolve().parents[1] / "competition" / "data" / "decisions.json"
 
 
 def max_decisions(mode: str, games: int) -> dict[str, int]:
