@@ -80,7 +80,8 @@ def run_paired(
     result = run_local(
         a=names[0], b=names[1], opponents=opponents or ["random"], mode=args.mode, seats=seats,
         seeds=args.seeds, base_seed=args.seed, options=options, settings=settings,
-        on_game=(lambda done, _total: progress.update(done)) if progress else None,
+        on_game=(lambda done, _cap, expected: progress.update(done, expected))
+        if progress else None,
         jobs=max(1, int(getattr(args, "jobs", None) or 1)),
         log_path=getattr(args, "paired_log", None),
     )  # fmt: skip

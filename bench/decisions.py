@@ -1,11 +1,18 @@
-"""Decisions per seat in random games of each mode: the data behind a match's worst case.
+"""Decisions per seat in games of each mode: the data behind a match's worst case, and the
+table a bot author budgets time with.
 
     python bench/decisions.py [--games 40] [--factor 2] [--write]
+    python bench/decisions.py --table [--games 40]
 
 Plays ``games`` seeded games of every mode at every table size with random bots (random bots
 make the longest games: they rarely end a phase early), and counts each seat's decisions.
 Prints the largest count per mode and, with ``--write``, stores ``ceil(max x factor)`` in
 ``competition/data/decisions.json``, which ``competition.limits.match_worst_case_seconds`` reads.
+
+``--table`` prints, per mode and table size, the median and the largest number of decisions
+one seat takes in a game (the ``decide`` messages it is sent), over ``games`` seeded games
+with every seat ``greedy`` and as many with every seat ``random``: the Markdown table of
+docs/search-bots.md.
 """
 
 from __future__ import annotations
@@ -13,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import statistics
 import sys
 from collections import Counter
 from pathlib import Path
@@ -47,12 +55,47 @@ def max_decisions(mode: str, games: int) -> dict[str, int]:
     return out
 
 
+def seat_decisions(mode: str, seats: int, seed: int, bot: str) -> list[int]:
+    """Each seat's decisions in one seeded game with ``bot`` in every seat."""
+    game = new_game(mode, seats, seed)
+    counts: Counter[int] = Counter()
+
+    def count(_game: object, seat: int, *_: object) -> None:
+        counts[seat] += 1
+
+    play_game(game, [make_bot(bot, mode, s, seed * 31 + s) for s in range(seats)],
+              on_step=count)
+    return [counts[s] for s in range(seats)]
+
+
+def decision_table(games: int) -> list[str]:
+    """The Markdown rows of ``--table``: mode, seats, then median and max per seat for greedy
+    and for random tables."""
+    rows = ["| mode | seats | greedy: median | greedy: max | random: median | random: max |",
+            "|---|---|---|---|---|---|"]
+    for mode in available_modes():
+        gt = mode_class(mode).game_type
+        for seats in range(gt.min_seats, gt.max_seats + 1):
+            cells = []
+            for bot in ("greedy", "random"):
+                per_seat = [n for seed in range(games)
+                            for n in seat_decisions(mode, seats, seed, bot)]
+                cells += [f"{statistics.median(per_seat):g}", str(max(per_seat))]
+            rows.append(f"| {mode} | {seats} | " + " | ".join(cells) + " |")
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--factor", type=float, default=2.0)
     parser.add_argument("--write", action="store_true")
+    parser.add_argument("--table", action="store_true",
+                        help="the median and max decisions per seat, greedy and random tables")
     args = parser.parse_args()
+    if args.table:
+        print("\n".join(decision_table(args.games)))
+        return
     measured = {mode: max_decisions(mode, args.games) for mode in available_modes()}
     bound = {mode: math.ceil(max(m.values()) * args.factor) for mode, m in measured.items()}
     for mode, per_table in measured.items():

@@ -238,6 +238,28 @@ def llr(counts: Sequence[int], rotations: int, settings: SprtSettings) -> float:
     return model.profile(score_of_elo(settings.elo0)) - model.profile(score_of_elo(settings.elo1))
 
 
+def groups_left(counts: Sequence[int], rotations: int, settings: SprtSettings,
+                cap: int) -> int | None:
+    """How many more groups the test is expected to take, at most the ``cap`` less those
+    played; None before there is an estimate to go by (no group yet, or an LLR of exactly 0).
+
+    The generalised SPRT's LLR after ``n`` groups is ``n`` times the expected LLR of one group
+    under the current estimate (the empirical distribution), so ``llr / n`` is the drift the
+    test would keep if the estimate were the truth, and Wald's approximation of the groups
+    still needed is the distance to the bound it drifts towards over that drift (overshoot
+    ignored). A progress line's ETA comes from this, not from the cap."""
+    n = sum(counts)
+    room = max(cap - n, 0)
+    value = llr(counts, rotations, settings)
+    if n == 0 or value == 0:
+        return None
+    if value >= settings.upper or value <= settings.lower:
+        return 0
+    drift = value / n
+    distance = settings.upper - value if drift > 0 else value - settings.lower
+    return min(room, math.ceil(distance / abs(drift)))
+
+
 def verdict(state: SprtState, *, capped: bool) -> str:
     """One sentence that the interval agrees with (see the module docstring)."""
     s = state.settings

@@ -11,8 +11,11 @@ names into the facts behind them, for one mode:
 * ``boats``: every boat's cells, rats, treasure maps (by colour), rooms and edge;
 * ``shapes``: every tile shape with the cells of each rotation and reflection, in the order
   and form the engine itself enumerates them (``engine.shapes.Shape.orientations``);
+* ``tiles`` (the Duel): a list of every tile (id, kind, colour, shape, fish), by ascending id;
 * ``island`` (the Duel): the spaces, their kinds and places, and which are joined;
-* ``rules``: the mode's rule numbers (days, fish, prices...).
+* ``rules``: the mode's rule numbers (days, fish, prices...) and, as ``rules.scoring``, the
+  score sheet's own (rats, unfilled rooms, families, rare treasures, public lessons' divisor;
+  the Duel's are in ``rules.duel``), so a bot in any language can score a boat.
 
 One source: everything comes from ``engine/data/**`` and the modes' rule files, through the
 engine's own loaders (cards, boats, shapes, the island), the files themselves only for what
@@ -45,6 +48,7 @@ from .cards import (
 from .errors import ConfigError
 from .jsontext import compact
 from .modes.duel.data import ISLAND_SPACES, duel_data
+from .scoring import scoring_numbers
 from .shapes import Shape, base_shapes
 from .version import ENGINE_VERSION
 
@@ -244,7 +248,8 @@ def _island() -> dict[str, Any]:
 def _rules(mode: str) -> dict[str, Any]:
     if mode == "duel":
         return {"duel": _read("engine.data.duel", "rules.json")}
-    out = {"standard": _without_doc(_read("engine.modes.standard", "rules.json"))}
+    out = {"standard": _without_doc(_read("engine.modes.standard", "rules.json")),
+           "scoring": scoring_numbers(mode)}
     if mode == "family":
         out["family"] = _without_doc(_read("engine.modes.family", "family.json"))
     if mode == "solo":

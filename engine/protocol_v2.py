@@ -12,6 +12,8 @@ the same thing in every mode:
 * ``decision``: an object whose ``decision`` names what is asked (the Duel: the phase).
 
 Every other key is unchanged, in its place. Pure: a function of the observation alone.
+``observation_v1`` turns it back, so code written for the engine's own observations (the
+forward model, ``engine.forward.determinize``) takes either version.
 """
 
 from __future__ import annotations
@@ -34,5 +36,21 @@ def observation_v2(observation: dict[str, Any]) -> dict[str, Any]:
             out["you"] = observation["players"][you]
             out["decision"] = {"decision": observation["phase"]}
         else:
+            out[key] = value
+    return out
+
+
+def observation_v1(observation: dict[str, Any]) -> dict[str, Any]:
+    """The observation in the engine's own shape (protocol 1): the inverse of
+    ``observation_v2``, the same dict when it already has that shape. Only the Duel's differs:
+    there protocol 2's ``seat``, ``you`` (the player) and ``decision`` become ``you`` (the seat
+    number) again, in the place ``seat`` held."""
+    if observation.get("mode") != "duel" or type(observation.get("you")) is int:
+        return observation
+    out: dict[str, Any] = {}
+    for key, value in observation.items():
+        if key == "seat":
+            out["you"] = value
+        elif key not in ("you", "decision"):
             out[key] = value
     return out

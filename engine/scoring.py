@@ -3,8 +3,9 @@
 Each lesson card's rule is data (``Card.scoring`` in engine/data/base/cards.json): a
 ``kind`` (how points follow from a count) and usually a ``count_of`` (what is counted).
 This module holds the two tables that give those words meaning, ``COUNTS`` and ``KINDS``,
-plus the end-of-game sheet (rats, rooms, families, rare treasures, lessons) and the solo
-sister's score. Pure functions over ``Boat`` values; no game state, no Django.
+plus the end-of-game sheet (rats, rooms, families, rare treasures, lessons), whose own numbers
+are data too (``engine/data/base/scoring.json``, also sent to bots in ``game_data``), and the
+solo sister's score. Pure functions over ``Boat`` values; no game state, no Django.
 
 >>> family_points(2), family_points(3), family_points(4), family_points(7)
 (0, 8, 11, 25)
@@ -12,18 +13,37 @@ sister's score. Pure functions over ``Boat`` values; no game state, no Django.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from importlib import resources
 from typing import Any
 
 from .boat import COLOURS, Boat, Tile, neighbours
 from .cards import Card, base_cards
 
 MODES = ("standard", "family", "solo")
-RAT_POINTS = -1
-UNFILLED_ROOM_POINTS = -5
-RARE_TREASURE_POINTS = 3
 MIDDLE_ROW = 4  # the row lesson 155 asks to fill (y = 4, all 22 squares)
+
+
+def scoring_numbers(mode: str = "standard") -> dict[str, Any]:
+    """The sheet's numbers for ``mode`` from ``engine/data/base/scoring.json`` (the mode's
+    changes applied): the one source for this module and for ``game_data``'s
+    ``rules.scoring``, so what a bot is told is what the engine counts."""
+    raw = json.loads(resources.files("engine.data.base").joinpath("scoring.json").read_text())
+    numbers = {k: v for k, v in raw.items() if not k.startswith("_") and k != "modes"}
+    numbers.update(raw["modes"].get(mode, {}))
+    return numbers
+
+
+_NUMBERS = {mode: scoring_numbers(mode) for mode in MODES}
+_BASE = _NUMBERS["standard"]
+RAT_POINTS: int = _BASE["rat_points"]
+UNFILLED_ROOM_POINTS: int = _BASE["unfilled_room_points"]
+RARE_TREASURE_POINTS: int = _BASE["rare_treasure_points"]
+_FAMILY_TABLE: dict[str, int] = _BASE["family_points"]
+_RARE_POINTS = {mode: int(n["rare_treasure_points"]) for mode, n in _NUMBERS.items()}
+_PUBLIC_DIVISOR = {mode: int(n["public_lesson_divisor"]) for mode, n in _NUMBERS.items()}
 
 
 @dataclass
@@ -47,14 +67,14 @@ class TableFacts:
 
 
 def family_points(size: int) -> int:
-    """The family table: 0 below 3 tiles, 8, 11, then 5 per tile beyond 2 (15, 20, 25, ...)."""
+    """The family table: 0 below 3 tiles, 8, 11, 15, then 5 more per tile beyond 5 (20, 25,
+    ...), from the data file."""
+    points = _FAMILY_TABLE.get(str(size))
+    if points is not None:
+        return points
     if size < 3:
         return 0
-    if size == 3:
-        return 8
-    if size == 4:
-        return 11
-    return 5 * (size - 2)
+    return _FAMILY_TABLE["5"] + _FAMILY_TABLE["each_beyond_5"] * (size - 5)
 
 
 # --- what a lesson can see of one boat -------------------------------------------------------
@@ -418,8 +438,7 @@ def _lessons(view: _View, views: list[_View],
         if card.family != "public_lesson":
             raise ValueError(f"card {card_id} ({card.family}) is not a public lesson")
         points, colour = _score_lesson(card, view, views, table.mode, chosen)
-        if table.mode == "solo":  # FACTS §7: halved per card, rounded up
-            points = -(-points // 2)
+        points = -(-points // _PUBLIC_DIVISOR[table.mode])  # solo: halved per card, rounded up
         lessons.append((card_id, points, True, colour))
     return lessons
 
@@ -430,12 +449,11 @@ def _sheet(view: _View, views: list[_View], table: TableFacts) -> dict[str, Any]
                 for c, s in view.family_sizes if s >= 3]
     lessons = [{"card": card_id, "points": points, "public": public, "colour": colour}
                for card_id, points, public, colour in _lessons(view, views, table)]
-    rare = 0 if table.mode == "family" else view.kind_count("rare_treasure")
     sheet = {
         "rats": RAT_POINTS * boat.uncovered_rats(),
         "rooms": UNFILLED_ROOM_POINTS * boat.unfilled_rooms(),
         "families": sum(f["points"] for f in families),
-        "rare_treasures": RARE_TREASURE_POINTS * rare,
+        "rare_treasures": _RARE_POINTS[table.mode] * view.kind_count("rare_treasure"),
         "private_lessons": sum(le["points"] for le in lessons if not le["public"]),
         "public_lessons": sum(le["points"] for le in lessons if le["public"]),
     }
@@ -450,8 +468,7 @@ def _total(view: _View, views: list[_View], table: TableFacts) -> int:
     boat = view.boat
     total = RAT_POINTS * boat.uncovered_rats() + UNFILLED_ROOM_POINTS * boat.unfilled_rooms()
     total += sum(family_points(s) for _, s in view.family_sizes if s >= 3)
-    if table.mode != "family":
-        total += RARE_TREASURE_POINTS * view.kind_count("rare_treasure")
+    total += _RARE_POINTS[table.mode] * view.kind_count("rare_treasure")
     return total + sum(points for _, points, _, _ in _lessons(view, views, table))
 
 
@@ -630,7 +647,7 @@ def sheet_lesson_points(table: TableFacts, index: int, which: Iterable[int]) -> 
         else:
             (card_id, chosen), public = table.public_lessons[place - len(private)], True
         points = _score_lesson(_lesson_card(card_id), view, views, table.mode, chosen)[0]
-        if public and table.mode == "solo":
-            points = -(-points // 2)
+        if public:
+            points = -(-points // _PUBLIC_DIVISOR[table.mode])
         out.append(points)
     return out

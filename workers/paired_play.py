@@ -61,15 +61,18 @@ def run_local(
     base_seed: int = 0,
     options: Mapping[str, Any] | None = None,
     settings: sprt.SprtSettings | None = None,
-    on_game: Callable[[int, int], None] | None = None,
+    on_game: Callable[[int, int, int | None], None] | None = None,
     jobs: int = 1,
     log_path: str | None = None,
 ) -> paired.Comparison:
     """Compare A with B here and now, seed after seed, until the SPRT decides or ``seeds`` (the
-    cap) are played; ``on_game(done, cap)`` reports progress. With ``jobs`` > 1 the games are
-    played by that many worker processes, a few seeds ahead; the figures are those of a run in
-    order (the test reads seeds in order and stops at the first that crosses a bound: games
-    of later seeds already in flight are left out), so they never depend on ``jobs``."""
+    cap) are played; ``on_game(done, cap, expected)`` reports progress, ``expected`` being the
+    games the test is expected to play in all from its current estimate
+    (``sprt.groups_left``; at most the cap), or None before there is an estimate. With
+    ``jobs`` > 1 the games are played by that many worker processes, a few seeds ahead; the
+    figures are those of a run in order (the test reads seeds in order and stops at the first
+    that crosses a bound: games of later seeds already in flight are left out), so they never
+    depend on ``jobs``."""
     settings = settings or sprt.SprtSettings()
     games = paired.plan(seeds=seeds, seats=seats, opponents=len(opponents), base_seed=base_seed)
     specs = [game_spec(g, mode=mode, a=a, b=b, opponents=opponents, options=options)
@@ -83,9 +86,10 @@ def run_local(
         if log_path is not None:  # one JSON line per game: a cut-short run can be analysed
             with open(log_path, "a", encoding="utf-8") as log:
                 log.write(json.dumps(asdict(result)) + "\n")
+        stopped = watch.add(result)
         if on_game is not None:
-            on_game(len(results), len(games))
-        return watch.add(result)
+            on_game(len(results), len(games), watch.expected_games())
+        return stopped
 
     if jobs <= 1:
         for game, spec in zip(games, specs, strict=True):
@@ -127,6 +131,16 @@ class _Watch:
         self.cells: dict[int, dict[tuple[int, str], paired.GameResult]] = {}
         self.counts = [0] * (2 * seats + 1)
         self.upto = 0  # seeds below this are complete and counted
+        self._expected: tuple[int, int | None] = (0, None)  # (upto, expected games)
+
+    def expected_games(self) -> int | None:
+        """The games the test is expected to play in all (see ``run_local``), or None;
+        worked out again only when a seed has been counted."""
+        if self._expected[0] != self.upto:
+            left = sprt.groups_left(self.counts, self.seats, self.settings, self.cap)
+            games = None if left is None else (self.upto + left) * 2 * self.seats
+            self._expected = (self.upto, games)
+        return self._expected[1]
 
     def add(self, result: paired.GameResult) -> bool:
         self.cells.setdefault(result.seed_index, {})[result.rotation, result.arm] = result

@@ -31,6 +31,7 @@ variant (``arena.paired``): B against A on the same deals.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import math
 import os
@@ -42,6 +43,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from competition.limits import Limits
+from engine.bots import builtin_names
 from engine.errors import ConfigError
 from engine.modes import mode_class
 from workers.runner import MatchSpec, SeatSpec, run_match
@@ -61,7 +63,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--players", type=int, default=None, help="seats per game")
     parser.add_argument(
         "--bots", default=None,
-        help="comma-separated bots: built-in names or bot files (with --paired: the opponents)",
+        help=f"comma-separated bots, each a built-in bot, one of {builtin_names()}, or a bot "
+             "file (with --paired: the opponents); a bot named twice is one bot in two seats",
     )  # fmt: skip
     parser.add_argument(
         "--games",
@@ -129,6 +132,36 @@ class GameRecord:
     warnings: list[str] = field(default_factory=list)
     sister: float | None = None  # solo: the sister's score
     won: bool | None = None  # solo: the player beat the sister
+    moves: list[MoveTimes] = field(default_factory=list)  # per seat
+
+
+@dataclass(frozen=True)
+class MoveTimes:
+    """One seat's decisions in one game and their time: CPU (what the limits charge) and wall
+    (what a waiting table sees). The default policy's decisions after a fault are left out."""
+
+    decisions: int = 0
+    cpu: float = 0.0
+    cpu_max: float = 0.0
+    wall: float = 0.0
+    wall_max: float = 0.0
+
+    def __add__(self, other: MoveTimes) -> MoveTimes:
+        return MoveTimes(self.decisions + other.decisions, self.cpu + other.cpu,
+                         max(self.cpu_max, other.cpu_max), self.wall + other.wall,
+                         max(self.wall_max, other.wall_max))  # fmt: skip
+
+
+def move_times(actions: Sequence[dict[str, Any]], seats: int) -> list[MoveTimes]:
+    """Per seat, the times of its own decisions from the runner's action records."""
+    out = [MoveTimes() for _ in range(seats)]
+    for record in actions:
+        if record.get("default"):
+            continue
+        seat = record["seat"]
+        cpu, wall = float(record["cpu"]), float(record["seconds"])
+        out[seat] += MoveTimes(1, cpu, cpu, wall, wall)
+    return out
 
 
 def play_one(job: GameJob) -> GameRecord:
@@ -157,27 +190,43 @@ def play_one(job: GameJob) -> GameRecord:
         warnings=outcome.warnings,
         sister=float(sister["total"]) if isinstance(sister, dict) else None,
         won=bool(result["won"]) if "won" in result else None,
+        moves=move_times(outcome.actions, len(job.bots)),
     )
 
 
 class Progress:
-    """A plain-text progress line on stderr: redrawn in place on a terminal, every 10 % else."""
+    """A plain-text progress line on stderr: redrawn in place on a terminal, every 10 % else.
 
-    def __init__(self, total: int, stream: Any = None) -> None:
+    ``sequential``: ``total`` is only a cap (a paired comparison's SPRT stops when it crosses a
+    bound), so the ETA is taken from ``expected``, the games the test is expected to play
+    (``competition.sprt.groups_left``), and before there is one the line says "at most"."""
+
+    def __init__(self, total: int, stream: Any = None, *, sequential: bool = False) -> None:
         self.total = total
         self.stream = stream or sys.stderr
         self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
+        self.sequential = sequential
         self.started = time.monotonic()
         self._last_tenth = -1
 
-    def update(self, done: int) -> None:
+    def _eta(self, done: int, rate: float, expected: int | None) -> str:
+        if rate <= 0:
+            return "eta -"
+        if not self.sequential:
+            return f"eta {(self.total - done) / rate:.0f}s"
+        if expected is None:
+            return f"eta at most {(self.total - done) / rate:.0f}s (the cap, {self.total} games)"
+        left = max(expected - done, 0)
+        return (f"eta ~{left / rate:.0f}s (the SPRT expects ~{expected} games at its estimate; "
+                f"cap {self.total})")
+
+    def update(self, done: int, expected: int | None = None) -> None:
         elapsed = time.monotonic() - self.started
         rate = done / elapsed if elapsed > 0 else 0.0
-        eta = (self.total - done) / rate if rate > 0 else 0.0
         filled = int(30 * done / self.total) if self.total else 30
         line = (
             f"[{'#' * filled}{'.' * (30 - filled)}] {done}/{self.total} games"
-            f"  {rate:.1f}/s  eta {eta:.0f}s"
+            f"  {rate:.1f}/s  {self._eta(done, rate, expected)}"
         )
         if self.tty:
             self.stream.write("\r" + line + ("\n" if done == self.total else ""))
@@ -250,22 +299,37 @@ def _rate_and_means(
     }
 
 
+def _times_row(times: MoveTimes) -> dict[str, Any]:
+    n = times.decisions
+    return {"decisions": n, "move_cpu_mean": times.cpu / n if n else None,
+            "move_cpu_max": times.cpu_max if n else None,
+            "move_seconds_mean": times.wall / n if n else None,
+            "move_seconds_max": times.wall_max if n else None}  # fmt: skip
+
+
 def summarise(
     bots: Sequence[str], records: Sequence[GameRecord], seats: int | None = None
 ) -> list[dict[str, Any]]:
-    """Per-bot figures over all seats it held. Solo rows set the bot against the sister
-    (`sister_score`, `margin`; wins are games won) instead of an Elo between bots."""
+    """Per-bot figures over all seats it held: one row per distinct bot, however many seats
+    of a table it fills (``--bots mine.py,greedy,greedy,greedy`` gives two rows, greedy's over
+    its three seats of every game; two seats of one bot are no pair for its Elo). Solo rows
+    set the bot against the sister (`sister_score`, `margin`; wins are games won) instead of
+    an Elo between bots. Each row has its decisions' CPU and wall time per move."""
     seats = seats or max((len(r.lineup) for r in records), default=1)
     solo = any(r.sister is not None for r in records)
-    scores: list[list[float]] = [[] for _ in bots]
-    ranks: list[list[int]] = [[] for _ in bots]
-    sister: list[list[float]] = [[] for _ in bots]
-    wins = [0] * len(bots)
-    ties = [0] * len(bots)
-    faults: list[dict[str, int]] = [{} for _ in bots]
+    names = list(dict.fromkeys(bots))
+    row_of = [names.index(name) for name in bots]  # a lineup's bot index -> its row
+    scores: list[list[float]] = [[] for _ in names]
+    ranks: list[list[int]] = [[] for _ in names]
+    sister: list[list[float]] = [[] for _ in names]
+    wins = [0] * len(names)
+    ties = [0] * len(names)
+    faults: list[dict[str, int]] = [{} for _ in names]
+    times = [MoveTimes() for _ in names]
     pairs = []
     for rec in records:
-        for seat, bot in enumerate(rec.lineup):
+        lineup = [row_of[bot] for bot in rec.lineup]
+        for seat, bot in enumerate(lineup):
             scores[bot].append(rec.scores[seat])
             ranks[bot].append(rec.ranks[seat])
             if rec.sister is not None:
@@ -273,15 +337,18 @@ def summarise(
             outcome = outcome_of(rec, seat)
             wins[bot] += outcome == "win"
             ties[bot] += outcome == "tie"
+            if seat < len(rec.moves):
+                times[bot] += rec.moves[seat]
         for seat, kind in rec.faults:
-            bot = rec.lineup[seat]
+            bot = lineup[seat]
             faults[bot][kind] = faults[bot].get(kind, 0) + 1
-        pairs += pair_results(rec.lineup, rec.ranks)
-    elo = elo_from_pairs(len(bots), pairs) if not solo else None
+        pairs += pair_results(lineup, rec.ranks)
+    elo = elo_from_pairs(len(names), pairs) if not solo else None
     out = []
-    for b, name in enumerate(bots):
+    for b, name in enumerate(names):
         row: dict[str, Any] = {"bot": name, "seats_played": len(scores[b])}
         row.update(_rate_and_means(wins[b], scores[b], ranks[b], seats, ties[b]))
+        row.update(_times_row(times[b]))
         if solo:
             mean, low, high = mean_interval(sister[b])
             margins = [s - t for s, t in zip(scores[b], sister[b], strict=True)]
@@ -397,7 +464,7 @@ def run(args: argparse.Namespace) -> int:
             options["difficulty"] = args.difficulty
         return run_paired(
             args, seats=_seats(args), options=options, check_bots=_check_bots,
-            make_progress=Progress,
+            make_progress=functools.partial(Progress, sequential=True),
         )  # fmt: skip
     config = arena_config(args)
     jobs, deals, rotations = build_jobs(config)
@@ -458,7 +525,7 @@ def readable_solo(
         f"{rotations} bot(s)) in {seconds:.1f} s",
         "",
         f"{'bot':<{width}}  {'games':>5}  {'score (95% CI)':<25}  {'sister (95% CI)':<25}  "
-        f"{'margin (95% CI)':<25}  {'won (95% CI)':<20} faults",
+        f"{'margin (95% CI)':<25}  {'won (95% CI)':<20} {MOVE_HEADER:<{MOVE_WIDTH}}  faults",
     ]
     for row in sorted(table, key=lambda r: -r["margin"]):
         lo, hi = row["win_rate_ci"]
@@ -471,9 +538,21 @@ def readable_solo(
         lines.append(
             f"{row['bot']:<{width}}  {row['seats_played']:>5}  "
             + "  ".join(f"{c:<25}" for c in cells)
-            + f"  {100 * row['win_rate']:5.1f}% [{100 * lo:4.1f}, {100 * hi:5.1f}]  {faults}"
+            + f"  {100 * row['win_rate']:5.1f}% [{100 * lo:4.1f}, {100 * hi:5.1f}]  "
+            + f"{move_cell(row):<{MOVE_WIDTH}}  {faults}"
         )
     return "\n".join(lines)
+
+
+MOVE_HEADER = "cpu ms/move mean, max"
+MOVE_WIDTH = 21
+
+
+def move_cell(row: dict[str, Any]) -> str:
+    """A bot's CPU time per move: mean and max over its decisions (``-`` without one)."""
+    if row.get("move_cpu_mean") is None:
+        return "-"
+    return f"{1000 * row['move_cpu_mean']:.1f}, {1000 * row['move_cpu_max']:.1f}"
 
 
 def _mean_cell(mean: float, ci: Sequence[float], signed: bool = False) -> str:
@@ -496,7 +575,7 @@ def readable(
         f"rotations) in {seconds:.1f} s",
         "",
         f"{'bot':<{width}}  {'seats':>5}  {'win rate (95% CI)':<20} {'mean score (95% CI)':<24} "
-        f"{'mean rank':<18} {'Elo':>6}  {'ties':>4}  faults",
+        f"{'mean rank':<18} {'Elo':>6}  {'ties':>4}  {MOVE_HEADER:<{MOVE_WIDTH}}  faults",
     ]
     for row in sorted(table, key=lambda r: -r["elo"]):
         lo, hi = row["win_rate_ci"]
@@ -508,6 +587,6 @@ def readable(
             f"{100 * row['win_rate']:5.1f}% [{100 * lo:4.1f}, {100 * hi:5.1f}]  "
             f"{row['mean_score']:7.2f} [{s_lo:6.2f}, {s_hi:6.2f}]  "
             f"{row['mean_rank']:4.2f} [{r_lo:4.2f}, {r_hi:4.2f}]  {row['elo']:6.0f}  "
-            f"{row['ties']:>4}  {faults}"
+            f"{row['ties']:>4}  {move_cell(row):<{MOVE_WIDTH}}  {faults}"
         )
     return "\n".join(lines)

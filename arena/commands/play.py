@@ -27,6 +27,7 @@ from competition.faults import Fault, when_faulted
 from competition.limits import Limits
 from engine.actions import Action
 from engine.boat import Boat, Tile, base_layouts, mask_of
+from engine.bots import builtin_names
 from engine.game import Game
 from engine.modes import mode_class, new_game
 from engine.narration import Narrator
@@ -51,8 +52,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                         help="number of players (default: 2; solo: 1)")
     parser.add_argument("--seed", type=int, default=0, help="the game seed (default 0)")
     parser.add_argument("--bots", default=None,
-                        help="comma-separated bot per seat: built-in names (greedy, random) or bot "
-                             "files (.py, .js, .zip of any language); default: random")
+                        help="comma-separated bot per seat, each a built-in bot, one of "
+                             f"{builtin_names()}, or a bot file (.py, .js, .zip of any "
+                             "language); default: random")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                         help="a mode option, e.g. difficulty=hard (repeatable)")
     parser.add_argument("--difficulty", default=None,

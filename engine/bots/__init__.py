@@ -5,16 +5,31 @@ are built-in bots is ``names.py``'s to say."""
 
 from __future__ import annotations
 
+from typing import Protocol
+
+from ..actions import Action
 from ..errors import ConfigError
+from ..game import Game
 from .greedy import GREEDY, greedy_bot
 from .names import BUILTIN_BOTS, builtin_names, is_builtin_bot
 from .random_bot import RandomBot
 
-__all__ = ["BUILTIN_BOTS", "GREEDY", "builtin_names", "is_builtin_bot", "make_bot"]
+__all__ = ["BUILTIN_BOTS", "GREEDY", "BuiltinBot", "builtin_names", "is_builtin_bot",
+           "make_bot"]
 
 
-def make_bot(name: str, mode: str, seat: int, seed: int):
-    """A fresh built-in bot for one seat of one game."""
+class BuiltinBot(Protocol):
+    """What ``make_bot`` returns, whichever bot it is."""
+
+    def act(self, game: Game, seat: int) -> Action:
+        """The bot's choice for ``seat``, one of ``game.legal_actions(seat)``: an ``Action``
+        tuple (a placement holds its cells as one integer mask; ``game.encode_action`` gives
+        the JSON form, ``game.legal_actions(seat).index(action)`` the index to answer)."""
+        ...
+
+
+def make_bot(name: str, mode: str, seat: int, seed: int) -> BuiltinBot:
+    """A fresh built-in bot for one seat of one game (``act(game, seat) -> Action``)."""
     if name == "random":
         return RandomBot(seat, seed)
     if name == "greedy":

@@ -2,9 +2,10 @@
 
 ``determinize(start, decide, rng)`` takes the seat's ``start`` message and its latest
 ``decide`` message (with the full ``observation``: a bot that asked for deltas applies them
-first) and returns a game of the engine's own classes whose public parts equal the
-observation and whose hidden parts (the bag's and the deck's order, the other seats' hands,
-draft piles, kept cards and face-down cards) are sampled from ``rng``, from what the seat
+first; protocol 1's shape or protocol 2's, ``engine.protocol_v2``) and returns a game of the
+engine's own classes whose public parts equal the observation and whose hidden parts (the
+bag's and the deck's order, the other seats' hands, draft piles, kept cards and face-down
+cards) are sampled from ``rng``, from what the seat
 cannot see and from nothing else. The game has the whole decision API (``pending``,
 ``legal_actions``, ``apply``, ``observation``, ``is_over``, ``result``, ``scores``) and
 ``clone()``, so a bot can play it on to the end as often as its time allows.
@@ -28,6 +29,7 @@ from ..modes.duel.determinize import determinize_duel
 from ..modes.family.determinize import determinize_family
 from ..modes.solo.determinize import determinize_solo
 from ..modes.standard.determinize import determinize_standard
+from ..protocol_v2 import observation_v1
 from ..rng import Rng
 
 __all__ = ["DeterminizeError", "determinize", "observation_of"]
@@ -52,7 +54,8 @@ def _rng(rng: Rng | int | None) -> Rng:
 
 
 def observation_of(decide: Mapping[str, Any]) -> dict[str, Any]:
-    """The full observation of a ``decide`` message (or an observation given as it is)."""
+    """The full observation of a ``decide`` message (or an observation given as it is), in
+    the engine's own shape whichever protocol version it was sent in (``observation_v1``)."""
     if not isinstance(decide, Mapping):
         raise DeterminizeError(f"a decide message is a JSON object, not {type(decide).__name__}")
     if decide.get("type") == "decide" or "observation" in decide:
@@ -67,7 +70,7 @@ def observation_of(decide: Mapping[str, Any]) -> dict[str, Any]:
         obs = decide
     if not isinstance(obs, Mapping):
         raise DeterminizeError(f"the observation is a JSON object, not {type(obs).__name__}")
-    return dict(obs)
+    return observation_v1(dict(obs))
 
 
 def determinize(start: Mapping[str, Any], decide: Mapping[str, Any],

@@ -19,7 +19,7 @@ from jsonschema import Draft202012Validator
 from competition.faults import BotFault
 from competition.limits import Limits
 from engine import available_modes, new_game
-from engine.protocol_v2 import PROTOCOLS, observation_v2
+from engine.protocol_v2 import PROTOCOLS, observation_v1, observation_v2
 from workers.protocol.schema import protocol_schema
 from workers.protocol.wire import LegalEncoder, decide_for, parse_ready_reply, start_message
 
@@ -62,6 +62,8 @@ def test_the_shared_keys_mean_the_same_in_every_mode(mode: str) -> None:
         else:
             assert shared is observation  # already in the shared shape: nothing changes
         check.validate(shared)
+        back = observation_v1(shared)  # the forward model's way back to the engine's shape
+        assert back == observation and list(back) == list(observation)
 
 
 def test_the_duels_protocol_1_observation_is_not_protocol_2s() -> None:

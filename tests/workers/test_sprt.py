@@ -128,3 +128,26 @@ def test_greedy_against_random_stops_early_on_real_games():
     assert result.decision == sprt.H1 and not result.capped
     assert result.games <= 200 < 500 * 4  # a few dozen pairs, not the cap's 2000 games
     assert result.course[-1][2] >= result.llr_upper > result.course[-2][2]
+
+
+@pytest.mark.parametrize(("probs", "counts"), [
+    ([0.05, 0.1, 0.3, 0.3, 0.25], [1, 2, 6, 6, 5]),  # B clearly stronger: H1 comes
+    ([0.1, 0.2, 0.4, 0.2, 0.1], [1, 2, 4, 2, 1]),  # no difference: H0 comes, slowly
+])
+def test_the_expected_length_matches_simulated_runs(probs, counts):
+    """``groups_left`` (the progress line's ETA) at a state whose estimate is the truth
+    agrees with the mean length of simulated runs of that truth, within a quarter."""
+    rng = random.Random(7)
+    runs = [sprt.simulate(probs, 2, DEFAULT, cap=CAP, rng=rng)[1] for _ in range(150)]
+    simulated = sum(runs) / len(runs)
+    expected = sum(counts) + sprt.groups_left(counts, 2, DEFAULT, CAP)
+    assert 0.75 * simulated <= expected <= 1.25 * simulated, (expected, simulated)
+    assert expected < CAP / 2  # far from the cap the old ETA was computed against
+
+
+def test_the_expected_length_is_none_without_an_estimate_and_never_past_the_cap():
+    assert sprt.groups_left([0, 0, 0, 0, 0], 2, DEFAULT, CAP) is None
+    assert sprt.groups_left([1, 2, 4, 2, 1], 2, DEFAULT, 12) == 12 - 10  # the cap bounds it
+    decided = [0, 0, 1, 5, 30]
+    assert sprt.llr(decided, 2, DEFAULT) >= DEFAULT.upper
+    assert sprt.groups_left(decided, 2, DEFAULT, CAP) == 0
