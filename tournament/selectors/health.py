@@ -78,17 +78,13 @@ def workers_live(*, now: datetime | None = None) -> list[WorkerBeat]:
     return [w for w in worker_beats(now=now) if w.age <= settings.WORKER_STALE_SECONDS]
 
 
-def match_workers_live(*, now: datetime | None = None) -> list[WorkerBeat]:
-    """Live workers that play matches: beat and periodic workers, and match workers that left
-    the match queues for want of an isolation layer, are not counted."""
-    return [w for w in workers_live(now=now) if w.plays_matches]
-
-
-def worker_silence(*, now: datetime | None = None) -> float | None:
-    """Seconds since any match worker that plays matches last beat; None when none ever did
-    (or none for a day)."""
-    now = now or timezone.now()
-    ages = [w.age for w in worker_beats(now=now) if w.plays_matches]
+def worker_silence(
+    *, now: datetime | None = None, beats: list[WorkerBeat] | None = None
+) -> float | None:
+    """Seconds since any match worker that plays matches last beat (of ``beats``, read when
+    not given); None when none ever did (or none for a day)."""
+    beats = worker_beats(now=now) if beats is None else beats
+    ages = [w.age for w in beats if w.plays_matches]
     return min(ages) if ages else None
 
 
@@ -104,8 +100,7 @@ def worker_alarm(*, user: Any, now: datetime | None = None) -> dict[str, Any] | 
     gave_up = embedded_gave_up()
     beats = worker_beats(now=now)
     stale = settings.WORKER_STALE_SECONDS
-    ages = [w.age for w in beats if w.plays_matches]
-    silence = min(ages) if ages else None
+    silence = worker_silence(beats=beats)
     if gave_up is None and silence is not None and silence <= stale:
         return None
     refusing = sum(w.role == MATCH and w.age <= stale and not w.plays_matches for w in beats)
@@ -221,8 +216,9 @@ def health_status(*, now: datetime | None = None, hosts: bool = False) -> dict[s
     """The body of /status. ``hosts``: name each worker and its process id (staff only);
     everyone else sees the workers' roles, states and counts."""
     now = now or timezone.now()
-    live = workers_live(now=now)
-    silence = worker_silence(now=now)
+    beats = worker_beats(now=now)
+    live = [w for w in beats if w.age <= settings.WORKER_STALE_SECONDS]
+    silence = worker_silence(beats=beats)
     playing = [w for w in live if w.plays_matches]
     return {
         "status": _overall(playing),
