@@ -92,15 +92,15 @@ class ArenaCollector(Collector):
             "match queues (beat, periodic workers and workers lacking isolation not counted).",
             value=sum(w.plays_matches for w in live),
         )
-        by_role = GaugeMetricFamily(
+        by_state = GaugeMetricFamily(
             "arena_workers_live_by_state",
             f"Workers that beat within WORKER_STALE_SECONDS ({stale:g}), by role and state.",
             labels=["role", "state"],
         )  # fmt: skip
         counts = Counter((w.role or "unknown", w.state) for w in live)
         for (role, state), count in sorted(counts.items()):
-            by_role.add_metric([role, state], count)
-        yield by_role
+            by_state.add_metric([role, state], count)
+        yield by_state
         info = GaugeMetricFamily(
             "arena_worker_info", "Each remembered worker's role and state (value 1).",
             labels=["worker", "role", "state"],

@@ -18,7 +18,7 @@ from celery.signals import worker_ready, worker_shutdown
 from django.conf import settings
 
 from workers.queueing.celery_app import app
-from workers.queueing.worker_queues import WorkerQueues, worker_queues
+from workers.queueing.worker_queues import consumer_queues, worker_queues
 
 from . import jobs
 from .services.analysis import match_analysis_run
@@ -112,14 +112,7 @@ def _start_heartbeat(sender: object = None, **_: object) -> None:
     the main process only."""
     # the sender is the worker's consumer, named as `celery inspect` names the node
     name = getattr(sender, "hostname", None) or f"celery@{os.uname().nodename}"
-    heartbeat_start(name, worker_queues() or _consumed(sender))
-
-
-def _consumed(consumer: object) -> WorkerQueues:
-    """The queues a consumer reads, for a worker started without Celery's worker program
-    (so without `worker_queues`' start-up split)."""
-    queues = getattr(getattr(consumer, "task_consumer", None), "queues", None) or []
-    return WorkerQueues(consumed=tuple(q.name for q in queues))
+    heartbeat_start(name, worker_queues() or consumer_queues(sender))
 
 
 @worker_shutdown.connect

@@ -82,3 +82,10 @@ def test_the_split_follows_the_match_queues_per_mode(settings) -> None:
     assert split.refused == ("matches.duel", "matches.duel.retry")
     assert split.consumed == ("periodic",) and split.role == "match"
     assert wq.queues_split(["celery"], []).role == "other"  # builds and records only
+
+
+def test_a_consumer_started_without_the_worker_program_says_what_it_reads() -> None:
+    consumer = SimpleNamespace(task_consumer=SimpleNamespace(queues=[Queue("periodic")]))
+    assert wq.consumer_queues(consumer) == wq.WorkerQueues(consumed=("periodic",))
+    assert wq.consumer_queues(consumer).role == "periodic"
+    assert wq.consumer_queues(None) == wq.WorkerQueues(consumed=())

@@ -75,6 +75,13 @@ def worker_queues() -> WorkerQueues | None:
     return _current
 
 
+def consumer_queues(consumer: object) -> WorkerQueues:
+    """The queues a worker's consumer reads, for a worker started without Celery's worker
+    program (so without the start-up split below)."""
+    queues = getattr(getattr(consumer, "task_consumer", None), "queues", None) or []
+    return WorkerQueues(consumed=tuple(q.name for q in queues))
+
+
 @celeryd_after_setup.connect
 def _leave_bot_work_to_isolated_workers(instance: object = None, **_: object) -> None:
     """Before the worker consumes: drop the queues of bot work when a required layer is
