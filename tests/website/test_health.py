@@ -276,7 +276,7 @@ def test_the_queues_asked_are_read_from_the_configuration(settings) -> None:
 
 
 def test_a_given_up_embedded_worker_is_said_at_once_on_the_site_and_in_status(
-    client, organiser, settings, tmp_path
+    client, organiser, make_user, settings, tmp_path
 ) -> None:
     """The supervisor gave up on an embedded worker that kept dying: organisers see why on
     every page without waiting for the heartbeats to go stale, and /status says it too."""
@@ -311,7 +311,14 @@ def test_a_given_up_embedded_worker_is_said_at_once_on_the_site_and_in_status(
         status = client.get("/status").json()
         assert status["status"] == "worker_gave_up"  # not "ok", though a worker beat
         assert status["embedded_workers"]["state"] == "failed"
-        assert "not restarted any more" in status["embedded_workers"]["message"]
+        message = status["embedded_workers"]["message"]
+        assert "not restarted any more" in message and "boom" not in message  # not staff
+        client.logout()
+        client.login(username=make_user("sam", is_staff=True).username, password=PASSWORD)
+        message = client.get("/status").json()["embedded_workers"]["message"]
+        assert "not restarted any more" in message and "Unrecoverable error: boom" in message
+        client.logout()
+        client.login(username=organiser.username, password=PASSWORD)
     client.logout()
     assert "worker-alarm" not in client.get("/leagues/").content.decode()  # visitors: nothing
 

@@ -220,8 +220,9 @@ def health_status(*, now: datetime | None = None, hosts: bool = False) -> dict[s
     live = [w for w in beats if w.age <= settings.WORKER_STALE_SECONDS]
     silence = worker_silence(beats=beats)
     playing = [w for w in live if w.plays_matches]
+    supervisor = embedded_supervisor()
     return {
-        "status": _overall(playing),
+        "status": _overall(playing, supervisor),
         "workers": [_worker(w, hosts=hosts) for w in live],
         "workers_live": {
             role: sum(w.role == role and (w.plays_matches or role != MATCH) for w in live)
@@ -233,15 +234,15 @@ def health_status(*, now: datetime | None = None, hosts: bool = False) -> dict[s
         "queue": queue_depth(),
         "oldest_queued_seconds": _round(oldest_queued_age(now=now)),
         "matches": matches_by_status(),
-        "embedded_workers": _embedded_summary(),
+        "embedded_workers": _embedded_summary(supervisor, hosts=hosts),
     }
 
 
-def _overall(playing: list[WorkerBeat]) -> str:
+def _overall(playing: list[WorkerBeat], supervisor: dict[str, Any] | None) -> str:
     """"ok" while a match worker plays (or tasks run inline, needing none); "worker_gave_up"
-    when the embedded supervisor stopped restarting a worker that kept dying; "no_worker"
+    when the embedded ``supervisor`` stopped restarting a worker that kept dying; "no_worker"
     otherwise: queued matches wait for nothing."""
-    if embedded_gave_up() is not None:
+    if supervisor is not None and supervisor["state"] == "failed":
         return "worker_gave_up"
     return "ok" if playing or settings.CELERY_TASK_ALWAYS_EAGER else "no_worker"
 
@@ -259,12 +260,21 @@ def _worker(w: WorkerBeat, *, hosts: bool) -> dict[str, Any]:
     return shown
 
 
-def _embedded_summary() -> dict[str, Any] | None:
-    """The embedded supervisor's state and sentence (no pids or paths), None in a deployment."""
-    state = embedded_supervisor()
+# What others than staff read of a supervisor that gave up: the reasons quote the worker's log,
+# which may name hosts and paths.
+GAVE_UP = (
+    "An embedded worker died too often and is not restarted any more. Matches will not run "
+    "until the server is restarted."
+)
+
+
+def _embedded_summary(state: dict[str, Any] | None, *, hosts: bool) -> dict[str, Any] | None:
+    """The embedded supervisor's state and sentence (no pids or paths; the last death's reason
+    to staff only), None in a deployment."""
     if state is None:
         return None
-    return {"state": state["state"], "message": state["message"]}
+    message = state["message"] if hosts or state["state"] != "failed" else GAVE_UP
+    return {"state": state["state"], "message": message}
 
 
 def _round(value: float | None) -> float | None:
