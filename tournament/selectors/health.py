@@ -49,6 +49,11 @@ class WorkerBeat:
         return self.role == MATCH and not self.isolation_missing
 
     @property
+    def refuses_matches(self) -> bool:
+        """A match worker that left the match queues for want of an isolation layer."""
+        return self.role == MATCH and bool(self.isolation_missing)
+
+    @property
     def state(self) -> str:
         """"ok", or why it takes no match: ``isolation: missing <layer>, ...``."""
         if self.isolation_missing:
@@ -71,11 +76,6 @@ def worker_beats(*, now: datetime | None = None) -> list[WorkerBeat]:
         )
         for w in WorkerHeartbeat.objects.order_by("-beat_at", "name")
     ]  # fmt: skip
-
-
-def workers_live(*, now: datetime | None = None) -> list[WorkerBeat]:
-    """Workers that beat within WORKER_STALE_SECONDS, whatever they are for."""
-    return [w for w in worker_beats(now=now) if w.age <= settings.WORKER_STALE_SECONDS]
 
 
 def worker_silence(
@@ -103,7 +103,7 @@ def worker_alarm(*, user: Any, now: datetime | None = None) -> dict[str, Any] | 
     silence = worker_silence(beats=beats)
     if gave_up is None and silence is not None and silence <= stale:
         return None
-    refusing = sum(w.role == MATCH and w.age <= stale and not w.plays_matches for w in beats)
+    refusing = sum(w.refuses_matches and w.age <= stale for w in beats)
     return {
         "silence": silence, "refusing": refusing, "embedded": bool(settings.EMBEDDED_WORKER),
         "gave_up": gave_up,
@@ -228,7 +228,7 @@ def health_status(*, now: datetime | None = None, hosts: bool = False) -> dict[s
             role: sum(w.role == role and (w.plays_matches or role != MATCH) for w in live)
             for role in ROLES
         },
-        "workers_refusing": sum(w.role == MATCH and not w.plays_matches for w in live),
+        "workers_refusing": sum(w.refuses_matches for w in live),
         "last_beat_seconds": _round(silence),
         "worker_stale_seconds": settings.WORKER_STALE_SECONDS,
         "queue": queue_depth(),
