@@ -35,6 +35,9 @@ def required_every_layer(settings, monkeypatch):
     settings.SANDBOX_REQUIRED_ISOLATION = list(LAYERS)
     monkeypatch.setattr(wq, "_current", None)
     monkeypatch.setattr(wq, "detect_isolation", lambda: NO_PID)
+    # import-linter's run (tests/foundation/test_layers.py) configures logging with
+    # disable_existing_loggers, which silences this logger for the rest of the session
+    monkeypatch.setattr(wq.log, "disabled", False)
 
 
 def test_a_worker_lacking_a_required_layer_consumes_no_queue_of_bot_work(
