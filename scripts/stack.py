@@ -60,8 +60,11 @@ class Stack(Lifecycle):
         host: str = "127.0.0.1",
         python: str | None = None,
         hosts: bool = False,
+        wrappers: dict[str, list[str]] | None = None,
     ) -> None:
         self.workers = workers
+        # a command line that runs a process's own (e.g. "w2": capsh dropping a capability)
+        self.wrappers = wrappers or {}
         self.hosts = hosts
         self.network: HostNetwork | None = None
         self.port = port
@@ -115,6 +118,7 @@ class Stack(Lifecycle):
         }  # fmt: skip
         for name in self.worker_names():
             commands[name] = [
+                *self.wrappers.get(name, []),
                 *celery, "worker", "--concurrency=1", "-n", f"{name}@%h", "--loglevel=info",
                 "-Q", "celery,matches.retry",
             ]  # fmt: skip

@@ -110,5 +110,8 @@ class WorkerHeartbeatAdmin(admin.ModelAdmin):
     """Written by the workers' heartbeats only (tournament/worker_heartbeat.py); /status reads
     them."""
 
-    list_display = ["name", "pid", "beat_at", "started_at"]
-    readonly_fields = ["name", "pid", "beat_at", "started_at"]
+    list_display = ["name", "role", "pid", "beat_at", "started_at"]
+    readonly_fields = [
+        "name", "role", "pid", "beat_at", "started_at", "queues", "refused_queues",
+        "isolation_missing",
+    ]  # fmt: skip

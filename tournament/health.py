@@ -21,9 +21,12 @@ def status(request: HttpRequest) -> JsonResponse:
     """What an operator (or a monitor) wants to know at a glance, as JSON: the workers that
     beat recently, the queue's depth, the oldest queued match's age and matches by status
     (tournament/selectors/health.py). 200 while the database answers, even with no worker:
-    ``status`` says "no_worker" then. Unlike /healthz it is not meant for liveness probes."""
+    ``status`` says "no_worker" (or "worker_gave_up") then. Host names and process ids are
+    for staff: other visitors see the workers' roles, states and counts. Unlike /healthz it
+    is not meant for liveness probes."""
+    user = getattr(request, "user", None)
     try:
-        body = health_status()
+        body = health_status(hosts=bool(user is not None and user.is_staff))
     except DatabaseError as exc:
         return JsonResponse({"status": "error", "database": str(exc)}, status=503)
     response = JsonResponse(body)

@@ -14,6 +14,7 @@ With DEBUG off, only staff (a session) and scrapers that send `Authorization: Be
 from __future__ import annotations
 
 import hmac
+from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
@@ -83,11 +84,30 @@ class ArenaCollector(Collector):
         )
 
         beats = health.worker_beats()
+        stale = settings.WORKER_STALE_SECONDS
+        live = [w for w in beats if w.age <= stale]
         yield GaugeMetricFamily(
             "arena_workers_live",
-            f"Workers that beat within WORKER_STALE_SECONDS ({settings.WORKER_STALE_SECONDS:g}).",
-            value=sum(w.age <= settings.WORKER_STALE_SECONDS for w in beats),
+            f"Match workers that beat within WORKER_STALE_SECONDS ({stale:g}) and consume the "
+            "match queues (beat, periodic workers and workers lacking isolation not counted).",
+            value=sum(w.plays_matches for w in live),
         )
+        by_state = GaugeMetricFamily(
+            "arena_workers_live_by_state",
+            f"Workers that beat within WORKER_STALE_SECONDS ({stale:g}), by role and state.",
+            labels=["role", "state"],
+        )  # fmt: skip
+        counts = Counter((w.role or "unknown", w.state) for w in live)
+        for (role, state), count in sorted(counts.items()):
+            by_state.add_metric([role, state], count)
+        yield by_state
+        info = GaugeMetricFamily(
+            "arena_worker_info", "Each remembered worker's role and state (value 1).",
+            labels=["worker", "role", "state"],
+        )  # fmt: skip
+        for w in beats:
+            info.add_metric([w.name, w.role or "unknown", w.state], 1)
+        yield info
         ages = GaugeMetricFamily(
             "arena_worker_last_beat_age_seconds",
             "Seconds since each worker's last heartbeat (workers silent for a day are dropped).",

@@ -502,6 +502,16 @@ class WorkerHeartbeat(models.Model):
     pid = models.PositiveIntegerField(default=0)
     started_at = models.DateTimeField()
     beat_at = models.DateTimeField(db_index=True)
+    # what it is for (workers.queueing.worker_queues): "match", "periodic", "other"; "" when
+    # it never said (then it is not counted as a match worker)
+    role = models.CharField(max_length=16, blank=True, default="")
+    queues = models.JSONField(default=list, blank=True, help_text="the queues it consumes")
+    refused_queues = models.JSONField(
+        default=list, blank=True, help_text="queues of bot work it left to others"
+    )
+    isolation_missing = models.JSONField(
+        default=list, blank=True, help_text="required isolation layers its sandbox lacks"
+    )
 
     class Meta:
         ordering = ["name"]

@@ -471,7 +471,8 @@ MATCH_WORST_CASE_CEILING_SECONDS = env_float("MATCH_WORST_CASE_CEILING_SECONDS",
 # Every Celery worker stamps its row in WorkerHeartbeat this often
 # (tournament/worker_heartbeat.py); one
 # silent for WORKER_STALE_SECONDS is no longer counted as live by /status and /metrics, and
-# organisers and staff see a banner on the site when no worker is live.
+# organisers and staff see a banner on the site when no match worker is live (beat's periodic
+# worker and a worker lacking a required isolation layer play no match: not counted).
 WORKER_HEARTBEAT_SECONDS = env_float("WORKER_HEARTBEAT_SECONDS", 5.0)
 WORKER_STALE_SECONDS = env_float("WORKER_STALE_SECONDS", 30.0)
 # /metrics (Prometheus) with DEBUG off answers staff and `Authorization: Bearer METRICS_TOKEN`

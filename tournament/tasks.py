@@ -18,6 +18,7 @@ from celery.signals import worker_ready, worker_shutdown
 from django.conf import settings
 
 from workers.queueing.celery_app import app
+from workers.queueing.worker_queues import consumer_queues, worker_queues
 
 from . import jobs
 from .services.analysis import match_analysis_run
@@ -106,10 +107,12 @@ def match_analyse_task(analysis_id: int) -> str:
 
 @worker_ready.connect
 def _start_heartbeat(sender: object = None, **_: object) -> None:
-    """The worker is consuming: from now on its heartbeat says so (tournament/worker_heartbeat.py),
-    for /status, /metrics and the site's banner. Runs in the main process only."""
+    """The worker is consuming: from now on its heartbeat says so, and what it consumes
+    (tournament/worker_heartbeat.py), for /status, /metrics and the site's banner. Runs in
+    the main process only."""
     # the sender is the worker's consumer, named as `celery inspect` names the node
-    heartbeat_start(getattr(sender, "hostname", None) or f"celery@{os.uname().nodename}")
+    name = getattr(sender, "hostname", None) or f"celery@{os.uname().nodename}"
+    heartbeat_start(name, worker_queues() or consumer_queues(sender))
 
 
 @worker_shutdown.connect

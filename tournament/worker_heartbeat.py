@@ -20,18 +20,22 @@ from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 
+from workers.queueing.worker_queues import WorkerQueues
+
 from .services.worker_health import worker_beat
 
 log = logging.getLogger(__name__)
 
 
 class Heartbeat(threading.Thread):
-    """Beats for the worker named ``name`` every ``interval`` seconds until `stop()`."""
+    """Beats for the worker named ``name``, consuming ``queues``, every ``interval`` seconds
+    until `stop()`."""
 
-    def __init__(self, name: str, interval: float) -> None:
+    def __init__(self, name: str, interval: float, queues: WorkerQueues | None = None) -> None:
         super().__init__(name="worker-heartbeat", daemon=True)
         self.node = name
         self.interval = interval
+        self.queues = queues
         self.started_at = timezone.now()
         self._stopping = threading.Event()
 
@@ -39,7 +43,9 @@ class Heartbeat(threading.Thread):
         """One beat; a failure (database away for a moment) is logged and tried again at the
         next one, never raised: the worker goes on taking tasks."""
         try:
-            worker_beat(name=self.node, pid=os.getpid(), started_at=self.started_at)
+            worker_beat(
+                name=self.node, pid=os.getpid(), started_at=self.started_at, queues=self.queues
+            )
         except Exception:  # any driver error: reported, retried at the next beat
             log.warning("worker heartbeat of %s: not recorded", self.node, exc_info=True)
             return False
@@ -60,11 +66,11 @@ class Heartbeat(threading.Thread):
 _current: Heartbeat | None = None
 
 
-def heartbeat_start(name: str) -> Heartbeat:
+def heartbeat_start(name: str, queues: WorkerQueues | None = None) -> Heartbeat:
     """Start this process's heartbeat (once; a second call returns the running one)."""
     global _current
     if _current is None or not _current.is_alive():
-        _current = Heartbeat(name, settings.WORKER_HEARTBEAT_SECONDS)
+        _current = Heartbeat(name, settings.WORKER_HEARTBEAT_SECONDS, queues)
         _current.start()
     return _current
 

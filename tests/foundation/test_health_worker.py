@@ -1,7 +1,8 @@
 """/status and /metrics with a real worker: the embedded default's Celery worker,
-started by `runserver` on a fresh DATA_DIR, beats; /status lists it and /metrics counts it and
-the validation matches it plays. Frozen (SIGSTOP: alive to its parent, but doing nothing), it
-stops beating and /status says "no_worker" once WORKER_STALE_SECONDS pass; thawed, it is back.
+started by `runserver` on a fresh DATA_DIR, beats; /status lists it as the match worker beside
+the periodic one, /metrics counts it and the validation matches it plays. Frozen (SIGSTOP:
+alive to its parent, but doing nothing), it stops beating and /status says "no_worker" once
+WORKER_STALE_SECONDS pass; thawed, it is back.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from scripts.embedded_ladder import EmbeddedArena
+from workers.queueing.embedded import supervisor_state
 
 pytestmark = pytest.mark.slow
 
@@ -48,10 +50,10 @@ def test_status_and_metrics_see_the_embedded_worker_beat_and_go_silent(
         body = arena.wait_for(lambda: len((b := status())["workers"]) == 2 and b, 120,
                               "both workers' beats")  # fmt: skip
         assert body["status"] == "ok"
-        names = sorted(w["name"].split("@")[0] for w in body["workers"])
-        assert names == ["embedded", "embedded-periodic"]
+        assert sorted(w["role"] for w in body["workers"]) == ["match", "periodic"]
+        assert body["workers_live"] == {"match": 1, "periodic": 1, "other": 0}
         for worker in body["workers"]:
-            assert worker["pid"] > 0 and 0 <= worker["last_beat_seconds"] <= STALE_SECONDS
+            assert "pid" not in worker and 0 <= worker["last_beat_seconds"] <= STALE_SECONDS
         assert set(body["matches"]) == {"queued", "running", "finished", "failed", "cancelled"}
         assert body["queue"]["source"] in ("broker", "database")
 
@@ -62,13 +64,17 @@ def test_status_and_metrics_see_the_embedded_worker_beat_and_go_silent(
         histogram = families["arena_match_duration_seconds"]
         assert _sample(histogram, "arena_match_duration_seconds_count") >= 2
         assert _sample(histogram, "arena_match_duration_seconds_sum") > 0
-        assert _sample(families["arena_workers_live"], "arena_workers_live") == 2
+        # the periodic worker (with beat) is no match worker: one of the two is counted
+        assert _sample(families["arena_workers_live"], "arena_workers_live") == 1
+        info = {s.labels["worker"].split("@")[0]: s.labels for s in families["arena_worker_info"]}
+        assert info["embedded"]["role"] == "match" and info["embedded"]["state"] == "ok"
+        assert info["embedded-periodic"]["role"] == "periodic"
         ages = families["arena_worker_last_beat_age_seconds"]
-        assert sorted(s.labels["worker"] for s in ages) == sorted(
-            w["name"] for w in body["workers"]
-        )
+        assert sorted(s.labels["worker"].split("@")[0] for s in ages) == sorted(info)
 
-        pids = sorted(w["pid"] for w in body["workers"])
+        # pids are for staff on /status: the supervisor's own record names them
+        roles = supervisor_state(arena.data_dir)["roles"]
+        pids = sorted(roles[role]["pid"] for role in ("matches", "periodic"))
         for pid in pids:
             os.kill(pid, signal.SIGSTOP)  # alive, but no longer beating
         try:
@@ -83,4 +89,4 @@ def test_status_and_metrics_see_the_embedded_worker_beat_and_go_silent(
                 os.kill(pid, signal.SIGCONT)
         back = arena.wait_for(lambda: len((b := status())["workers"]) == 2 and b, 60,
                               "the beats again")  # fmt: skip
-        assert sorted(w["pid"] for w in back["workers"]) == pids
+        assert back["status"] == "ok" and back["workers_live"]["match"] == 1

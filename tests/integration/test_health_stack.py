@@ -54,7 +54,8 @@ def test_status_and_metrics_on_postgres_and_redis(health_stack):
     stack = health_stack
     anon = Api(stack.base_url)
     body = wait_for(lambda: (b := anon.call("GET", "/status"))["workers"] and b, 60, "a beat")
-    assert [w["name"].split("@")[0] for w in body["workers"]] == ["w1"]
+    assert [(w["role"], w["state"]) for w in body["workers"]] == [("match", "ok")]
+    assert "name" not in body["workers"][0]  # host names are for staff (tests/website)
     assert body["status"] == "ok" and body["queue"]["source"] == "broker"
 
     stack.kill("w1")
@@ -96,10 +97,12 @@ def test_status_and_metrics_on_postgres_and_redis(health_stack):
     after = wait_for(
         lambda: (b := anon.call("GET", "/status"))["queue"]["depth"] == 0 and b, 60, "empty"
     )
-    assert [w["name"].split("@")[0] for w in after["workers"]] == ["w2"]
+    assert after["workers_live"]["match"] == 1 and len(after["workers"]) == 1
     assert after["matches"]["queued"] == 0 and after["matches"]["finished"] >= 2
     assert after["oldest_queued_seconds"] is None
     families = _metrics(anon)
     histogram = families["arena_match_duration_seconds"]
     assert _sample(histogram, "arena_match_duration_seconds_count") >= 2
     assert _sample(families["arena_workers_live"], "arena_workers_live") == 1
+    [w2] = [s for s in families["arena_worker_info"] if s.labels["worker"].startswith("w2@")]
+    assert w2.labels["role"] == "match" and w2.labels["state"] == "ok"

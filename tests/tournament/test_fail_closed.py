@@ -1,7 +1,9 @@
 """Fail closed: where the deployment requires isolation layers
 (SANDBOX_REQUIRED_ISOLATION, every layer in production) a match whose worker lacks one starts
-no bot and fails with the reason on the match, on its page and in the worker's log; the
-embedded default runs with fewer layers and says so on the match. Real runner, real bots."""
+no bot. With tasks run inline (no other worker could play it) it fails with the reason on the
+match, on its page and in the log; on a real worker it goes back to the queue for another
+worker. The embedded default runs with fewer layers and says so on the match. Real runner,
+real bots."""
 
 from __future__ import annotations
 
@@ -130,7 +132,7 @@ def test_production_requires_every_layer_and_the_embedded_default_none() -> None
 @pytest.mark.parametrize(
     ("required", "level", "words"),
     [
-        (list(LAYERS), logging.ERROR, "so this worker refuses every match"),
+        (list(LAYERS), logging.ERROR, "so this worker takes no match and no build"),
         ([], logging.WARNING, "so matches run and their records say so"),
     ],
 )
@@ -148,3 +150,33 @@ def test_the_worker_says_at_start_what_its_bots_lack(
     message = record.getMessage()
     assert message.startswith("bot isolation incomplete: no uid, no network") and words in message
     assert "test: this worker has no layer" in message
+
+
+def test_a_match_refused_for_the_workers_lack_goes_back_to_the_queue(
+    settings, monkeypatch, caplog, django_capture_on_commit_callbacks
+) -> None:
+    """Not the match's fault: it is queued again for another worker (on the retry queue),
+    not failed, with its attempt given back and no error on it."""
+    from tournament.jobs import MATCH_PLAY, job
+    from tournament.services.matches import match_play
+    from workers.sandbox.isolation import IsolationMissing
+
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    builtin_bots_register()
+    versions = list(BotVersion.objects.filter(builtin__in=["random", "greedy"]))
+    match = Match.objects.create(kind=Match.Kind.CHALLENGE, mode="duel", seed=3)
+    for seat, version in enumerate(versions):
+        match.seats.create(seat=seat, bot_version=version)
+    sent: list[tuple] = []
+    monkeypatch.setattr(job(MATCH_PLAY), "apply_async", lambda *a, **k: sent.append((a, k)))
+
+    def refuse(spec, **_):
+        raise IsolationMissing("refusing to run bots: this worker has no pid isolation")
+
+    monkeypatch.setattr("workers.runner.run_match", refuse)
+    with django_capture_on_commit_callbacks(execute=True):
+        returned = match_play(match_id=match.pk)
+    match.refresh_from_db()
+    assert returned is not None and match.status == Match.Status.QUEUED
+    assert match.attempts == 0 and match.error == ""
+    assert [(a[0], k["queue"]) for a, k in sent] == [((match.pk,), settings.MATCH_RETRY_QUEUE)]

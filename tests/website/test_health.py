@@ -16,12 +16,18 @@ from prometheus_client.parser import text_string_to_metric_families
 from tournament.models import Match, MatchSeat, WorkerHeartbeat
 from tournament.services.bots import bot_create, bot_version_upload
 from tournament.worker_heartbeat import Heartbeat
+from workers.queueing.worker_queues import WorkerQueues
 
 from .conftest import builtin_copy
 
 pytestmark = pytest.mark.django_db
 
 TOKEN = "metrics-token-for-the-test"
+# what a match worker (`celery worker -Q celery,matches.retry`) and the periodic one beside
+# beat (`-Q periodic`) say of their queues (workers.queueing.worker_queues)
+MATCH_QUEUES = WorkerQueues(consumed=("celery", "matches.retry"))
+PERIODIC_QUEUES = WorkerQueues(consumed=("periodic",))
+REFUSING_QUEUES = WorkerQueues(consumed=(), refused=("celery", "matches.retry"), missing=("pid",))
 
 
 def _families(text: str) -> dict[str, list]:
@@ -35,11 +41,14 @@ def _value(samples: list, name: str, **labels: str) -> float:
     return found[0]
 
 
-def _beat(name: str, seconds_ago: float) -> None:
+def _beat(name: str, seconds_ago: float, queues: WorkerQueues = MATCH_QUEUES) -> None:
+    """A worker's row as its heartbeat leaves it, ``seconds_ago`` old."""
     now = timezone.now()
     WorkerHeartbeat.objects.update_or_create(name=name, defaults={
-        "pid": 1, "started_at": now - timedelta(hours=1),
-        "beat_at": now - timedelta(seconds=seconds_ago),
+        "pid": 4242, "started_at": now - timedelta(hours=1),
+        "beat_at": now - timedelta(seconds=seconds_ago), "role": queues.role,
+        "queues": list(queues.consumed), "refused_queues": list(queues.refused),
+        "isolation_missing": list(queues.missing),
     })  # fmt: skip
 
 
@@ -62,7 +71,7 @@ def test_metrics_parse_and_hold_the_recorded_matches_faults_queue_and_workers(
                            data=b"raise SystemExit(1)\n")  # fmt: skip
     crashed = MatchSeat.objects.filter(fault="crash").count()
     assert crashed >= 1
-    beat = Heartbeat("celery@metrics-test", 5.0)
+    beat = Heartbeat("celery@metrics-test", 5.0, MATCH_QUEUES)
     assert beat.beat()  # what a worker's heartbeat thread does every WORKER_HEARTBEAT_SECONDS
     _queued_match(author)
 
@@ -153,10 +162,13 @@ def test_status_when_no_worker_beats(client, author, settings) -> None:
     assert body["status"] == "no_worker" and body["last_beat_seconds"] is None
 
 
-def test_status_lists_the_workers_that_beat_recently(client, settings) -> None:
+def test_status_lists_the_workers_that_beat_recently(client, make_user, settings) -> None:
+    from tests.accounts import PASSWORD
+
     settings.CELERY_TASK_ALWAYS_EAGER = False
-    assert Heartbeat("celery@alive", 5.0).beat()
+    assert Heartbeat("celery@alive", 5.0, MATCH_QUEUES).beat()
     _beat("celery@silent", seconds_ago=45)
+    client.login(username=make_user("sam", is_staff=True).username, password=PASSWORD)
     body = client.get("/status").json()
     assert body["status"] == "ok"
     assert [w["name"] for w in body["workers"]] == ["celery@alive"]
@@ -181,12 +193,12 @@ def test_banner_for_organisers_and_staff_when_no_worker_checked_in(
             client.login(username=user.username, password=PASSWORD)
         return client.get("/leagues/").content.decode()
 
-    assert "No worker has checked in yet" in page(organiser)  # none ever beat
+    assert "No match worker has checked in yet" in page(organiser)  # none ever beat
     _beat("celery@one", seconds_ago=31)
     for user in (organiser, staff):
         html = page(user)
         # 31 s ago when beaten; a slow machine may take a second or more to render the page
-        silent = re.search(r"No worker has checked in for (\d+) s", html)
+        silent = re.search(r"No match worker has checked in for (\d+) s", html)
         assert banner in html and silent and 31 <= int(silent.group(1)) < 90, user
         assert 'href="/status"' in html
     for user in (author, None):  # authors and visitors are not told
@@ -264,7 +276,7 @@ def test_the_queues_asked_are_read_from_the_configuration(settings) -> None:
 
 
 def test_a_given_up_embedded_worker_is_said_at_once_on_the_site_and_in_status(
-    client, organiser, settings, tmp_path
+    client, organiser, make_user, settings, tmp_path
 ) -> None:
     """The supervisor gave up on an embedded worker that kept dying: organisers see why on
     every page without waiting for the heartbeats to go stale, and /status says it too."""
@@ -297,7 +309,112 @@ def test_a_given_up_embedded_worker_is_said_at_once_on_the_site_and_in_status(
         assert "The embedded worker stopped for good." in html
         assert "CRITICAL Unrecoverable error: boom" in html and "not restarted any more" in html
         status = client.get("/status").json()
+        assert status["status"] == "worker_gave_up"  # not "ok", though a worker beat
         assert status["embedded_workers"]["state"] == "failed"
-        assert "not restarted any more" in status["embedded_workers"]["message"]
+        message = status["embedded_workers"]["message"]
+        assert "not restarted any more" in message and "boom" not in message  # not staff
+        client.logout()
+        client.login(username=make_user("sam", is_staff=True).username, password=PASSWORD)
+        message = client.get("/status").json()["embedded_workers"]["message"]
+        assert "not restarted any more" in message and "Unrecoverable error: boom" in message
+        client.logout()
+        client.login(username=organiser.username, password=PASSWORD)
     client.logout()
     assert "worker-alarm" not in client.get("/leagues/").content.decode()  # visitors: nothing
+
+
+BANNER = 'class="worker-alarm" role="alert"'
+
+
+def _page(client, user) -> str:
+    from tests.accounts import PASSWORD
+
+    client.logout()
+    if user is not None:
+        client.login(username=user.username, password=PASSWORD)
+    return client.get("/leagues/").content.decode()
+
+
+def test_with_every_match_worker_dead_and_beat_alive_status_says_no_worker_within_30_s(
+    client, organiser, settings
+) -> None:
+    """Beat and the periodic worker still beat; the match workers stopped. /status and the
+    banner count match workers only, so they turn once the last match worker's beat is
+    WORKER_STALE_SECONDS (30) old: at 29 s it is live, at 31 s it is not."""
+    settings.CELERY_TASK_ALWAYS_EAGER, settings.DEBUG = False, True  # /metrics open
+    _beat("beat@host", seconds_ago=1, queues=PERIODIC_QUEUES)
+    _beat("w1@host", seconds_ago=29)
+    _beat("w2@host", seconds_ago=40)  # died before
+    body = client.get("/status").json()
+    assert body["status"] == "ok"
+    assert body["workers_live"] == {"match": 1, "periodic": 1, "other": 0}
+    assert sorted(w["role"] for w in body["workers"]) == ["match", "periodic"]
+    assert BANNER not in _page(client, organiser)
+
+    _beat("w1@host", seconds_ago=31)  # the last match worker's beat is now stale
+    body = client.get("/status").json()
+    assert body["status"] == "no_worker"
+    assert body["workers_live"] == {"match": 0, "periodic": 1, "other": 0}
+    assert [w["role"] for w in body["workers"]] == ["periodic"]
+    assert 31 <= body["last_beat_seconds"] < 90  # the newest beat of a match worker
+    html = _page(client, organiser)
+    silent = re.search(r"No match worker has checked in for (\d+) s", html)
+    assert BANNER in html and silent and 31 <= int(silent.group(1)) < 90
+    families = _families(client.get("/metrics").content.decode())
+    assert _value(families["arena_workers_live"], "arena_workers_live") == 0
+    by_state = families["arena_workers_live_by_state"]
+    assert _value(by_state, "arena_workers_live_by_state", role="periodic", state="ok") == 1
+    assert not [s for s in by_state if s.labels["role"] == "match"]
+
+
+def test_a_worker_lacking_an_isolation_layer_shows_it_and_is_not_counted(
+    client, organiser, settings
+) -> None:
+    settings.CELERY_TASK_ALWAYS_EAGER, settings.DEBUG = False, True
+    _beat("good@host", seconds_ago=1)
+    _beat("bad@host", seconds_ago=1, queues=REFUSING_QUEUES)
+    body = client.get("/status").json()
+    assert body["status"] == "ok" and body["workers_refusing"] == 1
+    assert body["workers_live"]["match"] == 1
+    assert sorted(w["state"] for w in body["workers"]) == ["isolation: missing pid", "ok"]
+    families = _families(client.get("/metrics").content.decode())
+    assert _value(families["arena_workers_live"], "arena_workers_live") == 1
+    info = families["arena_worker_info"]
+    assert _value(info, "arena_worker_info", worker="bad@host", role="match",
+                  state="isolation: missing pid") == 1  # fmt: skip
+    assert _value(info, "arena_worker_info", worker="good@host", role="match", state="ok") == 1
+    by_state = families["arena_workers_live_by_state"]
+    assert _value(by_state, "arena_workers_live_by_state", role="match",
+                  state="isolation: missing pid") == 1  # fmt: skip
+
+    _beat("good@host", seconds_ago=45)  # only the worker that cannot isolate is left
+    assert client.get("/status").json()["status"] == "no_worker"
+    html = _page(client, organiser)
+    assert BANNER in html
+    assert "1 live match worker lacks an isolation layer the deployment requires" in html
+
+
+def test_host_names_and_process_ids_in_status_are_for_staff_only(
+    client, author, make_user, settings
+) -> None:
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    _beat("w1@secret-host", seconds_ago=1)
+    _beat("beat@secret-host", seconds_ago=1, queues=PERIODIC_QUEUES)
+    staff = make_user("sam", is_staff=True)
+    for user in (None, author):  # a visitor, and a logged-in author
+        _page(client, user)
+        response = client.get("/status")
+        text = response.content.decode()
+        assert response.status_code == 200 and "secret-host" not in text and "4242" not in text
+        body = response.json()
+        assert body["status"] == "ok"
+        assert body["workers_live"] == {"match": 1, "periodic": 1, "other": 0}
+        for worker in body["workers"]:
+            assert set(worker) == {"role", "state", "last_beat_seconds", "up_seconds"}
+    _page(client, staff)
+    body = client.get("/status").json()
+    shown = {w["name"]: w for w in body["workers"]}
+    assert set(shown) == {"w1@secret-host", "beat@secret-host"}
+    assert shown["w1@secret-host"]["pid"] == 4242
+    assert shown["w1@secret-host"]["queues"] == ["celery", "matches.retry"]
+    assert shown["beat@secret-host"]["role"] == "periodic"

@@ -1,5 +1,6 @@
-"""Reads of the service's health: which workers beat recently, how deep the queue is, how old
-the oldest queued match is, matches by status, match durations and faults by kind. /status
+"""Reads of the service's health: which workers beat recently and which of them play matches,
+how deep the queue is, how old the oldest queued match is, matches by status, match durations
+and faults by kind. /status
 (tournament/health.py), /metrics (tournament/metrics.py) and the site's banner read these; all
 come from the database (and the broker, for its queue depth), so every process gives the same
 answer, whichever process ran the matches."""
@@ -12,7 +13,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db.models import Count, DurationField, ExpressionWrapper, F, Max, Q, Sum
+from django.db.models import Count, DurationField, ExpressionWrapper, F, Q, Sum
 from django.utils import timezone
 
 import engine
@@ -20,6 +21,7 @@ from workers.queueing.celery_app import app
 from workers.queueing.embedded import supervisor_state
 from workers.queueing.queue_depth import broker_queue_depth
 from workers.queueing.queues import match_queue
+from workers.queueing.worker_queues import MATCH, ROLES
 
 from ..models import League, Match, MatchSeat, WorkerHeartbeat
 
@@ -37,6 +39,26 @@ class WorkerBeat:
     pid: int
     age: float  # seconds since its last beat
     up: float  # seconds since it started
+    role: str = ""  # "match", "periodic", "other" (workers.queueing.worker_queues); "": unsaid
+    queues: tuple[str, ...] = ()
+    isolation_missing: tuple[str, ...] = ()  # set when it left the queues of bot work
+
+    @property
+    def plays_matches(self) -> bool:
+        """A match worker that consumes its queues: what a queued match waits for."""
+        return self.role == MATCH and not self.isolation_missing
+
+    @property
+    def refuses_matches(self) -> bool:
+        """A match worker that left the match queues for want of an isolation layer."""
+        return self.role == MATCH and bool(self.isolation_missing)
+
+    @property
+    def state(self) -> str:
+        """"ok", or why it takes no match: ``isolation: missing <layer>, ...``."""
+        if self.isolation_missing:
+            return f"isolation: missing {', '.join(self.isolation_missing)}"
+        return "ok"
 
 
 def _age(then: datetime, now: datetime) -> float:
@@ -47,35 +69,45 @@ def worker_beats(*, now: datetime | None = None) -> list[WorkerBeat]:
     """Every worker remembered (beat within a day), the most recent beat first."""
     now = now or timezone.now()
     return [
-        WorkerBeat(name=w.name, pid=w.pid, age=_age(w.beat_at, now), up=_age(w.started_at, now))
+        WorkerBeat(
+            name=w.name, pid=w.pid, age=_age(w.beat_at, now), up=_age(w.started_at, now),
+            role=w.role, queues=tuple(w.queues or ()),
+            isolation_missing=tuple(w.isolation_missing or ()),
+        )
         for w in WorkerHeartbeat.objects.order_by("-beat_at", "name")
-    ]
+    ]  # fmt: skip
 
 
-def workers_live(*, now: datetime | None = None) -> list[WorkerBeat]:
-    """Workers that beat within WORKER_STALE_SECONDS."""
-    return [w for w in worker_beats(now=now) if w.age <= settings.WORKER_STALE_SECONDS]
-
-
-def worker_silence(*, now: datetime | None = None) -> float | None:
-    """Seconds since any worker last beat; None when none ever did (or none for a day)."""
-    newest = WorkerHeartbeat.objects.aggregate(newest=Max("beat_at"))["newest"]
-    return None if newest is None else _age(newest, now or timezone.now())
+def worker_silence(
+    *, now: datetime | None = None, beats: list[WorkerBeat] | None = None
+) -> float | None:
+    """Seconds since any match worker that plays matches last beat (of ``beats``, read when
+    not given); None when none ever did (or none for a day)."""
+    beats = worker_beats(now=now) if beats is None else beats
+    ages = [w.age for w in beats if w.plays_matches]
+    return min(ages) if ages else None
 
 
 def worker_alarm(*, user: Any, now: datetime | None = None) -> dict[str, Any] | None:
     """What the site's banner says to ``user`` about missing workers: None for everyone but
-    organisers and staff, and for them too while some worker beats; else how long none has
-    (``silence``, None for never) and whether the worker is the embedded one."""
+    organisers and staff, and for them too while some match worker beats; else how long none
+    has (``silence``, None for never), how many live match workers lack an isolation layer
+    (``refusing``) and whether the worker is the embedded one."""
     if user is None or not user.is_authenticated or settings.CELERY_TASK_ALWAYS_EAGER:
         return None  # (eager tasks need no worker) decided before any query
     if not (user.is_staff or user.has_perm("tournament.organise_leagues")):
         return None
     gave_up = embedded_gave_up()
-    silence = worker_silence(now=now)
-    if gave_up is None and silence is not None and silence <= settings.WORKER_STALE_SECONDS:
+    beats = worker_beats(now=now)
+    stale = settings.WORKER_STALE_SECONDS
+    silence = worker_silence(beats=beats)
+    if gave_up is None and silence is not None and silence <= stale:
         return None
-    return {"silence": silence, "embedded": bool(settings.EMBEDDED_WORKER), "gave_up": gave_up}
+    refusing = sum(w.refuses_matches and w.age <= stale for w in beats)
+    return {
+        "silence": silence, "refusing": refusing, "embedded": bool(settings.EMBEDDED_WORKER),
+        "gave_up": gave_up,
+    }  # fmt: skip
 
 
 def embedded_supervisor() -> dict[str, Any] | None:
@@ -180,37 +212,69 @@ def faults_by_kind() -> dict[str, int]:
     return dict(rows)
 
 
-def health_status(*, now: datetime | None = None) -> dict[str, Any]:
-    """The body of /status."""
+def health_status(*, now: datetime | None = None, hosts: bool = False) -> dict[str, Any]:
+    """The body of /status. ``hosts``: name each worker and its process id (staff only);
+    everyone else sees the workers' roles, states and counts."""
     now = now or timezone.now()
-    live = workers_live(now=now)
-    silence = worker_silence(now=now)
+    beats = worker_beats(now=now)
+    live = [w for w in beats if w.age <= settings.WORKER_STALE_SECONDS]
+    silence = worker_silence(beats=beats)
+    playing = [w for w in live if w.plays_matches]
+    supervisor = embedded_supervisor()
     return {
-        "status": "ok" if live or settings.CELERY_TASK_ALWAYS_EAGER else "no_worker",
-        "workers": [
-            {
-                "name": w.name,
-                "pid": w.pid,
-                "last_beat_seconds": round(w.age, 1),
-                "up_seconds": round(w.up),
-            }
-            for w in live
-        ],
+        "status": _overall(playing, supervisor),
+        "workers": [_worker(w, hosts=hosts) for w in live],
+        "workers_live": {
+            role: sum(w.role == role and (w.plays_matches or role != MATCH) for w in live)
+            for role in ROLES
+        },
+        "workers_refusing": sum(w.refuses_matches for w in live),
         "last_beat_seconds": _round(silence),
         "worker_stale_seconds": settings.WORKER_STALE_SECONDS,
         "queue": queue_depth(),
         "oldest_queued_seconds": _round(oldest_queued_age(now=now)),
         "matches": matches_by_status(),
-        "embedded_workers": _embedded_summary(),
+        "embedded_workers": _embedded_summary(supervisor, hosts=hosts),
     }
 
 
-def _embedded_summary() -> dict[str, Any] | None:
-    """The embedded supervisor's state and sentence (no pids or paths), None in a deployment."""
-    state = embedded_supervisor()
+def _overall(playing: list[WorkerBeat], supervisor: dict[str, Any] | None) -> str:
+    """"ok" while a match worker plays (or tasks run inline, needing none); "worker_gave_up"
+    when the embedded ``supervisor`` stopped restarting a worker that kept dying; "no_worker"
+    otherwise: queued matches wait for nothing."""
+    if supervisor is not None and supervisor["state"] == "failed":
+        return "worker_gave_up"
+    return "ok" if playing or settings.CELERY_TASK_ALWAYS_EAGER else "no_worker"
+
+
+def _worker(w: WorkerBeat, *, hosts: bool) -> dict[str, Any]:
+    """One live worker as /status shows it: its host name, process id and queues to staff
+    only."""
+    shown: dict[str, Any] = {"name": w.name, "pid": w.pid} if hosts else {}
+    shown.update({
+        "role": w.role or "unknown", "state": w.state,
+        "last_beat_seconds": round(w.age, 1), "up_seconds": round(w.up),
+    })  # fmt: skip
+    if hosts:
+        shown["queues"] = list(w.queues)
+    return shown
+
+
+# What others than staff read of a supervisor that gave up: the reasons quote the worker's log,
+# which may name hosts and paths.
+GAVE_UP = (
+    "An embedded worker died too often and is not restarted any more. Matches will not run "
+    "until the server is restarted."
+)
+
+
+def _embedded_summary(state: dict[str, Any] | None, *, hosts: bool) -> dict[str, Any] | None:
+    """The embedded supervisor's state and sentence (no pids or paths; the last death's reason
+    to staff only), None in a deployment."""
     if state is None:
         return None
-    return {"state": state["state"], "message": state["message"]}
+    message = state["message"] if hosts or state["state"] != "failed" else GAVE_UP
+    return {"state": state["state"], "message": message}
 
 
 def _round(value: float | None) -> float | None:

@@ -294,7 +294,9 @@ def match_play(*, match_id: int) -> Match | None:
             outcome = outcome_from_runner(raw)
         except IsolationMissing as exc:  # fail closed: no bot of this match was started
             log.error("match %s: %s", match_id, exc)
-            return match_fail(match_id=match_id, error=str(exc))
+            if settings.CELERY_TASK_ALWAYS_EAGER:  # inline: no other worker could play it
+                return match_fail(match_id=match_id, error=str(exc))
+            return match_return_refused(match_id=match_id)
         except Exception as exc:  # the runner's own bug, not a bot fault: the match failed
             log.exception("match %s: runner failed", match_id)
             return match_fail(match_id=match_id, error=f"{type(exc).__name__}: {exc}")
@@ -447,6 +449,24 @@ def match_fail(*, match_id: int, error: str) -> Match | None:
         league_count_ended(league_id=match.league_id, status=match.status)
         match_ended(match=match, ending=Ending.FAILED)
         return match
+
+
+def match_return_refused(*, match_id: int) -> Match | None:
+    """Give back a match this worker may not play (its sandbox lacks a required isolation
+    layer: the worker's fault, not the match's): queued again for another worker, the
+    attempt it counted taken back, no error recorded. A worker in that state consumes no
+    match queue (workers/queueing/worker_queues.py); this catches a message it held before."""
+    with transaction.atomic():
+        match = Match.objects.select_for_update().get(pk=match_id)
+        if match.status != Match.Status.RUNNING:
+            return None
+        match.status = Match.Status.QUEUED
+        match.attempts = max(0, match.attempts - 1)
+        match.queued_at = timezone.now()
+        match.save(update_fields=["status", "attempts", "queued_at"])
+        match_enqueue(match, again=True)
+    log.warning("match %s: sent back to the queue for a worker that can isolate bots", match_id)
+    return match
 
 
 def match_cancel_queued(*, league: League) -> int:

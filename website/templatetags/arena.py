@@ -81,8 +81,8 @@ def match_status_text(status: str) -> str:
 
 @register.inclusion_tag("website/_worker_banner.html", takes_context=True)
 def worker_banner(context: template.Context) -> dict[str, Any]:
-    """The banner of base.html: shown to organisers and staff when no worker has checked in
-    for WORKER_STALE_SECONDS (tournament.selectors.health.worker_alarm)."""
+    """The banner of base.html: shown to organisers and staff when no match worker has checked
+    in for WORKER_STALE_SECONDS (tournament.selectors.health.worker_alarm)."""
     request = context.get("request")
     alarm = worker_alarm(user=getattr(request, "user", None))
     if alarm is None:

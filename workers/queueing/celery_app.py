@@ -15,6 +15,7 @@ from django.conf import settings
 from ..sandbox.bot_process import sweep_leftovers
 from ..sandbox.forkserver import prestart
 from ..sandbox.isolation import detect_isolation
+from .worker_queues import worker_queues
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
 
@@ -36,15 +37,21 @@ def _sweep_dead_predecessors(**_: object) -> None:
 @worker_ready.connect
 def _say_isolation(**_: object) -> None:
     """One line in the worker's log on its bots' isolation, once at start: an error when a
-    layer the deployment requires is missing (every match it takes then fails closed), a
-    warning when the embedded default runs bots with fewer layers."""
+    layer the deployment requires is missing (the worker then consumes no queue of bot work:
+    workers/queueing/worker_queues.py), a warning when the embedded default runs bots with
+    fewer layers."""
     log = logging.getLogger("workers.sandbox.isolation")
     iso = detect_isolation()
     missing = iso.missing(settings.SANDBOX_REQUIRED_ISOLATION)
     why = "; ".join(iso.notes)
-    if missing:
-        log.error("%s; SANDBOX_REQUIRED_ISOLATION requires it, so this worker refuses every "
-                  "match (%s)", iso.summary(), why)  # fmt: skip
+    split = worker_queues()
+    if missing and (split is None or split.refused):
+        log.error("%s; SANDBOX_REQUIRED_ISOLATION requires it, so this worker takes no match "
+                  "and no build: it leaves their queues to other workers (%s)",
+                  iso.summary(), why)  # fmt: skip
+    elif missing:
+        log.info("%s; this worker consumes no queue of bot work, so it needs no layer (%s)",
+                 iso.summary(), why)  # fmt: skip
     elif iso.summary():
         log.warning("%s; no layer is required here (SANDBOX_REQUIRED_ISOLATION), so matches "
                     "run and their records say so (%s)", iso.summary(), why)  # fmt: skip

@@ -29,3 +29,10 @@ def match_queues() -> list[str]:
 
     modes = engine.available_modes()
     return [queue for mode in modes for queue in (f"matches.{mode}", f"matches.{mode}.retry")]
+
+
+def bot_queues() -> list[str]:
+    """The queues whose tasks start bot processes: every match queue and Celery's default
+    queue (builds, and matches unless MATCH_QUEUE_PER_MODE). A worker whose sandbox lacks a
+    required isolation layer consumes none of them (workers/queueing/worker_queues.py)."""
+    return list(dict.fromkeys([settings.CELERY_TASK_DEFAULT_QUEUE, *match_queues()]))
