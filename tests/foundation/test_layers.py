@@ -9,6 +9,7 @@ The checks are themselves tested: an upward import and a cycle added to the grap
 
 from __future__ import annotations
 
+import logging
 import tomllib
 from functools import cache
 from pathlib import Path
@@ -140,8 +141,16 @@ def test_no_modules_import_each_other_in_a_circle() -> None:
 
 
 def test_import_linter_itself_agrees(capsys: pytest.CaptureFixture[str]) -> None:
-    status = lint_imports(config_filename=str(ROOT / "pyproject.toml"), no_cache=True,
-                          no_logo=True)  # fmt: skip
+    # lint_imports configures logging with dictConfig, which disables every logger that exists
+    # already: those of the product would then stay silent for the tests after this one.
+    enabled = [logger for logger in logging.Logger.manager.loggerDict.values()
+               if isinstance(logger, logging.Logger) and not logger.disabled]  # fmt: skip
+    try:
+        status = lint_imports(config_filename=str(ROOT / "pyproject.toml"), no_cache=True,
+                              no_logo=True)  # fmt: skip
+    finally:
+        for logger in enabled:
+            logger.disabled = False
     assert status == 0, capsys.readouterr().out
 
 
