@@ -92,8 +92,16 @@ class BundleRejected(ArenaError):
 
     @classmethod
     def too_large(cls, limit: int) -> BundleRejected:
-        """The refusal of a bundle over ``limit`` bytes, the limit in words ("5 MiB")."""
-        return cls(cls.TOO_LARGE.format(limit=size_text(limit)), fields={"file": ["too large"]})
+        """The refusal of a bundle over ``limit`` bytes, the limit in words ("32 MiB"): 413, as
+        the proxy answers a body beyond it (deploy/nginx.conf.template), in the same words."""
+        return BundleTooLarge(
+            cls.TOO_LARGE.format(limit=size_text(limit)), fields={"file": ["too large"]}
+        )
+
+
+class BundleTooLarge(BundleRejected):
+    code = "too_large"
+    status = 413
 
 
 def size_text(size: int) -> str:
