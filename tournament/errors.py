@@ -132,6 +132,10 @@ class RateLimited(ArenaError):
     CHALLENGES_ACTIVE = "You already have {limit} challenge matches queued or running."
     PAIRED_ACTIVE = "You already have {limit} paired comparisons running."
     ANALYSES_PER_HOUR = "You may request {limit} match analyses per hour."
+    SIGNUPS_PER_ADDRESS = (
+        "Too many new accounts from this address: at most {limit} in {window} minutes;"
+        " try again in {s} s."
+    )
 
     def __init__(
         self, message: str, *, retry_after: int, fields: dict[str, list[str]] | None = None

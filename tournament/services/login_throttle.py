@@ -20,7 +20,7 @@ the first failure of each count):
   addresses it has.
 
 An IPv6 client is counted by its /64 network, the block one subscriber gets: otherwise every
-guess could come from a fresh address of the same line.
+guess could come from a fresh address of the same line (tournament/client_address.py).
 
 While a count is over its limit, logins it covers answer 429 with Retry-After, the right
 password included, until its window ends. The address is the client's as the trusted proxy
@@ -36,11 +36,12 @@ gives the reasoning.
 from __future__ import annotations
 
 import hashlib
-import ipaddress
 import time
 
 from django.conf import settings
 from django.core.cache import cache
+
+from ..client_address import throttle_key
 
 _PREFIX = "login-throttle"
 
@@ -49,21 +50,6 @@ def _account(username: str | None) -> str | None:
     """A cache-safe name for an account (any string an attacker typed is hashed)."""
     name = (username or "").strip().lower()
     return hashlib.sha256(name.encode()).hexdigest()[:32] if name else None
-
-
-def _source(address: str | None) -> str | None:
-    """What one client's counts are keyed on: an IPv4 address, an IPv6 address's /64."""
-    if not address:
-        return None
-    try:
-        parsed = ipaddress.ip_address(address)
-    except ValueError:
-        return address
-    if isinstance(parsed, ipaddress.IPv6Address):
-        if parsed.ipv4_mapped is not None:  # ::ffff:a.b.c.d is the IPv4 client a.b.c.d
-            return str(parsed.ipv4_mapped)
-        return str(ipaddress.ip_network(f"{parsed}/64", strict=False))
-    return str(parsed)
 
 
 def _keys(*parts: str) -> tuple[str, str]:
@@ -91,7 +77,7 @@ def login_failure_record(*, username: str | None, address: str | None) -> None:
     """Count one failed login against the address, the account at that address, and the
     account from everywhere (each window starts at its first failure)."""
     window = settings.LOGIN_THROTTLE_WINDOW_SECONDS
-    for count_key, since_key in _counts(_account(username), _source(address)):
+    for count_key, since_key in _counts(_account(username), throttle_key(address)):
         if cache.add(since_key, time.time(), window):
             cache.set(count_key, 0, window)
         try:
@@ -103,7 +89,7 @@ def login_failure_record(*, username: str | None, address: str | None) -> None:
 def login_success_record(*, username: str | None, address: str | None) -> None:
     """Remember that the account logged in from this address: under attack, it keeps its
     full allowance there."""
-    account, source = _account(username), _source(address)
+    account, source = _account(username), throttle_key(address)
     if account and source:
         cache.set(_known_key(account, source), 1, settings.LOGIN_KNOWN_ADDRESS_DAYS * 86400)
 
@@ -143,7 +129,7 @@ def login_admit(*, username: str | None, address: str | None) -> int | None:
     """Whether this login (account, from this address) may be tried now: None when it may
     (under attack, an address new to the account then uses up the account's turn), else the
     seconds to wait."""
-    account, source = _account(username), _source(address)
+    account, source = _account(username), throttle_key(address)
     if not source:
         return None
     wait = _wait(*_keys("address", source), settings.LOGIN_FAILURES_PER_ADDRESS)

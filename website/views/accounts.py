@@ -12,7 +12,8 @@ from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
-from tournament.errors import ArenaError
+from tournament.client_address import client_address
+from tournament.errors import ArenaError, RateLimited
 from tournament.services import accounts
 from tournament.services.leagues import is_organiser
 
@@ -33,20 +34,28 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("website:dashboard")
     form = SignupForm(request.POST or None)
+    status, retry_after = 200, None
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
         try:
             user = accounts.account_create(
-                username=d["username"], email=d["email"], password=d["password1"]
-            )
+                username=d["username"], email=d["email"], password=d["password1"],
+                address=client_address(request),
+            )  # fmt: skip
+        except RateLimited as exc:  # too many sign-ups from this address: 429, as the API
+            add_service_error(form, exc)
+            status, retry_after = exc.status, exc.retry_after
         except ArenaError as exc:
             add_service_error(form, exc)
         else:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             return redirect(_next_url(request))
-    return render(request, "registration/signup.html", {
+    response = render(request, "registration/signup.html", {
         "form": form, "next": request.GET.get("next", ""),
-    })  # fmt: skip
+    }, status=status)  # fmt: skip
+    if retry_after is not None:
+        response["Retry-After"] = str(retry_after)
+    return response
 
 
 @login_required
