@@ -77,7 +77,7 @@ class Conflict(ArenaError):
     TOO_FEW_ENTRANTS = "The league needs more entrants to start."
     VERSION_SUSPENDED = (
         "This bot version is suspended after faulting in rated matches in a row; its author"
-        " can resume it, or upload a new version."
+        " can resume it, or upload a new version and enter that one instead."
     )
     NOT_SUSPENDED = "This bot version is not suspended."
 
