@@ -85,3 +85,13 @@ def throttle_key(address: str | None) -> str | None:
             return str(parsed.ipv4_mapped)
         return str(ipaddress.ip_network(f"{parsed}/64", strict=False))
     return str(parsed)
+
+
+# A trusted network larger than this is almost surely a private range named by mistake.
+WIDE_NETWORK_ADDRESSES = 256
+
+
+def wide_trusted_networks(networks: Iterable[Network]) -> list[Network]:
+    """The trusted networks wider than WIDE_NETWORK_ADDRESSES: every host in one of them
+    could forge its clients' X-Forwarded-For (the `manage.py check` warning says so)."""
+    return [net for net in networks if net.num_addresses > WIDE_NETWORK_ADDRESSES]
