@@ -7,6 +7,7 @@ client's, from X-Forwarded-For (tests/tournament/test_client_address.py)."""
 from __future__ import annotations
 
 import json
+import re
 import time
 
 import pytest
@@ -149,6 +150,26 @@ def test_the_account_count_holds_whatever_address_a_guess_comes_from(make_user, 
     assert statuses[:21] == [400] * 21 and set(statuses[21:]) == {429}
     clock.advance(10)
     assert _token(client, "victim", PASSWORD, "10.2.0.1").status_code == 200
+
+
+def test_a_password_reset_lets_the_owner_in_from_a_new_address_at_once(make_user, mailoutbox):
+    """Under attack, a new address waits its turn; one that has just proved the mailbox (the
+    password reset's link) is known to the account, and logs in without waiting."""
+    user = make_user("victim")
+    user.email = "victim@example.com"
+    user.save(update_fields=["email"])
+    client = Client()
+    for i in range(21):  # over the total; the last guess took the strangers' turn
+        _token(client, "victim", "wrong", f"10.3.0.{i}")
+    assert _token(client, "victim", PASSWORD, "10.9.9.9").status_code == 429
+    browser = Client(REMOTE_ADDR="10.9.9.9")
+    browser.post("/accounts/password/reset/", {"email": "victim@example.com"})
+    link = re.search(r"http://testserver(\S+)", mailoutbox[0].body).group(1)
+    form = browser.get(link, follow=True)
+    done = browser.post(form.redirect_chain[-1][0], {"new_password1": "th1rd-Secret!",
+                                                     "new_password2": "th1rd-Secret!"})
+    assert done.status_code == 302
+    assert _token(client, "victim", "th1rd-Secret!", "10.9.9.9").status_code == 200
 
 
 def test_an_ipv6_client_is_counted_by_its_slash_64(make_user):

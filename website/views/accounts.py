@@ -1,7 +1,10 @@
 """Sign-up and the account page (API token). Log in/out and password change/reset are
-Django's own views, rendered with the site's templates (website/templates/registration)."""
+Django's own views, rendered with the site's templates (website/templates/registration); the
+reset's confirmation also makes its address one the account knows (login throttle)."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth import login
@@ -16,6 +19,7 @@ from tournament.client_address import client_address
 from tournament.errors import ArenaError, RateLimited
 from tournament.services import accounts
 from tournament.services.leagues import is_organiser
+from tournament.services.login_throttle import login_success_record
 
 from ..forms import SignupForm, add_service_error
 
@@ -73,6 +77,18 @@ def token_regenerate(request: HttpRequest) -> HttpResponse:
 
     messages.success(request, "A new API token was made; the old one no longer works.")
     return redirect("website:account")
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    """Django's, and the address that has just proved the mailbox becomes one the account
+    knows: while its account is under a guessing attack, the owner logs in from there without
+    waiting their turn (tournament/services/login_throttle.py)."""
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        response = super().form_valid(form)
+        login_success_record(username=form.user.get_username(),
+                             address=client_address(self.request))  # fmt: skip
+        return response
 
 
 class LogoutView(auth_views.LogoutView):
