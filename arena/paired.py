@@ -82,6 +82,9 @@ def run_paired(
         raise CliError("--paired takes two bots, A,B (built-in names or bot files)")
     opponents = [b.strip() for b in (args.bots or "random").split(",") if b.strip()]
     if seats == 1:
+        if args.bots:
+            raise CliError("--bots does not apply to a solo --paired run: each game is "
+                           "against the sister (choose her with --difficulty)")
         opponents = []
     elif len(opponents) > seats - 1:
         raise CliError(f"at most {seats - 1} opponents (--bots) at {seats} seats")

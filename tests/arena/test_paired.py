@@ -93,6 +93,8 @@ def test_paired_plays_bot_files_and_solo(capsys: pytest.CaptureFixture):
          "--seeds is the cap of --paired A,B; without --paired, the number of games is --games"),
         (["--bots", "random,greedy", "--elo1", "10"], "--elo1 applies only to --paired A,B"),
         (["--bots", "random,greedy", "--paired-log", "x"], "--paired-log applies only to"),
+        (["--paired", "random,greedy", "--mode", "solo", "--players", "1", "--bots", "greedy"],
+         "--bots does not apply to a solo --paired run"),
     ],
 )
 def test_paired_bad_input_is_one_line_and_exit_2(argv, message, capsys: pytest.CaptureFixture):
