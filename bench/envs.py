@@ -151,8 +151,10 @@ def lines(report: dict[str, Any]) -> list[str]:
         if now is None:
             continue
         if "skipped" in now:  # an optional package is not installed: say which, and go on
-            out.append(f"environment: {label}: skipped ({' and '.join(now['skipped'])} not "
-                       "installed: pip install -r requirements-env.txt)")
+            names = now["skipped"]
+            listed = " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
+            out.append(f"environment: {label}: skipped ({listed} not installed: "
+                       "pip install -r requirements-env.txt)")
             continue
         text = (f"environment: {label}: {now['steps_per_second']:.0f} steps/s on one core "
                 f"({now['games']} games)")
