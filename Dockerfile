@@ -57,6 +57,8 @@ ENV NGINX_ENVSUBST_FILTER=^ARENA_ \
     ARENA_STATIC_PARENT=/srv/arena
 RUN rm /etc/nginx/conf.d/default.conf
 COPY deploy/nginx.conf.template /etc/nginx/templates/arena.conf.template
+# Sourced before the template is filled: the body limit from BOT_UPLOAD_MAX_BYTES.
+COPY --chmod=755 deploy/nginx-body-limit.envsh /docker-entrypoint.d/15-arena-body-limit.envsh
 COPY --from=static /tmp/static /srv/arena/static
 
 # The default target (`docker build .`): the application image.

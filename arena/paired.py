@@ -38,21 +38,38 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="compare bot B with bot A on the same deals (duplicate format); --bots are the "
         "opponents (default random)",
     )  # fmt: skip
-    parser.add_argument("--seeds", type=int, default=DEFAULT_SEEDS,
+    # Defaults None, filled in by `paired_settings`: so that the plain arena can tell a flag
+    # it would ignore was given (arena/commands/arena.py, `check_flags`).
+    parser.add_argument("--seeds", type=int, default=None,
                         help=f"--paired: the cap, in deals (default {DEFAULT_SEEDS})")
-    parser.add_argument("--elo0", type=float, default=sprt.DEFAULT_ELO0,
+    parser.add_argument("--elo0", type=float, default=None,
                         help=f"--paired: H0, B - A in Elo (default {sprt.DEFAULT_ELO0:g})")
-    parser.add_argument("--elo1", type=float, default=sprt.DEFAULT_ELO1,
+    parser.add_argument("--elo1", type=float, default=None,
                         help=f"--paired: H1, B - A in Elo (default {sprt.DEFAULT_ELO1:g})")
-    parser.add_argument("--alpha", type=float, default=sprt.DEFAULT_ALPHA,
+    parser.add_argument("--alpha", type=float, default=None,
                         help="--paired: false-positive rate (default 0.05)")
-    parser.add_argument("--beta", type=float, default=sprt.DEFAULT_BETA,
+    parser.add_argument("--beta", type=float, default=None,
                         help="--paired: false-negative rate (default 0.05)")  # fmt: skip
     parser.add_argument(
         "--paired-log", default=None, metavar="FILE",
         help="--paired: append each game's result to FILE as a JSON line (a run cut short can "
         "still be analysed: workers.paired_play.analyse_log)",
     )  # fmt: skip
+
+
+def paired_settings(args: argparse.Namespace) -> sprt.SprtSettings:
+    """The SPRT's settings from the flags, each flag not given at its default."""
+
+    def given(value: float | None, default: float) -> float:
+        return default if value is None else value
+
+    try:
+        return sprt.SprtSettings(
+            given(args.elo0, sprt.DEFAULT_ELO0), given(args.elo1, sprt.DEFAULT_ELO1),
+            given(args.alpha, sprt.DEFAULT_ALPHA), given(args.beta, sprt.DEFAULT_BETA),
+        )  # fmt: skip
+    except sprt.BadSprt as exc:
+        raise CliError(str(exc)) from None
 
 
 def run_paired(
@@ -65,21 +82,22 @@ def run_paired(
         raise CliError("--paired takes two bots, A,B (built-in names or bot files)")
     opponents = [b.strip() for b in (args.bots or "random").split(",") if b.strip()]
     if seats == 1:
+        if args.bots:
+            raise CliError("--bots does not apply to a solo --paired run: each game is "
+                           "against the sister (choose her with --difficulty)")
         opponents = []
     elif len(opponents) > seats - 1:
         raise CliError(f"at most {seats - 1} opponents (--bots) at {seats} seats")
-    if not 1 <= args.seeds <= 10_000:
+    seeds = DEFAULT_SEEDS if args.seeds is None else args.seeds
+    if not 1 <= seeds <= 10_000:
         raise CliError("--seeds must be in 1..10000")
-    try:
-        settings = sprt.SprtSettings(args.elo0, args.elo1, args.alpha, args.beta)
-    except sprt.BadSprt as exc:
-        raise CliError(str(exc)) from None
+    settings = paired_settings(args)
     check_bots([*names, *opponents])
     mode_class(args.mode)  # an unknown mode fails here, before any game
-    progress = make_progress(args.seeds * seats * 2) if make_progress else None
+    progress = make_progress(seeds * seats * 2) if make_progress else None
     result = run_local(
         a=names[0], b=names[1], opponents=opponents or ["random"], mode=args.mode, seats=seats,
-        seeds=args.seeds, base_seed=args.seed, options=options, settings=settings,
+        seeds=seeds, base_seed=args.seed, options=options, settings=settings,
         on_game=(lambda done, _cap, expected: progress.update(done, expected))
         if progress else None,
         jobs=max(1, int(getattr(args, "jobs", None) or 1)),

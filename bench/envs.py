@@ -10,6 +10,9 @@ Three figures, each a policy that picks uniformly among the ids its action mask 
 * the vector runner (``engine.env.vector_env``), 8 Duels against ``random``: steps of all
   games count (one call steps 8 games).
 
+A figure whose packages (requirements-env.txt: NumPy, Gymnasium, PettingZoo) are not installed
+is skipped with one line that names them; the engine's own figures do not need them.
+
 Each figure is measured in a fresh process, divided by that process's CPU time, on this
 checkout's engine and on the engine of ``BASELINE_COMMIT`` (the environments at commit
 c4663de, where an action was an index into the legal list), extracted
@@ -36,12 +39,24 @@ TARGET_AEC_SPEEDUP = 3.0
 
 # One side, run as ``python -c`` with the engine's folder and the CPU seconds per figure.
 _SIDE = r"""
-import json, sys, time
+import importlib, json, sys, time
 sys.path.insert(0, sys.argv[1])
-import numpy as np
 import engine.env as envs
 seconds = float(sys.argv[2])
-rng = np.random.default_rng(0)
+try:
+    import numpy as np
+    rng = np.random.default_rng(0)
+except ImportError:
+    np = None
+
+def missing(names):
+    out = []
+    for name in names:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            out.append(name)
+    return out
 
 def pick(mask):
     return int(rng.choice(np.flatnonzero(mask.view(bool))))  # int8 0/1: the same ids, faster
@@ -88,9 +103,15 @@ def vector():
     return {"steps_per_second": steps / (time.process_time() - started), "games": games,
             "games_at_once": games_at_once}
 
-out = {"aec_standard_4": aec(), "gymnasium_standard_4_vs_greedy": single()}
-if hasattr(envs, "vector_env"):
-    out["vector_duel_8"] = vector()
+FIGURES = (("aec_standard_4", aec, ("numpy", "gymnasium", "pettingzoo")),
+           ("gymnasium_standard_4_vs_greedy", single, ("numpy", "gymnasium")),
+           ("vector_duel_8", vector, ("numpy", "gymnasium")))
+out = {}
+for key, figure, needs in FIGURES:
+    if key == "vector_duel_8" and not hasattr(envs, "vector_env"):
+        continue
+    lacking = missing(needs)
+    out[key] = {"skipped": lacking} if lacking else figure()
 print(json.dumps(out))
 """
 
@@ -129,9 +150,17 @@ def lines(report: dict[str, Any]) -> list[str]:
         now = report["current"].get(key)
         if now is None:
             continue
+        if "skipped" in now:  # an optional package is not installed: say which, and go on
+            names = now["skipped"]
+            listed = " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
+            out.append(f"environment: {label}: skipped ({listed} not installed: "
+                       "pip install -r requirements-env.txt)")
+            continue
         text = (f"environment: {label}: {now['steps_per_second']:.0f} steps/s on one core "
                 f"({now['games']} games)")
         before = None if "skipped" in base else base.get(key)
+        if before is not None and "skipped" in before:
+            before = None
         if before is not None:
             ratio = now["steps_per_second"] / before["steps_per_second"]
             text += (f" (environments at {BASELINE_COMMIT[:12]}: "

@@ -68,3 +68,30 @@ def client_address(request: HttpRequest | None) -> str | None:
             break
         current = previous
     return str(current)
+
+
+def throttle_key(address: str | None) -> str | None:
+    """What a throttle counts one client by: an IPv4 address; an IPv6 address's /64, the
+    block one subscriber gets (counted by address, every request of one line could come
+    from a fresh address)."""
+    if not address:
+        return None
+    try:
+        parsed = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(parsed, ipaddress.IPv6Address):
+        if parsed.ipv4_mapped is not None:  # ::ffff:a.b.c.d is the IPv4 client a.b.c.d
+            return str(parsed.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{parsed}/64", strict=False))
+    return str(parsed)
+
+
+# A trusted network larger than this is almost surely a private range named by mistake.
+WIDE_NETWORK_ADDRESSES = 256
+
+
+def wide_trusted_networks(networks: Iterable[Network]) -> list[Network]:
+    """The trusted networks wider than WIDE_NETWORK_ADDRESSES: every host in one of them
+    could forge its clients' X-Forwarded-For (the `manage.py check` warning says so)."""
+    return [net for net in networks if net.num_addresses > WIDE_NETWORK_ADDRESSES]

@@ -77,7 +77,7 @@ class Conflict(ArenaError):
     TOO_FEW_ENTRANTS = "The league needs more entrants to start."
     VERSION_SUSPENDED = (
         "This bot version is suspended after faulting in rated matches in a row; its author"
-        " can resume it, or upload a new version."
+        " can resume it, or upload a new version and enter that one instead."
     )
     NOT_SUSPENDED = "This bot version is not suspended."
 
@@ -92,8 +92,16 @@ class BundleRejected(ArenaError):
 
     @classmethod
     def too_large(cls, limit: int) -> BundleRejected:
-        """The refusal of a bundle over ``limit`` bytes, the limit in words ("5 MiB")."""
-        return cls(cls.TOO_LARGE.format(limit=size_text(limit)), fields={"file": ["too large"]})
+        """The refusal of a bundle over ``limit`` bytes, the limit in words ("32 MiB"): 413, as
+        the proxy answers a body beyond it (deploy/nginx.conf.template), in the same words."""
+        return BundleTooLarge(
+            cls.TOO_LARGE.format(limit=size_text(limit)), fields={"file": ["too large"]}
+        )
+
+
+class BundleTooLarge(BundleRejected):
+    code = "too_large"
+    status = 413
 
 
 def size_text(size: int) -> str:
@@ -124,6 +132,10 @@ class RateLimited(ArenaError):
     CHALLENGES_ACTIVE = "You already have {limit} challenge matches queued or running."
     PAIRED_ACTIVE = "You already have {limit} paired comparisons running."
     ANALYSES_PER_HOUR = "You may request {limit} match analyses per hour."
+    SIGNUPS_PER_ADDRESS = (
+        "Too many new accounts from this address: at most {limit} in {window} minutes;"
+        " try again in {s} s."
+    )
 
     def __init__(
         self, message: str, *, retry_after: int, fields: dict[str, list[str]] | None = None

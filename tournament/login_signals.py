@@ -13,9 +13,9 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 
 from .api.exceptions import API_PREFIX, error_body
 from .client_address import client_address
-from .services.login_throttle import login_failure_record, login_retry_after, login_success_record
+from .services.login_throttle import login_admit, login_failure_record, login_success_record
 
-MESSAGE = "Too many failed logins from this address; try again in {s} s."
+MESSAGE = "Too many failed logins from this address or for this account; try again in {s} s."
 
 
 def on_login_failed(
@@ -47,8 +47,9 @@ def _username(request: HttpRequest) -> str | None:
 
 class LoginThrottleMiddleware:
     """Answers 429 with Retry-After to a login POST (LOGIN_THROTTLE_PATHS) while the address,
-    or the account at this address, is over its limit of failed logins: JSON error body under
-    /api/, a short page elsewhere. Runs before the view, so not even the right password gets
+    or the account at this address, is over its limit of failed logins, or while an account
+    under attack makes an address new to it wait its turn: JSON error body under /api/, a
+    short page elsewhere. Runs before the view, so not even the right password gets
     through."""
 
     def __init__(self, get_response: Any) -> None:
@@ -56,7 +57,7 @@ class LoginThrottleMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         if request.method == "POST" and request.path in settings.LOGIN_THROTTLE_PATHS:
-            wait = login_retry_after(username=_username(request), address=client_address(request))
+            wait = login_admit(username=_username(request), address=client_address(request))
             if wait is not None:
                 return self._refuse(request, wait)
         return self.get_response(request)

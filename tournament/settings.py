@@ -330,21 +330,30 @@ SPECTACULAR_SETTINGS = {
 # --- Logins ---------------------------------------------------------------------------------
 # Failed logins are counted per client address, per account at an address, and per account
 # from every address (tournament/services/login_throttle.py): an address that guesses is
-# refused (429 with Retry-After); an account guessed at from many addresses is slowed, never
-# locked, so nobody can lock its owner out.
+# refused (429 with Retry-After); an account guessed at from many addresses is slowed for the
+# addresses new to it (one try per LOGIN_UNDER_ATTACK_SPACING_SECONDS between them), never
+# locked: the addresses it logged in from before keep their allowance.
 
 # (Where a login lands, LOGIN_REDIRECT_URL, is set with the site's URLs above: the dashboard.)
 LOGIN_FAILURES_PER_ACCOUNT = env_int("LOGIN_FAILURES_PER_ACCOUNT", 10)  # per account+address
 LOGIN_FAILURES_PER_ADDRESS = env_int("LOGIN_FAILURES_PER_ADDRESS", 50)
-LOGIN_FAILURES_PER_ACCOUNT_TOTAL = env_int("LOGIN_FAILURES_PER_ACCOUNT_TOTAL", 100)
+LOGIN_FAILURES_PER_ACCOUNT_TOTAL = env_int("LOGIN_FAILURES_PER_ACCOUNT_TOTAL", 20)
 LOGIN_FAILURES_UNDER_ATTACK = env_int("LOGIN_FAILURES_UNDER_ATTACK", 1)
+LOGIN_UNDER_ATTACK_SPACING_SECONDS = env_int("LOGIN_UNDER_ATTACK_SPACING_SECONDS", 10)
 LOGIN_KNOWN_ADDRESS_DAYS = env_int("LOGIN_KNOWN_ADDRESS_DAYS", 30)
 LOGIN_THROTTLE_WINDOW_SECONDS = env_int("LOGIN_THROTTLE_WINDOW_SECONDS", 900)
 LOGIN_THROTTLE_PATHS = ["/api/v1/auth/token/", "/accounts/login/", "/admin/login/"]
 
-# The proxies in front of the web (addresses or networks): from a peer among them, the client's
-# address is the right-most X-Forwarded-For hop that is not one of them
-# (tournament/client_address.py). Empty: REMOTE_ADDR is the client (no proxy).
+# Sign-up: accounts made from one client address per window (tournament/services/
+# signup_throttle.py); the next one answers 429, so per-account limits cannot be multiplied.
+SIGNUPS_PER_ADDRESS = env_int("SIGNUPS_PER_ADDRESS", 5)
+SIGNUP_THROTTLE_WINDOW_SECONDS = env_int("SIGNUP_THROTTLE_WINDOW_SECONDS", 3600)
+
+# The proxies in front of the web, named exactly: their addresses (or networks an operator
+# chose on purpose, such as a load balancer's own subnet). Only from a peer among them is
+# X-Forwarded-For read: the client's address is its right-most hop that is not one of them
+# (tournament/client_address.py). Never a whole private range: every client inside it could
+# then forge its address. Empty (the default): no proxy, REMOTE_ADDR is the client.
 TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", [])
 try:
     TRUSTED_PROXY_NETWORKS = trusted_networks(TRUSTED_PROXIES)

@@ -44,7 +44,7 @@ urlpatterns = [
         success_url=_reset_done), name="password_reset"),
     path("accounts/password/reset/sent/", auth_views.PasswordResetDoneView.as_view(),
          name="password_reset_done"),
-    path("accounts/password/reset/<uidb64>/<token>/", auth_views.PasswordResetConfirmView.as_view(
+    path("accounts/password/reset/<uidb64>/<token>/", accounts.PasswordResetConfirmView.as_view(
         success_url=reverse_lazy("website:password_reset_complete")),
          name="password_reset_confirm"),
     path("accounts/password/reset/complete/", auth_views.PasswordResetCompleteView.as_view(),

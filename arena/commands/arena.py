@@ -56,6 +56,40 @@ from ..seats import seat_spec
 from ..stats import clip_interval, elo_from_pairs, mean_interval, pair_results, wilson
 from .play import DEFAULT_PLAYERS, add_limit_arguments, limits_from_args
 
+DEFAULT_GAMES = 100
+
+# The flags one variant of the command takes and the other would ignore (dest: the sentence
+# that says so, naming what to use instead). Given to the other, each is an error, never
+# silently dropped.
+PLAIN_ONLY = {
+    "games": "--games does not apply to --paired: its cap is --seeds N (deals, each played "
+             "in every seat rotation by both bots)",
+    "replays": "--replays does not apply to --paired (play a deal with `arena play --replay`)",
+    "time_limit": "--time-limit does not apply to --paired: its games run under the workers' "
+                  "default limits",
+    "time_bank": "--time-bank does not apply to --paired: its games run under the workers' "
+                 "default limits",
+    "memory_mb": "--memory-mb does not apply to --paired: its games run under the workers' "
+                 "default limits",
+}  # fmt: skip
+PAIRED_ONLY = {
+    "seeds": "--seeds is the cap of --paired A,B; without --paired, the number of games is "
+             "--games N",
+    "elo0": "--elo0 applies only to --paired A,B",
+    "elo1": "--elo1 applies only to --paired A,B",
+    "alpha": "--alpha applies only to --paired A,B",
+    "beta": "--beta applies only to --paired A,B",
+    "paired_log": "--paired-log applies only to --paired A,B",
+}  # fmt: skip
+
+
+def check_flags(args: argparse.Namespace) -> None:
+    """A CliError for the first flag given that this variant (plain or --paired) ignores."""
+    ignored = PLAIN_ONLY if getattr(args, "paired", None) else PAIRED_ONLY
+    for dest, message in ignored.items():
+        if getattr(args, dest, None) is not None:
+            raise CliError(message)
+
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("arena", help="many seeded games between bots: win rates, Elo")
@@ -69,9 +103,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--games",
         type=int,
-        default=100,
-        help="games to play, rounded up to whole deals (default 100)",
-    )
+        default=None,
+        help=f"games to play, rounded up to whole deals (default {DEFAULT_GAMES}; with "
+        "--paired the cap is --seeds)",
+    )  # fmt: skip
     parser.add_argument("--seed", type=int, default=0, help="seed of the first deal (default 0)")
     parser.add_argument(
         "--jobs", type=int, default=None, help="parallel worker processes (default: the CPU count)"
@@ -426,7 +461,8 @@ def arena_config(args: argparse.Namespace) -> ArenaConfig:
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     if not bots:
         raise ConfigError("name at least one bot (--bots a,b,...)")
-    if args.games < 1:
+    games = DEFAULT_GAMES if args.games is None else args.games
+    if games < 1:
         raise ConfigError("--games must be at least 1")
     _check_bots(bots)
     options = parse_options(args.option)
@@ -436,7 +472,7 @@ def arena_config(args: argparse.Namespace) -> ArenaConfig:
     if replay_dir:
         os.makedirs(replay_dir, exist_ok=True)
     limits = {k: v for k, v in limits_from_args(args).items() if v is not None}
-    return ArenaConfig(mode, seats, bots, args.games, args.seed, options, limits, args.jobs,
+    return ArenaConfig(mode, seats, bots, games, args.seed, options, limits, args.jobs,
                        replay_dir)  # fmt: skip
 
 
@@ -458,6 +494,7 @@ def build_jobs(config: ArenaConfig) -> tuple[list[GameJob], int, int]:
 
 
 def run(args: argparse.Namespace) -> int:
+    check_flags(args)
     if getattr(args, "paired", None):
         options = parse_options(args.option)
         if args.difficulty is not None:

@@ -34,6 +34,7 @@ from engine.narration import Narrator
 from engine.version import ENGINE_VERSION
 from workers.runner import MatchOutcome, MatchSpec, run_match
 
+from ..errors import CliError
 from ..options import options_from_args
 from ..seats import seat_specs
 from ..stderr_echo import StderrEcho
@@ -105,6 +106,8 @@ def match_spec_from_args(args: argparse.Namespace, *, replay: bool) -> tuple[Mat
 
 
 def run(args: argparse.Namespace) -> int:
+    if getattr(args, "no_browser", False) and not getattr(args, "watch", False):
+        raise CliError("--no-browser applies only to --watch (it prints the viewer's address)")
     want_replay = bool(args.replay or args.watch)
     spec, names = match_spec_from_args(args, replay=want_replay)
     echo = StderrEcho(names) if args.verbose else None

@@ -84,6 +84,17 @@ def test_paired_plays_bot_files_and_solo(capsys: pytest.CaptureFixture):
         (["--paired", "random,greedy", "--alpha", "0.6"], "alpha must be between 0 and 0.5"),
         (["--paired", "random,greedy", "--beta", "0"], "beta must be between 0 and 0.5"),
         ([], "name the bots"),
+        # A flag the variant would ignore is an error naming the one that applies.
+        (["--paired", "random,greedy", "--games", "10"],
+         "--games does not apply to --paired: its cap is --seeds N"),
+        (["--paired", "random,greedy", "--replays", "out"], "--replays does not apply"),
+        (["--paired", "random,greedy", "--time-limit", "2"], "--time-limit does not apply"),
+        (["--bots", "random,greedy", "--seeds", "10"],
+         "--seeds is the cap of --paired A,B; without --paired, the number of games is --games"),
+        (["--bots", "random,greedy", "--elo1", "10"], "--elo1 applies only to --paired A,B"),
+        (["--bots", "random,greedy", "--paired-log", "x"], "--paired-log applies only to"),
+        (["--paired", "random,greedy", "--mode", "solo", "--players", "1", "--bots", "greedy"],
+         "--bots does not apply to a solo --paired run"),
     ],
 )
 def test_paired_bad_input_is_one_line_and_exit_2(argv, message, capsys: pytest.CaptureFixture):

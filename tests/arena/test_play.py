@@ -102,6 +102,7 @@ def _run_json(capsys: pytest.CaptureFixture[str], argv: list[str]) -> str:
         (["play", "--mode", "chess"], "unknown mode"),
         (["play", "--bots", "random,nowhere/mybot.py"], "no such file: nowhere/mybot.py"),
         (["play", "--players", "2", "--option", "speed=fast"], "no option 'speed'"),
+        (["play", "--no-browser"], "--no-browser applies only to --watch"),
     ],
 )
 def test_mistakes_exit_2_with_one_readable_line(

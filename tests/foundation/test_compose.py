@@ -4,6 +4,7 @@ No Docker engine runs in CI, so this is the check that the compose file stays in
 code: service names, health checks, named volumes, and every module, script and file it names.
 """
 
+import ipaddress
 import re
 from pathlib import Path
 
@@ -141,7 +142,9 @@ def test_proxy_image_is_the_official_nginx_pinned_with_the_repo_config(compose: 
     assert "COPY deploy/nginx.conf.template /etc/nginx/templates/" in dockerfile
     template = (REPO / "deploy" / "nginx.conf.template").read_text()
     placeholders = set(re.findall(r"\$\{(ARENA_[A-Z_]+)\}", template))
-    assert placeholders == set(proxy["environment"])
+    # Two come from BOT_UPLOAD_MAX_BYTES, through deploy/nginx-body-limit.envsh.
+    derived = {"ARENA_BODY_MAX_BYTES", "ARENA_UPLOAD_LIMIT"}
+    assert placeholders == {k for k in proxy["environment"] if k.startswith("ARENA_")} | derived
     assert proxy["environment"]["ARENA_UPSTREAM"] == "web:8000"
     # The app services build the application stage, and so does a plain `docker build .`.
     for name in ("web", "worker", "beat"):
@@ -149,20 +152,29 @@ def test_proxy_image_is_the_official_nginx_pinned_with_the_repo_config(compose: 
     assert stages[str(len(stages) - 1)] == "app"
 
 
-def test_web_trusts_the_proxys_forwarded_address() -> None:
-    env = dict(
+def _env_example() -> dict[str, str]:
+    return dict(
         line.split("=", 1)
         for line in (REPO / ".env.example").read_text().splitlines()
         if line and not line.startswith("#")
     )
-    assert "172.16.0.0/12" in env["TRUSTED_PROXIES"].split(",")
 
-def test_periodic_jobs_have_a_worker_of_their_own(compose: dict) -> None:
-    """The reaper and the ladders run on the "periodic" queue, consumed by the beat service's
-    own worker, so no backlog of matches delays them; match workers also take the matches sent
-    again (tournament/settings.py: Queues)."""
-    beat = command_text(compose["services"]["beat"])
-    assert "--beat" in beat and re.search(r"-Q\s+periodic(\s|$)", beat), beat
-    worker = command_text(compose["services"]["worker"])
-    queues = re.search(r"-Q\s+(\S+)", worker).group(1).split(",")
-    assert {"celery", "matches.retry"} <= set(queues) and "periodic" not in queues
+
+def test_the_web_trusts_the_proxy_alone(compose: dict) -> None:
+    """X-Forwarded-For is read only from the proxy's own address: not from a private range,
+    where any other container or host could forge the client's address."""
+    proxies = _env_example()["TRUSTED_PROXIES"].split(",")
+    address = compose["services"]["proxy"]["networks"]["default"]["ipv4_address"]
+    assert proxies == [address]
+    subnet = compose["networks"]["default"]["ipam"]["config"][0]["subnet"]
+    assert ipaddress.ip_address(address) in ipaddress.ip_network(subnet)
+    assert "ports" not in compose["services"]["web"]  # nobody reaches gunicorn but the network
+
+
+def test_the_proxy_body_limit_follows_the_upload_limit(compose: dict) -> None:
+    """nginx's limit comes from BOT_UPLOAD_MAX_BYTES, with the same default as the web's."""
+    environment = compose["services"]["proxy"]["environment"]
+    default = _env_example()["BOT_UPLOAD_MAX_BYTES"]
+    assert environment["BOT_UPLOAD_MAX_BYTES"] == "${BOT_UPLOAD_MAX_BYTES:-" + default + "}"
+    dockerfile = (REPO / "Dockerfile").read_text()
+    assert "deploy/nginx-body-limit.envsh /docker-entrypoint.d/15-" in dockerfile

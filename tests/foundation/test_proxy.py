@@ -34,6 +34,7 @@ from pathlib import Path
 import pytest
 
 from tests.ports import free_port
+from tournament.api.uploads import MULTIPART_OVERHEAD_BYTES
 
 REPO = Path(__file__).resolve().parents[2]
 TEMPLATE = REPO / "deploy" / "nginx.conf.template"
@@ -43,6 +44,8 @@ PROBES = 10
 PROBE_TIMEOUT = 1.0  # the behaviour asserted: each probe answered within 1 s
 START_DEADLINE = 60.0
 HASH = "0123456789ab"
+ENVSH = REPO / "deploy" / "nginx-body-limit.envsh"
+UPLOAD_MAX = 2 * 1024 * 1024  # BOT_UPLOAD_MAX_BYTES for the web and nginx here
 
 pytestmark = pytest.mark.slow
 
@@ -53,6 +56,19 @@ def render(template: str, values: dict[str, str]) -> str:
     missing = set(re.findall(r"\$\{(ARENA_[A-Z_]+)\}", template)) - set(values)
     assert not missing, f"the template needs {sorted(missing)}"
     return re.sub(r"\$\{(ARENA_[A-Z_]+)\}", lambda m: values[m[1]], template)
+
+
+def body_limit(upload_max: int) -> dict[str, str]:
+    """What deploy/nginx-body-limit.envsh exports for a BOT_UPLOAD_MAX_BYTES, as the image's
+    entrypoint sources it before filling the template."""
+    script = f'. {ENVSH} && printf "%s\\n%s" "$ARENA_BODY_MAX_BYTES" "$ARENA_UPLOAD_LIMIT"'
+    done = subprocess.run(
+        ["sh", "-c", script],
+        env={"PATH": os.environ["PATH"], "BOT_UPLOAD_MAX_BYTES": str(upload_max)},
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    size, words = done.stdout.split("\n")
+    return {"ARENA_BODY_MAX_BYTES": size, "ARENA_UPLOAD_LIMIT": words}
 
 
 def main_config(prefix: Path, server_block: Path) -> str:
@@ -115,7 +131,8 @@ def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Servers]:
         pytest.skip(f"nginx is not installed at {NGINX}")
     tmp = tmp_path_factory.mktemp("proxy")
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "CELERY_BROKER_URL"}}
-    env.update(DATA_DIR=str(tmp / "data"), PYTHONUNBUFFERED="1", TRUSTED_PROXIES="127.0.0.1")
+    env.update(DATA_DIR=str(tmp / "data"), PYTHONUNBUFFERED="1", TRUSTED_PROXIES="127.0.0.1",
+               BOT_UPLOAD_MAX_BYTES=str(UPLOAD_MAX))  # fmt: skip
     env.pop("WEB_CONCURRENCY", None)  # one sync worker: gunicorn's default, and the worst case
     gunicorn_port, nginx_port = free_port(), free_port()
     gunicorn_log = tmp / "gunicorn.log"
@@ -138,6 +155,7 @@ def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Servers]:
         "ARENA_LISTEN": f"127.0.0.1:{nginx_port}",
         "ARENA_UPSTREAM": f"127.0.0.1:{gunicorn_port}",
         "ARENA_STATIC_PARENT": str(tmp / "www"),
+        **body_limit(UPLOAD_MAX),
     }))  # fmt: skip
     (prefix / "nginx.conf").write_text(main_config(prefix, block))
     nginx_log = prefix / "error.log"
@@ -264,3 +282,52 @@ def test_proxy_serves_static_files_from_disk(servers: Servers) -> None:
     response, body = get(servers.nginx_port, "/static/website/site.css")
     assert response.status == 200 and body == servers.static_css
     assert "immutable" not in response.getheader("Cache-Control", "")
+
+
+def test_the_body_limit_follows_the_upload_limit() -> None:
+    assert body_limit(32 * 1024 * 1024) == {
+        "ARENA_BODY_MAX_BYTES": str(32 * 1024 * 1024 + MULTIPART_OVERHEAD_BYTES),
+        "ARENA_UPLOAD_LIMIT": "32 MiB",
+    }
+    assert body_limit(1000)["ARENA_UPLOAD_LIMIT"] == "1000 bytes"
+    done = subprocess.run(["sh", "-c", f". {ENVSH}"], env={"BOT_UPLOAD_MAX_BYTES": "32m"},
+                          capture_output=True, text=True, check=False)  # fmt: skip
+    assert done.returncode != 0 and "is not a number of bytes" in done.stderr
+
+
+def post_declared(port: int, path: str, declared: int, send: bytes = b"") -> tuple[int, str, bytes]:
+    """POST with a declared Content-Length, sending ``send`` of the body (nginx refuses a
+    declared length over its limit before reading any)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=20) as sock:
+        sock.sendall(
+            f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+            f"Content-Type: multipart/form-data; boundary=x\r\n"
+            f"Content-Length: {declared}\r\n\r\n".encode() + send
+        )
+        response = http.client.HTTPResponse(sock)
+        response.begin()
+        return response.status, response.getheader("Content-Type", ""), response.read()
+
+
+def test_a_body_over_the_limit_gets_the_apis_json_error_through_the_proxy(
+    servers: Servers,
+) -> None:
+    """Beyond BOT_UPLOAD_MAX_BYTES + 64 KiB (the bound the web checks first) nginx answers
+    itself, in the API's words and body shape; within it the body reaches the web whole. A
+    page (the site's upload form) gets the sentence as plain text."""
+    import json
+
+    limit_words = "The file is too large: the limit is 2 MiB."
+    status, kind, body = post_declared(servers.nginx_port, "/api/v1/bots/1/versions/",
+                                       UPLOAD_MAX + 2 * 1024 * 1024)  # fmt: skip
+    assert status == 413 and kind.startswith("application/json"), body
+    error = json.loads(body)["error"]
+    assert error["code"] == "too_large" and error["message"] == limit_words
+    size = UPLOAD_MAX + 60 * 1024  # within nginx's limit: passed on whole, the web answers
+    status, kind, body = post_declared(servers.nginx_port, "/api/v1/bots/1/versions/", size,
+                                       b"-" * size)  # fmt: skip
+    assert status == 401 and kind.startswith("application/json"), body
+    status, kind, body = post_declared(servers.nginx_port, "/bots/1/upload/",
+                                       UPLOAD_MAX + 2 * 1024 * 1024)  # fmt: skip
+    assert status == 413 and kind.startswith("text/plain")
+    assert body.decode().strip() == limit_words

@@ -97,6 +97,14 @@ def test_trusted_proxies_are_parsed_or_refused(tmp_path: Path) -> None:
     assert got == ["127.0.0.1/32", "172.16.0.0/12"]
     done = run(["manage.py", "check"], clean_env(tmp_path, TRUSTED_PROXIES="nginx"))
     assert done.returncode != 0 and "TRUSTED_PROXIES: 'nginx' is not an address" in done.stderr
+    # A whole private range is accepted, with a warning: anyone inside could forge addresses.
+    done = run(["manage.py", "check"],
+               clean_env(tmp_path, TRUSTED_PROXIES="172.29.80.10,172.16.0.0/12"))  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "tournament.W001" in done.stderr and "172.16.0.0/12 (1048576 addresses)" in done.stderr
+    assert "172.29.80.10" not in done.stderr
+    done = run(["manage.py", "check"], clean_env(tmp_path, TRUSTED_PROXIES="172.29.80.10"))
+    assert done.returncode == 0 and "W001" not in done.stderr + done.stdout
 
 
 def test_unknown_django_env_fails_clearly(tmp_path: Path) -> None:

@@ -165,7 +165,7 @@ def test_upload_versions(author, other_author, runner, django_capture_on_commit_
     _error(_upload(api, bot_id, "bot.exe", b"MZ"), 400, "bundle_rejected")
     _error(api.post(f"/api/v1/bots/{bot_id}/versions/", {}, format="multipart"), 400, "invalid")
     with override_settings(BOT_UPLOAD_MAX_BYTES=10):
-        body = _error(_upload(api, bot_id, "bot.py", b"#" * 11), 400, "bundle_rejected")
+        body = _error(_upload(api, bot_id, "bot.py", b"#" * 11), 413, "too_large")
         assert "10 bytes" in body["message"]
     _error(_upload(client_for(other_author), bot_id, "bot.py", b"print(1)"), 403)
     _error(_upload(client_for(None), bot_id, "bot.py", b"print(1)"), 401)

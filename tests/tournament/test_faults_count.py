@@ -2,7 +2,8 @@
 loses rating to every other seat, as the match API, the ladder API and the league page show;
 a validation with a syntax error fails and ranks the bot last. With the scripted runner: a
 version that faults in FAULT_SUSPEND_AFTER rated matches in a row is suspended from scheduling
-and challenges, its author sees it and resumes it, and a new version lifts it."""
+and challenges, its author sees it and resumes it; a new version lifts nothing, and the
+suspended version plays no more until the new one is entered in its place."""
 
 from __future__ import annotations
 
@@ -199,8 +200,9 @@ def test_faulting_k_rated_matches_in_a_row_suspends_until_resumed_or_replaced(
         match__league=league, match__pk__gt=made_before, bot_version=crasher,
         match__status=Match.Status.FINISHED,
     ).exists())  # fmt: skip
-    # it still faults: suspended again after three more, then a new version lifts it
+    # it still faults: suspended again after three more
     _play_until(league, suspended)
+    # a new version passes validation: it is a version of its own, and lifts nothing
     data = b"# a fixed bot\n"
     from django.core.files.uploadedfile import SimpleUploadedFile
 
@@ -213,8 +215,23 @@ def test_faulting_k_rated_matches_in_a_row_suspends_until_resumed_or_replaced(
     validation = Match.objects.get(kind=Match.Kind.VALIDATION, seats__bot_version=new)
     match_play(match_id=validation.pk)
     new.refresh_from_db()
-    assert new.status == BotVersion.Status.READY
-    assert not suspended() and crasher.fault_streak == 0
+    assert new.status == BotVersion.Status.READY and new.suspended_at is None
+    assert suspended() and crasher.fault_streak == 3
+    # the league's entry is still the broken version: it plays no more rated matches
+    made_before = league.matches.order_by("-pk").first().pk
+    _play_until(league, lambda: league.matches.filter(pk__gt=made_before).count() >= 6)
+    later = MatchSeat.objects.filter(match__league=league, match__pk__gt=made_before)
+    assert not later.filter(bot_version=crasher).exists()
+    crasher.refresh_from_db()
+    assert crasher.seats_faulted == 6  # three before the resume, three after: no more
+    # the new version takes its place when its author enters it
+    entered = client_for(author).post(f"/api/v1/leagues/{league.pk}/entries/",
+                                      {"bot_version": new.pk}, format="json")  # fmt: skip
+    assert entered.status_code == 201, entered.content
+    made_before = league.matches.order_by("-pk").first().pk
+    _play_until(league, lambda: MatchSeat.objects.filter(
+        match__league=league, match__pk__gt=made_before, bot_version=new,
+    ).exists())  # fmt: skip
 
 
 def test_the_site_resume_button_lifts_a_suspension(author, ready_version, settings) -> None:

@@ -77,9 +77,9 @@ def test_a_50_mib_upload_is_refused_before_it_is_read(author, bot):
         content_type=f"multipart/form-data; boundary={BOUNDARY}",
         **{"wsgi.input": body, "CONTENT_LENGTH": str(FIFTY_MIB)},
     )  # fmt: skip
-    assert response.status_code == 400, response.content[:300]
+    assert response.status_code == 413, response.content[:300]
     error = json.loads(response.content)["error"]
-    assert error["code"] == "bundle_rejected"
+    assert error["code"] == "too_large"
     assert error["message"] == "The file is too large: the limit is 32 MiB."
     assert body.read_bytes == 0
 
@@ -89,7 +89,7 @@ def test_a_session_upload_is_refused_before_the_csrf_check_reads_it(author, bot)
     client.force_login(author)
     body = CountingBody(FIFTY_MIB)
     response = _upload(client, bot.pk, body, FIFTY_MIB)
-    assert response.status_code == 400 and body.read_bytes == 0
+    assert response.status_code == 413 and body.read_bytes == 0
 
 
 def test_a_zip_with_a_bad_crc_is_refused_at_upload(author, bot):
@@ -122,3 +122,30 @@ def test_the_site_upload_form_refuses_a_50_mib_body_before_reading_it(author, bo
     )  # fmt: skip
     assert response.status_code == 413
     assert body.read_bytes == 0
+
+
+@pytest.mark.parametrize(
+    ("names", "named"),
+    [
+        (["lib", "lib/util.py"], "'lib' is a file, and other entries put files inside 'lib/'"),
+        (["x" * 300 + ".py"], "has a name longer than 255 bytes"),
+    ],
+)  # fmt: skip
+def test_a_zip_whose_names_cannot_unpack_is_refused_at_upload(author, bot, names, named):
+    """A file/folder clash or a 300-character name fails the upload with a 400 naming the
+    entry, not the validation match later."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("bot.json", json.dumps({"entrypoint": "main.py", "language": "python3"}))
+        archive.writestr("main.py", b'print("hello")\n')
+        for name in names:
+            archive.writestr(name, b"x")
+    upload = io.BytesIO(buffer.getvalue())
+    upload.name = "clash.zip"
+    response = client_for(author).post(
+        f"/api/v1/bots/{bot.pk}/versions/", {"file": upload}, format="multipart"
+    )
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["code"] == "bundle_rejected" and named in error["message"]
+    assert not bot.versions.exists()

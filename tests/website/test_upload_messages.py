@@ -50,7 +50,7 @@ def test_a_file_over_the_limit_names_the_limit(client, author, bot, settings) ->
     client.force_login(author)
     just_over = b"#" * (settings.BOT_UPLOAD_MAX_BYTES + 1)  # read, then refused by the service
     scripted = _site_upload(client, bot, "bot.py", just_over, script=True)
-    assert scripted.status_code == 400 and scripted.json() == {"error": TOO_LARGE}
+    assert scripted.status_code == 413 and scripted.json() == {"error": TOO_LARGE}
     forty_mb = b"#" * (40 * 1000 * 1000)  # refused from its Content-Length, before it is read
     scripted = _site_upload(client, bot, "bot.py", forty_mb, script=True)
     assert scripted.status_code == 413 and scripted.json() == {"error": TOO_LARGE}
@@ -59,7 +59,8 @@ def test_a_file_over_the_limit_names_the_limit(client, author, bot, settings) ->
     api = client_for(author).post(f"/api/v1/bots/{bot.pk}/versions/",
                                   {"file": SimpleUploadedFile("bot.py", forty_mb)},
                                   format="multipart")  # fmt: skip
-    assert api.status_code == 400 and api.json()["error"]["message"] == TOO_LARGE
+    assert api.status_code == 413 and api.json()["error"]["message"] == TOO_LARGE
+    assert api.json()["error"]["code"] == "too_large"
     with override_settings(BOT_UPLOAD_MAX_BYTES=1536 * 1024):
         small = _site_upload(client, bot, "bot.py", b"#" * (1536 * 1024 + 1), script=True)
         assert small.json() == {"error": "The file is too large: the limit is 1.5 MiB."}

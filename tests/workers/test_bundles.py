@@ -129,6 +129,40 @@ def test_bad_bundles_are_refused_with_a_reason(data: bytes, filename: str, reaso
     assert reason in caught.value.reason
 
 
+LONG_PART = "w" * 256 + ".py"
+
+
+@pytest.mark.parametrize(
+    ("entries", "reason"),
+    [
+        ({"lib": "x", "lib/util.py": "y"}, "zip entry 'lib' is a file, and other entries put"),
+        ({"lib/util.py": "y", "lib": "x"}, "zip entry 'lib' is a file, and other entries put"),
+        ({"data": "x", "data/deep/more/w.bin": "y"}, "zip entry 'data' is a file"),
+        ({LONG_PART: "x"}, "has a name longer than 255 bytes"),
+        ({"d/" + "é" * 128 + "/w": "x"}, "has a name longer than 255 bytes"),  # 256 bytes
+        ({"/".join(["f" * 200] * 6): "x"}, "has a path longer than 1024 bytes"),
+        ({"./": "x"}, "invalid name"),
+    ],
+)  # fmt: skip
+def test_names_that_cannot_unpack_are_refused(entries: dict[str, str], reason: str) -> None:
+    """A name a file system would refuse (a part over 255 bytes, a path over 1024) or that is
+    both a file and a folder fails at upload, naming the entry, never later at unpacking."""
+    data = zip_bytes({"bot.json": MANIFEST, "main.py": SOURCE, **entries})
+    with pytest.raises(BundleError) as caught:
+        validate_bundle(data, "b.zip")
+    assert reason in caught.value.reason
+    assert len(caught.value.reason) < 400  # a long name is cut short in the message
+
+
+def test_names_up_to_the_limits_unpack(tmp_path: Path) -> None:
+    part = "n" * 252 + ".py"  # 255 bytes
+    data = zip_bytes({"bot.json": MANIFEST, "main.py": SOURCE, f"lib/{part}": "x",
+                      "lib/": ""})  # fmt: skip
+    validate_bundle(data, "b.zip")
+    unpack_bundle(data, "b.zip", tmp_path / "out")
+    assert (tmp_path / "out" / "lib" / part).read_text() == "x"
+
+
 def test_duplicate_entries_are_refused() -> None:
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:

@@ -13,6 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from .. import formats, selectors
+from ..client_address import client_address
 from ..errors import NotFound, ValidationFailed
 from ..ladder_rest import ladder_rest_states
 from ..models import League
@@ -54,7 +55,9 @@ class AccountCreateApi(APIView):
     def post(self, request: Request) -> Response:
         data = s.AccountInput(data=request.data)
         data.is_valid(raise_exception=True)
-        user = account_services.account_create(**data.validated_data)
+        user = account_services.account_create(
+            **data.validated_data, address=client_address(request._request)
+        )
         return Response(s.AccountOutput(user).data, status=status.HTTP_201_CREATED)
 
 

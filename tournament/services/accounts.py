@@ -12,6 +12,7 @@ from django.db import IntegrityError, transaction
 from rest_framework.authtoken.models import Token
 
 from ..errors import Conflict
+from .signup_throttle import signup_admit
 
 ORGANISERS_GROUP = "organisers"
 
@@ -37,12 +38,17 @@ def organiser_grant(*, user: Any) -> Any:
     return user
 
 
-def account_create(*, username: str, email: str, password: str) -> Any:
+def account_create(
+    *, username: str, email: str, password: str, address: str | None = None
+) -> Any:
     """Register an author (what the sign-up page and POST /api/v1/accounts/ do).
 
     The caller has checked the fields (a form or a serializer); the database still refuses a
-    duplicate username, which becomes a Conflict rather than a 500.
+    duplicate username, which becomes a Conflict rather than a 500. ``address``, the client's
+    (tournament/client_address.py), is counted against SIGNUPS_PER_ADDRESS: RateLimited when
+    it made its share of accounts already.
     """
+    signup_admit(address=address)
     try:
         with transaction.atomic():
             return get_user_model().objects.create_user(

@@ -327,7 +327,6 @@ def bot_version_record_validation(*, match: Match) -> None:
         if match.status == Match.Status.FINISHED and not seat.fault:
             version.status = BotVersion.Status.READY
             version.failure_reason = ""
-            bot_suspensions_lift(bot_id=version.bot_id, reason="a new version passed validation")
         else:
             version.status = BotVersion.Status.FAILED
             reason = seat.fault_detail or seat.fault or match.error or "validation match failed"
@@ -375,7 +374,10 @@ def bot_versions_count_seats(*, seats: Iterable[Any]) -> None:
 
 def bot_version_resume(*, version: BotVersion, user: Any) -> BotVersion:
     """The author lifts a suspension: the version is scheduled again, its streak starts over
-    (FAULT_SUSPEND_AFTER more faulting matches in a row suspend it again)."""
+    (FAULT_SUSPEND_AFTER more faulting matches in a row suspend it again). This is the only
+    way a suspension ends: a new version of the bot is a version of its own, and lifts
+    nothing; the suspended one stays out of rated matches until its author resumes it or
+    replaces it in the league by the new one."""
     _check_owner(version.bot, user)
     if version.suspended_at is None:
         raise Conflict(Conflict.NOT_SUSPENDED)
@@ -384,14 +386,6 @@ def bot_version_resume(*, version: BotVersion, user: Any) -> BotVersion:
         locked.suspended_at, locked.suspension_reason, locked.fault_streak = None, "", 0
         locked.save(update_fields=["suspended_at", "suspension_reason", "fault_streak"])
     return locked
-
-
-def bot_suspensions_lift(*, bot_id: int, reason: str) -> int:
-    """Lift the suspension of every version of a bot (a new version of it passed validation:
-    its author has acted on the faults). Returns the number of versions lifted."""
-    return BotVersion.objects.filter(bot_id=bot_id, suspended_at__isnull=False).update(
-        suspended_at=None, suspension_reason="", fault_streak=0
-    )
 
 
 def bot_seat_counts_rebuild() -> int:

@@ -272,6 +272,8 @@ def league_entry_add(
         version = bot.versions.filter(status=BotVersion.Status.READY).order_by("-number").first()
         if version is None:
             raise Conflict(Conflict.NO_READY_VERSION, fields={"bot": ["no ready version"]})
+        if version.suspended_at is not None:
+            raise Conflict(Conflict.VERSION_SUSPENDED, fields={"bot": ["suspended"]})
     # The owner enters their bot; the organiser may also invite any ready bot (private leagues).
     is_organiser_here = user.is_superuser or league.organiser_id == user.pk
     if bot.owner_id != user.pk and not is_organiser_here:

@@ -7,15 +7,20 @@ the first failure of each count):
   guesses at many accounts is refused, for every account;
 * per account *and* address (LOGIN_FAILURES_PER_ACCOUNT): one address that guesses at one
   account is refused for that account. Nobody else is: the owner, at their own address, still
-  logs in. (Counting per account alone, as this module once did, let anyone lock any account:
-  ten wrong passwords and the owner was refused too.)
-* per account, from every address together (LOGIN_FAILURES_PER_ACCOUNT_TOTAL, much higher): an
-  account guessed at from many addresses (a botnet) is *under attack*. That never refuses the
-  account outright; it slows the guessing: each address that has never logged in to the
-  account gets LOGIN_FAILURES_UNDER_ATTACK tries (one by default) instead of
-  LOGIN_FAILURES_PER_ACCOUNT, while the addresses the account logged in from before
-  (LOGIN_KNOWN_ADDRESS_DAYS) keep theirs. The owner's first try from anywhere is always heard,
-  so the right password always gets in; the attacker's next guess costs a new address.
+  logs in. (Counting per account alone let anyone lock any account: ten wrong passwords and
+  the owner was refused too.)
+* per account, from every address together (LOGIN_FAILURES_PER_ACCOUNT_TOTAL): an account
+  guessed at from many addresses (a botnet, or forged addresses) is *under attack*. Its
+  guesses are then slowed whatever address they come from: the addresses that never logged
+  in to the account share one try per LOGIN_UNDER_ATTACK_SPACING_SECONDS between them, and
+  each of them has at most LOGIN_FAILURES_UNDER_ATTACK tries in the window. The addresses the
+  account logged in from before (LOGIN_KNOWN_ADDRESS_DAYS) keep their full allowance and
+  wait for nothing, so the owner at home never notices; the owner somewhere new waits a few
+  seconds, the attacker's guessing is held to one guess every few seconds, however many
+  addresses it has.
+
+An IPv6 client is counted by its /64 network, the block one subscriber gets: otherwise every
+guess could come from a fresh address of the same line (tournament/client_address.py).
 
 While a count is over its limit, logins it covers answer 429 with Retry-After, the right
 password included, until its window ends. The address is the client's as the trusted proxy
@@ -23,8 +28,9 @@ reports it (tournament/client_address.py), so behind nginx each client has its o
 
 Counts live in the cache (CACHE_URL shares them between web processes). Failures are recorded
 from Django's `user_login_failed` signal, so every form of login counts (the API token
-endpoint, the login page, the admin's); `LoginThrottleMiddleware` refuses the login requests.
-docs/deployment.md ("Logins behind the proxy") gives the reasoning.
+endpoint, the login page, the admin's); `LoginThrottleMiddleware` admits or refuses the login
+requests. docs/deployment.md ("Throttling that nobody can turn against an account's owner")
+gives the reasoning.
 """
 
 from __future__ import annotations
@@ -34,6 +40,8 @@ import time
 
 from django.conf import settings
 from django.core.cache import cache
+
+from ..client_address import throttle_key
 
 _PREFIX = "login-throttle"
 
@@ -69,7 +77,7 @@ def login_failure_record(*, username: str | None, address: str | None) -> None:
     """Count one failed login against the address, the account at that address, and the
     account from everywhere (each window starts at its first failure)."""
     window = settings.LOGIN_THROTTLE_WINDOW_SECONDS
-    for count_key, since_key in _counts(_account(username), address):
+    for count_key, since_key in _counts(_account(username), throttle_key(address)):
         if cache.add(since_key, time.time(), window):
             cache.set(count_key, 0, window)
         try:
@@ -81,9 +89,9 @@ def login_failure_record(*, username: str | None, address: str | None) -> None:
 def login_success_record(*, username: str | None, address: str | None) -> None:
     """Remember that the account logged in from this address: under attack, it keeps its
     full allowance there."""
-    account = _account(username)
-    if account and address:
-        cache.set(_known_key(account, address), 1, settings.LOGIN_KNOWN_ADDRESS_DAYS * 86400)
+    account, source = _account(username), throttle_key(address)
+    if account and source:
+        cache.set(_known_key(account, source), 1, settings.LOGIN_KNOWN_ADDRESS_DAYS * 86400)
 
 
 def login_under_attack(*, username: str | None) -> bool:
@@ -102,18 +110,37 @@ def _wait(count_key: str, since_key: str, limit: int) -> float:
     return max(since + settings.LOGIN_THROTTLE_WINDOW_SECONDS - time.time(), 1.0)
 
 
-def login_retry_after(*, username: str | None, address: str | None) -> int | None:
-    """Seconds until this login (account, from this address) may be tried, or None when it
-    may be now."""
-    account = _account(username)
-    wait = 0.0
-    if address:
-        wait = _wait(*_keys("address", address), settings.LOGIN_FAILURES_PER_ADDRESS)
-        if account:
-            limit = settings.LOGIN_FAILURES_PER_ACCOUNT
-            if login_under_attack(username=username) and not cache.get(
-                _known_key(account, address)
-            ):
-                limit = min(limit, settings.LOGIN_FAILURES_UNDER_ATTACK)
-            wait = max(wait, _wait(*_keys("account", account, address), limit))
+def _take_stranger_turn(account: str) -> float:
+    """Under attack, the addresses new to an account share one try per spacing: take it now
+    (0.0), or the seconds until the next one. Taking it is one atomic `add`, so two
+    web processes never hand out the same turn."""
+    spacing = settings.LOGIN_UNDER_ATTACK_SPACING_SECONDS
+    if spacing <= 0:
+        return 0.0
+    key = f"{_PREFIX}:stranger-turn:{account}"
+    now = time.time()
+    if cache.add(key, now, spacing):
+        return 0.0
+    taken = cache.get(key) or now
+    return max(taken + spacing - now, 1.0)
+
+
+def login_admit(*, username: str | None, address: str | None) -> int | None:
+    """Whether this login (account, from this address) may be tried now: None when it may
+    (under attack, an address new to the account then uses up the account's turn), else the
+    seconds to wait."""
+    account, source = _account(username), throttle_key(address)
+    if not source:
+        return None
+    wait = _wait(*_keys("address", source), settings.LOGIN_FAILURES_PER_ADDRESS)
+    if account:
+        limit = settings.LOGIN_FAILURES_PER_ACCOUNT
+        stranger = login_under_attack(username=username) and not cache.get(
+            _known_key(account, source)
+        )
+        if stranger:
+            limit = min(limit, settings.LOGIN_FAILURES_UNDER_ATTACK)
+        wait = max(wait, _wait(*_keys("account", account, source), limit))
+        if stranger and not wait:
+            wait = _take_stranger_turn(account)
     return int(wait + 0.999) if wait else None

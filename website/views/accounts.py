@@ -1,7 +1,10 @@
 """Sign-up and the account page (API token). Log in/out and password change/reset are
-Django's own views, rendered with the site's templates (website/templates/registration)."""
+Django's own views, rendered with the site's templates (website/templates/registration); the
+reset's confirmation also makes its address one the account knows (login throttle)."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth import login
@@ -12,9 +15,11 @@ from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
-from tournament.errors import ArenaError
+from tournament.client_address import client_address
+from tournament.errors import ArenaError, RateLimited
 from tournament.services import accounts
 from tournament.services.leagues import is_organiser
+from tournament.services.login_throttle import login_success_record
 
 from ..forms import SignupForm, add_service_error
 
@@ -33,20 +38,28 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("website:dashboard")
     form = SignupForm(request.POST or None)
+    status, retry_after = 200, None
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
         try:
             user = accounts.account_create(
-                username=d["username"], email=d["email"], password=d["password1"]
-            )
+                username=d["username"], email=d["email"], password=d["password1"],
+                address=client_address(request),
+            )  # fmt: skip
+        except RateLimited as exc:  # too many sign-ups from this address: 429, as the API
+            add_service_error(form, exc)
+            status, retry_after = exc.status, exc.retry_after
         except ArenaError as exc:
             add_service_error(form, exc)
         else:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             return redirect(_next_url(request))
-    return render(request, "registration/signup.html", {
+    response = render(request, "registration/signup.html", {
         "form": form, "next": request.GET.get("next", ""),
-    })  # fmt: skip
+    }, status=status)  # fmt: skip
+    if retry_after is not None:
+        response["Retry-After"] = str(retry_after)
+    return response
 
 
 @login_required
@@ -64,6 +77,18 @@ def token_regenerate(request: HttpRequest) -> HttpResponse:
 
     messages.success(request, "A new API token was made; the old one no longer works.")
     return redirect("website:account")
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    """Django's, and the address that has just proved the mailbox becomes one the account
+    knows: while its account is under a guessing attack, the owner logs in from there without
+    waiting their turn (tournament/services/login_throttle.py)."""
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        response = super().form_valid(form)
+        login_success_record(username=form.user.get_username(),
+                             address=client_address(self.request))  # fmt: skip
+        return response
 
 
 class LogoutView(auth_views.LogoutView):

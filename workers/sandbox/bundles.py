@@ -39,6 +39,11 @@ MAX_BUNDLE_BYTES = 32 * 1024 * 1024  # the uploaded file (settings.BOT_UPLOAD_MA
 MAX_ENTRIES = 500  # files and folders in a zip
 MAX_UNCOMPRESSED_BYTES = 50 * 1024 * 1024  # all files of a zip, unpacked
 MAX_MANIFEST_BYTES = 16 * 1024
+# A zip entry's name as a file system takes it: each part of the path at most 255 bytes (the
+# NAME_MAX of Linux file systems), the whole path at most 1024, so that with the folder it is
+# unpacked into it stays far below PATH_MAX (4096).
+MAX_NAME_PART_BYTES = 255
+MAX_PATH_BYTES = 1024
 MANIFEST = "bot.json"
 MANIFEST_KEYS = {"entrypoint", "language", "name", "version", "description"}
 SAFE_PATH = "/usr/local/bin:/usr/bin:/bin"  # where interpreters are looked up
@@ -163,11 +168,38 @@ def _safe_member(name: str) -> PurePosixPath:
     path = PurePosixPath(name)
     if path.is_absolute() or name.startswith("/"):
         raise BundleError(f"zip entry {name!r} is an absolute path")
+    if not path.parts:
+        raise BundleError(f"zip entry {name!r} has an invalid name")
     if any(part == ".." for part in path.parts):
         raise BundleError(f"zip entry {name!r} leaves the bundle folder ('..')")
     if ":" in path.parts[0]:
         raise BundleError(f"zip entry {name!r} names a drive")
+    if len(str(path).encode()) > MAX_PATH_BYTES:
+        raise BundleError(f"zip entry {_shown(name)} has a path longer than {MAX_PATH_BYTES}"
+                          " bytes: it cannot be unpacked")  # fmt: skip
+    for part in path.parts:
+        if len(part.encode()) > MAX_NAME_PART_BYTES:
+            raise BundleError(
+                f"zip entry {_shown(name)} has a name longer than {MAX_NAME_PART_BYTES} bytes"
+                f" ({_shown(part)}): it cannot be unpacked"
+            )
     return path
+
+
+def _shown(name: str, keep: int = 60) -> str:
+    """A name for a message, cut short when long (the start says which entry it is)."""
+    return repr(name) if len(name) <= keep else repr(name[:keep]) + f"... ({len(name)} characters)"
+
+
+def _check_tree(files: set[PurePosixPath], folders: set[PurePosixPath]) -> None:
+    """A BundleError when one name is both a file and a folder (``a`` and ``a/b``): the zip
+    could not be unpacked onto a file system."""
+    for path in files:
+        if path in folders:
+            raise BundleError(
+                f"zip entry {str(path)!r} is a file, and other entries put files inside"
+                f" {str(path) + '/'!r} as a folder: it cannot be unpacked"
+            )
 
 
 @dataclass(frozen=True)
@@ -208,19 +240,23 @@ def _checked_entries(
     if len(infos) > MAX_ENTRIES:
         raise BundleError(f"the zip has {len(infos)} entries; the limit is {MAX_ENTRIES}")
     seen: set[PurePosixPath] = set()
+    folders: set[PurePosixPath] = set()
     files: list[tuple[zipfile.ZipInfo, PurePosixPath]] = []
     total = 0
     for info in infos:
         path = _safe_member(info.filename)
         if path in seen:
-            raise BundleError(f"zip entry {info.filename!r} appears twice")
+            raise BundleError(f"zip entry {_shown(info.filename)} appears twice")
         seen.add(path)
+        folders.update(path.parents)
         if not _is_plain_file(info):
+            folders.add(path)
             continue
         total += info.file_size
         if total > MAX_UNCOMPRESSED_BYTES:
             raise BundleError(f"the zip unpacks to more than {MAX_UNCOMPRESSED_BYTES} bytes")
         files.append((info, path))
+    _check_tree({p for _, p in files}, folders)
     return seen, files, total
 
 

@@ -5,6 +5,10 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -59,6 +63,39 @@ def test_bench_compares_with_the_baseline_engine_on_the_same_seeds() -> None:
 def test_bench_can_skip_the_baseline(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "--seconds", "0.05", "--no-baseline"]) == 0
     assert "against the baseline engine: skipped (--no-baseline)" in capsys.readouterr().out
+
+
+def test_bench_runs_without_the_optional_packages_and_says_what_it_skipped(
+    tmp_path: Path,
+) -> None:
+    """requirements.txt alone (what scripts/demo.sh installs) has no Gymnasium or PettingZoo:
+    the bench times everything else and gives one line per figure it skipped. The packages
+    are made missing by stand-ins first on the path that fail to import, as a missing one
+    does."""
+    for name in ("gymnasium", "pettingzoo"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "__init__.py").write_text(
+            f'raise ModuleNotFoundError("No module named {name!r}", name={name!r})\n'
+        )
+    repo = Path(__file__).resolve().parents[3]
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    done = subprocess.run(
+        [sys.executable, "-m", "engine", "bench", "--seconds", "0.05", "--no-baseline"],
+        cwd=repo, env=env, capture_output=True, text=True, timeout=600, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    lines = done.stdout.splitlines()
+    skipped = [line for line in lines if "skipped (" in line and line.startswith("environment")]
+    assert skipped == [
+        "environment: PettingZoo AEC, standard 4 players, random policy: skipped (gymnasium "
+        "and pettingzoo not installed: pip install -r requirements-env.txt)",
+        "environment: Gymnasium, standard 4 players, random policy against 3x greedy: skipped "
+        "(gymnasium not installed: pip install -r requirements-env.txt)",
+        "environment: vector runner, 8 Duels at once against random, random policy: skipped "
+        "(gymnasium not installed: pip install -r requirements-env.txt)",
+    ]
+    assert any(line.startswith("standard, 4 players, random bots:") for line in lines)
+    assert any(line.startswith("forward model, duel 2 players") for line in lines)
 
 
 @pytest.mark.parametrize("command", ["play", "arena", "verify"])
