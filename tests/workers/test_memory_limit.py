@@ -5,6 +5,7 @@ unified hierarchy has the memory controller), set up and torn down with the bot.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -13,8 +14,8 @@ from competition.faults import FaultKind
 from competition.limits import Limits
 from workers.runner import MatchOutcome, MatchSpec, SeatSpec, run_match
 from workers.sandbox import memory_cgroup
-from workers.sandbox.bot_process import BotSandbox
-from workers.sandbox.isolation import Isolation, LaunchPlan
+from workers.sandbox.bot_process import BotSandbox, sweep_leftovers
+from workers.sandbox.isolation import Isolation, LaunchPlan, cgroup_base
 from workers.sandbox.memory_cgroup import (
     BotMemory,
     MemoryControl,
@@ -106,7 +107,9 @@ def test_six_children_of_400_mb_under_the_default_512_mib(
 
 @pytest.mark.slow
 @pytest.mark.usefixtures("worker_guard", "tiny_mode", "python_launcher")
-def test_children_within_the_limit_together_play_on(tmp_path: Path, memory_layer: Isolation) -> None:
+def test_children_within_the_limit_together_play_on(
+    tmp_path: Path, memory_layer: Isolation
+) -> None:
     outcome = play(hoarder(tmp_path, 3, 40), ROOMY.override(memory_mb=256))
     assert outcome.faults == []
 
@@ -226,3 +229,20 @@ def test_a_plan_carries_its_cgroups_to_the_fork_server() -> None:
                       isolation=Isolation(memory=True), joins=("/a", "/b"))  # fmt: skip
     again = LaunchPlan.from_json(plan.to_json())
     assert again == plan and again.joins == ("/a", "/b")
+
+
+def test_the_memory_cgroups_of_dead_workers_are_swept(memory_layer: Isolation) -> None:
+    control = memory_cgroup.memory_control(cgroup_base())
+    assert isinstance(control, MemoryControl)
+    if control.version != 1:
+        pytest.skip("v2: the bot's one folder is the CPU cgroup's, swept with it")
+    dead = control.memory_base / "seat0-999999999-abcdef012345"  # no such pid
+    alive = control.memory_base / f"seat1-{os.getpid()}-abcdef012345"
+    for folder in (dead, alive):
+        folder.mkdir()
+    try:
+        sweep_leftovers()
+        assert not dead.exists() and alive.exists()
+    finally:
+        for folder in (dead, alive):
+            memory_cgroup.remove_v1(str(folder))
