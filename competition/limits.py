@@ -31,7 +31,9 @@ class Limits:
     # (first unpack, caches), yet its `start` message must read exactly like a league match's,
     # so that a bot cannot tell the two apart and behave only when it is being validated.
     startup_grace_seconds: float = 0.0
-    memory_mb: int = 512  # address space (RLIMIT_AS) of each process of the bot
+    # MiB: the bot's processes together (its memory cgroup, where the worker has the memory
+    # isolation layer), and the address space (RLIMIT_AS) of each of them
+    memory_mb: int = 512
     cpu_seconds: int = 300  # CPU time of each process over the match (RLIMIT_CPU)
     processes: int = 32  # processes/threads of the bot's uid (RLIMIT_NPROC)
     open_files: int = 64  # RLIMIT_NOFILE

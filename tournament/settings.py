@@ -503,6 +503,8 @@ FAULT_SUSPEND_AFTER = env_int("FAULT_SUSPEND_AFTER", 5)
 # behave only while validated. A new upload starts on a cold worker, so its startup gets this
 # many extra seconds, which the bot is not told about.
 BOT_VALIDATION_STARTUP_GRACE_SECONDS = env_float("BOT_VALIDATION_STARTUP_GRACE_SECONDS", 20.0)
+# One memory limit (MiB) per bot: its processes together, in its cgroup (no swap), and the
+# address space of each of them (workers/sandbox/memory_cgroup.py, docs/bot-protocol.md).
 BOT_MEMORY_LIMIT_MB = env_int("BOT_MEMORY_LIMIT_MB", 512)
 # 32 MiB: room for a model's weights beside the code (python3-numpy bots load them with np.load).
 BOT_UPLOAD_MAX_BYTES = env_int("BOT_UPLOAD_MAX_BYTES", 32 * 1024 * 1024)
@@ -516,9 +518,10 @@ BOT_BUILD_RESEND_AGE_SECONDS = env_float("BOT_BUILD_RESEND_AGE_SECONDS", 300.0)
 
 # Fail closed: a match (or a build) whose worker lacks one of these isolation layers does not
 # start a single bot; it fails with the reason on the match and in the worker's log. Layers:
-# uid, network, filesystem, pid (docs/bot-protocol.md), or "none". Every layer by default in
-# production (DJANGO_ENV=production, or DEBUG off with a broker); none for the embedded default,
-# which runs bots with what the machine has and says so in its log and on each match.
+# uid, network, filesystem, pid, memory (docs/bot-protocol.md), or "none". Every layer by
+# default in production (DJANGO_ENV=production, or DEBUG off with a broker); none for the
+# embedded default, which runs bots with what the machine has and says so in its log and on
+# each match.
 from workers.sandbox.isolation import LAYERS as SANDBOX_LAYERS  # noqa: E402 (no Django in it)
 
 _production = DJANGO_ENV == "production" or (not DEBUG and not EMBEDDED_WORKER)

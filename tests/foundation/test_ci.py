@@ -53,7 +53,8 @@ def test_ci_run_stops_before_the_tests_when_redis_is_not_there(free_port: int) -
 
 
 def test_check_fails_under_ci_without_every_isolation_layer() -> None:
-    """As an unprivileged user (nobody) the sandbox has no uid, filesystem or pid layer."""
+    """As an unprivileged user (nobody) the sandbox has no uid, filesystem, pid or memory
+    layer (no cgroup of its own to limit a bot's memory)."""
     argv = ["bash", ".ci/check"]
     if os.geteuid() == 0:
         argv = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", *argv]
@@ -61,6 +62,7 @@ def test_check_fails_under_ci_without_every_isolation_layer() -> None:
     assert done.returncode == 1, done.stderr
     failed = [line for line in done.stderr.splitlines() if line.startswith("ci: FAILED: bot")]
     assert len(failed) == 1 and "bot isolation incomplete: no uid" in failed[0], done.stderr
+    assert "no pid, no memory isolation" in failed[0], done.stderr
 
 
 def test_a_skipped_integration_test_fails_under_ci() -> None:

@@ -81,7 +81,7 @@ def test_a_required_layer_that_is_there_lets_the_match_run(
     assert version.status == BotVersion.Status.READY, version.failure_reason
     match = Match.objects.get(kind=Match.Kind.VALIDATION, seats__bot_version=version)
     assert match.result["isolation"] == (
-        "bot isolation incomplete: no uid, no filesystem, no pid isolation"
+        "bot isolation incomplete: no uid, no filesystem, no pid, no memory isolation"
     )
 
 
@@ -93,7 +93,9 @@ def test_the_embedded_default_runs_with_fewer_layers_and_says_so(
     assert version.status == BotVersion.Status.READY, version.failure_reason
     match = Match.objects.get(kind=Match.Kind.VALIDATION, seats__bot_version=version)
     assert match.status == Match.Status.FINISHED and len(bare_worker) == 1
-    note = "bot isolation incomplete: no uid, no network, no filesystem, no pid isolation"
+    note = (
+        "bot isolation incomplete: no uid, no network, no filesystem, no pid, no memory isolation"
+    )
     assert match.result["isolation"] == note
     page = client.get(f"/matches/{match.pk}/").content.decode()
     assert f"Sandbox: {note}" in page

@@ -12,7 +12,13 @@ import pytest
 from competition.faults import BotFault, FaultKind
 from workers.sandbox.bot_process import BotSandbox, TailBuffer, network_isolation_available
 from workers.sandbox.engine_path import ENGINE_DIR
-from workers.sandbox.isolation import UID_BASE, UID_SLOTS, Isolation, detect_isolation
+from workers.sandbox.isolation import (
+    LAYERS,
+    UID_BASE,
+    UID_SLOTS,
+    Isolation,
+    detect_isolation,
+)
 
 from .conftest import FAST
 
@@ -168,10 +174,10 @@ def test_isolation_is_detected_once_and_reported() -> None:
     assert detect_isolation() is iso
     assert network_isolation_available() is iso.network
     assert iso.to_json()["network"] is iso.network
-    partial = Isolation(uid=True, network=False, filesystem=True, pid=True)
+    partial = Isolation(uid=True, network=False, filesystem=True, pid=True, memory=True)
     assert partial.warnings()[0] == "bot isolation incomplete: no network isolation"
-    assert Isolation(True, True, True, True).warnings() == []
-    for layer in ("uid", "network", "filesystem", "pid"):  # a missing layer says why
+    assert Isolation(True, True, True, True, True).warnings() == []
+    for layer in LAYERS:  # a missing layer says why
         assert getattr(iso, layer) or any(note.startswith(f"{layer}:") for note in iso.notes)
 
 

@@ -7,7 +7,9 @@ lines: it writes one message and waits for one reply line with a deadline,
 through non-blocking pipes and a selector, while draining stderr into a
 bounded tail buffer so a bot that floods stderr or stdout can block neither
 itself nor us. When the bot dies, ``exit_fault`` says why (crash, memory,
-CPU time, ...). ``close`` kills every process of the bot, whatever happened.
+CPU time, ...); once the kernel killed one of its processes for its memory limit, its next
+failure or answer is a memory fault. ``close`` kills every process of the bot, whatever
+happened.
 No Django here.
 """
 
@@ -65,6 +67,7 @@ from .isolation import (
     sweep_uids,
     uid_processes,
 )
+from .memory_cgroup import BotMemory, held_too_much, memory_control, sweep_v1
 
 __all__ = [
     "BotProcess",
@@ -151,10 +154,17 @@ def sweep_leftovers(root: Path | None = None) -> dict[str, int]:
     base = cgroup_base() if os.geteuid() == 0 else None
     if base is not None:
         for entry in base.iterdir():
-            parts = entry.name.rsplit("-", 2)
-            if len(parts) == 3 and parts[1].isdigit() and not Path(f"/proc/{parts[1]}").exists():
+            if _orphaned(entry.name):
                 cgroup_remove(str(entry), timeout=0.5)
+    if os.geteuid() == 0:
+        sweep_v1(memory_control(base), _orphaned)
     return {"uids": uids, "folders": folders}
+
+
+def _orphaned(name: str) -> bool:
+    """Whether a bot cgroup's name (its folder's: ``label-pid-hex``) names a dead worker."""
+    parts = name.rsplit("-", 2)
+    return len(parts) == 3 and parts[1].isdigit() and not Path(f"/proc/{parts[1]}").exists()
 
 
 class TailBuffer:
@@ -201,8 +211,10 @@ class BotProcess:
         env: dict[str, str],
         uid: int | None,
         resident_limit_mb: int | None = None,
+        memory: BotMemory | None = None,
     ) -> None:
         self.plan = plan
+        self.memory = memory  # the bot's memory cgroup, when the host has the memory layer
         self.limits = plan.limits
         self.uid = uid
         # Checked after replies when the address-space limit is looser than the memory limit
@@ -368,6 +380,16 @@ class BotProcess:
         if ask is None:
             raise RuntimeError("finish() without begin()")
         self._ask = None
+        try:
+            reply = self._finish(ask, alongside)
+        except BotFault as fault:
+            raise self.memory_fault(fault.seconds) or fault from None
+        memory = self.memory_fault(reply[1])  # answered, but a process of it was killed
+        if memory is not None:
+            raise memory
+        return reply
+
+    def _finish(self, ask: _Ask, alongside: Sequence[BotProcess]) -> tuple[bytes, float]:
         if self._early_fault is not None:
             fault, self._early_fault = self._early_fault, None
             raise fault
@@ -609,6 +631,14 @@ class BotProcess:
                 continue
         return total / (1024 * 1024)
 
+    def memory_fault(self, elapsed: float) -> BotFault | None:
+        """The memory fault, when the kernel killed a process of the bot for its memory limit
+        (which the bot may see as a child gone, a broken pipe, its own death or nothing)."""
+        if self.memory is None or self.memory.oom_kills() == 0:
+            return None
+        message = held_too_much(self.memory.limit_mb)
+        return BotFault(FaultKind.MEMORY, message, elapsed, self.memory.evidence())
+
     def _check_resident(self, elapsed: float) -> None:
         assert self.resident_limit_mb is not None
         used = self.resident_mb()
@@ -669,6 +699,9 @@ class BotProcess:
         """Why the bot stopped talking: read its exit status and classify it."""
         rc = self.wait_exit(0.5)
         self.drain_stderr()
+        memory = self.memory_fault(elapsed)
+        if memory is not None:
+            return memory
         lines = self.stderr.lines()
         if rc == 1 and lines and _WRAPPER_SIGKILL in lines[-1]:
             rc = -signal.SIGKILL  # util-linux unshare cannot re-raise SIGKILL; it says so
@@ -769,6 +802,7 @@ class BotSandbox:
         self.process: BotProcess | None = None
         self._lease: UidLease | None = None
         self._cgroup_path: str | None = None
+        self._memory: BotMemory | None = None
         root = sandbox_root()
         _sweep_once(root)
         self.dir = root / f"{label}-{os.getpid()}-{uuid.uuid4().hex[:12]}"
@@ -862,6 +896,7 @@ class BotSandbox:
             jail_root=str(self.dir / "jail") if iso.filesystem else None,
             readonly_dirs=readonly,
             cgroup=self._cgroup(),
+            joins=self._memory_cgroup().joins if iso.memory else (),
             address_space_mb=address_space_mb(self.info.language, self.limits.memory_mb),
         )
 
@@ -878,6 +913,20 @@ class BotSandbox:
                 return None
             self._cgroup_path = str(path)
         return self._cgroup_path
+
+    def _memory_cgroup(self) -> BotMemory:
+        """The bot's memory limit, for the bot and everything it forks together (made once)."""
+        if self._memory is None:
+            control = memory_control(cgroup_base())
+            v2_folder = self._cgroup()
+            if isinstance(control, str):
+                raise SandboxError(f"the sandbox could not limit the bot's memory: {control}")
+            try:
+                self._memory = BotMemory(control, self.dir.name, self.limits.memory_mb,
+                                         self.limits.processes, v2_folder)  # fmt: skip
+            except OSError as exc:
+                raise SandboxError(f"the sandbox could not limit the bot's memory: {exc}") from None
+        return self._memory
 
     def environment(self) -> dict[str, str]:
         """A minimal environment: nothing of ours leaks to the bot. A language's own variables
@@ -906,7 +955,7 @@ class BotSandbox:
         plan = self.plan()
         loose = (plan.address_space_mb or 0) > self.limits.memory_mb
         resident = self.limits.memory_mb if loose else None
-        self.process = BotProcess(plan, self.environment(), self.uid, resident)
+        self.process = BotProcess(plan, self.environment(), self.uid, resident, self._memory)
         return self.process
 
     def close(self) -> None:
@@ -921,6 +970,9 @@ class BotSandbox:
         if self._cgroup_path is not None:
             swept = cgroup_remove(self._cgroup_path) or swept
             self._cgroup_path = None
+        if self._memory is not None:  # v1 folders: after the v2 kill, nothing is left in them
+            self._memory.remove()
+            self._memory = None
         if not swept and self._lease is not None:
             swept = kill_uid(self._lease.uid)
         if self._lease is not None:

@@ -1,6 +1,6 @@
 """How a bot process is isolated on this machine: what is available, and the pre-exec setup.
 
-Four layers, each detected once and reported in every match record:
+Five layers, each detected once and reported in every match record:
 
 * ``uid``: run as an unprivileged uid of our own (one per live bot, from a
   lock-file pool), so RLIMIT_NPROC is enforced and other bots' files are
@@ -15,14 +15,17 @@ Four layers, each detected once and reported in every match record:
   dropping to the uid itself (``--setuid``; ``setpriv`` where unshare lacks
   it), so killing one process ends every process the bot ever started, even
   ones that called ``setsid``. Bots with a uid run with ``no_new_privs``.
+* ``memory``: one memory limit for the bot and everything it forks (a cgroup
+  memory limit, no swap, and a process-count limit; ``workers.sandbox.memory_cgroup``).
+  Needs root and the kernel's memory controller (cgroup v2, or v1 on a hybrid host).
 
 Whatever the layers, a bot dies with the worker thread that started it: the
 parent-death signal (SIGKILL) is set last in the pre-exec step, and again by
 ``setpriv --pdeathsig`` inside the pid namespace (a change of uid clears it).
 Start bots from a thread that lives as long as the match (the runner does).
 
-Resource limits (``setrlimit``) are applied whatever the layers. Nothing
-here imports Django.
+Resource limits (``setrlimit``) are applied whatever the layers; the address-space limit
+of each process stays as a second fence behind the memory layer. Nothing here imports Django.
 """
 
 from __future__ import annotations
@@ -48,6 +51,7 @@ from typing import Any
 from competition.limits import Limits
 
 from .forklock import FILES_AND_FORKS
+from .memory_cgroup import BotMemory, memory_control
 
 CLONE_NEWNS = 0x00020000
 CLONE_NEWCGROUP = 0x02000000
@@ -77,7 +81,7 @@ _libc.unshare.argtypes = [ctypes.c_int]
 _libc.prctl.argtypes = [ctypes.c_int, *[ctypes.c_ulong] * 4]
 
 
-LAYERS = ("uid", "network", "filesystem", "pid")
+LAYERS = ("uid", "network", "filesystem", "pid", "memory")
 INCOMPLETE = "bot isolation incomplete"  # how the one line on missing layers begins
 
 
@@ -93,6 +97,7 @@ class Isolation:
     network: bool = False
     filesystem: bool = False
     pid: bool = False
+    memory: bool = False
     notes: tuple[str, ...] = field(default=(), compare=False)
 
     def to_json(self) -> dict[str, Any]:
@@ -101,6 +106,7 @@ class Isolation:
             "network": self.network,
             "filesystem": self.filesystem,
             "pid": self.pid,
+            "memory": self.memory,
             "notes": list(self.notes),
         }
 
@@ -267,6 +273,8 @@ class LaunchPlan:
     address_space_mb: int | None = None
     output_dir: str | None = None  # a host folder the process may write (builds), /out in a jail
     cgroup: str | None = None  # a cgroup v2 folder the process joins first (CPU accounting)
+    # v1 cgroup folders it joins next (a hybrid host's memory and pids limits, memory_cgroup)
+    joins: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.isolation.uid and self.uid is None:
@@ -290,6 +298,7 @@ class LaunchPlan:
                 **data,
                 "command": tuple(data["command"]),
                 "readonly_dirs": tuple(data["readonly_dirs"]),
+                "joins": tuple(data.get("joins", ())),
                 "limits": Limits.from_json(data["limits"]),
                 "isolation": Isolation(**iso),
             }
@@ -333,11 +342,13 @@ class LaunchPlan:
         )
         workdir, address_space_mb = self.workdir, self.address_space_mb
         parent = os.getpid()  # the worker: the bot must not outlive it
-        cgroup = self.cgroup
+        cgroups = ((self.cgroup,) if self.cgroup is not None else ()) + self.joins
 
         def run() -> None:
             try:
-                if cgroup is not None:  # every process the bot starts is counted there
+                # Every process the bot starts is counted (CPU time) and limited (memory,
+                # processes) there. First, so that the cgroup namespace of a jail starts there.
+                for cgroup in cgroups:
                     with open(f"{cgroup}/cgroup.procs", "w") as f:
                         f.write("0")
                 if iso.uid:  # no set-uid program may give the bot privileges back
@@ -736,11 +747,44 @@ def detect_isolation() -> Isolation:
                 pid = probe(Isolation(pid=True, uid=uid), "pid", uid=UID_BASE + UID_SLOTS - 1)
             else:
                 notes.append("pid: not running as root")
+        memory = _probe_memory(probe, notes) if root else False
+        if not root:
+            notes.append("memory: not running as root, so no cgroup memory limit")
         return Isolation(
-            uid=uid, network=network, filesystem=filesystem, pid=pid, notes=tuple(notes)
-        )
+            uid=uid, network=network, filesystem=filesystem, pid=pid, memory=memory,
+            notes=tuple(notes),
+        )  # fmt: skip
     finally:
         shutil.rmtree(base, ignore_errors=True)
+
+
+def _probe_memory(probe: Callable[..., bool], notes: list[str]) -> bool:
+    """Whether a process can start in a memory-limited cgroup of its own (``probe`` starts
+    ``true`` under a plan); why not goes to ``notes``."""
+    v2_base = cgroup_base()
+    control = memory_control(v2_base)
+    if isinstance(control, str):
+        notes.append(f"memory: {control}")
+        return False
+    name = f"probe-{os.getpid()}-memory"  # swept like a bot's if this process dies
+    v2_folder = None
+    try:
+        if control.version == 2:
+            assert v2_base is not None
+            (v2_base / name).mkdir(exist_ok=True)
+            v2_folder = str(v2_base / name)
+        memory = BotMemory(control, name, Limits().memory_mb, Limits().processes, v2_folder)
+    except OSError as exc:
+        notes.append(f"memory: cannot set a cgroup memory limit ({exc})")
+        if v2_folder is not None:
+            cgroup_remove(v2_folder)
+        return False
+    try:
+        return probe(Isolation(memory=True), "memory", cgroup=v2_folder, joins=memory.joins)
+    finally:
+        memory.remove()
+        if v2_folder is not None:
+            cgroup_remove(v2_folder)
 
 
 def network_isolation_available() -> bool:
