@@ -123,7 +123,8 @@ def seat_wall_budget(mode: str, limits: Limits) -> float | None:
 def match_worst_case_seconds(mode: str, seats: int, limits: Limits) -> float:
     """The longest a match can take with program bots in every seat: ``seats x (decisions x
     decision_seconds + bank_seconds)`` plus the startup limit and its grace (the seats start
-    together).
+    together), on a host that runs the bots when they are ready to run (the time a bot
+    waits for a CPU is not counted against it, so it lengthens the match).
     Unknown modes raise ``KeyError``."""
     budget = seat_wall_budget(mode, limits)
     if budget is None:

@@ -463,6 +463,7 @@ class BotProcess:
             self._stop_writing(ask)
             elapsed = time.monotonic() - started
             if over_cpu:
+                self._read_wait(ask, elapsed)  # for the evidence
                 raise self._over_cpu(cpu_limit, elapsed)  # type: ignore[arg-type]
             raise self._over_wall(ask.timeout, elapsed, cpu_limit is not None)
         if cpu_limit is not None:
@@ -527,6 +528,7 @@ class BotProcess:
         if ask.cpu_limit is not None:
             self.last_cpu = max(0.0, self.tree_cpu_seconds() - ask.cpu0)
             if self.last_cpu > ask.cpu_limit:
+                self._read_wait(ask, elapsed)  # for the evidence
                 self._early_fault = self._over_cpu(ask.cpu_limit, elapsed)
         if self._early_fault is None and self._reply_seen_at is None and elapsed > ask.timeout:
             charged = ask.cpu_limit is not None
