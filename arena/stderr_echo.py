@@ -39,11 +39,13 @@ class StderrEcho:
 
     def decision(self, record: dict) -> None:
         """One decision, after the stderr its bot wrote while taking it: the wall time, the CPU
-        time charged, the time bank left (bot programs) and the ``debug`` note of its reply."""
+        time charged, the time it waited for a CPU (not charged), the time bank left and the
+        ``debug`` note of its reply."""
         seat = record["seat"]  # a partial stderr line waits for its newline, as ever
-        bank = record.get("bank_left")
+        bank, wait = record.get("bank_left"), record.get("wait")
         line = (f"decision {record['decision']}: "
                 f"{record['seconds']:.3f} s, cpu {record['cpu']:.3f} s"
+                + (f", wait {wait:.3f} s" if wait is not None else "")
                 + (f", bank {bank:.3f} s" if bank is not None else "")
                 + (f", note: {record['note']}" if record.get("note") else "")
                 + (" (default policy: the seat faulted)" if record.get("default") else ""))

@@ -37,7 +37,7 @@ class Fault:
     message: str
     seconds: float = 0.0  # time the failing decision had used
     stderr: list[str] = field(default_factory=list)  # the seat's last stderr lines
-    # a timeout's evidence: {"cpu": s, "wall": s, "load": [1, 5, 15 min]} (see BotProcess)
+    # a timeout's evidence: {"cpu", "wall", "wait" (for a CPU): s, "load": [1, 5, 15 min]}
     evidence: dict[str, Any] | None = None
     # the bot's own decision number (its `decide.step`, 1 at its first) when it faulted;
     # None: before its first decision (at startup)

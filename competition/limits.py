@@ -1,16 +1,18 @@
 """The limits a bot program plays under: time per decision, time bank, resources, output.
 
 One value object shared by the workers, the local runner (``python -m arena
-play``) and the arena, so a bot meets the same limits everywhere. Time: each
-decision may use ``decision_seconds`` of CPU time (of the bot's whole process
-tree); a decision over it draws the excess from the match's ``bank_seconds``;
-the bot times out when the bank is spent. The wall clock is a backstop for bots
-that sleep or block: wall time of a decision beyond ``wall_factor x
-decision_seconds`` is drawn from the same bank (the larger of that and the CPU
-excess), so a decision may last ``wall_factor x decision_seconds + bank left``
-seconds, and
-a seat's decisions together at most its share of the match's worst case
-(``seat_wall_budget``), so a match always ends within ``match_worst_case_seconds``.
+play``) and the arena, so a bot meets the same limits everywhere, and the rules
+that judge a decision's time against them. Time: each decision may use
+``decision_seconds`` of CPU time (of the bot's whole process tree, or of a
+built-in bot's thread); a decision over it draws the excess from the match's
+``bank_seconds``, and the bot times out when the bank is spent. Only CPU time is
+charged: time a bot spends runnable but waiting for a CPU of a busy host costs it
+nothing. The wall clock is a guard against bots that sleep or block:
+``wall_ceiling`` (``wall_factor x decision_seconds`` + the bank left, never less
+than ``wall_floor_seconds``), stretched by the time the bot waited for a CPU
+during the decision. A seat's decisions together may take at most its share of
+the match's worst case in wall-clock time not spent waiting for a CPU
+(``seat_wall_budget``).
 """
 
 from __future__ import annotations
@@ -43,7 +45,10 @@ class Limits:
     stderr_lines: int = 50  # stderr lines kept for fault records
     stderr_bytes: int = 8192  # ... and at most this many bytes of them
     end_grace_seconds: float = 0.5  # time to exit after the "end" message
-    wall_factor: float = 2.0  # free wall clock of a decision: this x decision_seconds (see _spend)
+    # The wall-clock guard of a decision (``wall_ceiling``): this x decision_seconds + the bank
+    # left, at least wall_floor_seconds; generous, since it only stops bots that sleep or block.
+    wall_factor: float = 5.0
+    wall_floor_seconds: float = 10.0
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -58,6 +63,13 @@ class Limits:
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
+
+    def wall_ceiling(self, bank_left: float) -> float:
+        """The wall-clock seconds a decision may last before the time it waited for a CPU is
+        added: ``wall_factor x decision_seconds + bank_left``, never under
+        ``wall_floor_seconds``. Far above any CPU-bound decision's own time, so an honest bot
+        meets its CPU limit long before it, and only one that sleeps or blocks is stopped."""
+        return max(self.wall_floor_seconds, self.wall_factor * self.decision_seconds + bank_left)
 
     @classmethod
     def from_json(cls, data: dict[str, Any] | None) -> Limits:
@@ -100,9 +112,10 @@ def decisions_bound(mode: str) -> int | None:
 
 
 def seat_wall_budget(mode: str, limits: Limits) -> float | None:
-    """The wall-clock seconds one seat's decisions may take in a whole match:
-    ``decisions x decision_seconds + bank_seconds``. A bot that uses it up is faulted
-    ``timeout`` (the runner's own budget, so the task's time limit is never reached)."""
+    """The wall-clock seconds one seat's decisions may take in a whole match, not counting
+    the time its processes waited for a CPU: ``decisions x decision_seconds + bank_seconds``.
+    A bot that uses it up is faulted ``timeout`` (the runner's own budget, so a match on a
+    host that gives its bots their CPU ends within ``match_worst_case_seconds``)."""
     decisions = decisions_bound(mode)
     if decisions is None:
         return None
@@ -112,9 +125,31 @@ def seat_wall_budget(mode: str, limits: Limits) -> float | None:
 def match_worst_case_seconds(mode: str, seats: int, limits: Limits) -> float:
     """The longest a match can take with program bots in every seat: ``seats x (decisions x
     decision_seconds + bank_seconds)`` plus the startup limit and its grace (the seats start
-    together).
+    together), on a host that runs the bots when they are ready to run (the time a bot
+    waits for a CPU is not counted against it, so it lengthens the match).
     Unknown modes raise ``KeyError``."""
     budget = seat_wall_budget(mode, limits)
     if budget is None:
         raise KeyError(f"no decisions bound for mode {mode!r} (competition/data/decisions.json)")
     return seats * budget + limits.startup_seconds + limits.startup_grace_seconds
+
+
+# "It slept or blocked" is said of a bot only when its CPU time and its wait for a CPU together
+# cover less than this share of the wall-clock time: the rest it was neither computing nor
+# ready to compute.
+SLEPT_SHARE = 0.5
+
+
+def slept(cpu: float, wait: float, wall: float) -> bool:
+    """Whether figures of a decision (or of a seat's decisions) show a bot that slept or
+    blocked: CPU time plus the time it waited for a CPU well below the wall-clock time."""
+    return cpu + wait < SLEPT_SHARE * wall
+
+
+def over_cpu_message(cpu: float, allowed: float) -> str:
+    """Why a decision over its CPU time timed out: the same words for a program and for a
+    built-in bot."""
+    return (
+        f"used {cpu:.3f} s of CPU time; it had {allowed:.3f} s"
+        f" (the decision limit plus what was left of the bank)"
+    )

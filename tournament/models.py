@@ -342,7 +342,7 @@ class MatchSeat(models.Model):
     rank = models.PositiveSmallIntegerField(null=True, blank=True)
     fault = models.CharField(max_length=32, blank=True)
     fault_detail = models.TextField(blank=True)
-    # a timeout's evidence {"cpu", "wall", "load"}: shown to the bot's owner only, like log
+    # a timeout's evidence {"cpu", "wall", "wait", "load"}: shown to the bot's owner only, like log
     fault_evidence = models.JSONField(null=True, blank=True)
     bot_seed = models.BigIntegerField(
         null=True, blank=True, help_text="a built-in bot's own seed when not the match seed"

@@ -18,8 +18,11 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from kombu import Queue as KombuQueue
 
+from competition.limits import Limits
 from tournament.client_address import trusted_networks
 from tournament.storage_config import StorageConfigError, file_storages
+
+_LIMITS = Limits()  # the competition's default limits, where a setting below defaults to one
 
 
 def env_str(name: str, default: str = "") -> str:
@@ -492,9 +495,10 @@ METRICS_TOKEN = env_str("METRICS_TOKEN")
 
 BOT_DECISION_TIME_LIMIT = env_float("BOT_DECISION_TIME_LIMIT", 1.0)  # seconds per decision
 BOT_TIME_BANK = env_float("BOT_TIME_BANK", 30.0)  # seconds of overrun per match
-# Bots are charged CPU time; a decision's wall clock beyond this x the limit is drawn from the
-# bank too, so a decision's wall-clock ceiling is this x the limit + the bank left.
-BOT_WALL_FACTOR = env_float("BOT_WALL_FACTOR", 2.0)
+# Bots are charged CPU time; the wall clock only guards against a bot that sleeps: a decision's
+# wall-clock ceiling is this x the limit + the bank left (at least competition.limits' floor),
+# plus the time the bot waited for a CPU. Default: competition.limits.Limits.wall_factor.
+BOT_WALL_FACTOR = env_float("BOT_WALL_FACTOR", _LIMITS.wall_factor)
 # A bot version that faults in this many rated matches in a row is suspended from scheduling
 # (docs/bot-protocol.md, Faults); its author's "resume", or a new version, lifts it.
 FAULT_SUSPEND_AFTER = env_int("FAULT_SUSPEND_AFTER", 5)

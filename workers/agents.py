@@ -5,19 +5,23 @@ speaks the protocol, keeps the seat's time bank, checks every reply, and on
 the first fault records it, kills the program and plays the default policy
 (the first legal action) for the rest of the match. ``act`` never raises for
 anything the bot does, so a bot can never abort a match. Both agent kinds
-follow ``engine.play.Agent`` and keep ``SeatStats``.
+follow ``engine.play.Agent`` and keep ``SeatStats``, and both are judged by the same rule
+(``competition.limits``): the CPU time of a decision against the limit and the bank.
+``BuiltinAgent`` plays a built-in bot in this process and, like a program, is faulted
+``timeout`` when a decision's CPU time (its thread's) runs past the limit and the bank.
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from competition.faults import BotFault, Fault, FaultKind
-from competition.limits import Limits
+from competition.limits import Limits, over_cpu_message, slept
 from engine import Action, Game
 from engine.bots import make_bot
 
@@ -34,30 +38,43 @@ from .protocol.wire import (
 from .sandbox.bot_process import BotProcess, BotSandbox, SandboxError
 from .sandbox.build import cached_build
 from .sandbox.bundles import BundleError, Source, read_bundle
+from .sandbox.cpu_wait import thread_run_delay
 from .sandbox.isolation import Isolation
 
 
 @dataclass
 class SeatStats:
     """Decision times of one seat: ``total``/``longest`` are the CPU time charged (what the
-    limits count), ``wall``/``wall_longest`` the monotonic clock around the exchanges."""
+    limits count), ``wall``/``wall_longest`` the monotonic clock around the exchanges,
+    ``wait``/``wait_longest`` the part of it the bot was runnable but waiting for a CPU."""
 
     decisions: int = 0
     total: float = 0.0
     longest: float = 0.0
     late: int = 0  # decisions that drew on the bank
-    bank_left: float | None = None  # None for built-in bots
+    bank_left: float | None = None  # None: no bank kept (a seat without limits)
     startup: float | None = None  # launch to "ready", for programs
     wall: float = 0.0
     wall_longest: float = 0.0
+    wait: float = 0.0
+    wait_longest: float = 0.0
 
-    def add(self, cpu: float, wall: float | None = None) -> None:
+    def add(self, cpu: float, wall: float | None = None, wait: float = 0.0) -> None:
         wall = cpu if wall is None else wall
         self.decisions += 1
         self.total += cpu
         self.longest = max(self.longest, cpu)
         self.wall += wall
         self.wall_longest = max(self.wall_longest, wall)
+        self.wait += wait
+        self.wait_longest = max(self.wait_longest, wait)
+
+    def draw(self, cpu: float, limit: float) -> None:
+        """Draw a decision's CPU time over ``limit`` from the bank (only CPU time is drawn:
+        neither sleeping nor waiting for a CPU spends it)."""
+        if cpu > limit and self.bank_left is not None:
+            self.late += 1
+            self.bank_left = max(0.0, self.bank_left - (cpu - limit))
 
     def to_json(self) -> dict[str, Any]:
         mean = self.total / self.decisions if self.decisions else 0.0
@@ -69,6 +86,8 @@ class SeatStats:
             "late": self.late,
             "wall": round(self.wall, 6),
             "wall_longest": round(self.wall_longest, 6),
+            "wait": round(self.wait, 6),
+            "wait_longest": round(self.wait_longest, 6),
         }
         if self.bank_left is not None:
             out["bank_left"] = round(self.bank_left, 6)
@@ -78,31 +97,74 @@ class SeatStats:
 
 
 class BuiltinAgent:
-    """An in-process built-in bot (``random``, ``greedy``), timed like a program (CPU time
-    of this thread, and the wall clock)."""
+    """An in-process built-in bot (``random``, ``greedy``, ``search-<seconds>s``), timed and
+    judged like a program: the CPU time of this thread per decision, against the limit and
+    the bank of ``limits``. A decision over them is a ``timeout`` fault, with the program's
+    words, and the default policy plays the seat from then on. It runs in the worker's own
+    thread, so it cannot be stopped mid-decision: it is judged when it answers, and its late
+    answer is not played. Without ``limits`` (a caller that keeps no clock) it is only
+    timed."""
 
     trusted = True
 
-    def __init__(self, name: str, mode: str, seat: int, seed: int) -> None:
+    def __init__(
+        self, name: str, mode: str, seat: int, seed: int, *, limits: Limits | None = None
+    ) -> None:
         self.name = name
+        self.seat = seat
         self.bot = make_bot(name, mode, seat, seed)
-        self.stats = SeatStats()
+        self.limits = limits
+        self.stats = SeatStats(bank_left=None if limits is None else limits.bank_seconds)
         self.fault: Fault | None = None
         self.last_note: str | None = None
         self.last_seconds = 0.0
         self.last_cpu = 0.0
+        self.last_wait = 0.0
+        self.decision = 0
 
     def act(self, game: Game, seat: int) -> Action:
-        started, cpu0 = time.monotonic(), time.thread_time()
+        if self.fault is not None:  # the default policy of a faulted seat
+            self.last_seconds = self.last_cpu = self.last_wait = 0.0
+            self.last_note = None
+            return game.legal_actions(seat)[0]
+        self.decision += 1
+        bank = self.stats.bank_left
+        started, cpu0, wait0 = time.monotonic(), time.thread_time(), thread_run_delay()
         choice = self.bot.act(game, seat)
         self.last_seconds = time.monotonic() - started
         self.last_cpu = time.thread_time() - cpu0
-        self.stats.add(self.last_cpu, self.last_seconds)
+        self.last_wait = min(max(0.0, thread_run_delay() - wait0), self.last_seconds)
+        self.stats.add(self.last_cpu, self.last_seconds, self.last_wait)
         self.last_note = getattr(self.bot, "last_note", None)
+        if self.limits is not None and bank is not None:
+            self.stats.draw(self.last_cpu, self.limits.decision_seconds)
+            allowed = self.limits.decision_seconds + bank
+            if self.last_cpu > allowed:
+                self._time_out(game, allowed)
+                return game.legal_actions(seat)[0]
         if not isinstance(choice, Action):
             legal = game.legal_actions(seat)
             choice = legal[choice] if isinstance(choice, int) else game.decode_action(choice)
         return choice
+
+    def _time_out(self, game: Game, allowed: float) -> None:
+        """The fault of a decision over its CPU time, as a program's (``BotProcess``)."""
+        try:
+            load = [round(x, 2) for x in os.getloadavg()]
+        except OSError:
+            load = []
+        evidence = {"cpu": round(self.last_cpu, 6), "wall": round(self.last_seconds, 6),
+                    "wait": round(self.last_wait, 6), "load": load}  # fmt: skip
+        self.fault = Fault(
+            seat=self.seat,
+            kind=FaultKind.TIMEOUT,
+            step=len(game.history),
+            decision=self.decision,
+            message=over_cpu_message(self.last_cpu, allowed),
+            seconds=self.last_seconds,
+            evidence=evidence,
+        )
+        self.last_note = None
 
     def close(self) -> None:
         self.bot.close()
@@ -114,7 +176,7 @@ class _Asked:
 
     legal: Sequence[Action]
     step: int  # the game's step when it was asked
-    ceiling: float  # its wall-clock ceiling
+    ceiling: float  # its wall-clock ceiling, before the time the bot waits for a CPU is added
     budgeted: bool  # the ceiling is what was left of the seat's wall budget for the match
     fault: BotFault | None = None  # the question could not be sent
 
@@ -137,9 +199,9 @@ class ProgramAgent:
         wall_budget: float | None = None,
         stderr_sink: Callable[[bytes], None] | None = None,
     ) -> None:
-        """``wall_budget``: wall-clock seconds all of this seat's decisions may take in the
-        match (``competition.limits.seat_wall_budget``); None: no budget beyond each decision's
-        ceiling."""
+        """``wall_budget``: wall-clock seconds, less the time the bot waited for a CPU, all of
+        this seat's decisions may take in the match (``competition.limits.seat_wall_budget``);
+        None: no budget beyond each decision's ceiling."""
         self.seat = seat
         self.limits = limits or Limits()
         self.isolation = isolation
@@ -150,6 +212,7 @@ class ProgramAgent:
         self.last_marks: list[dict[str, Any]] | None = None  # workers/protocol/marks.py
         self.last_seconds = 0.0  # the last decision's round trip (0 on the default policy)
         self.last_cpu = 0.0  # the CPU time charged for it
+        self.last_wait = 0.0  # the time it waited for a CPU (part of last_seconds, not charged)
         self.wall_left = wall_budget
         self.wall_budget = wall_budget
         self.bot_name: str | None = None  # the name the bot gives itself in its ready answer
@@ -238,9 +301,10 @@ class ProgramAgent:
         limit, bank = self.limits.decision_seconds, self.stats.bank_left
         payload = decide_for(game, seat, legal, self._encoder, limit, bank, self._observations,
                              self.protocol)  # fmt: skip
-        # Charged: CPU time, up to the limit plus the bank. The wall clock is a backstop,
-        # and the seat's wall budget for the match caps it (see competition.limits).
-        ceiling = self.limits.wall_factor * limit + bank
+        # Charged: CPU time, up to the limit plus the bank. The wall clock is a guard against
+        # sleeping, stretched by the bot's wait for a CPU, and the seat's wall budget for the
+        # match caps it (see competition.limits).
+        ceiling = self.limits.wall_ceiling(bank)
         budgeted = self.wall_left is not None and self.wall_left < ceiling
         if budgeted:
             ceiling = max(self.wall_left or 0.0, 0.0)
@@ -257,7 +321,7 @@ class ProgramAgent:
         asked, self._asked = self._asked, None
         self.last_note = None
         self.last_marks = None
-        self.last_seconds = self.last_cpu = 0.0
+        self.last_seconds = self.last_cpu = self.last_wait = 0.0
         if asked is None or self.process is None:
             return game.legal_actions(seat)[0]  # the default policy of a faulted seat
         legal = asked.legal
@@ -271,7 +335,7 @@ class ProgramAgent:
                 raise asked.fault
             others = [a.process for a in alongside if a is not self and a.process is not None]
             line, elapsed = self.process.finish(others)
-            self._spend(self.process.last_cpu, elapsed)
+            self._spend(self.process.last_cpu, elapsed, self.process.last_wait)
             spent = True
             reply = parse_reply(line, game.codec, self.limits.debug_chars)
             if reply.index is not None:
@@ -293,13 +357,14 @@ class ProgramAgent:
             if spent:
                 fault.seconds = elapsed
             else:  # a timeout or a death: the time was still used
-                self._spend(self.process.last_cpu, fault.seconds)
+                wait = self.process.last_wait
+                self._spend(self.process.last_cpu, fault.seconds, wait)
                 ceiling = asked.ceiling
-                if fault.kind == FaultKind.TIMEOUT and fault.seconds >= ceiling:
+                if fault.kind == FaultKind.TIMEOUT and fault.seconds - wait >= ceiling:
                     if asked.budgeted:
                         fault.message = self._budget_message()
                     elif self.process.last_cpu <= self.limits.decision_seconds + bank_before:
-                        fault.message = self._ceiling_message(ceiling, bank_before)
+                        fault.message = self._ceiling_message(ceiling, bank_before, fault.seconds)
             self._record(game, fault)
             return legal[0]
         self.last_note = reply.debug
@@ -308,44 +373,42 @@ class ProgramAgent:
 
     def _budget_message(self) -> str:
         """Why a seat that used up its wall budget for the match timed out, in terms true of
-        what it did: the wall clock its decisions took, against the CPU time they used."""
-        used = self.stats.wall  # the stopped decision's time included
-        cpu = self.stats.total
+        what it did: the wall clock its decisions took and how much of it they waited for a
+        CPU, against the CPU time they used."""
+        used, wait, cpu = self.stats.wall, self.stats.wait, self.stats.total  # the stopped one in
         budget = self.wall_budget or 0.0
         head = (
             f"its {self.decision} decisions took {used:.3f} s of wall-clock time in this match,"
-            f" all of the {budget:.3f} s a seat may take (the mode's bound of decisions x the"
-            f" limit + the bank)"
+            f" {wait:.3f} s of it waiting for a CPU: the rest is all of the {budget:.3f} s a"
+            f" seat may take (the mode's bound of decisions x the limit + the bank)"
         )
-        if cpu < used / 2:
+        if slept(cpu, wait, used):
             return f"{head}, while using {cpu:.3f} s of CPU time: it slept or blocked"
         return f"{head}; they used {cpu:.3f} s of CPU time"
 
-    def _ceiling_message(self, ceiling: float, bank: float) -> str:
-        """Why a decision that was stopped on the wall clock, not on its CPU time, timed out."""
+    def _ceiling_message(self, ceiling: float, bank: float, elapsed: float) -> str:
+        """Why a decision that was stopped on the wall clock, not on its CPU time, timed out:
+        the ceiling, and the figures it was judged on (CPU, wall, the wait for a CPU)."""
         factor, limit = self.limits.wall_factor, self.limits.decision_seconds
-        cpu = self.process.last_cpu if self.process else 0.0
-        idle = ": it slept or blocked" if cpu < ceiling / 2 else ""
+        floor = self.limits.wall_floor_seconds
+        cpu, wait = self.last_cpu, self.last_wait
+        idle = ": it slept or blocked" if slept(cpu, wait, elapsed) else ""
         return (
             f"no reply within its wall-clock ceiling of {ceiling:.3f} s ({factor:g} x the"
-            f" {limit:g} s decision limit + {bank:.3f} s left in the bank), having used"
-            f" {cpu:.3f} s of CPU time{idle} (wall-clock time beyond {factor:g} x the limit is"
-            f" drawn from the bank)"
+            f" {limit:g} s decision limit + {bank:.3f} s left in the bank, at least {floor:g} s)"
+            f" plus the {wait:.3f} s it waited for a CPU; it used {cpu:.3f} s of CPU time in"
+            f" {elapsed:.3f} s of wall-clock time{idle}"
         )
 
-    def _spend(self, cpu: float, elapsed: float) -> None:
-        """Charge a decision: CPU time over the decision limit is drawn from the bank, and so
-        is wall-clock time over ``wall_factor x`` the limit (whichever is more), so a bot that
-        sleeps spends its bank as one that computes does."""
-        self.last_seconds, self.last_cpu = elapsed, cpu
-        self.stats.add(cpu, elapsed)
+    def _spend(self, cpu: float, elapsed: float, wait: float = 0.0) -> None:
+        """Charge a decision: CPU time over the decision limit is drawn from the bank. The
+        wall clock is not charged; the seat's wall budget for the match counts it less the
+        time the bot waited for a CPU."""
+        self.last_seconds, self.last_cpu, self.last_wait = elapsed, cpu, wait
+        self.stats.add(cpu, elapsed, wait)
         if self.wall_left is not None:
-            self.wall_left -= elapsed
-        limit = self.limits.decision_seconds
-        over = max(cpu - limit, elapsed - self.limits.wall_factor * limit)
-        if over > 0:
-            self.stats.late += 1
-            self.stats.bank_left = max(0.0, (self.stats.bank_left or 0.0) - over)
+            self.wall_left -= max(0.0, elapsed - wait)
+        self.stats.draw(cpu, self.limits.decision_seconds)
 
     def idle(self) -> None:
         """Between this seat's decisions: empty its stderr so a bot that logs while others

@@ -34,7 +34,7 @@ from .sandbox.isolation import LAYERS, Isolation, detect_isolation
 MAX_STEPS = 100_000
 StepHook = Callable[[Game, int, Action, float], None]
 # sees each decision as it is applied (``play --verbose``): the stored action record plus
-# ``decision`` (the seat's own decision number) and ``bank_left`` (None for built-in bots)
+# ``decision`` (the seat's own decision number) and ``bank_left``
 DecisionHook = Callable[[dict[str, Any]], None]
 
 
@@ -160,7 +160,8 @@ class MatchOutcome:
     players: list[dict[str, Any]]  # per seat: who played it
     seats: list[dict[str, Any]]  # per seat: score, rank, fault, time used, stderr log
     result: dict[str, Any]
-    # {"step", "seat", "action", "seconds" (wall), "cpu" (charged), "note", "default"}
+    # {"step", "seat", "action", "seconds" (wall), "cpu" (charged), "wait" (for a CPU, not
+    # charged), "note", "default"}
     actions: list[dict[str, Any]]
     faults: list[Fault]
     timing: list[dict[str, Any]]
@@ -198,7 +199,9 @@ def _make_agents(
     for seat, seat_spec in enumerate(spec.seats):
         if seat_spec.builtin is not None:
             bot_seed = spec.seed if seat_spec.bot_seed is None else seat_spec.bot_seed
-            agents.append(BuiltinAgent(seat_spec.builtin, spec.mode, seat, bot_seed))
+            # a built-in bot is held to the limits of the bots it plays (workers.agents)
+            agents.append(
+                BuiltinAgent(seat_spec.builtin, spec.mode, seat, bot_seed, limits=spec.limits))
         else:
             agents.append(
                 ProgramAgent(
@@ -339,6 +342,7 @@ def _decision_record(
         "action": game.encode_action(action),
         "seconds": round(seconds, 6),
         "cpu": round(agent.last_cpu, 6),
+        "wait": round(agent.last_wait, 6),
     }
     if agent.last_note:
         record["note"] = agent.last_note

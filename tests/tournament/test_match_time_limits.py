@@ -169,7 +169,7 @@ def test_timeout_evidence_is_recorded_and_shown_to_the_owner_only(
         kind="challenge", mode="duel", options={}, bot_versions=[mine, theirs], league=None,
         requested_by=author,
     )  # fmt: skip
-    evidence = {"cpu": 1.02, "wall": 1.4, "load": [3.1, 2.0, 1.5]}
+    evidence = {"cpu": 1.02, "wall": 1.4, "wait": 0.25, "load": [3.1, 2.0, 1.5]}
     original = runner.run_match
 
     def with_timeout(spec, **kw):
@@ -190,5 +190,6 @@ def test_timeout_evidence_is_recorded_and_shown_to_the_owner_only(
     browser.force_login(author)
     page = browser.get(f"/matches/{match.pk}/").content.decode()
     assert "Timeout evidence" in page and "1.020 s of CPU time" in page
+    assert "0.250 s of it waiting for a CPU" in page
     browser.force_login(organiser)
     assert "Timeout evidence" not in browser.get(f"/matches/{match.pk}/").content.decode()

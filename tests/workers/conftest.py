@@ -22,10 +22,11 @@ HOSTILE = HERE / "hostile"
 EXAMPLES = HERE.parents[1] / "examples" / "bots"
 TINY = "tests.workers.tiny_game:TinyGame"
 
-# Short limits keep the suite fast: 0.3 s per decision, a 1 s bank.
+# Short limits keep the suite fast: 0.3 s per decision, a 1 s bank, and a wall-clock guard of
+# 5 x 0.3 s + the bank left (the 10 s floor of real matches lowered to 1 s).
 FAST = Limits(
     decision_seconds=0.3, bank_seconds=1.0, startup_seconds=5.0, memory_mb=256, processes=24,
-    end_grace_seconds=0.2,
+    end_grace_seconds=0.2, wall_floor_seconds=1.0,
 )  # fmt: skip
 
 

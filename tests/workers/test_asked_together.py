@@ -182,7 +182,7 @@ def test_a_bot_that_loops_while_another_seat_thinks_is_stopped_and_faulted(
         return done
 
     monkeypatch.setattr(BotProcess, "_checked_while_waiting", spied)
-    bot = _bot(tmp_path, "loop", 2.0)  # seat 0's ceiling: 10 x 0.3 s of wall clock
+    bot = _bot(tmp_path, "loop", 2.0)  # seat 0's ceiling: 10 s of wall clock (the floor)
     limits = Limits(decision_seconds=0.3, bank_seconds=0.0, wall_factor=10.0)
     outcome = run_match(_spec([bot, bot, RANDOM, RANDOM], limits))
     assert [f.seat for f in outcome.faults] == [1]

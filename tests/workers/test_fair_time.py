@@ -1,14 +1,20 @@
 """Fair time on a noisy machine: a bot is charged for the CPU time it uses, not for the wall
 clock, so pausing its processes in the middle of its decisions (SIGSTOP, then SIGCONT 0.8 s
-later, as a busy machine does) costs it nothing; the wall-clock ceiling still stops a bot
-that sleeps. Each decision's CPU and wall time are in the replay, and a timeout keeps its
-evidence (CPU, wall, the machine's load)."""
+later) costs it nothing, and neither does waiting for a CPU beside processes that burn the
+one core it may use: the time it was runnable but not run stretches the wall-clock guard,
+read from its cgroup's cpu.pressure or from /proc. The guard still stops a bot that sleeps,
+and says so with the figures (CPU, wall, the wait for a CPU). A built-in bot in a match is
+judged by the same CPU rule. Each decision's CPU and wall time are in the replay, and a
+timeout keeps its evidence (CPU, wall, wait, the machine's load)."""
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
 import signal
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -131,14 +137,28 @@ def test_a_bot_over_its_cpu_limit_is_faulted_at_its_first_decision(
 def test_a_sleeping_bot_is_faulted_by_the_wall_clock_ceiling(
     tmp_path: Path, noisy: list[float]
 ) -> None:
-    outcome = play(thinker(tmp_path, think=0.0, sleep=10.0), 3, LIMITS)
+    # a 2 s guard (2 x the 1 s limit + no bank, the floor lowered to 1 s) for a bot that sleeps
+    limits = LIMITS.override(wall_factor=2.0, wall_floor_seconds=1.0)
+    outcome = play(thinker(tmp_path, think=0.0, sleep=10.0), 3, limits)
     [fault] = outcome.faults
     assert (fault.kind, fault.step) == (FaultKind.TIMEOUT, 0)
-    # 2 x the 1 s limit + no bank: and the message says what the bot did
-    assert "wall-clock ceiling of 2.000 s" in fault.message and "slept or blocked" in fault.message
-    assert fault.evidence is not None
-    # under the CPU limit, so the fault is the ceiling's, whatever the machine's speed
-    assert fault.evidence["wall"] >= 2.0 and fault.evidence["cpu"] < LIMITS.decision_seconds
+    evidence = fault.evidence
+    assert evidence is not None
+    # under the CPU limit, so the fault is the ceiling's, whatever the machine's speed; it
+    # waited for a CPU far less than it slept
+    assert evidence["cpu"] < LIMITS.decision_seconds
+    assert evidence["wall"] >= 2.0 + evidence["wait"]
+    assert evidence["cpu"] + evidence["wait"] < evidence["wall"] / 2
+    # the message names the ceiling and the figures it was judged on, and what they show
+    assert "wall-clock ceiling of 2.000 s" in fault.message
+    figures = re.search(r"plus the ([\d.]+) s it waited for a CPU; it used ([\d.]+) s of CPU"
+                        r" time in ([\d.]+) s of wall-clock time: it slept or blocked$",
+                        fault.message)  # fmt: skip
+    assert figures is not None, fault.message
+    wait, cpu, wall = (float(x) for x in figures.groups())
+    assert wait == pytest.approx(evidence["wait"], abs=1e-3)
+    assert cpu == pytest.approx(evidence["cpu"], abs=1e-3)
+    assert wall == pytest.approx(evidence["wall"], abs=1e-3)
 
 
 def test_a_bot_that_uses_up_the_seats_wall_budget_is_faulted_and_the_match_finishes(
@@ -237,3 +257,122 @@ def test_closing_a_sandbox_leaves_no_process_and_releases_its_uid_clean(tmp_path
         pytest.skip("bots run as our own uid here")
     assert uid_processes(uid) == []
     assert (root / "uids" / str(uid)).read_bytes().strip() == b"clean"
+
+
+PINNED_THINKER = """
+import json, os, sys, time
+os.sched_setaffinity(0, {CORE})  # the one core the test's burners also use
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "start":
+        print('{"ready": true}', flush=True)
+    elif message["type"] == "decide":
+        started = time.process_time()
+        while time.process_time() - started < THINK:
+            pass
+        print('{"index": 1}', flush=True)
+"""
+
+
+@contextlib.contextmanager
+def burners(core: int, count: int) -> Iterator[list[subprocess.Popen[bytes]]]:
+    """``count`` processes that burn CPU on ``core`` alone, for as long as the block runs."""
+    code = f"import os\nos.sched_setaffinity(0, {{{core}}})\nwhile True:\n    pass\n"
+    procs = [subprocess.Popen([sys.executable, "-c", code]) for _ in range(count)]
+    try:
+        yield procs
+    finally:
+        for proc in procs:
+            proc.kill()
+            proc.wait()
+
+
+@pytest.mark.parametrize("source", ["cgroup", "proc"])
+def test_an_honest_bot_starved_of_its_cpu_is_never_faulted_and_its_wait_is_recorded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, source: str
+) -> None:
+    """The bot computes 0.2 s of CPU time per decision (2/3 of its 0.3 s limit, no bank) on
+    one core shared with three processes that burn it: it gets about a quarter of the core,
+    so each decision lasts several times the 0.3 s wall-clock guard these limits give. It
+    was runnable all that time, so it is never faulted, and the wait is recorded per
+    decision, from its cgroup's cpu.pressure or, without it, from /proc."""
+    from workers.sandbox import cpu_wait
+    from workers.sandbox.isolation import cgroup_base
+
+    if source == "cgroup" and cgroup_base() is None:
+        pytest.skip("no writable cgroup v2 hierarchy: the wait is read from /proc")
+    proc_reads: list[float] = []
+
+    def counted(pids: Any) -> float:
+        proc_reads.append(1.0)
+        return cpu_wait.threads_run_delay(pids)
+
+    monkeypatch.setattr(sandbox, "threads_run_delay", counted)
+    if source == "proc":
+        monkeypatch.setattr(sandbox, "parse_cpu_pressure", _unreadable)
+    core = min(os.sched_getaffinity(0))
+    path = tmp_path / "pinned.py"
+    path.write_text(PINNED_THINKER.replace("CORE", str(core)).replace("THINK", "0.2"))
+    limits = Limits(decision_seconds=0.3, bank_seconds=0.0, startup_seconds=10.0,
+                    wall_factor=1.0, wall_floor_seconds=0.3)  # fmt: skip
+    guard = limits.wall_ceiling(0.0)
+    with burners(core, 3):
+        outcome = play(str(path), 8, limits)
+    assert outcome.faults == [], [f.describe() for f in outcome.faults]
+    assert (len(proc_reads) > 0) == (source == "proc")  # the source the machine offered
+    records = outcome.actions
+    assert len(records) == 8 and not any(r.get("default") for r in records)
+    assert all(0.19 <= r["cpu"] <= 0.3 for r in records)  # its computing, within the limit
+    assert all(r["wait"] > 0 for r in records)
+    # it waited for the core longer than it used it, and past the guard: only the wait
+    # stretching the guard kept these decisions from being stopped
+    assert sum(r["wait"] for r in records) > sum(r["cpu"] for r in records)
+    assert any(r["seconds"] > guard for r in records)
+    assert all(r["seconds"] - r["wait"] <= guard for r in records)
+    timing = outcome.timing[0]
+    assert timing["late"] == 0 and timing["bank_left"] == 0.0
+    assert timing["wait"] == pytest.approx(sum(r["wait"] for r in records), abs=1e-4)
+
+
+def _unreadable(text: bytes) -> float:
+    raise ValueError("cpu.pressure left out by the test")
+
+
+OVER_CPU = re.compile(r"^used ([\d.]+) s of CPU time; it had ([\d.]+) s \(the decision limit"
+                      r" plus what was left of the bank\)$")  # fmt: skip
+
+
+def test_a_built_in_bot_over_its_cpu_limit_is_faulted_by_the_same_rule() -> None:
+    """A built-in search bot that spends 0.25 s of CPU time per decision, in a match whose
+    limits allow 0.05 s and a 0.1 s bank, is faulted ``timeout`` with a program's words
+    once a decision runs past the limit and the bank; the default policy plays its seat from
+    then on and it ranks last."""
+    limits = Limits(decision_seconds=0.05, bank_seconds=0.1)
+    spec = MatchSpec(mode="duel", seats=(SeatSpec.parse("search-0.25s"), SeatSpec.parse("random")),
+                     seed=5, limits=limits)  # fmt: skip
+    outcome = run_match(spec)
+    [fault] = outcome.faults
+    assert (fault.seat, fault.kind) == (0, FaultKind.TIMEOUT)
+    words = OVER_CPU.match(fault.message)
+    assert words is not None, fault.message
+    used, allowed = (float(x) for x in words.groups())
+    assert used > allowed and 0.05 <= allowed <= 0.15 + 1e-9
+    assert fault.evidence is not None and fault.evidence["cpu"] == pytest.approx(used, abs=1e-3)
+    mine = [a for a in outcome.actions if a["seat"] == 0]
+    faulted = next(i for i, a in enumerate(mine) if a.get("default"))
+    assert mine[faulted]["cpu"] > allowed  # the decision it was judged on, charged
+    assert all(a.get("default") for a in mine[faulted:])
+    assert not any(a.get("default") for a in mine[:faulted])
+    assert outcome.result["ranks"] == [2, 1]
+    verify_document(decode(outcome.replay))
+
+
+def test_the_built_in_search_bots_budgets_fit_the_default_limits() -> None:
+    """A built-in bot offered to every league must never fault under the default limits:
+    each search bot's CPU budget per decision is within the default decision limit (it stops
+    before a playout that would end past its budget; the bank covers the rest)."""
+    from engine.bots.names import BUILTIN_BOTS, parse_budget
+
+    budgets = [parse_budget(name) for name in BUILTIN_BOTS]
+    assert any(budgets)
+    assert all(b is None or b <= Limits().decision_seconds for b in budgets)

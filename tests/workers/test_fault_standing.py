@@ -1,7 +1,7 @@
 """Faults count: a seat that faults ranks below every seat that did not, the replay
 carries that standing and `arena verify` re-derives it; every seat has its own startup window;
-a bot that sleeps is faulted on the wall clock with a message true of what it did; the kept
-stderr runs to the bot's end."""
+a bot that sleeps keeps its bank (only CPU time draws on it) and is faulted on the wall clock
+with a message true of what it did; the kept stderr runs to the bot's end."""
 
 from __future__ import annotations
 
@@ -106,28 +106,43 @@ def test_a_bot_that_never_answers_start_costs_no_other_seat_its_window() -> None
     assert others_faulted == []
 
 
-def sleeper(tmp_path: Path, seconds: float) -> str:
-    text = Path(hostile("sleeper")).read_text().replace("SLEEP = 0.5", f"SLEEP = {seconds}")
-    path = tmp_path / "sleeper.py"
-    path.write_text(text)
-    return str(path)
+SLOWING_SLEEPER = """
+import json, sys, time
+decisions = 0
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "start":
+        print('{"ready": true}', flush=True)
+    elif message["type"] == "decide":
+        decisions += 1
+        time.sleep(0.9 if decisions < 3 else 30)
+        print('{"index": 0}', flush=True)
+"""
 
 
 @pytest.mark.usefixtures("tiny_mode")
-def test_a_bot_that_sleeps_spends_its_bank_and_is_told_so(tmp_path: Path) -> None:
-    """0.3 s decisions with a 0.4 s bank: a bot sleeping 0.9 s a decision goes 0.3 s over the
-    free 2 x 0.3 s each time, so the bank is spent by its 2nd decision and its 3rd can last
-    2 x 0.3 s at most: stopped then, told it slept, and nothing about a budget left over."""
+def test_a_bot_that_sleeps_keeps_its_bank_and_is_told_it_slept(tmp_path: Path) -> None:
+    """0.3 s decisions with a 0.4 s bank: the wall-clock guard is 5 x 0.3 s + the bank,
+    1.9 s. A bot that sleeps 0.9 s at its first two decisions stays under it and spends no
+    bank (sleeping is not charged); at its 3rd it sleeps past it and is stopped, told it
+    slept, with the figures, and nothing about a budget left over."""
+    path = tmp_path / "sleeper.py"
+    path.write_text(SLOWING_SLEEPER)
     limits = FAST.override(bank_seconds=0.4)
-    spec = MatchSpec(mode="tiny", seats=(SeatSpec.parse(sleeper(tmp_path, 0.9)),
-                                         SeatSpec.parse("random")),
+    assert limits.wall_ceiling(0.4) == pytest.approx(1.9)
+    spec = MatchSpec(mode="tiny", seats=(SeatSpec.parse(str(path)), SeatSpec.parse("random")),
                      seed=3, options={"rounds": 8}, limits=limits, replay=False)  # fmt: skip
     outcome = run_match(spec)
     assert [(f.seat, f.kind) for f in outcome.faults] == [(0, FaultKind.TIMEOUT)]
     fault = outcome.faults[0]
-    assert fault.decision is not None and fault.decision <= 3
-    assert "wall-clock ceiling" in fault.message and "slept or blocked" in fault.message
-    assert "left" not in fault.message.split("bank)")[-1]  # no "budget ... s left" twist
+    assert fault.decision == 3
+    assert fault.evidence is not None and fault.evidence["wall"] >= 1.9
+    assert "wall-clock ceiling of 1.900 s" in fault.message
+    assert "s it waited for a CPU; it used" in fault.message
+    assert fault.message.endswith("of wall-clock time: it slept or blocked")
+    assert "left" not in fault.message.split("bank")[-1]  # no "budget ... s left" twist
+    timing = outcome.timing[0]
+    assert timing["late"] == 0 and timing["bank_left"] == pytest.approx(0.4)
     assert outcome.result["ranks"] == [2, 1]
 
 

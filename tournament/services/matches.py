@@ -61,7 +61,8 @@ def match_time_limits(match: Match, seats: int | None = None) -> tuple[int, int]
     """(soft, hard) Celery time limits of the match's play task: its worst case plus
     MATCH_TIME_MARGIN_SECONDS (half of it for the soft limit) for the engine, built-in bots
     and the replay upload. The runner's own per-seat wall budget ends a match before them, so
-    they are only reached by a runner bug, never because of a bot."""
+    they are reached only by a runner bug or a host so loaded that its bots waited for a CPU
+    longer than the margin (a wait never charged to a bot), never because of a bot."""
     worst = match_worst_case(match, seats)
     if worst is None:
         hard = settings.CELERY_TASK_TIME_LIMIT

@@ -23,7 +23,7 @@ class SeatOutcome:
     fault_detail: str = ""
     time_used: float | None = None
     log: str = ""
-    fault_evidence: dict[str, Any] | None = None  # a timeout's {"cpu", "wall", "load"}
+    fault_evidence: dict[str, Any] | None = None  # a timeout's {"cpu", "wall", "wait", "load"}
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Protocol
 
 from competition.faults import BotFault, FaultKind
-from competition.limits import Limits
+from competition.limits import Limits, over_cpu_message, slept
 
 from . import forkserver, unpacked_cache
 from .bot_packages import PackageSite, PackagesMissing, package_site
@@ -48,6 +48,7 @@ from .bundles import (
     set_bot_permissions,
     unpack_bundle,
 )
+from .cpu_wait import parse_cpu_pressure, threads_run_delay
 from .engine_path import BOT_PYTHONPATH, ENGINE_DIR, is_python
 from .forkserver import ForkedProcess
 from .isolation import (
@@ -197,9 +198,10 @@ class _Ask:
     view: memoryview
     sent: int  # bytes of ``view`` written so far
     started: float  # monotonic clock at the write
-    timeout: float  # the wall-clock ceiling
+    timeout: float  # the wall-clock ceiling, before the time the bot waits for a CPU is added
     cpu0: float  # the bot's CPU time at the write
     cpu_limit: float | None
+    wait0: float = 0.0  # the bot's wait for a CPU at the write (``tree_wait_seconds``)
 
 
 class BotProcess:
@@ -231,6 +233,7 @@ class BotProcess:
         self.swept = False  # kill() killed every process of the uid
         self.cpu_seconds: float | None = None  # known once the process is reaped
         self.last_cpu = 0.0  # CPU time of the bot's process tree in the last exchange
+        self.last_wait = 0.0  # ... and the time it waited for a CPU (``tree_wait_seconds``)
         self._ask: _Ask | None = None  # the question awaiting its answer (begin/finish)
         self._reply_seen_at: float | None = None  # when an answer read early arrived
         self._early_fault: BotFault | None = None  # found while another bot was awaited
@@ -272,6 +275,11 @@ class BotProcess:
         if plan.cgroup is not None:
             with contextlib.suppress(OSError):
                 self._cpu_stat = os.open(f"{plan.cgroup}/cpu.stat", os.O_RDONLY | os.O_CLOEXEC)
+        self._cpu_pressure = -1  # the same for its cpu.pressure (workers.sandbox.cpu_wait)
+        if plan.cgroup is not None:
+            with contextlib.suppress(OSError):
+                self._cpu_pressure = os.open(
+                    f"{plan.cgroup}/cpu.pressure", os.O_RDONLY | os.O_CLOEXEC)
         self._sel = selectors.DefaultSelector()
         self._sel.register(self._stdout, selectors.EVENT_READ)
         self._sel.register(self._stderr, selectors.EVENT_READ)
@@ -354,7 +362,8 @@ class BotProcess:
         if self._out or (self._read_stdout() and self._out):
             self._fail_stale()
         cpu0 = self.tree_cpu_seconds() if cpu_limit is not None else 0.0
-        self.last_cpu = 0.0
+        wait0 = self.tree_wait_seconds() if cpu_limit is not None else 0.0
+        self.last_cpu = self.last_wait = 0.0
         self._reply_seen_at = None
         self._early_fault = None
         view = memoryview(payload)
@@ -366,7 +375,7 @@ class BotProcess:
             raise self.exit_fault(time.monotonic() - started) from None
         if sent < len(view):
             self._sel.register(self._in, selectors.EVENT_WRITE)
-        self._ask = _Ask(view, sent, started, timeout, cpu0, cpu_limit)
+        self._ask = _Ask(view, sent, started, timeout, cpu0, cpu_limit, wait0)
 
     def finish(self, alongside: Sequence[BotProcess] = ()) -> tuple[bytes, float]:
         """The second half of ``exchange``: wait for the answer to ``begin``'s question.
@@ -443,11 +452,12 @@ class BotProcess:
         cpu_limit = ask.cpu_limit
         if cpu_limit is not None:
             self.last_cpu = max(0.0, self.tree_cpu_seconds() - ask.cpu0)
+            self._read_wait(ask, elapsed)
         if len(line) > self.limits.reply_bytes:
             self._too_long(elapsed)
         if cpu_limit is not None and self.last_cpu > cpu_limit:
             raise self._over_cpu(cpu_limit, elapsed)
-        if elapsed > ask.timeout:  # seen after the deadline: late, whatever the cause
+        if elapsed - self.last_wait > ask.timeout:  # seen after the ceiling (and the wait): late
             raise self._over_wall(ask.timeout, elapsed, cpu_limit is not None)
         if (
             self.resident_limit_mb is not None
@@ -468,10 +478,14 @@ class BotProcess:
         if cpu_limit is not None and (time.monotonic() - started) * CPU_COUNT >= cpu_limit:
             self.last_cpu = max(0.0, self.tree_cpu_seconds() - ask.cpu0)
             over_cpu = self.last_cpu > cpu_limit
+        if remaining <= 0 and not over_cpu and cpu_limit is not None:
+            # past the ceiling: the time the bot waited for a CPU is added to it first
+            remaining += self._read_wait(ask, time.monotonic() - started)
         if remaining <= 0 or over_cpu:
             self._stop_writing(ask)
             elapsed = time.monotonic() - started
             if over_cpu:
+                self._read_wait(ask, elapsed)  # for the evidence
                 raise self._over_cpu(cpu_limit, elapsed)  # type: ignore[arg-type]
             raise self._over_wall(ask.timeout, elapsed, cpu_limit is not None)
         if cpu_limit is not None:
@@ -536,9 +550,12 @@ class BotProcess:
         if ask.cpu_limit is not None:
             self.last_cpu = max(0.0, self.tree_cpu_seconds() - ask.cpu0)
             if self.last_cpu > ask.cpu_limit:
+                self._read_wait(ask, elapsed)  # for the evidence
                 self._early_fault = self._over_cpu(ask.cpu_limit, elapsed)
         if self._early_fault is None and self._reply_seen_at is None and elapsed > ask.timeout:
-            self._early_fault = self._over_wall(ask.timeout, elapsed, ask.cpu_limit is not None)
+            charged = ask.cpu_limit is not None
+            if not charged or elapsed - self._read_wait(ask, elapsed) > ask.timeout:
+                self._early_fault = self._over_wall(ask.timeout, elapsed, charged)
         if self._early_fault is None:
             return False
         with contextlib.suppress(KeyError, ValueError):
@@ -552,24 +569,47 @@ class BotProcess:
             load = [round(x, 2) for x in os.getloadavg()]
         except OSError:
             load = []
-        return {"cpu": round(self.last_cpu, 6), "wall": round(elapsed, 6), "load": load}
+        return {
+            "cpu": round(self.last_cpu, 6),
+            "wall": round(elapsed, 6),
+            "wait": round(self.last_wait, 6),
+            "load": load,
+        }
 
     def _over_cpu(self, cpu_limit: float, elapsed: float) -> BotFault:
-        message = (
-            f"used {self.last_cpu:.3f} s of CPU time; it had {cpu_limit:.3f} s"
-            f" (the decision limit plus what was left of the bank)"
-        )
+        message = over_cpu_message(self.last_cpu, cpu_limit)
         return BotFault(FaultKind.TIMEOUT, message, elapsed, self._evidence(elapsed))
 
     def _over_wall(self, timeout: float, elapsed: float, charged_cpu: bool) -> BotFault:
         if not charged_cpu:
             message = f"no reply within {timeout:.3f} s"
         else:
+            cpu, wait = self.last_cpu, self.last_wait
+            idle = ": it slept or blocked" if slept(cpu, wait, elapsed) else ""
             message = (
-                f"no reply within the wall-clock ceiling of {timeout:.3f} s"
-                f" (it used {self.last_cpu:.3f} s of CPU time)"
+                f"no reply within the wall-clock ceiling of {timeout:.3f} s plus the"
+                f" {wait:.3f} s it waited for a CPU; it used {cpu:.3f} s of CPU time in"
+                f" {elapsed:.3f} s of wall-clock time{idle}"
             )
         return BotFault(FaultKind.TIMEOUT, message, elapsed, self._evidence(elapsed))
+
+    def _read_wait(self, ask: _Ask, elapsed: float) -> float:
+        """``last_wait``: the time the bot waited for a CPU since the question was sent,
+        at most the wall-clock time since then (the /proc source sums threads)."""
+        self.last_wait = min(max(0.0, self.tree_wait_seconds() - ask.wait0), elapsed)
+        return self.last_wait
+
+    def tree_wait_seconds(self) -> float:
+        """The time the bot's processes have been runnable but not running, so far: the
+        ``some`` total of its cgroup's cpu.pressure where it has one, else summed from /proc
+        (``workers.sandbox.cpu_wait`` says how each counts). Only differences of it mean
+        anything."""
+        if self._cpu_pressure >= 0:
+            try:
+                return parse_cpu_pressure(os.pread(self._cpu_pressure, 4096, 0))
+            except (OSError, ValueError):
+                pass
+        return threads_run_delay(self._tree())
 
     def tree_cpu_seconds(self) -> float:
         """CPU time (user + system) used so far by the bot's processes: from its cgroup where
@@ -751,6 +791,9 @@ class BotProcess:
         if self._cpu_stat >= 0:
             os.close(self._cpu_stat)
             self._cpu_stat = -1
+        if self._cpu_pressure >= 0:
+            os.close(self._cpu_pressure)
+            self._cpu_pressure = -1
         for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
             with contextlib.suppress(OSError):
                 stream.close()  # type: ignore[union-attr]
