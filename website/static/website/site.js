@@ -4,7 +4,9 @@
 // - a match still queued or running [data-match-poll]: its status kept current; when it ends
 //   the seats panel is refreshed in place (the live viewer turns into the replay by itself),
 //   or the page is reloaded when it has no viewer;
-// - forms [data-confirm]: ask first.
+// - forms [data-confirm]: ask first;
+// - a table box .scroll that is wider than the screen: marked .scrolls, so the stylesheet
+//   says "scroll sideways" under it.
 "use strict";
 (function () {
   const POLL_MS = 1500;
@@ -180,6 +182,19 @@
     root.classList.toggle("spoilers-hidden", !show);
     root.classList.toggle("spoilers-shown", show);
   });
+  // A table too wide for its box says so (the stylesheet's .scrolls), at any window size.
+  function markScrolling() {
+    document.querySelectorAll(".scroll").forEach((box) => {
+      box.classList.toggle("scrolls", box.scrollWidth - box.clientWidth > 1);
+    });
+  }
+  markScrolling();
+  if (window.ResizeObserver) {
+    const observer = new ResizeObserver(markScrolling);
+    document.querySelectorAll(".scroll").forEach((box) => observer.observe(box));
+  } else {
+    window.addEventListener("resize", markScrolling);
+  }
   document.querySelectorAll("form[data-upload]").forEach(setupUpload);
   pollVersion(document.getElementById("version-status"));
   document.querySelectorAll("[data-match-poll]").forEach(pollMatch);
