@@ -50,7 +50,7 @@ OVERFLOW_SCRIPT = """() => {
     const style = getComputedStyle(el);
     if (style.display === 'none' || style.visibility === 'hidden' || el.closest('svg, script'))
       continue;
-    if (el.getClientRects().length === 0 || el.closest('.visually-hidden')) continue;
+    if (el.getClientRects().length === 0 || el.closest('.visually-hidden, .sr')) continue;
     if (inScroller(el)) continue;
     const rect = el.getBoundingClientRect();
     if (rect.width === 0 || rect.height === 0) continue;
