@@ -324,10 +324,20 @@ function renderStep() {
   caption.style.setProperty("--seat", i === 0 ? "#9aa7b0" : SEAT_COLOURS[s.seat % 4]);
 }
 
+// What "Score now" counts, in words beside it (the frames' `scores_count`): the step's picture
+// (/matches/N/step/K.png) says what it counts too, so the two never differ unexplained.
+const SCORES_COUNT = {
+  public: "public scores: private lessons not counted",
+  all: "private lessons counted",
+  own: "this seat's score only",
+};
+
 function renderScores(scores) {
   const el = $("#scores");
   if (!scores) { el.hidden = true; return; }
   el.hidden = false;
+  const counts = SCORES_COUNT[state.payload.scores_count];
+  setHTML(el.querySelector(".scores-count"), counts ? ` · ${esc(counts)}` : "");
   const order = scores.map((v, s) => [v, s]);
   const extra = extraLines();
   const rows = order.map(([v, s]) =>
