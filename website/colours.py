@@ -164,13 +164,6 @@ def bot_colour(bot_id: int) -> str:
     return page_colours()(bot_id)
 
 
-def distinct_colours(keys: Iterable[Hashable]) -> dict[Hashable, str]:
-    """A colour per key of a set drawn on its own (one chart outside any page): the palette in
-    the order given, then the farthest readable colours."""
-    colours = PageColours()
-    return {key: colours(key) for key in dict.fromkeys(keys)}
-
-
 class PageColoursMiddleware:
     """Gives every request its own `PageColours`: a bot's colour is chosen once per page."""
 
