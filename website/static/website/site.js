@@ -191,13 +191,15 @@
       box.classList.toggle("scrolls", box.scrollWidth - box.clientWidth > 1);
     });
   }
-  markScrolling();
-  if (window.ResizeObserver) {
-    const observer = new ResizeObserver(markScrolling);
-    document.querySelectorAll(".scroll").forEach((box) => observer.observe(box));
-  } else {
-    window.addEventListener("resize", markScrolling);
+  const scrollObserver = window.ResizeObserver ? new ResizeObserver(markScrolling) : null;
+  function watchScrolling() {
+    if (scrollObserver) document.querySelectorAll(".scroll").forEach((box) => scrollObserver.observe(box));
+    markScrolling();
   }
+  watchScrolling();
+  window.addEventListener("resize", markScrolling);
+  // a part of the page drawn again in place (bracket.js's live bracket): its boxes are new
+  document.addEventListener("arena:redrawn", watchScrolling);
   // The featured viewer (same origin) grows with what it draws: a step's cards, a live match.
   function fitFrame(frame) {
     let observed = null;
