@@ -245,11 +245,17 @@ def test_every_page_is_served(site: tuple[str, dict[str, str]]) -> None:
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280px", "390px"])
 @pytest.mark.parametrize("which", ["league", "swiss", "bot", "match", "bracket"])
-def test_nothing_is_wider_than_its_box(site: tuple[str, dict[str, str]], browser: Any,
+def test_nothing_is_wider_than_its_box(site: tuple[str, dict[str, str]], browser: Any, axe: Any,
                                        which: str, viewport: dict[str, int]) -> None:  # fmt: skip
     base, paths = site
     page = _open(browser, base + paths[which], viewport)
     page.wait_for_timeout(300)  # site.js marks the boxes that scroll
+    page.add_script_tag(path=str(axe))
+    violations = page.evaluate("""async () => (await axe.run(document,
+        {resultTypes: ['violations']})).violations
+        .filter(v => ['serious', 'critical'].includes(v.impact))
+        .map(v => v.id + ': ' + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(', '))""")
+    assert violations == []
     try:
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SCREENSHOTS / f"layout-{which}-{viewport['width']}.png"),
@@ -365,6 +371,14 @@ def test_the_featured_board_has_its_natural_size(
             return Math.abs(f.clientHeight - f.contentDocument.documentElement.scrollHeight) <= 2;
         }""")
         assert frame_el.bounding_box()["width"] >= 1100
+        # "Watch now" names the bots in their seats' colours, the colours of the board below
+        dots = page.evaluate("""() => [...document.querySelectorAll('.featured p a.bot .dot')]
+            .map(d => getComputedStyle(d).backgroundColor)""")
+        seats = frame.evaluate("""() => [0, 1, 2, 3].map(s => {
+            const probe = document.createElement('i');
+            probe.style.color = `var(--seat-${s})`; document.body.append(probe);
+            const c = getComputedStyle(probe).color; probe.remove(); return c; })""")
+        assert dots == seats[: len(dots)] and len(dots) == 4
         controls = frame.locator("#viewer .controls").bounding_box()
         table = frame.locator("#table").bounding_box()
         assert controls["y"] + controls["height"] <= table["y"]
