@@ -297,6 +297,24 @@ class FrameBuilder:
         return totals if self.seat is None else [t if s == self.seat else None
                                                  for s, t in enumerate(totals)]
 
+    def scores_count(self) -> str | None:
+        """What the scores of these frames count, for the viewer to say beside them (the
+        match's pictures say theirs too, replayfile/images.py): ``"public"`` (the table's view:
+        private lessons, face down until the end, not counted), ``"all"`` (the spectator of a
+        recorded game: private lessons counted) or ``"own"`` (a seat's view: its score only).
+        None in a mode whose score has no private part, where all three agree."""
+        if self.seat is not None:
+            return "own"
+        sheets_of = getattr(self.game, "scores", None)
+        try:
+            private = callable(sheets_of) and any("private_lessons" in sheet
+                                                   for sheet in sheets_of())
+        except Exception:  # noqa: BLE001 - a mode that cannot score mid-game
+            private = False
+        if not private:
+            return None
+        return "public" if self.public else "all"
+
     def _visible_event(self, event: Mapping[str, Any]) -> dict[str, Any]:
         if not event.get("hidden") or (self.seat is None and not self.public):
             return dict(event)
@@ -330,6 +348,7 @@ class FrameBuilder:
             "base": self.base,
             "events0": self.first_events,
             "scores0": self.scores(),
+            "scores_count": self.scores_count(),
             "day0": self.base.get("day"),
         }
 
@@ -472,6 +491,7 @@ def build_frames(doc: Mapping[str, Any], seat: int | None = None) -> dict[str, A
         "events": events,
         "views": {"base": setup["base"], "patches": patches},
         "scores": scores if any(row is not None for row in scores) else None,
+        "scores_count": setup["scores_count"],
         # solo: the sister's score at each frame, her line on the score chart
         "sister_scores": sister if any(v is not None for v in sister) else None,
         "marks": marks_of(days, faults),

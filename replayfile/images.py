@@ -4,8 +4,9 @@ game as an animated GIF. Used as the match page's ``og:image`` and by anyone sha
 Pure (no Django). The replay is re-simulated with the engine (as ``replayfile.frames`` does) and
 each picture shows what a spectator of the *public* view may see: every seat's boat and the
 tiles on it, each seat's score as the table sees it (the score sheets without the private
-lessons, which stay face down until the end; the recorded result's scores on the last step),
-whose turn it is, the day (the Duel's round) and the phase. No hand, draft pile, private
+lessons, which stay face down until the end, and the picture says so in its last line, as
+the viewer says what its scores count; the recorded result's scores on the last step), whose
+turn it is, the day (the Duel's round) and the phase. No hand, draft pile, private
 lesson or bag order is ever drawn, whoever asks.
 
 Frame numbers are the viewer's: frame 0 is before the first action, frame ``k`` is after step
@@ -32,7 +33,7 @@ from engine.narration import seat_names
 
 from .frames import _layouts_of, replay_apply, replay_start
 
-IMAGES_VERSION = 1  # bumped when the pictures change (old cached pictures are drawn again)
+IMAGES_VERSION = 2  # bumped when the pictures change (old cached pictures are drawn again)
 
 WIDTH, HEIGHT = 1200, 630  # the size link previews ask for (1.91:1)
 GIF_WIDTH = 800  # the summary is drawn smaller (text still legible): a third of the pixels
@@ -79,6 +80,20 @@ class Snapshot:
     phase: str | None
     to_act: tuple[int, ...]
     over: bool
+    # what the scores leave out, said on the picture as the viewer says it beside its own
+    scores_note: str = ""
+
+
+PUBLIC_SCORES_NOTE = "Public scores: private lessons not counted"
+
+
+def _has_private_part(game: Any) -> bool:
+    """Whether the mode's score counts private lessons (the public scores leave them out)."""
+    sheets_of = getattr(game, "scores", None)
+    try:
+        return callable(sheets_of) and any("private_lessons" in s for s in sheets_of())
+    except Exception:  # noqa: BLE001 - a mode that cannot score mid-game
+        return False
 
 
 def _public_scores(game: Any) -> list[float | None]:
@@ -129,8 +144,9 @@ def simulate(doc: Mapping[str, Any], wanted: Iterable[int]) -> tuple[dict[int, S
         view = game.spectator_view()
         over = frame == last and game.is_over()
         scores = _public_scores(game)
+        note = PUBLIC_SCORES_NOTE if _has_private_part(game) else ""
         if over and isinstance(result.get("scores"), list):
-            scores = list(result["scores"])
+            scores, note = list(result["scores"]), ""  # the result: everything counted
         sister = None
         if over and isinstance(result.get("sister"), Mapping):
             sister = result["sister"].get("total")
@@ -140,7 +156,7 @@ def simulate(doc: Mapping[str, Any], wanted: Iterable[int]) -> tuple[dict[int, S
             frame=frame, frames=last, mode=game.mode, names=names,
             boats=_boats(view, game.seats), scores=tuple(scores), sister=sister,
             day=view.get("day"), days=view.get("days"), phase=view.get("phase"),
-            to_act=tuple(game.pending()), over=game.is_over())
+            to_act=tuple(game.pending()), over=game.is_over(), scores_note=note)
 
     todo = iter(frames)
     target = next(todo, None)
@@ -363,7 +379,7 @@ def draw_snapshot(snap: Snapshot, layouts: Mapping[str, Any], title: str,
     cols, rows = _grid(seats)
     gap = round(12 * s)
     top = band + gap
-    bottom_room = round(34 * s) if snap.sister is not None else 0
+    bottom_room = round(34 * s) if snap.sister is not None or snap.scores_note else 0
     pw = (width - gap * (cols + 1)) / cols
     ph = (height - top - gap - bottom_room - gap * (rows - 1)) / rows
     name_size, score_size = round(20 * s), round(26 * s)
@@ -390,8 +406,11 @@ def draw_snapshot(snap: Snapshot, layouts: Mapping[str, Any], title: str,
         layout_name, tiles = snap.boats[seat]
         _draw_boat(draw, layouts.get(layout_name) if layout_name else None, tiles,
                    x0 + pad, y0 + head, pw - 2 * pad, ph - head - pad)
+    notes = [snap.scores_note] if snap.scores_note else []
     if snap.sister is not None:
-        text = f"The sister scored {snap.sister:g}"
+        notes.append(f"The sister scored {snap.sister:g}")
+    if notes:
+        text = _fit(draw, " · ".join(notes), round(20 * s), width - 2 * gap)
         draw.text((gap, height - bottom_room), text, fill=MUTED, font=_font(round(20 * s)))
     return image
 

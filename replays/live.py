@@ -296,6 +296,7 @@ def live_payload(match_id: int, since: int, play: str | None = None) -> dict[str
             "views": {"base": setup["base"], "patches": [e["patch"] for e in steps]},
             "events": [setup["events0"], *[e["events"] for e in steps]],
             "scores": [setup["scores0"], *[e["scores"] for e in steps]],
+            "scores_count": setup.get("scores_count"),  # absent from a play begun before it
         })
     else:
         steps = entries

@@ -27,7 +27,7 @@ from .storage import STORAGE_ALIAS
 
 log = logging.getLogger(__name__)
 
-FRAMES_VERSION = 3  # bumped when the payload changes shape (old stored frames are rebuilt)
+FRAMES_VERSION = 4  # bumped when the payload changes shape (old stored frames are rebuilt)
 CACHE_SECONDS = 24 * 3600
 GZIP_LEVEL = 6
 

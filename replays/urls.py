@@ -34,4 +34,7 @@ urlpatterns += [
          name="league"),
     path("matches/", RedirectView.as_view(pattern_name="website:matches"), name="matches"),
     path("bots/<int:bot_id>/", RedirectView.as_view(pattern_name="website:bot"), name="bot"),
+    # docs/replay-format.md as the site serves it (website/views/docs.py)
+    path("docs/replay-format/", RedirectView.as_view(pattern_name="website:doc"),
+         {"name": "replay-format"}, name="format"),
 ]

@@ -119,6 +119,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # A fresh set of bot colours for each page drawn (one colour per bot on a page).
+    "website.colours.PageColoursMiddleware",
     # Innermost: an empty 405 of a page becomes the site's 405 page (with the user's menu).
     "website.error_pages.NotAllowedPageMiddleware",
 ]

@@ -1,7 +1,7 @@
 """Rating charts as inline SVG geometry: pure arithmetic, no Django, no JavaScript.
 
 A chart has a y axis (rating) and an x axis (matches played), tick labels on both, axis titles
-and one polyline per series in the series' own colour (the bot's colour, from its id).
+and one polyline per series in the series' own colour (its bot's colour on the page).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .colours import distinct_colours
+from .colours import PageColours
 
 WIDTH, HEIGHT = 720, 260
 LEFT, RIGHT, TOP, BOTTOM = 66, 16, 14, 44  # room for tick labels and axis titles
@@ -22,6 +22,7 @@ class SeriesInput:
     label: str
     colour: str
     points: Sequence[tuple[float, float]]  # (x, rating), x ascending
+    bot_id: int | None = None  # the bot the line is of, when it is one bot's
 
 
 @dataclass(frozen=True)
@@ -32,6 +33,7 @@ class Series:
     last: float
     end_x: float
     end_y: float
+    bot_id: int | None = None
 
 
 @dataclass(frozen=True)
@@ -104,7 +106,7 @@ def rating_chart(
         pts = " ".join(f"{px(x):.1f},{py(y):.1f}" for x, y in s.points)
         x_end, y_end = s.points[-1]
         drawn.append(Series(s.label, s.colour, pts, y_end, round(px(x_end), 1),
-                            round(py(y_end), 1)))  # fmt: skip
+                            round(py(y_end), 1), s.bot_id))  # fmt: skip
     x_ticks = tuple(
         Tick(f"{v:g}", round(px(v), 1)) for v in nice_ticks(x_lo, x_hi, 6) if v == int(v)
     )
@@ -116,32 +118,34 @@ def rating_chart(
                  x_ticks, y_ticks, summary)  # fmt: skip
 
 
-def league_series(lines: Sequence, colour_of: object) -> list[SeriesInput]:
-    """One series per entrant (`site_selectors.ChartLine`), highest rating first.
+def league_series(lines: Sequence, colours: PageColours) -> list[SeriesInput]:
+    """One series per entrant (`site_selectors.ChartLine`), highest rating first, each in its
+    bot's colour on the page (the dot beside its name in the tables).
 
     x is the league's rated-match count (the first match that changed any rating is 1), so
-    lines of entrants who joined late start where they joined. `colour_of(bot_id)` colours them.
+    lines of entrants who joined late start where they joined.
     """
     ordered = sorted(lines, key=lambda line: -line.points[-1][2])
     return [
-        SeriesInput(line.label, colour_of(line.bot_id), [(p[0], p[2]) for p in line.points])  # type: ignore[operator]
+        SeriesInput(line.label, colours(line.bot_id), [(p[0], p[2]) for p in line.points],
+                    line.bot_id)  # fmt: skip
         for line in ordered
     ]
 
 
-def bot_series_by_league(lines: Sequence, colour: str) -> dict[int, list[SeriesInput]]:
+def bot_series_by_league(
+    lines: Sequence, bot_id: int, colours: PageColours
+) -> dict[int, list[SeriesInput]]:
     """Per league id, one series per version of one bot: its rating after each of its games
     (x = the version's games in that league). The first version drawn is in the bot's colour,
-    the others each in a colour of their own (`colours.distinct_colours`), so they are told
-    apart."""
+    the others each in a colour of the page's own (`colours.PageColours`), so they are told
+    apart from it and from the other bots the page shows."""
     out: dict[int, list[SeriesInput]] = {}
     for line in lines:
         points = [(p[1], p[2]) for p in line.points]
-        out.setdefault(line.league_id, []).append(SeriesInput(f"v{line.version}", colour, points))
-    for series in out.values():
-        others = distinct_colours(s.label for s in series[1:])
-        for i, s in enumerate(series[1:], start=1):
-            series[i] = SeriesInput(s.label, others[s.label], s.points)
+        series = out.setdefault(line.league_id, [])
+        key = bot_id if not series else ("version", bot_id, line.version)
+        series.append(SeriesInput(f"v{line.version}", colours(key), points))
     return out
 
 

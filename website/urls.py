@@ -1,7 +1,9 @@
 """URLs of the site's pages (mounted at the root, before the replays app's endpoints)."""
 
 from django.contrib.auth import views as auth_views
+from django.templatetags.static import static
 from django.urls import path, reverse_lazy
+from django.views.generic import RedirectView
 
 from replays.views import match_embed
 from tournament.page_cache import cached_page
@@ -24,7 +26,20 @@ app_name = "website"
 
 _reset_done = reverse_lazy("website:password_reset_done")
 
+
+
+class FaviconRedirect(RedirectView):
+    """/favicon.ico, which a browser asks for on any page that names no icon (the API's
+    pages, a JSON answer opened as a page): the site's own icon, from its static files."""
+
+    permanent = True
+
+    def get_redirect_url(self, *args: object, **kwargs: object) -> str:
+        return static("website/favicon.svg")
+
+
 urlpatterns = [
+    path("favicon.ico", FaviconRedirect.as_view(), name="favicon"),
     path("", public.home, name="home"),
     path("spoilers/", spoilers_toggle, name="spoilers"),
     path("docs/protocol/", docs.protocol, name="protocol"),

@@ -144,3 +144,35 @@ def test_the_match_page_names_its_picture_as_og_image(stored_match, client):
     assert f"/matches/{match.pk}/step/12.png" in at_step
     picture = client.get(og.group(1).removeprefix("http://testserver"))
     assert picture.status_code == 200 and picture["Content-Type"] == "image/png"
+
+
+def test_the_picture_and_the_viewer_say_what_their_scores_count(stored_match):
+    """The step's picture counts the public scores (private lessons face down) and says so in
+    words; the viewer's frames say what theirs count (the recorded game's spectator: private
+    lessons counted; the live public view: not counted; a seat: its own). Where the picture and
+    the spectator's viewer differ at a step, it is by the private lessons alone."""
+    from replayfile.frames import FrameBuilder, build_frames, replay_start
+    from replayfile.images import PUBLIC_SCORES_NOTE
+
+    match = stored_match("standard", seed=3, seats=4)
+    doc = decode(open_replay(match.replay_name))
+    last = len(doc["steps"])
+    snaps, _layouts = simulate(doc, [last // 2, last])
+    assert snaps[last // 2].scores_note == PUBLIC_SCORES_NOTE
+    assert snaps[last].scores_note == ""  # the recorded result: everything counted
+    frames = build_frames(doc)
+    assert frames["scores_count"] == "all"
+    assert build_frames(doc, seat=1)["scores_count"] == "own"
+    public = FrameBuilder(replay_start(doc), doc["header"], None, public=True)
+    assert public.setup()["scores_count"] == "public"
+
+    from engine import new_game
+    from replayfile.format import expand_action
+
+    game = new_game("standard", 4, doc["header"]["seed"], doc["header"].get("options") or {})
+    for row in doc["steps"][: last // 2]:
+        game.apply(row[0], expand_action(row[1], doc["header"]["actions"]))
+    private = [s["private_lessons"] for s in game.scores()]
+    viewer = frames["scores"][last // 2]
+    picture = snaps[last // 2].scores
+    assert [v - p for v, p in zip(viewer, picture, strict=True)] == private

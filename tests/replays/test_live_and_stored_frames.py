@@ -192,6 +192,7 @@ def test_live_payload_is_the_public_view_and_follows_step_by_step(live_dir):
                 assert set(event) <= {"step", "type", "seat", "hidden", "say"}, event
     sheets = game.scores()
     assert full["scores"][-1] == [s["total"] - s.get("private_lessons", 0) for s in sheets]
+    assert full["scores_count"] == "public"  # and the viewer says so beside the scores
     later = live_payload(match_id, 58)
     assert later["from"] == 58 and len(later["steps"]) == 2 and later["cursor"] == 60
     assert later["steps"] == full["steps"][58:]

@@ -12,7 +12,7 @@ from tournament.models import League, Match, MatchSeat
 from tournament.selectors import site as site_selectors
 from tournament.services import leagues as league_services
 from tournament.services.bots import bot_seat_counts_rebuild
-from website.colours import PALETTE, bot_colour
+from website.colours import PALETTE
 
 from .conftest import builtin_copy
 
@@ -149,12 +149,16 @@ def test_rating_chart_has_axes_legend_and_distinct_colours(played_league, client
     assert "Rated matches played in the league" in html and "Elo rating" in html
     assert html.count("<polyline") == 3 and 'class="legend"' in html
     bot = league.entries.first().bot_version.bot
-    colour = bot_colour(bot.pk)
-    # a league's chart: one distinct colour per entrant, from the palette (website/colours.py)
+    # a league's chart: one distinct colour per entrant, from the palette (website/colours.py),
+    # each line in the colour of its bot's dot in the ladder
     assert len({c for c in PALETTE if f"stroke: {c}" in html}) == 3
+    for entry in league.entries.all():
+        bot_id = entry.bot_version.bot_id
+        dot = re.search(rf'href="/bots/{bot_id}/"><span class="dot" style="--c: ([^"]+)"', html)
+        assert dot and f'stroke: {dot.group(1)}" data-bot="{bot_id}"' in html
     bot_page = client.get(f"/bots/{bot.pk}/").content.decode()
-    assert f"stroke: {colour}" in bot_page and "Games played in the league" in bot_page
-    assert bot_colour(bot.pk) == bot_colour(bot.pk) != bot_colour(bot.pk + 1)
+    own = re.search(r'<h1><span class="dot" style="--c: ([^"]+)"', bot_page).group(1)
+    assert f"stroke: {own}" in bot_page and "Games played in the league" in bot_page
 
 
 def test_league_matches_filter_by_bot_status_round_and_page(

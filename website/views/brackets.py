@@ -11,6 +11,7 @@ from tournament import selectors
 from tournament.selectors import brackets as bracket_selectors
 
 from ..bracket_cells import bracket_sections
+from ..colours import page_colours
 from .common import found
 
 
@@ -20,6 +21,8 @@ def league_bracket(request: HttpRequest, league_id: int) -> HttpResponse:
     view = bracket_selectors.bracket_view(league=league)
     if view is None:
         raise Http404(f"{league.name} is a {league.get_format_display().lower()}, not a bracket.")
+    # the seeds' colours in seeding order, alike on the page and in the fragment swapped in
+    page_colours().prime(e.bot_version.bot_id for e in view.seeds or ())
     template = "website/_bracket.html" if request.GET.get("fragment") else "website/bracket.html"
     return render(request, template, {"league": league, "view": view,
                                       "sections": bracket_sections(view)})  # fmt: skip

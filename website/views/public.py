@@ -20,7 +20,7 @@ from tournament.selectors.spectators import featured_match
 from tournament.services.leagues import is_organiser
 
 from .. import charts
-from ..colours import bot_colour, distinct_colours
+from ..colours import page_colours
 from ..forms import EnterForm, InviteForm, UploadForm
 from ..head_to_head_cells import head_to_head_cells
 from ..match_analysis import analysis_context
@@ -34,11 +34,14 @@ LADDER_PAGE = 50
 
 def home(request: HttpRequest) -> HttpResponse:
     user = request.user
+    featured = featured_match(user=user)
+    if featured is not None:  # its bots in their seats' colours, as the board below draws them
+        page_colours().prime_seats(s.bot_version.bot_id for s in featured.seats.all())
     return render(request, "website/home.html", {
         "leagues": site_selectors.home_leagues(user=user),
         "playing": site_selectors.matches_playing(user=user),
         "finished": site_selectors.matches_finished(user=user),
-        "featured": featured_match(user=user),
+        "featured": featured,
     })  # fmt: skip
 
 
@@ -62,6 +65,11 @@ def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
     )
     ladder = site_selectors.league_ladder_rows(league=league)
     lines = site_selectors.league_chart_lines(league=league)
+    # the entrants' colours in the order they entered: the same on every visit, whatever the
+    # ladder's order, for the dots of the tables and the lines of the chart
+    colours = page_colours().prime(
+        r.entry.bot_version.bot_id for r in sorted(ladder, key=lambda r: r.entry.pk)
+    )
     h2h_rows = []  # solo entrants never meet: each plays the sister
     if league.seats > 1:
         entries = [r.entry for r in ladder]
@@ -83,9 +91,7 @@ def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
         # over the sister (solo), interval, conservative, last change, faults
         "ladder_columns": 9 + (league.seats + 1 if league.seats >= 3 else 3) + (league.seats == 1),
         "fault_suspend_after": settings.FAULT_SUSPEND_AFTER,
-        "chart": charts.rating_chart(charts.league_series(lines, distinct_colours(
-            [r.entry.bot_version.bot_id for r in ladder] + [line.bot_id for line in lines]
-        ).__getitem__)),
+        "chart": charts.rating_chart(charts.league_series(lines, colours)),
         "h2h_rows": h2h_rows,
         "h2h_cells": head_to_head_cells(h2h_rows),
         "page": match_page(request, matches, scope=visible),
@@ -156,6 +162,8 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     if context["viewer"]:
         context.update(viewer_context(match))
     seats = list(match.seats.all())
+    # each bot in its seat's colour, as the board of the viewer draws it
+    page_colours().prime_seats(seat.bot_version.bot_id for seat in seats)
     for seat in seats:
         seat.private = may_see_private(request.user, seat.bot_version.bot.owner_id)
     context["seats"] = seats
@@ -179,7 +187,7 @@ def bot_detail(request: HttpRequest, bot_id: int) -> HttpResponse:
     owner = user.is_authenticated and bot.owner_id == user.pk and not bot.is_system
     ratings = list(selectors.bot_ratings(bot=bot, user=user))
     series = charts.bot_series_by_league(
-        site_selectors.bot_chart_lines(bot=bot, user=user), bot_colour(bot.pk)
+        site_selectors.bot_chart_lines(bot=bot, user=user), bot.pk, page_colours()
     )
     leagues = []
     for league_id in dict.fromkeys(e.league_id for e in ratings):

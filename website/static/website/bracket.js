@@ -24,7 +24,10 @@
         .then((r) => (r.ok ? r.text() : Promise.reject(r.status)))
         .then((html) => {
           const before = box.querySelectorAll(".series.done").length;
-          if (html.trim() !== box.innerHTML.trim()) box.innerHTML = html;
+          if (html.trim() !== box.innerHTML.trim()) {
+            box.innerHTML = html;
+            document.dispatchEvent(new CustomEvent("arena:redrawn")); // site.js: wide boxes
+          }
           const after = box.querySelectorAll(".series.done").length;
           if (after !== before) status.textContent = after + " series decided.";
           if (!live()) {

@@ -4,10 +4,15 @@
 // - a match still queued or running [data-match-poll]: its status kept current; when it ends
 //   the seats panel is refreshed in place (the live viewer turns into the replay by itself),
 //   or the page is reloaded when it has no viewer;
-// - forms [data-confirm]: ask first.
+// - forms [data-confirm]: ask first;
+// - the home page's featured match (iframe.featured-viewer): as tall as the viewer in it, so
+//   the board shows whole at its own size, with no scroll of its own;
+// - a table box .scroll that is wider than the screen: marked .scrolls, so the stylesheet
+//   says "scroll sideways" under it.
 "use strict";
 (function () {
   const POLL_MS = 1500;
+  const PHONE_FRAME = 520; // px: at this width and under, the viewer (viewer.css) fixes its controls to the foot
 
   function csrf(form) {
     const field = form.querySelector("input[name=csrfmiddlewaretoken]");
@@ -180,6 +185,44 @@
     root.classList.toggle("spoilers-hidden", !show);
     root.classList.toggle("spoilers-shown", show);
   });
+  // A table too wide for its box says so (the stylesheet's .scrolls), at any window size.
+  function markScrolling() {
+    document.querySelectorAll(".scroll").forEach((box) => {
+      box.classList.toggle("scrolls", box.scrollWidth - box.clientWidth > 1);
+    });
+  }
+  const scrollObserver = window.ResizeObserver ? new ResizeObserver(markScrolling) : null;
+  function watchScrolling() {
+    if (scrollObserver) document.querySelectorAll(".scroll").forEach((box) => scrollObserver.observe(box));
+    markScrolling();
+  }
+  watchScrolling();
+  window.addEventListener("resize", markScrolling);
+  // a part of the page drawn again in place (bracket.js's live bracket): its boxes are new
+  document.addEventListener("arena:redrawn", watchScrolling);
+  // The featured viewer (same origin) grows with what it draws: a step's cards, a live match.
+  function fitFrame(frame) {
+    let observed = null;
+    function fit() {
+      const doc = frame.contentDocument;
+      // not before the viewer's own page is there (a lazy frame starts as about:blank)
+      if (!doc || !doc.body || doc.URL === "about:blank") return;
+      // On a phone the viewer keeps its controls at the foot of its frame: the frame stays a
+      // screen tall (site.css) and scrolls, so they stay in reach.
+      const size = () => {
+        frame.style.height = frame.clientWidth > PHONE_FRAME ? doc.documentElement.scrollHeight + "px" : "";
+      };
+      size();
+      const view = frame.contentWindow;  // an observer of the frame's own document
+      if (observed !== doc && view && view.ResizeObserver) {
+        observed = doc;
+        new view.ResizeObserver(size).observe(doc.body);
+      }
+    }
+    frame.addEventListener("load", fit);
+    fit();
+  }
+  document.querySelectorAll("iframe.featured-viewer").forEach(fitFrame);
   document.querySelectorAll("form[data-upload]").forEach(setupUpload);
   pollVersion(document.getElementById("version-status"));
   document.querySelectorAll("[data-match-poll]").forEach(pollMatch);

@@ -324,10 +324,20 @@ function renderStep() {
   caption.style.setProperty("--seat", i === 0 ? "#9aa7b0" : SEAT_COLOURS[s.seat % 4]);
 }
 
+// What "Score now" counts, in words beside it (the frames' `scores_count`): the step's picture
+// (/matches/N/step/K.png) says what it counts too, so the two never differ unexplained.
+const SCORES_COUNT = {
+  public: "public scores: private lessons not counted",
+  all: "private lessons counted",
+  own: "this seat's score only",
+};
+
 function renderScores(scores) {
   const el = $("#scores");
   if (!scores) { el.hidden = true; return; }
   el.hidden = false;
+  const counts = SCORES_COUNT[state.payload.scores_count];
+  setHTML(el.querySelector(".scores-count"), counts ? ` · ${esc(counts)}` : "");
   const order = scores.map((v, s) => [v, s]);
   const extra = extraLines();
   const rows = order.map(([v, s]) =>
@@ -598,6 +608,7 @@ function adopt(body, step) {
   root.classList.toggle("is-live", state.live);
   liveBadge(body.status);
   setStatus(state.note || "");
+  root.classList.remove("is-empty");
   renderMoves($("#moves"), movesOf());
   show(step);
 }
@@ -612,6 +623,21 @@ function movesOf() {
   });
 }
 
+// The view the address asks for, when the match has it: a seat it does not have (?seat=7 of a
+// 4-seat match), or any seat's view while the match is still played, is never asked of the
+// server (which would refuse it): the spectator's view opens, and the status line says why.
+function askedSeat(asked) {
+  if (asked === null || asked === "" || asked === "spectator") return "spectator";
+  const seats = Number(root.dataset.seats);
+  if (root.dataset.uploadUrl || !Number.isInteger(seats)) return asked;
+  const seat = Number(asked);
+  if (/^\d+$/.test(asked) && seat < seats && !root.classList.contains("is-live")) return asked;
+  state.note = root.classList.contains("is-live") && /^\d+$/.test(asked) && seat < seats
+    ? "The seats' views open when the match has finished: showing the spectator's view."
+    : `This match has no seat “${asked}” (its seats are 0 to ${seats - 1}): showing the spectator's view.`;
+  return "spectator";
+}
+
 // `step` null: a live match is followed from its newest step, a replay opens at its start.
 async function load(seat, step) {
   const upload = root.dataset.uploadUrl;
@@ -621,7 +647,7 @@ async function load(seat, step) {
     ? { method: "POST", body: state.file, headers: { Accept: "application/json", "Content-Type": "application/zstd", "X-CSRFToken": root.dataset.csrf } }
     : { headers: { Accept: "application/json" } };
   const response = await fetch(framesUrl(seat), init);
-  const body = await response.json();
+  const body = await response.json().catch(() => ({}));
   if (!response.ok) {
     if (response.status === 400 && seat !== "spectator" && !upload) {
       // An unknown seat (or a seat's view of a match still played): the spectator's view.
@@ -777,10 +803,23 @@ function wire() {
     fileInput.addEventListener("change", async () => {
       const file = fileInput.files[0];
       if (!file) return;
+      // The replay on screen goes first: a file that cannot be opened never shows under the
+      // previous one's name.
       pause();
+      root.classList.add("is-empty");
+      state.payload = null;
+      document.getElementById("file-name").textContent = "";
       state.file = await file.arrayBuffer();
-      document.getElementById("file-name").textContent = file.name;
-      load("spectator", 0).catch((err) => setStatus("Could not load the replay: " + err, true));
+      try {
+        await load("spectator", 0);
+      } catch (err) {
+        setStatus(`Could not open the replay: ${err.message || err}`, true);
+      }
+      if (state.payload) {
+        document.getElementById("file-name").textContent = file.name;
+      } else {
+        setStatus(`“${file.name}” is not a replay this site can open: ${$("#status").textContent}`, true);
+      }
     });
   }
 }
@@ -791,5 +830,5 @@ if (root) {
   const params = new URLSearchParams(root.dataset.query !== undefined ? root.dataset.query : window.location.search);
   const asked = params.get("step");
   const start = asked === null || asked === "" || !Number.isFinite(Number(asked)) ? null : Math.max(0, Math.trunc(Number(asked)));
-  load(params.get("seat") || "spectator", start).catch((err) => setStatus("Could not load the replay: " + err, true));
+  load(askedSeat(params.get("seat")), start).catch((err) => setStatus("Could not load the replay: " + err, true));
 }
