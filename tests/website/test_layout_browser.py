@@ -28,6 +28,7 @@ from django.core.management import call_command
 from django.test.utils import override_settings
 
 from tests.accounts import PASSWORD
+from tests.screenshots import shoot
 
 from .browser import ARGS, DESKTOP, PHONE, SCREENSHOTS
 from .conftest import builtin_copy
@@ -257,9 +258,7 @@ def test_nothing_is_wider_than_its_box(site: tuple[str, dict[str, str]], browser
         .map(v => v.id + ': ' + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(', '))""")
     assert violations == []
     try:
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SCREENSHOTS / f"layout-{which}-{viewport['width']}.png"),
-                        full_page=True)  # fmt: skip
+        shoot(page, SCREENSHOTS / f"layout-{which}-{viewport['width']}.png", full_page=True)
         assert page.evaluate(OVERFLOW_SCRIPT) == []
         wide = page.evaluate("""() => [...document.querySelectorAll('.scroll')]
             .filter(el => el.scrollWidth - el.clientWidth > 1)
@@ -341,8 +340,7 @@ def test_the_viewer_at_1280_by_900_shows_the_whole_score(
     page = _open(browser, base + paths["viewer"], DESKTOP)
     try:
         _viewer_ready(page)
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SCREENSHOTS / "layout-viewer-1280x900.png"))
+        shoot(page, SCREENSHOTS / "layout-viewer-1280x900.png")
         assert page.evaluate("getComputedStyle(document.querySelector('.side')).overflowY")\
             == "visible"
         box = page.locator("#scores").bounding_box()
