@@ -276,7 +276,7 @@ def test_league_created_with_conservative_order(organiser):
         format="json",
     )  # fmt: skip
     assert response.status_code == 201 and response.json()["ladder_order"] == "conservative"
-    with pytest.raises(Exception, match="ladder_order must be one of"):
+    with pytest.raises(Exception, match="Ladder order must be one of"):
         ls.league_create(
             organiser=organiser, name="x", mode="duel", seats=2, format="ladder", ladder_order="x"
         )

@@ -46,7 +46,7 @@ def test_organiser_creates_an_elimination_bracket_and_a_knockout(
         page.fill("#id_best_of", "2")
         page.click("main form button[type=submit]")
         error = page.locator("#field-best_of .errorlist")
-        assert error.inner_text() == "best_of must be an odd number from 1 to 9."
+        assert error.inner_text() == "Best of must be an odd number from 1 to 9."
         audit.check(page, "bracket-create-error")
         page.fill("#id_best_of", "3")
         page.select_option("#id_seeding", "random")

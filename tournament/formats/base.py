@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Any, ClassVar, NamedTuple
 
 from ..errors import Conflict, Faults
+from ..field_labels import label
 from ..models import League, LeagueEntry, Match
 from ..selectors import league_ladder
 from ..selectors.entries import active_entries
@@ -55,7 +56,7 @@ class Format:
         faults = Faults()
         given = {name for name, value in settings.items() if value is not None}
         for name in sorted(given - set(self.settings_fields)):
-            faults.add(name, f"{name} is not a setting of a {self.label} league.",
+            faults.add(name, f"{label(name)} is not a setting of a {self.label} league.",
                        f"not for {self.key}")  # fmt: skip
         return faults
 

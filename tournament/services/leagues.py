@@ -167,23 +167,24 @@ def _league_config_check(
         game_error = exc
     if formats.find(format) is None:
         choices = ", ".join(key for key, _ in formats.choices())
-        fault("format", f"format must be one of {choices}.", f"one of {choices}")
+        fault("format", f"Format must be one of {choices}.", f"one of {choices}")
     if not 0 < decision_time_limit <= 60:
         fault(
-            "decision_time_limit", "decision_time_limit must be in (0, 60] seconds.",
+            "decision_time_limit", "Time per decision must be more than 0 and at most 60 "
+            "seconds.",
             "out of range (0, 60]",
         )  # fmt: skip
     if not 0 <= time_bank <= 600:
-        fault("time_bank", "time_bank must be in [0, 600] seconds.", "out of range [0, 600]")
+        fault("time_bank", "Time bank must be from 0 to 600 seconds.", "out of range [0, 600]")
     elif 0 < decision_time_limit <= 60 and game_error is None:
         _check_worst_case(mode, seats, decision_time_limit, time_bank, fault)
     if ladder_order not in League.LadderOrder.values:
         choices = ", ".join(League.LadderOrder.values)
-        fault("ladder_order", f"ladder_order must be one of {choices}.", f"one of {choices}")
+        fault("ladder_order", f"Ladder order must be one of {choices}.", f"one of {choices}")
     if not 1 <= seeds <= 100:
-        fault("seeds", "seeds must be in 1..100.", "1..100")
+        fault("seeds", "Seeds must be from 1 to 100.", "1..100")
     if not 1 <= rounds <= 100:
-        fault("rounds", "rounds must be in 1..100.", "1..100")
+        fault("rounds", "Rounds must be from 1 to 100.", "1..100")
     for field, message in event_problems(seats=seats, format=format, **(event or {})):
         fault(field, message, message)
     if game_error is not None and not messages:
@@ -214,7 +215,7 @@ def _check_worst_case(
             f"With these limits a {mode} match of {seats} seats could last {worst:.0f} s"
             f" ({seats} x ({decisions_bound(mode)} decisions x {decision_time_limit:g} s"
             f" + {time_bank:g} s bank) + startup), over the {ceiling:.0f} s this server"
-            " allows: lower decision_time_limit or time_bank.",
+            " allows: lower the time per decision or the time bank.",
             f"worst case {worst:.0f} s > {ceiling:.0f} s",
         )
 
@@ -222,7 +223,7 @@ def _check_worst_case(
 def _check_ladder_order(ladder_order: str) -> None:
     if ladder_order not in League.LadderOrder.values:
         raise ValidationFailed(
-            f"ladder_order must be one of {', '.join(League.LadderOrder.values)}.",
+            f"Ladder order must be one of {', '.join(League.LadderOrder.values)}.",
             fields={"ladder_order": [ladder_order]},
         )
 
