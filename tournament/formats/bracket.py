@@ -39,8 +39,18 @@ def seeding_of(settings: dict[str, Any]) -> str:
 
 class BracketFormat(Format):
     has_bracket = True
+    rated_ladder = False
+    withdraws_while_running = False
     settings_fields = BRACKET_SETTINGS
     most_entrants: ClassVar[int]
+
+    def filled_by(self, league: League) -> League | None:
+        """A draft playoff waits for the league it follows to close: that league's top
+        entrants enter it then and it starts by itself (formats/playoff.py)."""
+        if league.status != League.Status.DRAFT:
+            return None
+        source = League.objects.filter(playoffs__league=league).first()
+        return source if source is not None and source.status != League.Status.CLOSED else None
 
     # --- what each bracket format says -------------------------------------------------------
 

@@ -199,11 +199,16 @@ def league_matches(
 
 
 def enterable_leagues(*, user: Any) -> QuerySet[League]:
-    """Leagues the user sees that still take entries (drafts; ladders while running)."""
+    """Leagues the user sees that still take entries (drafts; ladders while running), less the
+    draft playoffs that the league they follow fills when it closes (`Format.filled_by`)."""
     return selectors.league_list(user=user).filter(
         Q(status=League.Status.DRAFT)
         | Q(format__in=formats.continuous_keys(),
             status__in=[League.Status.RUNNING, League.Status.PAUSED])
+    ).exclude(
+        status=League.Status.DRAFT, bracket__playoff_of__isnull=False,
+        bracket__playoff_of__status__in=[League.Status.DRAFT, League.Status.RUNNING,
+                                         League.Status.PAUSED],
     ).order_by("name")  # fmt: skip
 
 

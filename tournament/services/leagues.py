@@ -250,11 +250,11 @@ def league_entry_add(
         raise ValidationFailed(
             "Give exactly one of bot or bot_version.", fields={"bot": ["bot or bot_version"]}
         )
-    continuous = formats.get(league.format).continuous  # takes entries while it runs
-    open_statuses = {League.Status.DRAFT}
-    if continuous:
-        open_statuses |= {League.Status.RUNNING, League.Status.PAUSED}
-    if league.status not in open_statuses:
+    fmt = formats.get(league.format)
+    source = fmt.filled_by(league)
+    if source is not None:
+        raise Conflict(Conflict.PLAYOFF_FILLED.format(source=source.name))
+    if not fmt.takes_entries(league):  # a draft, or a ladder while it runs
         raise Conflict(Conflict.LEAGUE_NOT_OPEN)
     entry_open_check(league)
     if bot_version_id is not None:
@@ -286,7 +286,7 @@ def league_entry_add(
             entry = LeagueEntry.objects.create(league=league, bot_version=version)
     except IntegrityError:
         raise Conflict(Conflict.ALREADY_ENTERED) from None
-    if continuous and league.status == League.Status.RUNNING:
+    if fmt.continuous and league.status == League.Status.RUNNING:
         # A running ladder takes the newcomer at once (and wakes if it was at rest), instead
         # of at the beat's next tick.
         transaction.on_commit(lambda: league_schedule_round(league=league))
@@ -329,7 +329,11 @@ def league_start(*, league: League, user: Any, automatic: bool = False) -> Leagu
             return league
         if league.status != League.Status.DRAFT:
             raise Conflict(Conflict.LEAGUE_NOT_DRAFT)
-        formats.get(league.format).start(league)
+        fmt = formats.get(league.format)
+        source = fmt.filled_by(league)
+        if source is not None:
+            raise Conflict(Conflict.PLAYOFF_FILLED.format(source=source.name))
+        fmt.start(league)
         return league
 
 
