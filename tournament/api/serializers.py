@@ -177,7 +177,8 @@ class _SkillFields(serializers.Serializer):
     openskill_sigma = serializers.SerializerMethodField()
     conservative = serializers.SerializerMethodField(help_text="mu - 3 sigma")
     provisional = serializers.SerializerMethodField(
-        help_text=f"sigma is still at least {skill.PROVISIONAL_SIGMA}: too few games to be sure"
+        help_text=f"fewer than {skill.PROVISIONAL_GAMES} rated games, or sigma still at least "
+        f"{skill.PROVISIONAL_SIGMA}: the rating has not settled"
     )
 
     def get_openskill_mu(self, entry: LeagueEntry) -> float:
@@ -190,7 +191,7 @@ class _SkillFields(serializers.Serializer):
         return round(skill.conservative(entry.openskill_mu, entry.openskill_sigma), 3)
 
     def get_provisional(self, entry: LeagueEntry) -> bool:
-        return skill.is_provisional(entry.openskill_sigma)
+        return skill.is_provisional(entry.openskill_sigma, entry.games)
 
 
 class EntryRatingOutput(_SkillFields, serializers.ModelSerializer):

@@ -34,7 +34,7 @@ class LadderRow:
     entry: LeagueEntry
     rank: int
     placements: list[int]  # placements[i] = times finished (i+1)th
-    provisional: bool  # OpenSkill sigma still high: too few games to be sure
+    provisional: str | None  # why the rating has not settled (competition/skill.py), or None
 
     @property
     def mean_rank(self) -> float | None:
@@ -56,7 +56,7 @@ def league_ladder_rows(*, league: League) -> list[LadderRow]:
         # counted with each rated result (services.ratings), not from the league's seats
         counts = list(entry.placements or [])
         placements = (counts + [0] * league.seats)[: league.seats]
-        provisional = skill.is_provisional(entry.openskill_sigma)
+        provisional = skill.provisional_reason(entry.openskill_sigma, entry.games)
         rows.append(LadderRow(entry, entry.rank, placements, provisional))
     return rows
 
