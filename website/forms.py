@@ -34,8 +34,8 @@ def mode_choices() -> list[tuple[str, str]]:
     for mode in engine.MODES:
         game_type = engine.mode_class(mode).game_type
         lo, hi = game_type.min_seats, game_type.max_seats
-        seats = f"{lo}" if lo == hi else f"{lo}-{hi}"
-        out.append((mode, f"{mode} — {MODE_HELP.get(mode, 'a game mode')} ({seats} seats)"))
+        seats = f"{lo} seat{pluralize(lo)}" if lo == hi else f"{lo}-{hi} seats"
+        out.append((mode, f"{mode} — {MODE_HELP.get(mode, 'a game mode')} ({seats})"))
     return out
 
 

@@ -8,11 +8,12 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.template.loader import render_to_string
 from django.test import Client
 
 from tests.website.conftest import builtin_copy
-from tournament.models import League
-from website.forms import ChallengeForm, LeagueForm, PairedForm, fixed_seats
+from tournament.models import BotVersion, League, Match
+from website.forms import ChallengeForm, LeagueForm, PairedForm, fixed_seats, mode_choices
 
 pytestmark = pytest.mark.django_db
 
@@ -106,8 +107,6 @@ def test_api_errors_name_fields_in_words(client: Client, organiser) -> None:
 
 def test_challenge_bounds_its_seats_by_the_mode(author) -> None:
     versions = [builtin_copy(author, f"b{i}") for i in range(3)]
-    from tournament.models import BotVersion
-
     queryset = BotVersion.objects.all()
     form = ChallengeForm({"mode": "duel", "seat_0": versions[0].pk, "seat_1": versions[1].pk,
                           "seat_2": versions[2].pk}, versions=queryset)  # fmt: skip
@@ -130,3 +129,12 @@ def test_the_league_form_has_no_stray_markup(client: Client, organiser) -> None:
     client.force_login(organiser)
     page = client.get("/leagues/new/").content.decode()
     assert "./p>" not in page and "knockout.</p>" in page
+
+
+def test_counts_of_one_are_singular() -> None:
+    labels = dict(mode_choices())
+    assert labels["solo"].endswith("(1 seat)") and labels["duel"].endswith("(2 seats)")
+    match = Match(pk=1, seed=1234567703, decision_time_limit=1.0, time_bank=30.0,
+                  status=Match.Status.QUEUED, mode="duel")  # fmt: skip
+    text = render_to_string("website/_match_info.html", {"match": match, "seats": []})
+    assert "Seed 1234567703." in text and "1234567703.." not in text

@@ -11,6 +11,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.template.defaultfilters import pluralize
 from django.utils import timezone
 
 from competition.limits import Limits, decisions_bound, match_worst_case_seconds
@@ -212,7 +213,8 @@ def _check_worst_case(
     if worst > ceiling:
         fault(
             "decision_time_limit",
-            f"With these limits a {mode} match of {seats} seats could last {worst:.0f} s"
+            f"With these limits a {mode} match of {seats} seat{pluralize(seats)} could last"
+            f" {worst:.0f} s"
             f" ({seats} x ({decisions_bound(mode)} decisions x {decision_time_limit:g} s"
             f" + {time_bank:g} s bank) + startup), over the {ceiling:.0f} s this server"
             " allows: lower the time per decision or the time bank.",
