@@ -479,6 +479,9 @@ WORKER_STALE_SECONDS = env_float("WORKER_STALE_SECONDS", 30.0)
 # /metrics (Prometheus) with DEBUG off answers staff and `Authorization: Bearer METRICS_TOKEN`
 # only; with no token set, staff only. With DEBUG on it is open.
 METRICS_TOKEN = env_str("METRICS_TOKEN")
+# Where people get the source (for the command line: `git clone` it); the "Write a bot" page
+# names it. Empty: the page says to ask the server's operator for it.
+SOURCE_REPOSITORY_URL = env_str("SOURCE_REPOSITORY_URL")
 
 # --- Bot sandbox ------------------------------------------------------------------------------
 
