@@ -322,6 +322,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # The docs page lists the operations folded and leaves out the section of every model
+    # expanded (each model is still shown with its operation): drawing them all took seconds
+    # (tournament/api/schema_views.py keeps the schema itself).
+    "SWAGGER_UI_SETTINGS": {"deepLinking": True, "docExpansion": "list",
+                            "defaultModelsExpandDepth": -1},
     # The error body on every operation, and the replays app's plain Django endpoints.
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
