@@ -460,6 +460,19 @@ class PairedForm(SoloDifficulty):
             field.label_from_instance = lambda v: f"{v.bot.name} v{v.number}"
         self.fields["opponent"].empty_label = "— the built-in random bot —"
 
+    def clean(self) -> dict[str, Any]:
+        """The SPRT's settings said as the form labels them (the service's words name the
+        API's fields, elo0 and elo1)."""
+        data = super().clean()
+        elo0, elo1 = data.get("elo0"), data.get("elo1")
+        if elo0 is not None and elo1 is not None and not elo0 < elo1:
+            self.add_error("elo1", f"H1: Elo ({elo1:g}) must be above H0: Elo ({elo0:g}).")
+        for name, label in (("alpha", "α"), ("beta", "β")):
+            value = data.get(name)
+            if value is not None and not 0 < value < 0.5:
+                self.add_error(name, f"{label} must be between 0 and 0.5.")
+        return data
+
     def service_kwargs(self) -> dict[str, Any]:
         d = self.cleaned_data
         options = {"difficulty": d["difficulty"]} if d["mode"] == "solo" else {}
