@@ -18,7 +18,7 @@ from tournament.bundle_formats import bundle_kinds as kinds
 from tournament.errors import ArenaError
 from tournament.field_labels import LABELS
 from tournament.models import BotVersion, League
-from tournament.services.game_config import solo_difficulty_message
+from tournament.services.game_config import fixed_seats, seat_spans, solo_difficulty_message
 
 MODE_HELP = {
     "standard": "the full game, 2-4 players",
@@ -37,21 +37,6 @@ def mode_choices() -> list[tuple[str, str]]:
         seats = f"{lo} seat{pluralize(lo)}" if lo == hi else f"{lo}-{hi} seats"
         out.append((mode, f"{mode} — {MODE_HELP.get(mode, 'a game mode')} ({seats})"))
     return out
-
-
-def seat_spans() -> dict[str, tuple[int, int]]:
-    """Each mode's fewest and most seats (the engine's game types)."""
-    out = {}
-    for mode in engine.MODES:
-        game_type = engine.mode_class(mode).game_type
-        out[mode] = (game_type.min_seats, game_type.max_seats)
-    return out
-
-
-def fixed_seats(mode: str | None) -> int | None:
-    """The seats a mode fixes (the Duel 2, solo 1), or None where the organiser chooses."""
-    lo, hi = seat_spans().get(mode or "", (0, -1))
-    return lo if lo == hi else None
 
 
 def format_choices() -> list[tuple[str, str]]:

@@ -138,3 +138,17 @@ def test_counts_of_one_are_singular() -> None:
                   status=Match.Status.QUEUED, mode="duel")  # fmt: skip
     text = render_to_string("website/_match_info.html", {"match": match, "seats": []})
     assert "Seed 1234567703." in text and "1234567703.." not in text
+
+
+def test_the_api_takes_the_seats_a_mode_fixes(client: Client, organiser) -> None:
+    client.force_login(organiser)
+    made = client.post("/api/v1/leagues/", {
+        "name": "Api solo", "mode": "solo", "format": "ladder",
+        "options": {"difficulty": "easy"}}, content_type="application/json")  # fmt: skip
+    assert made.status_code == 201, made.content
+    assert made.json()["seats"] == 1
+    free = client.post("/api/v1/leagues/", {"name": "Api std", "mode": "standard",
+                                            "format": "ladder"},
+                       content_type="application/json")  # fmt: skip
+    assert free.status_code == 400
+    assert free.json()["error"]["message"].startswith("Seats: Give the seats")
