@@ -144,7 +144,7 @@ def newcomer(method: str, bots: int, seats: int, seed: int) -> dict[str, Any]:
                 if out["first_game"] is None:
                     out["first_game"] = played - joined
                 if out["provisional_games"] is None and not skill.is_provisional(
-                    ratings[new].sigma
+                    ratings[new].sigma, games[new]
                 ):
                     out["provisional_games"] = games[new]
                 if games[new] in NEWCOMER_CHECKS:

@@ -10,7 +10,10 @@ by `manage.py recompute_ratings` through `match_update` here, so the two always 
 * Solo: one game against the sister, a fixed rating per difficulty taken from the Elo table
   (1500 Elo = μ 25, 200 Elo = one starting σ), whose own update is thrown away.
 * The ladder shows μ ± 2σ (about 95% of the belief) and the conservative rating μ − 3σ, which
-  rises as a bot proves itself; an entry is *provisional* until σ falls below PROVISIONAL_SIGMA.
+  rises as a bot proves itself. An entry is *provisional* while it has played fewer than
+  PROVISIONAL_GAMES rated games, or while σ is still at least PROVISIONAL_SIGMA (its results
+  disagree so much that the rating has hardly settled); `provisional_reason` says which, in
+  words, and is the one place the rule lives.
 """
 
 from __future__ import annotations
@@ -29,7 +32,12 @@ START_MU = 25.0
 START_SIGMA = 25.0 / 3.0
 BETA = START_SIGMA / 2.0  # spread of one game's performance around μ
 TAU = START_SIGMA / 100.0  # σ added before each game, so a rating can still move late
-PROVISIONAL_SIGMA = 6.0  # about eight two-seat games from the start
+# Provisional: fewer games than this, or σ at least this (90% of the start). σ falls slowly at
+# three and four seats, with draws slowest: a σ bar alone (it was 6.0) kept every entrant of a
+# four-seat ladder provisional past 16 games each; after 10 games σ is below 7.5 in every mode
+# unless the results keep contradicting each other (tests/tournament/test_skill.py).
+PROVISIONAL_GAMES = 10
+PROVISIONAL_SIGMA = 7.5
 SISTER_SIGMA = 1.0
 MU_PER_ELO = START_SIGMA / 200.0
 
@@ -58,8 +66,19 @@ def interval(mu: float, sigma: float) -> tuple[float, float]:
     return (mu - 2.0 * sigma, mu + 2.0 * sigma)
 
 
-def is_provisional(sigma: float) -> bool:
-    return sigma >= PROVISIONAL_SIGMA
+def provisional_reason(sigma: float, games: int) -> str | None:
+    """Why a rating is provisional, in words (None: it is not): too few rated games, or an
+    uncertainty still near where every bot starts."""
+    if games < PROVISIONAL_GAMES:
+        return f"{games} of the {PROVISIONAL_GAMES} rated games a rating needs to settle"
+    if sigma >= PROVISIONAL_SIGMA:
+        return (f"its uncertainty σ {sigma:.1f} is still at least {PROVISIONAL_SIGMA:g}: "
+                "its results disagree")  # fmt: skip
+    return None
+
+
+def is_provisional(sigma: float, games: int) -> bool:
+    return provisional_reason(sigma, games) is not None
 
 
 def sister_skill(difficulty: str) -> Skill:

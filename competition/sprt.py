@@ -268,7 +268,8 @@ def verdict(state: SprtState, *, capped: bool) -> str:
     if state.decision == H0:
         return f"H0 accepted: B is not stronger than A by {s.elo1:+g} Elo or more"
     if capped:
-        return f"inconclusive at the cap ({state.groups} seeds): neither bound reached"
+        seeds = f"{state.groups} seed{'s' * (state.groups != 1)}"
+        return f"inconclusive at the cap ({seeds}): neither bound reached"
     return "running: neither bound reached yet"
 
 

@@ -323,8 +323,9 @@ class Narrator:
         return f"{who} selects space {space}"
 
     def _do_fish_action(self, who, seat, action, ev, before):
-        what = str(action.get("action", "")).replace("_", " ")
-        text = f"{who} spends fish: {what}"
+        name = str(action.get("action", ""))
+        what = FISH_ACTION_WORDS.get(name, f"on {name.replace('_', ' ')}")
+        text = f"{who} spends fish {what}"
         gained = ev.get("fish_gained")
         if gained is not None:
             text += f" (gains {gained.get('fish')} fish)"
@@ -475,6 +476,16 @@ class Narrator:
     def _ev_bag_empty(self, e):
         return "The bag is empty"
 
+
+# What a Duel fish purchase buys, as the end of "X spends fish ...": a sentence rather than
+# the action's bare name ("spends fish: move" reads as a command, worse still after "The
+# default policy, playing for X,"). tests/engine/test_narration.py checks every fish action.
+FISH_ACTION_WORDS = {
+    "move": "on an extra step of the Oshax",
+    "jump": "to make the Oshax jump",
+    "treasure": "on a treasure",
+    "discovery": "on an extra discovery",
+}
 
 # The sentence of each action kind and of each event type, by kind: every kind the engine
 # can ask for or log has its entry (tests/engine/test_narration.py reads them off the

@@ -3,6 +3,7 @@
 from django.urls import path
 from django.views.generic import RedirectView
 
+from tournament.get_only import get_only
 from tournament.page_cache import cached_page
 
 from . import api, image_views, views
@@ -15,12 +16,12 @@ urlpatterns = [
     path("api/v1/matches/<int:match_id>/frames", api.replay_frames, name="frames"),
     path("api/v1/matches/<int:match_id>/marks", api.match_marks, name="marks"),
     path("api/v1/replays/frames", api.uploaded_replay_frames, name="upload-frames"),
-    path("replays/<int:match_id>/", views.replay_viewer, name="viewer"),
-    path("replays/file/", views.replay_file_viewer, name="file-viewer"),
+    path("replays/<int:match_id>/", get_only(views.replay_viewer), name="viewer"),
+    path("replays/file/", get_only(views.replay_file_viewer), name="file-viewer"),
     # pictures of a match, drawn on the server (replayfile/images.py)
-    path("matches/<int:match_id>/step/<int:step>.png", image_views.match_step_png,
+    path("matches/<int:match_id>/step/<int:step>.png", get_only(image_views.match_step_png),
          name="step-png"),
-    path("matches/<int:match_id>/summary.gif", image_views.match_summary_gif,
+    path("matches/<int:match_id>/summary.gif", get_only(image_views.match_summary_gif),
          name="summary-gif"),
 ]
 

@@ -72,6 +72,11 @@ class Conflict(ArenaError):
     ALREADY_INVITED = "This user is already invited to the league."
     LEAGUE_NOT_DRAFT = "Entries and start are only possible while the league is a draft."
     LEAGUE_NOT_OPEN = "This league does not accept entries any more."
+    PLAYOFF_FILLED = (
+        "This playoff is filled by {source}: when that league closes its top entrants enter "
+        "and the playoff starts by itself."
+    )
+    NO_WITHDRAWALS = "A bracket's entrants play until they are knocked out: none is withdrawn."
     LEAGUE_NOT_RUNNING = "This league is not running."
     LEAGUE_CLOSED = "This league is closed."
     TOO_FEW_ENTRANTS = "The league needs more entrants to start."

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
+from django.template.defaultfilters import pluralize
 
 from . import formats
 from .models import HeadToHead, League, LeagueEntry
@@ -72,13 +73,14 @@ def rest_reason(
         if fewest >= games_limit:
             return RestState(
                 True,
-                f"every entrant has played at least {games_limit} games; a new entrant or"
+                f"every entrant has played at least {games_limit} game{pluralize(games_limit)}; "
+                "a new entrant or"
                 " version wakes it",
             )
         return RestState(
             False,
             f"plays until every σ < {sigma_limit:g} (widest {widest:.2f}) or every entrant"
-            f" has {games_limit} games (fewest {fewest})",
+            f" has {games_limit} game{pluralize(games_limit)} (fewest {fewest})",
         )
     fewest = min(
         pair_games.get(frozenset(pair), 0) for pair in itertools.combinations(sigmas, 2)

@@ -115,6 +115,8 @@ MIDDLEWARE = [
     "tournament.page_cache.PageCacheMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
+    # Before CSRF: a POST to a read-only page is a 405, not "the form expired".
+    "website.error_pages.MethodGuardMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -325,6 +327,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # The docs page lists the operations folded and leaves out the section of every model
+    # expanded (each model is still shown with its operation): drawing them all took seconds
+    # (tournament/api/schema_views.py keeps the schema itself).
+    "SWAGGER_UI_SETTINGS": {"deepLinking": True, "docExpansion": "list",
+                            "defaultModelsExpandDepth": -1},
     # The error body on every operation, and the replays app's plain Django endpoints.
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
@@ -492,6 +499,9 @@ WORKER_STALE_SECONDS = env_float("WORKER_STALE_SECONDS", 30.0)
 # /metrics (Prometheus) with DEBUG off answers staff and `Authorization: Bearer METRICS_TOKEN`
 # only; with no token set, staff only. With DEBUG on it is open.
 METRICS_TOKEN = env_str("METRICS_TOKEN")
+# Where people get the source (for the command line: `git clone` it); the "Write a bot" page
+# names it. Empty: the page says to ask the server's operator for it.
+SOURCE_REPOSITORY_URL = env_str("SOURCE_REPOSITORY_URL")
 
 # --- Bot sandbox ------------------------------------------------------------------------------
 

@@ -3,8 +3,9 @@
 
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularSwaggerView
 
+from tournament.api.schema_views import CachedSchemaView
 from tournament.health import healthz, status
 from tournament.metrics import metrics
 
@@ -13,7 +14,7 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("status", status, name="status"),
     path("metrics", metrics, name="metrics"),
-    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("api/schema/", CachedSchemaView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/v1/", include("tournament.api.urls")),
     path("", include("website.urls")),

@@ -99,8 +99,7 @@ def _blunder_mark(axes: _Axes, blunder: Mapping[str, Any], names: Sequence[str],
                   mode: Any) -> BlunderMark:
     seat = int(blunder["seat"])
     label = _seat_label(names, seat)
-    word = "round" if mode == "duel" else "day"
-    day = f" in {word} {blunder['day']}" if blunder.get("day") is not None else ""
+    day = f" in day {blunder['day']}" if blunder.get("day") is not None else ""  # the viewer's word
     return BlunderMark(
         seat, label, int(blunder["frame"]), axes.px(blunder["frame"]), axes.py(blunder["after"]),
         f"{label}{day}: {_pct(blunder['before'])} → {_pct(blunder['after'])}"

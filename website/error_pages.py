@@ -7,16 +7,37 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import render
 
 from tournament.api.exceptions import API_PREFIX
+from tournament.get_only import allowed_methods
 
 
 def _parent(path: str) -> str:
     """The page one level up: /leagues/1/invite/ -> /leagues/1/."""
     parent = path.rstrip("/").rsplit("/", 1)[0]
     return f"{parent}/" if parent else "/"
+
+
+class MethodGuardMiddleware:
+    """A method a read-only page does not take (`tournament.get_only`) is answered 405 here,
+    before the CSRF check would call a POST without a token "the form expired";
+    `NotAllowedPageMiddleware` then draws the page."""
+
+    def __init__(self, get_response: Any) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_view(
+        self, request: HttpRequest, view: Any, args: Any, kwargs: Any
+    ) -> HttpResponse | None:
+        allowed = allowed_methods(view)
+        if allowed is not None and request.method not in allowed:
+            return HttpResponseNotAllowed(allowed)
+        return None
 
 
 class NotAllowedPageMiddleware:

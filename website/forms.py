@@ -9,14 +9,16 @@ from typing import Any
 from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
+from django.template.defaultfilters import pluralize
 
 import engine
 from competition.elo import SISTER_RATINGS
 from tournament import formats
 from tournament.bundle_formats import bundle_kinds as kinds
 from tournament.errors import ArenaError
+from tournament.field_labels import LABELS
 from tournament.models import BotVersion, League
-from tournament.services.game_config import solo_difficulty_message
+from tournament.services.game_config import fixed_seats, seat_spans, solo_difficulty_message
 
 MODE_HELP = {
     "standard": "the full game, 2-4 players",
@@ -32,8 +34,8 @@ def mode_choices() -> list[tuple[str, str]]:
     for mode in engine.MODES:
         game_type = engine.mode_class(mode).game_type
         lo, hi = game_type.min_seats, game_type.max_seats
-        seats = f"{lo}" if lo == hi else f"{lo}-{hi}"
-        out.append((mode, f"{mode} — {MODE_HELP.get(mode, 'a game mode')} ({seats} seats)"))
+        seats = f"{lo} seat{pluralize(lo)}" if lo == hi else f"{lo}-{hi} seats"
+        out.append((mode, f"{mode} — {MODE_HELP.get(mode, 'a game mode')} ({seats})"))
     return out
 
 
@@ -118,14 +120,31 @@ def utc_time_field(label: str, help_text: str) -> forms.DateTimeField:
 
 class SoloDifficulty(forms.Form):
     """A solo game needs the sister's difficulty: said next to that field, in plain words,
-    before the service is asked (`solo_what` names what is being made)."""
+    before the service is asked (`solo_what` names what is being made).
+
+    The fields follow the mode: the page's script (site.js, `data-mode-seats`) fixes or
+    bounds the seats as the mode is chosen, and without the script the form itself takes the
+    seats a mode fixes (the Duel 2, solo 1) whatever was sent, so it never refuses a value
+    the mode decides."""
 
     solo_what = "games"
+
+    def mode_seats(self) -> str:
+        """Each mode's (fewest, most) seats, as JSON for the page's script."""
+        return json.dumps(seat_spans())
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         if data.get("mode") == "solo" and not data.get("difficulty"):
             self.add_error("difficulty", solo_difficulty_message(self.solo_what))
+        if "seats" in self.fields:
+            fixed = fixed_seats(data.get("mode"))
+            if fixed is not None:
+                self.errors.pop("seats", None)
+                data["seats"] = fixed
+            elif data.get("seats") is None and "seats" not in self.errors:
+                lo, hi = seat_spans().get(data.get("mode") or "", (2, 4))
+                self.add_error("seats", f"Choose how many seats: {lo} to {hi} in this mode.")
         return data
 
 
@@ -141,8 +160,8 @@ class LeagueForm(SoloDifficulty):
         choices=(), help_text="The rules every match of the league is played by."
     )
     seats = forms.IntegerField(
-        min_value=1, max_value=4, initial=2,
-        help_text="Bots per match. Standard and family: 2-4; Duel: 2; solo: 1.",
+        min_value=1, max_value=4, initial=2, required=False,
+        help_text="Bots per match. Standard and family: 2-4; the Duel is always 2 and solo 1.",
     )  # fmt: skip
     difficulty = forms.ChoiceField(
         choices=[("", "—")] + [(k, k.replace("_", " ")) for k in SISTER_RATINGS],
@@ -210,32 +229,34 @@ class LeagueForm(SoloDifficulty):
         help_text="Optional: the most entrants the league takes.",
     )  # fmt: skip
     best_of = forms.IntegerField(
-        required=False, label="Best of",
+        required=False, label=LABELS["best_of"],
         help_text="Elimination: games of each series, an odd number (3: first to 2 wins), each "
         "on its own deal with the seats swapped. Knockout: games each table plays, the seats "
         "rotating. Empty: 3 for a series, one per seat for a table.",
     )  # fmt: skip
     seeding = forms.ChoiceField(
         choices=[
+            ("", "Default — a playoff by the final order of the league it follows, else "
+                 "by ratings"),
+            ("standings", "Standings — the final order of the league it follows (a season)"),
             ("ratings", "Ratings — each bot's best Elo in its other leagues"),
             ("random", "Random — drawn by the league's seed"),
-            ("standings", "Standings — the final order of the league it follows (a season)"),
         ],
-        initial="ratings", required=False,
+        initial="", required=False, label=LABELS["seeding"],
         help_text="Brackets only: who is seed 1, 2, … The byes go to the top seeds.",
     )  # fmt: skip
     advance = forms.IntegerField(
-        required=False, initial=2, label="Advance per table",
+        required=False, initial=2, label=LABELS["advance"],
         help_text="Knockout only: how many of each table go on to the next round (fewer than "
         "the seats; more go on when needed to fill the next round's tables).",
     )  # fmt: skip
     playoff_of = forms.ModelChoiceField(
-        queryset=League.objects.none(), required=False, label="Playoff of (a season)",
-        help_text="Brackets only: when this league of yours closes, its top entrants enter "
-        "this bracket and it starts by itself.",
+        queryset=League.objects.none(), required=False, label=LABELS["playoff_of"],
+        help_text="Brackets only, for a season: when this league of yours closes, its top "
+        "entrants enter this bracket and it starts by itself.",
     )  # fmt: skip
     playoff_top = forms.IntegerField(
-        required=False, label="How many enter the playoff",
+        required=False, label=LABELS["playoff_top"],
         help_text="With “Playoff of”: the top N of that league's final order (e.g. 8).",
     )  # fmt: skip
     decision_time_limit = forms.FloatField(
@@ -305,7 +326,7 @@ class LeagueForm(SoloDifficulty):
             "division_every": d["division_every"] or 10,
         }  # fmt: skip
         own = {  # the formats that do not take them ignore these fields (they are hidden)
-            "best_of": d["best_of"], "seeding": d["seeding"] or "ratings", "advance": d["advance"],
+            "best_of": d["best_of"], "seeding": d["seeding"] or None, "advance": d["advance"],
             "playoff_of": d["playoff_of"].pk if d["playoff_of"] else None,
             "playoff_top": d["playoff_top"],
         }  # fmt: skip
@@ -362,6 +383,10 @@ class ChallengeForm(SoloDifficulty):
             chosen.pop()
         if None in chosen:
             raise forms.ValidationError("Fill the seats in order, without gaps.")
+        most = seat_spans().get(data.get("mode") or "", (1, len(self.SEATS)))[1]
+        if len(chosen) > most:
+            self.add_error(self.SEATS[most], f"A {data['mode']} game seats {most} "
+                           f"bot{pluralize(most)}: leave Seat {most} and after empty.")  # fmt: skip
         data["versions"] = chosen
         return data
 
@@ -390,8 +415,10 @@ class PairedForm(SoloDifficulty):
         choices=[("", "—")] + [(k, k.replace("_", " ")) for k in SISTER_RATINGS],
         required=False, help_text="Solo only: the sister player's strength.",
     )  # fmt: skip
-    seats = forms.IntegerField(min_value=1, max_value=4, initial=2,
-                               help_text="Players per game (the Duel 2, solo 1).")  # fmt: skip
+    seats = forms.IntegerField(
+        min_value=1, max_value=4, initial=2, required=False,
+        help_text="Players per game (the Duel is always 2, solo 1).",
+    )  # fmt: skip
     seeds = forms.IntegerField(
         min_value=1, max_value=1000, initial=200, label="Seeds at most",
         help_text="The cap, in deals. Each is played by A and by B in every seat (seeds x "
@@ -417,6 +444,19 @@ class PairedForm(SoloDifficulty):
             field.queryset = versions if versions is not None else BotVersion.objects.none()
             field.label_from_instance = lambda v: f"{v.bot.name} v{v.number}"
         self.fields["opponent"].empty_label = "— the built-in random bot —"
+
+    def clean(self) -> dict[str, Any]:
+        """The SPRT's settings said as the form labels them (the service's words name the
+        API's fields, elo0 and elo1)."""
+        data = super().clean()
+        elo0, elo1 = data.get("elo0"), data.get("elo1")
+        if elo0 is not None and elo1 is not None and not elo0 < elo1:
+            self.add_error("elo1", f"H1: Elo ({elo1:g}) must be above H0: Elo ({elo0:g}).")
+        for name, label in (("alpha", "α"), ("beta", "β")):
+            value = data.get(name)
+            if value is not None and not 0 < value < 0.5:
+                self.add_error(name, f"{label} must be between 0 and 0.5.")
+        return data
 
     def service_kwargs(self) -> dict[str, Any]:
         d = self.cleaned_data

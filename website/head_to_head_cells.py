@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from django.template.defaultfilters import floatformat
+from django.template.defaultfilters import floatformat, pluralize
 from django.utils.safestring import SafeString, mark_safe
 
 SELF = '<td class="self">—</td>'
@@ -19,7 +19,7 @@ def _cell(record: Any) -> str:
         return SELF
     if not record.games:
         return NEVER
-    title = f"{record.games} games"
+    title = f"{record.games} game{pluralize(record.games)}"
     if record.mean_score_diff is not None:
         title += f", mean score difference {floatformat(record.mean_score_diff, 1)}"
     ahead = "rec-ahead" if record.wins > record.losses else ""

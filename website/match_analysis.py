@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
+
 from replayfile.win_chances import BLUNDER_DROP
 from tournament.models import Match, MatchAnalysis
 
@@ -17,8 +19,11 @@ def analysis_context(match: Match) -> dict[str, Any]:
     if match.status != Match.Status.FINISHED or not match.replay_name:
         return {}
     analysis = MatchAnalysis.objects.filter(match=match).first()
-    context: dict[str, Any] = {"analysis": analysis, "show_chances": True,
-                               "blunder_drop": round(BLUNDER_DROP * 100)}
+    context: dict[str, Any] = {
+        "analysis": analysis, "show_chances": True, "blunder_drop": round(BLUNDER_DROP * 100),
+        # what a request plays: the playouts of each point, said as they are
+        "analysis_playouts": analysis.playouts if analysis else settings.ANALYSIS_PLAYOUTS,
+    }  # fmt: skip
     if analysis is None or analysis.status != MatchAnalysis.Status.DONE:
         return context
     result = analysis.result or {}
@@ -36,8 +41,7 @@ def analysis_context(match: Match) -> dict[str, Any]:
         elif point.get("final"):
             label = "result"
         else:
-            label = f"end of {'round' if result.get('mode') == 'duel' else 'day'} " \
-                    f"{_previous_day(points, i)}"
+            label = f"end of day {_previous_day(points, i)}"  # the viewer's word, the Duel's too
         cells = [f"{c * 100:.0f}% ({e:g})" for c, e in zip(point["chances"], point["expected"],
                                                            strict=True)]
         if solo:

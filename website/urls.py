@@ -6,6 +6,7 @@ from django.urls import path, reverse_lazy
 from django.views.generic import RedirectView
 
 from replays.views import match_embed
+from tournament.get_only import get_only
 from tournament.page_cache import cached_page
 
 from .spoilers import spoilers_toggle
@@ -40,12 +41,12 @@ class FaviconRedirect(RedirectView):
 
 urlpatterns = [
     path("favicon.ico", FaviconRedirect.as_view(), name="favicon"),
-    path("", public.home, name="home"),
-    path("spoilers/", spoilers_toggle, name="spoilers"),
-    path("docs/protocol/", docs.protocol, name="protocol"),
-    path("write-a-bot/", starter.write_a_bot, name="write-a-bot"),
-    path("write-a-bot/<slug:slug>.zip", starter.starter_kit, name="starter-kit"),
-    path("docs/<slug:name>/", docs.document, name="doc"),
+    path("", get_only(public.home), name="home"),
+    path("spoilers/", get_only(spoilers_toggle), name="spoilers"),
+    path("docs/protocol/", get_only(docs.protocol), name="protocol"),
+    path("write-a-bot/", get_only(starter.write_a_bot), name="write-a-bot"),
+    path("write-a-bot/<slug:slug>.zip", get_only(starter.starter_kit), name="starter-kit"),
+    path("docs/<slug:name>/", get_only(docs.document), name="doc"),
     # accounts: Django's views with the site's templates
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/login/", auth_views.LoginView.as_view(redirect_authenticated_user=True),
@@ -64,27 +65,28 @@ urlpatterns = [
          name="password_reset_confirm"),
     path("accounts/password/reset/complete/", auth_views.PasswordResetCompleteView.as_view(),
          name="password_reset_complete"),
-    path("accounts/", accounts.account, name="account"),
+    path("accounts/", get_only(accounts.account), name="account"),
     path("accounts/token/", accounts.token_regenerate, name="token-regenerate"),
     # authors
-    path("dashboard/", authors.dashboard, name="dashboard"),
-    path("bots/", cached_page(public.bot_list), name="bots"),
+    path("dashboard/", get_only(authors.dashboard), name="dashboard"),
+    path("bots/", get_only(cached_page(public.bot_list)), name="bots"),
     path("bots/new/", authors.bot_create, name="bot-new"),
-    path("bots/<int:bot_id>/", cached_page(public.bot_detail), name="bot"),
+    path("bots/<int:bot_id>/", get_only(cached_page(public.bot_detail)), name="bot"),
     path("bots/<int:bot_id>/upload/", authors.bot_upload, name="bot-upload"),
     path("bots/<int:bot_id>/retire/", authors.bot_retire, name="bot-retire"),
-    path("versions/<int:version_id>/", public.version_detail, name="version"),
-    path("versions/<int:version_id>/status/", public.version_status, name="version-status"),
+    path("versions/<int:version_id>/", get_only(public.version_detail), name="version"),
+    path("versions/<int:version_id>/status/", get_only(public.version_status),
+         name="version-status"),
     path("versions/<int:version_id>/resume/", authors.version_resume, name="version-resume"),
     path("entries/", authors.league_enter, name="enter"),
     path("challenge/", authors.challenge, name="challenge"),
     path("paired/new/", paired.paired_new, name="paired-new"),
-    path("paired/<int:comparison_id>/", paired.paired_detail, name="paired"),
+    path("paired/<int:comparison_id>/", get_only(paired.paired_detail), name="paired"),
     # leagues
-    path("leagues/", cached_page(public.league_list), name="leagues"),
+    path("leagues/", get_only(cached_page(public.league_list)), name="leagues"),
     path("leagues/new/", organisers.league_create, name="league-new"),
-    path("leagues/<int:league_id>/", cached_page(public.league_detail), name="league"),
-    path("leagues/<int:league_id>/bracket/", cached_page(brackets.league_bracket),
+    path("leagues/<int:league_id>/", get_only(cached_page(public.league_detail)), name="league"),
+    path("leagues/<int:league_id>/bracket/", get_only(cached_page(brackets.league_bracket)),
          name="league-bracket"),
     path("leagues/<int:league_id>/invite/", organisers.league_invite, name="league-invite"),
     path("leagues/<int:league_id>/entries/add/", events.league_entry_add, name="league-entry-add"),
@@ -98,9 +100,9 @@ urlpatterns = [
     ],
     path("leagues/<int:league_id>/close/", organisers.league_close, name="league-close"),
     # matches
-    path("matches/", cached_page(public.match_list), name="matches"),
-    path("matches/<int:match_id>/", public.match_detail, name="match"),
+    path("matches/", get_only(cached_page(public.match_list)), name="matches"),
+    path("matches/<int:match_id>/", get_only(public.match_detail), name="match"),
     path("matches/<int:match_id>/analysis/", analysis.match_analysis, name="match-analysis"),
     # the viewer alone, for other sites' iframes (the only route that may be framed)
-    path("embed/matches/<int:match_id>/", match_embed, name="match-embed"),
+    path("embed/matches/<int:match_id>/", get_only(match_embed), name="match-embed"),
 ]

@@ -47,4 +47,5 @@ def describe_mode(league: dict) -> str:
     """``duel, 2 seats``; solo with its difficulty."""
     if league["mode"] == "solo":
         return f"solo, {(league.get('options') or {}).get('difficulty', '?')}"
-    return f"{league['mode']}, {league['seats']} seats"
+    seats = league["seats"]
+    return f"{league['mode']}, {seats} seat{'s' * (seats != 1)}"

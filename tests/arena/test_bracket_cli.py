@@ -21,7 +21,7 @@ def test_an_organiser_runs_a_bracket_from_the_command_line(server, capsys, make_
     code, _, err = cli(capsys, "league", "create", "CLI bracket", "--mode", "duel", "--seats",
                        "2", "--format", "double_elim", "--best-of", "2")  # fmt: skip
     assert code == 3 and err.count("\n") == 1
-    assert "best_of must be an odd number from 1 to 9." in err
+    assert "Best of must be an odd number from 1 to 9." in err
     code, out, err = cli(capsys, "league", "create", "CLI bracket", "--mode", "duel", "--seats",
                          "2", "--format", "double_elim", "--best-of", "1",
                          "--seeding", "random")  # fmt: skip

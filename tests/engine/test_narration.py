@@ -11,7 +11,15 @@ import pytest
 import engine
 from engine import available_modes, mode_class, new_game
 from engine.bots import make_bot
-from engine.narration import EVENT_SENTENCES, MERGED, STEP_SENTENCES, Narrator, seat_names
+from engine.modes.duel.actions import FISH_ACTIONS
+from engine.narration import (
+    EVENT_SENTENCES,
+    FISH_ACTION_WORDS,
+    MERGED,
+    STEP_SENTENCES,
+    Narrator,
+    seat_names,
+)
 
 
 def _play(mode: str, seats: int, seed: int, narrator_for=None):
@@ -118,3 +126,13 @@ def test_every_event_the_engine_logs_has_its_sentence_or_is_told_by_its_step() -
     told = set(EVENT_SENTENCES) | MERGED
     assert logged <= told, sorted(logged - told)
     assert told <= logged, sorted(told - logged)
+
+
+def test_every_duel_fish_purchase_reads_as_a_sentence() -> None:
+    """A fish purchase says what it buys, so the default policy's narration of it still reads
+    (tests/replays/test_fault_notes.py): never "spends fish: move"."""
+    assert set(FISH_ACTION_WORDS) == set(FISH_ACTIONS)
+    narrator = Narrator(new_game("duel", 2, 1), ["cats (seat 0)", "dogs (seat 1)"], lambda s: True)
+    for name in FISH_ACTIONS:
+        say = narrator.step(0, {"kind": "fish_action", "action": name})
+        assert say == f"cats (seat 0) spends fish {FISH_ACTION_WORDS[name]}"

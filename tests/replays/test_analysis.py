@@ -11,6 +11,7 @@ import pytest
 from replayfile.format import decode
 from replayfile.win_chances import BLUNDER_DROP, analyse, blunders_of
 from replays.storage import open_replay
+from tournament.models import MatchAnalysis
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -152,3 +153,25 @@ def test_the_match_page_requests_and_draws_the_chances(stored_match, client, few
         assert frame
     for link in re.findall(rf'href="/matches/{match.pk}/\?step=(\d+)"', chart):
         assert 0 <= int(link) <= len(decode(open_replay(match.replay_name))["steps"])
+
+
+def test_the_analysis_texts_say_what_is_played_and_wait_in_place(stored_match, client,
+                                                                  few_playouts):
+    """The offer says the true number of playouts; a queued analysis says so and carries the
+    API address the page's script polls (no "reload in a minute"); the Duel's points and
+    blunders are told by day, the viewer's word."""
+    match = stored_match("duel", seed=3, seats=2)
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    assert "from there 3 times with the house bots" in page and "many times" not in page
+    row = MatchAnalysis.objects.create(match=match, playouts=3)
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    assert f'data-analysis-poll="/api/v1/matches/{match.pk}/analysis/"' in page
+    assert "updates by itself" in page and "Reload this page in a minute" not in page
+    assert client.get(f"/api/v1/matches/{match.pk}/analysis/").json()["status"] == row.status
+    row.delete()
+    client.force_login(match.seats.first().bot_version.bot.owner)
+    client.post(f"/matches/{match.pk}/analysis/")
+    chart = client.get(f"/matches/{match.pk}/").content.decode()
+    chart = chart[chart.index('id="chances"'):]
+    rows = re.findall(r'<th scope="row">([^<]+)</th>', chart)
+    assert "end of day 1" in rows and not any("round" in r for r in rows)

@@ -6,6 +6,7 @@ var/screenshots/images)."""
 from __future__ import annotations
 
 import os
+import threading
 from pathlib import Path
 
 import pytest
@@ -83,4 +84,30 @@ def test_the_chances_chart_shows_links_blunders_and_passes_axe(
                 " return c.style.display !== 'none' && Math.abs(c.getAttribute('x1') - x) < 1; }",
                 arg=mark_x)
             page.close()
+        assert errors == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_queued_analysis_appears_without_a_reload(live_server, chromium_executable,
+                                                    stored_match, settings):
+    """The page of a match whose analysis is queued polls the API and swaps in the chart once
+    a worker has run it: the page is never reloaded (a marker set on window survives)."""
+    from tournament.models import MatchAnalysis
+    from tournament.services.analysis import match_analysis_run
+
+    settings.ANALYSIS_PLAYOUTS = 1
+    match = stored_match("duel", seed=5, seats=2)
+    row = MatchAnalysis.objects.create(match=match, playouts=1)
+    with _chromium(chromium_executable) as (new_page, errors):
+        page = new_page(viewport={"width": 1280, "height": 900})
+        page.goto(f"{live_server.url}/matches/{match.pk}/")
+        assert page.locator("[data-analysis-poll]").count() == 1
+        page.evaluate("window.stillThisPage = true")
+        worker = threading.Thread(target=match_analysis_run, kwargs={"analysis_id": row.pk})
+        worker.start()  # a worker's thread: Playwright's own thread runs an event loop
+        worker.join()
+        page.wait_for_selector("#chances-details", state="attached", timeout=30_000)
+        assert page.evaluate("window.stillThisPage === true")
+        assert page.locator("[data-analysis-poll]").count() == 0
+        page.close()
         assert errors == []

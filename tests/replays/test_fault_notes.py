@@ -58,6 +58,8 @@ def test_a_default_move_is_narrated_as_the_default_policys():
         "The default policy, playing for cats (seat 1), takes the blue cat")
     assert default_say("pass", "cats (seat 1)") == (
         "The default policy, playing for cats (seat 1): pass")
+    assert default_say("cats (seat 1) spends fish on a treasure", "cats (seat 1)") == (
+        "The default policy, playing for cats (seat 1), spends fish on a treasure")
 
 
 def test_a_public_fault_keeps_listed_keys_only():

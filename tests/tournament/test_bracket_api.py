@@ -20,11 +20,11 @@ def test_bad_bracket_settings_get_a_400_with_a_plain_message(organiser):
     client = client_for(organiser)
     response = _create(client, best_of=2)
     assert response.status_code == 400
-    assert "best_of must be an odd number" in response.json()["error"]["message"]
+    assert "Best of must be an odd number" in response.json()["error"]["message"]
     response = _create(client, format="knockout", seats=2)
     assert response.status_code == 400 and "3- and 4-seat" in response.json()["error"]["message"]
     response = _create(client, format="ladder", best_of=3)
-    assert response.status_code == 400 and "best_of" in response.json()["error"]["message"]
+    assert response.status_code == 400 and "Best of" in response.json()["error"]["message"]
     assert not League.objects.exists()
 
 

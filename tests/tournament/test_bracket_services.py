@@ -162,9 +162,9 @@ def test_season_ladder_close_starts_its_playoff(
         ({"format": "double_elim", "seats": 4, "mode": "standard"}, "2-seat modes"),
         ({"format": "knockout", "seats": 2}, "3- and 4-seat modes"),
         ({"format": "single_elim", "best_of": 4}, "odd number"),
-        ({"format": "knockout", "seats": 4, "mode": "standard", "advance": 4}, "advance"),
-        ({"format": "single_elim", "seeding": "standings"}, "playoff_of"),
-        ({"format": "single_elim", "seeding": "luck"}, "seeding must be one of"),
+        ({"format": "knockout", "seats": 4, "mode": "standard", "advance": 4}, "Advance per table"),
+        ({"format": "single_elim", "seeding": "standings"}, "under “Playoff of”"),
+        ({"format": "single_elim", "seeding": "luck"}, "Seeding must be one of"),
         ({"format": "single_elim", "playoff_of": 999999, "playoff_top": 4}, "does not exist"),
     ],
 )

@@ -30,9 +30,9 @@ BUDGETS = {
     "api_bot": 7,  # with its titles (podium places)
     "html_matches": 3,
     "html_leagues": 2,  # the count for the pager, the page with entrants and leaders
-    # head-to-head and chart from kept rows, not from the history; faults by kind; and the
-    # podium (closed) or the playoff that follows it (open)
-    "html_league": 10,
+    # head-to-head and chart from kept rows, not from the history; faults by kind; the podium
+    # (closed) and the playoff that follows it (linked before and after the close)
+    "html_league": 11,
     "html_bot": 14,  # with its titles (podium places)
 }
 

@@ -70,10 +70,30 @@ def test_solo_against_the_sister_and_bad_input():
 def test_shown_numbers():
     assert skill.conservative(25.0, 25.0 / 3.0) == pytest.approx(0.0)
     assert skill.interval(25.0, 2.0) == (21.0, 29.0)
-    assert skill.is_provisional(skill.START_SIGMA)
-    assert not skill.is_provisional(skill.PROVISIONAL_SIGMA - 0.01)
+    assert skill.is_provisional(skill.START_SIGMA, 50)
+    assert skill.is_provisional(1.0, skill.PROVISIONAL_GAMES - 1)
+    assert not skill.is_provisional(skill.PROVISIONAL_SIGMA - 0.01, skill.PROVISIONAL_GAMES)
     p = skill.win_probabilities([skill.Skill(30, 2), skill.Skill(20, 2)])
     assert p[0] > 0.8 and sum(p) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_a_ladder_settles_after_sixteen_games_each(seats):
+    """Random results among equals, half of them draws (σ falls slowest so): after 16 games
+    each no entrant is provisional any more, and after 9 every one still is."""
+    rng = random.Random(seats)
+    ratings, games = [skill.START] * 8, [0] * 8
+    seen = {}
+    while min(games) < 16:
+        table = rng.sample(range(8), seats)
+        ranks = [1] * seats if rng.random() < 0.5 else rng.sample(range(1, seats + 1), seats)
+        updated = skill.match_update([ratings[i] for i in table], ranks)
+        for i, after in zip(table, updated, strict=True):
+            ratings[i], games[i] = after, games[i] + 1
+            seen.setdefault(games[i], []).append(skill.is_provisional(after.sigma, games[i]))
+    assert all(seen[9]) and not any(p for n in range(16, max(seen) + 1) for p in seen[n])
+    reason = skill.provisional_reason(skill.START_SIGMA, 3)
+    assert reason == "3 of the 10 rated games a rating needs to settle"
 
 
 def test_win_probabilities_are_openskills_own():
@@ -276,7 +296,7 @@ def test_league_created_with_conservative_order(organiser):
         format="json",
     )  # fmt: skip
     assert response.status_code == 201 and response.json()["ladder_order"] == "conservative"
-    with pytest.raises(Exception, match="ladder_order must be one of"):
+    with pytest.raises(Exception, match="Ladder order must be one of"):
         ls.league_create(
             organiser=organiser, name="x", mode="duel", seats=2, format="ladder", ladder_order="x"
         )

@@ -38,7 +38,8 @@ def test_organiser_creates_an_elimination_bracket_and_a_knockout(
         assert page.locator("#field-best_of").is_hidden()  # round robin: no bracket fields
         page.fill("#id_name", "Winter cup")
         page.select_option("#id_mode", "duel")
-        page.fill("#id_seats", "2")
+        # the Duel fixes its seats: the field is set to 2 and hidden (the script follows the mode)
+        assert page.locator("#field-seats").is_hidden() and page.input_value("#id_seats") == "2"
         page.select_option("#id_format", "double_elim")
         assert page.locator("#field-best_of").is_visible()
         assert page.locator("#field-seeding").is_visible()
@@ -46,7 +47,7 @@ def test_organiser_creates_an_elimination_bracket_and_a_knockout(
         page.fill("#id_best_of", "2")
         page.click("main form button[type=submit]")
         error = page.locator("#field-best_of .errorlist")
-        assert error.inner_text() == "best_of must be an odd number from 1 to 9."
+        assert error.inner_text() == "Best of must be an odd number from 1 to 9."
         audit.check(page, "bracket-create-error")
         page.fill("#id_best_of", "3")
         page.select_option("#id_seeding", "random")

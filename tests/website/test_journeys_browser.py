@@ -136,8 +136,7 @@ def test_every_role_in_the_browser(live_server, chromium_executable, axe, make_u
             _login(organiser, base, "olga", "/leagues/new/")
             audit.check(organiser, "league-new")
             organiser.fill("#id_name", "Browser duel")
-            organiser.select_option("#id_mode", "duel")
-            organiser.fill("#id_seats", "2")
+            organiser.select_option("#id_mode", "duel")  # its 2 seats are set by the page
             organiser.select_option("#id_format", "round_robin")
             organiser.click("main form button[type=submit]")
             organiser.wait_for_url(re.compile(r".*/leagues/\d+/$"))
@@ -189,6 +188,7 @@ def test_every_role_in_the_browser(live_server, chromium_executable, axe, make_u
             author.goto(f"{base}/challenge/")
             audit.check(author, "challenge")
             author.select_option("#id_mode", "duel")
+            assert author.locator("#field-seat_2").is_hidden()  # the Duel seats two
             author.select_option("#id_seat_0", label="whiskers v1")
             author.select_option("#id_seat_1", label="greedy v1")
             author.click("main form button[type=submit]")

@@ -404,11 +404,17 @@ def test_organiser_creates_invites_starts_pauses_closes(client, organiser, autho
     for word in ("Rules every match", "Bots per match", "Swiss only", "Round robin only",
                  "time bank", "Private: only the users"):  # fmt: skip
         assert word.lower() in form.lower(), word
-    bad = client.post("/leagues/new/", {"name": "Bad", "mode": "duel", "seats": 3,
-                                        "format": "ladder", "rounds": 3, "seeds": 1,
+    bad = client.post("/leagues/new/", {"name": "Bad", "mode": "standard", "seats": 4,
+                                        "format": "single_elim", "rounds": 3, "seeds": 1,
                                         "decision_time_limit": 1, "time_bank": 30,
                                         "ladder_order": "elo"})  # fmt: skip
-    assert bad.status_code == 200 and b"2 seats" in bad.content
+    assert bad.status_code == 200 and b"2-seat modes" in bad.content
+    # the Duel fixes its seats: a stale 3 is taken as 2, never refused
+    duel = client.post("/leagues/new/", {"name": "Fixed", "mode": "duel", "seats": 3,
+                                         "format": "ladder", "rounds": 3, "seeds": 1,
+                                         "decision_time_limit": 1, "time_bank": 30,
+                                         "ladder_order": "elo"})  # fmt: skip
+    assert duel.status_code == 302 and League.objects.get(name="Fixed").seats == 2
     made = client.post("/leagues/new/", {
         "name": "Autumn", "mode": "duel", "seats": 2, "format": "ladder", "rounds": 3,
         "seeds": 1, "decision_time_limit": 1, "time_bank": 30,

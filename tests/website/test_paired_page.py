@@ -156,15 +156,15 @@ def test_compare_form_starts_a_comparison_and_explains_refusals(client, make_use
     assert (comparison.elo0, comparison.elo1, comparison.alpha, comparison.beta) == (
         -5, 10, 0.05, 0.1)
     assert comparison.games.count() == 12
-    # Bounds the wrong way round: the form shows the service's one plain message.
+    # Bounds the wrong way round: one plain message, naming the fields as the form does.
     wrong = client.post("/paired/new/", {**data, "elo0": 10, "elo1": 2})
     assert wrong.status_code == 200
-    assert wrong.context["form"].non_field_errors() == [
-        "the SPRT's lower bound elo0 (10) must be below elo1 (2)."]
+    assert wrong.context["form"].errors["elo1"] == ["H1: Elo (2) must be above H0: Elo (10)."]
     assert PairedComparison.objects.count() == 1
-    # The service's rules come back on the form: too many seats for the Duel, not the owner.
-    bad = client.post("/paired/new/", {**data, "seats": 3})
-    assert bad.status_code == 200 and "seats" in bad.context["form"].errors
+    # The service's rules come back on the form: too many games, not the owner. (The Duel's
+    # seats are its own: a stale 3 is taken as 2, never refused.)
+    bad = client.post("/paired/new/", {**data, "mode": "standard", "seats": 4, "seeds": 1000})
+    assert bad.status_code == 200 and "seeds" in bad.context["form"].errors
     client.force_login(stranger)
     refused = client.post("/paired/new/", data)
     assert "Only the owner of bot A or B" in " ".join(refused.context["form"].non_field_errors())

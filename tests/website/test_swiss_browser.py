@@ -49,8 +49,7 @@ def test_organiser_runs_a_swiss_with_points(live_server, chromium_executable, ax
             audit.watch(page)
             _login(page, base, "olga", "/leagues/new/")
             page.fill("#id_name", "Autumn Swiss")
-            page.select_option("#id_mode", "duel")
-            page.fill("#id_seats", "2")
+            page.select_option("#id_mode", "duel")  # its 2 seats are set by the page
             page.select_option("#id_format", "swiss")
             assert page.is_visible("#id_points_table") and not page.is_visible("#id_seeds")
             page.fill("#id_rounds", "3")

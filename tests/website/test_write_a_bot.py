@@ -100,3 +100,18 @@ def test_only_running_ladders_the_visitor_may_see_are_offered(client, organiser)
     assert f'href="/leagues/{public.pk}/"' in html
     assert "Staff ladder" not in html and "Draft ladder" not in html
     assert draft.status == League.Status.DRAFT
+
+
+def test_instructions_never_point_into_the_repository(client, settings, author) -> None:
+    """The site's instructions offer its own downloads; where a clone is meant, the source's
+    address comes from SOURCE_REPOSITORY_URL (and the page asks the operator when unset)."""
+    settings.SOURCE_REPOSITORY_URL = ""
+    page = client.get("/write-a-bot/").content.decode()
+    assert "clone of Isle Arena" not in page and "operator can point you to" in page
+    settings.SOURCE_REPOSITORY_URL = "https://git.example.org/isle-arena"
+    page = client.get("/write-a-bot/").content.decode()
+    assert 'href="https://git.example.org/isle-arena"' in page
+    assert "git clone https://git.example.org/isle-arena isle-arena" in page
+    client.force_login(author)
+    dashboard = client.get("/dashboard/").content.decode()
+    assert "examples/" not in dashboard and 'href="/write-a-bot/"' in dashboard

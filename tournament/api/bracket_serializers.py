@@ -17,8 +17,9 @@ class BracketInputFields(serializers.Serializer):
         required=False, help_text="elimination: games of a series (odd); knockout: of a table"
     )
     seeding = serializers.CharField(
-        required=False, default=Bracket.Seeding.RATINGS,
-        help_text="standings (of playoff_of), ratings or random",
+        required=False,
+        help_text="standings (the final order of playoff_of), ratings or random; by default "
+        "standings for a playoff, ratings for any other bracket",
     )  # fmt: skip
     advance = serializers.IntegerField(required=False, help_text="knockout: top k per table")
     playoff_of = serializers.IntegerField(

@@ -15,6 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from ..errors import ArenaError, RateLimited
+from ..field_labels import LABELS
 
 
 def error_body(code: str, message: str, fields: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -48,7 +49,8 @@ def _summary(fields: dict[str, list[str]]) -> str:
     parts = []
     for name, messages in fields.items():
         text = "; ".join(messages)
-        parts.append(text if name == "non_field_errors" else f"{name}: {text}")
+        label = LABELS.get(name, name)  # a league's fields as the site's form names them
+        parts.append(text if name == "non_field_errors" else f"{label}: {text}")
     return " | ".join(parts) or "Invalid input."
 
 

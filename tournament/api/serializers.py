@@ -29,6 +29,7 @@ from ..models import (
 )
 from ..private_output import failure_kind, may_see_private
 from ..selectors.brackets import league_podium
+from ..services.game_config import fixed_seats
 from ..standings import league_bye_points, league_points
 from .bracket_serializers import (
     BracketInputFields,
@@ -177,7 +178,8 @@ class _SkillFields(serializers.Serializer):
     openskill_sigma = serializers.SerializerMethodField()
     conservative = serializers.SerializerMethodField(help_text="mu - 3 sigma")
     provisional = serializers.SerializerMethodField(
-        help_text=f"sigma is still at least {skill.PROVISIONAL_SIGMA}: too few games to be sure"
+        help_text=f"fewer than {skill.PROVISIONAL_GAMES} rated games, or sigma still at least "
+        f"{skill.PROVISIONAL_SIGMA}: the rating has not settled"
     )
 
     def get_openskill_mu(self, entry: LeagueEntry) -> float:
@@ -190,7 +192,7 @@ class _SkillFields(serializers.Serializer):
         return round(skill.conservative(entry.openskill_mu, entry.openskill_sigma), 3)
 
     def get_provisional(self, entry: LeagueEntry) -> bool:
-        return skill.is_provisional(entry.openskill_sigma)
+        return skill.is_provisional(entry.openskill_sigma, entry.games)
 
 
 class EntryRatingOutput(_SkillFields, serializers.ModelSerializer):
@@ -343,7 +345,10 @@ class ChallengeInput(MatchInput):
 class LeagueInput(StrictInput, BracketInputFields):
     name = serializers.CharField(max_length=100)
     mode = serializers.CharField(max_length=16)
-    seats = serializers.IntegerField(min_value=1, max_value=4)
+    seats = serializers.IntegerField(
+        min_value=1, max_value=4, required=False,
+        help_text="bots per match; may be left out for a mode that fixes it (duel 2, solo 1)",
+    )  # fmt: skip
     format = serializers.ChoiceField(choices=League.Format.choices)  # see __init__
     options = serializers.DictField(required=False, default=dict)
     public = serializers.BooleanField(required=False, default=True)
@@ -379,6 +384,17 @@ class LeagueInput(StrictInput, BracketInputFields):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["format"].choices = formats.choices()  # every registered format
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        """Seats left out: the mode's own, when it fixes them."""
+        attrs = super().validate(attrs)
+        if attrs.get("seats") is None:
+            fixed = fixed_seats(attrs.get("mode"))
+            if fixed is None:
+                raise serializers.ValidationError(
+                    {"seats": ["Give the seats (bots per match): this mode takes 2 to 4."]})
+            attrs["seats"] = fixed
+        return attrs
 
 
 class LeagueUpdateInput(StrictInput):

@@ -12,7 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from .. import formats, selectors
+from .. import field_labels, formats, selectors
 from ..client_address import client_address
 from ..errors import NotFound, ValidationFailed
 from ..ladder_rest import ladder_rest_states
@@ -203,7 +203,8 @@ class LeagueListApi(FilteredListApi):
         taken = formats.get(fields["format"]).settings_fields
         if any(k not in taken and k != "seeding" for k in bracket):  # seeding: its default
             raise ValidationFailed(
-                f"{', '.join(sorted(bracket))}: only for the elimination and knockout formats.",
+                f"{field_labels.labels(sorted(bracket))}: only for the elimination and knockout "
+                "formats.",
                 fields={k: ["bracket formats only"] for k in bracket},
             )
         own = {k: v for k, v in bracket.items() if k in taken}

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Any, ClassVar, NamedTuple
 
 from ..errors import Conflict, Faults
+from ..field_labels import label
 from ..models import League, LeagueEntry, Match
 from ..selectors import league_ladder
 from ..selectors.entries import active_entries
@@ -44,6 +45,11 @@ class Format:
     has_bracket: ClassVar[bool] = False  # keeps a Bracket: settings, a bracket page, playoffs
     settings_fields: ClassVar[tuple[str, ...]] = ()  # its own settings, beside the league's
     league_fields: ClassVar[frozenset[str]] = frozenset()  # the format-only League fields it uses
+    # its places come from the rating ladder: the league page shows the Elo ladder and the
+    # organiser chooses what orders it (a bracket's come from its series instead)
+    rated_ladder: ClassVar[bool] = True
+    # an entrant may be withdrawn while it runs (its results stay); a bracket's may not
+    withdraws_while_running: ClassVar[bool] = True
 
     # --- settings ---------------------------------------------------------------------------
 
@@ -55,7 +61,7 @@ class Format:
         faults = Faults()
         given = {name for name, value in settings.items() if value is not None}
         for name in sorted(given - set(self.settings_fields)):
-            faults.add(name, f"{name} is not a setting of a {self.label} league.",
+            faults.add(name, f"{label(name)} is not a setting of a {self.label} league.",
                        f"not for {self.key}")  # fmt: skip
         return faults
 
@@ -66,6 +72,27 @@ class Format:
 
     def created(self, league: League, settings: dict[str, Any]) -> None:
         """Store the format's own settings of a league just created (in its transaction)."""
+
+    # --- entries ----------------------------------------------------------------------------
+
+    def filled_by(self, league: League) -> League | None:
+        """The league that will fill this one's entries and start it when it closes (a
+        playoff waiting on its season's league), while it has not; None for most."""
+        return None
+
+    def takes_entries(self, league: League) -> bool:
+        """Whether entrants may be added now: a draft not filled by another league, or a
+        continuous format (a ladder) while it runs."""
+        if league.status == League.Status.DRAFT:
+            return self.filled_by(league) is None
+        return self.continuous and league.status in (League.Status.RUNNING,
+                                                     League.Status.PAUSED)  # fmt: skip
+
+    def takes_withdrawals(self, league: League) -> bool:
+        """Whether the organiser may remove an entrant now (one that played is withdrawn)."""
+        if league.status == League.Status.DRAFT:
+            return self.filled_by(league) is None
+        return self.withdraws_while_running and league.status != League.Status.CLOSED
 
     # --- running ----------------------------------------------------------------------------
 

@@ -28,10 +28,29 @@ BRACKET_SETTINGS = ("best_of", "seeding", "advance", "playoff_of", "playoff_top"
 DONE = BracketSeries.Status.DONE
 
 
+def seeding_of(settings: dict[str, Any]) -> str:
+    """The seeding asked for, else the default: a playoff is seeded by the final order of the
+    league it follows (a season's point), any other bracket by ratings."""
+    chosen = settings.get("seeding")
+    if chosen:
+        return chosen
+    return Bracket.Seeding.STANDINGS if settings.get("playoff_of") else Bracket.Seeding.RATINGS
+
+
 class BracketFormat(Format):
     has_bracket = True
+    rated_ladder = False
+    withdraws_while_running = False
     settings_fields = BRACKET_SETTINGS
     most_entrants: ClassVar[int]
+
+    def filled_by(self, league: League) -> League | None:
+        """A draft playoff waits for the league it follows to close: that league's top
+        entrants enter it then and it starts by itself (formats/playoff.py)."""
+        if league.status != League.Status.DRAFT:
+            return None
+        source = League.objects.filter(playoffs__league=league).first()
+        return source if source is not None and source.status != League.Status.CLOSED else None
 
     # --- what each bracket format says -------------------------------------------------------
 
@@ -67,11 +86,11 @@ class BracketFormat(Format):
     ) -> Faults:
         faults = super().settings_problems(organiser=organiser, mode=mode, seats=seats,
                                            settings=settings)  # fmt: skip
-        seeding = settings.get("seeding", Bracket.Seeding.RATINGS)
+        seeding = seeding_of(settings)
         self._shape_problems(faults, seats, settings.get("best_of"))
         if seeding not in Bracket.Seeding.values:
             choices = ", ".join(Bracket.Seeding.values)
-            faults.add("seeding", f"seeding must be one of {choices}.", f"one of {choices}")
+            faults.add("seeding", f"Seeding must be one of {choices}.", f"one of {choices}")
         self._advance_problems(faults, seats, settings.get("advance"))
         playoff_problems(faults, entrants=(self.least_of(seats), self.most_entrants),
                          organiser=organiser, mode=mode, seats=seats,
@@ -83,7 +102,7 @@ class BracketFormat(Format):
         Bracket.objects.create(
             league=league,
             best_of=settings.get("best_of") or self.default_best_of(league.seats),
-            seeding=settings.get("seeding", Bracket.Seeding.RATINGS),
+            seeding=seeding_of(settings),
             advance=settings.get("advance") or max(1, league.seats // 2),
             playoff_of_id=settings.get("playoff_of"),
             playoff_top=settings.get("playoff_top") or 0,

@@ -33,13 +33,13 @@ class Knockout(BracketFormat):
             faults.add("seats", "A knockout is for 3- and 4-seat modes; use an elimination "
                        "bracket for 2 seats.", "3 or 4 seats only")  # fmt: skip
         if best_of is not None and not 1 <= best_of <= MAX_TABLE_GAMES:
-            faults.add("best_of", f"A knockout table plays 1 to {MAX_TABLE_GAMES} games "
-                       "(best_of).", f"1..{MAX_TABLE_GAMES}")  # fmt: skip
+            faults.add("best_of", f"Best of: a knockout table plays 1 to {MAX_TABLE_GAMES} "
+                       "games.", f"1..{MAX_TABLE_GAMES}")  # fmt: skip
 
     def _advance_problems(self, faults: Faults, seats: int, advance: int | None) -> None:
-        if advance is not None and not 1 <= advance < seats:
-            faults.add("advance", f"advance (the top k of each table who go on) must be from 1 "
-                       f"to {seats - 1} at {seats} seats.", f"1..{seats - 1}")  # fmt: skip
+        if seats in (3, 4) and advance is not None and not 1 <= advance < seats:
+            faults.add("advance", f"Advance per table (how many of each table go on) must be "
+                       f"{_one_to(seats - 1)} at {seats} seats.", f"1..{seats - 1}")  # fmt: skip
 
     def _first_round(self, league: League, bracket: Bracket, entrants: int) -> None:
         _seat_round(league, bracket, 1, bracket.seeds)
@@ -64,6 +64,11 @@ class Knockout(BracketFormat):
     def _finished(self, rows: dict[str, BracketSeries]) -> bool:
         final = [s for s in rows.values() if s.stage == plan.TABLE and s.advance == 0]
         return bool(final) and final[0].status == DONE
+
+
+def _one_to(most: int) -> str:
+    """"1" or "from 1 to 3": a range of whole numbers as a sentence says it."""
+    return "1" if most == 1 else f"from 1 to {most}"
 
 
 def _seat_round(league: League, bracket: Bracket, number: int, ranked: Sequence[int]) -> None:

@@ -26,18 +26,20 @@ def playoff_problems(
     the most entrants the bracket takes)."""
     if playoff_of is None:
         if seeding == Bracket.Seeding.STANDINGS:
-            faults.add("seeding", "Seeding by standings needs the league it follows (playoff_of); "
-                       "choose ratings or random.", "needs playoff_of")  # fmt: skip
+            faults.add("seeding", "Seeding by standings needs a league to follow: choose one "
+                       "under “Playoff of”, or seed by ratings or at random.",
+                       "needs playoff_of")  # fmt: skip
         elif playoff_top:
-            faults.add("playoff_top", "playoff_top needs playoff_of, the league whose top "
-                       "entrants enter.", "needs playoff_of")  # fmt: skip
+            faults.add("playoff_top", "“How many enter the playoff” needs a league to follow: "
+                       "choose the league whose top entrants enter under “Playoff of”.",
+                       "needs playoff_of")  # fmt: skip
         return
     source = League.objects.filter(pk=playoff_of).first()
     _source_problems(faults, source, playoff_of, organiser, seats)
     least, most = entrants
     if playoff_top is None or not least <= playoff_top <= most:
-        faults.add("playoff_top", f"playoff_top (how many of the league enter) must be from "
-                   f"{least} to {most}.", f"{least}..{most}")  # fmt: skip
+        faults.add("playoff_top", f"“How many enter the playoff” must be from {least} to "
+                   f"{most}.", f"{least}..{most}")  # fmt: skip
     if source is not None and source.mode != mode:
         faults.add("playoff_of", "A playoff plays the same mode as the league it follows.",
                    "other mode")  # fmt: skip

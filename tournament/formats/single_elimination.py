@@ -24,7 +24,7 @@ class EliminationFormat(BracketFormat):
             faults.add("seats", "Single and double elimination are for 2-seat modes; "
                        "use a knockout for 3 or 4 seats.", "2 seats only")  # fmt: skip
         if best_of is not None and not (1 <= best_of <= MAX_BEST_OF and best_of % 2 == 1):
-            faults.add("best_of", f"best_of must be an odd number from 1 to {MAX_BEST_OF}.",
+            faults.add("best_of", f"Best of must be an odd number from 1 to {MAX_BEST_OF}.",
                        f"odd, 1..{MAX_BEST_OF}")  # fmt: skip
 
     def _first_round(self, league: League, bracket: Bracket, entrants: int) -> None:

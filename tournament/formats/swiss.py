@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.db.models import F
+from django.template.defaultfilters import pluralize
 
 from competition import swiss
 from competition.seeds import seed_from
@@ -111,6 +112,6 @@ class Swiss(Format):
             figures = {"points": row.points, "played": row.played, "byes": row.byes,
                        "buchholz": row.buchholz, "median_buchholz": row.median_buchholz,
                        "opponents_points": row.opponents_points}  # fmt: skip
-            out.append(Place(row.entry.pk, row.rank, f"{row.points:g} points, {tiebreak}",
-                             figures))  # fmt: skip
+            points = f"{row.points:g} point{pluralize(row.points)}"
+            out.append(Place(row.entry.pk, row.rank, f"{points}, {tiebreak}", figures))
         return out

@@ -30,6 +30,11 @@ def league_podium(*, league: League) -> list[LeaguePlace]:
     return list(league_places(league=league).filter(place__lte=PODIUM_PLACES))
 
 
+def bracket_settings(*, league: League) -> Bracket | None:
+    """A bracket league's settings, with the league its playoff follows (a season)."""
+    return Bracket.objects.select_related("playoff_of").filter(league=league).first()
+
+
 def league_champion(*, league: League) -> LeaguePlace | None:
     return league_places(league=league).filter(place=1).first()
 

@@ -34,7 +34,7 @@ class LadderRow:
     entry: LeagueEntry
     rank: int
     placements: list[int]  # placements[i] = times finished (i+1)th
-    provisional: bool  # OpenSkill sigma still high: too few games to be sure
+    provisional: str | None  # why the rating has not settled (competition/skill.py), or None
 
     @property
     def mean_rank(self) -> float | None:
@@ -56,7 +56,7 @@ def league_ladder_rows(*, league: League) -> list[LadderRow]:
         # counted with each rated result (services.ratings), not from the league's seats
         counts = list(entry.placements or [])
         placements = (counts + [0] * league.seats)[: league.seats]
-        provisional = skill.is_provisional(entry.openskill_sigma)
+        provisional = skill.provisional_reason(entry.openskill_sigma, entry.games)
         rows.append(LadderRow(entry, entry.rank, placements, provisional))
     return rows
 
@@ -199,11 +199,16 @@ def league_matches(
 
 
 def enterable_leagues(*, user: Any) -> QuerySet[League]:
-    """Leagues the user sees that still take entries (drafts; ladders while running)."""
+    """Leagues the user sees that still take entries (drafts; ladders while running), less the
+    draft playoffs that the league they follow fills when it closes (`Format.filled_by`)."""
     return selectors.league_list(user=user).filter(
         Q(status=League.Status.DRAFT)
         | Q(format__in=formats.continuous_keys(),
             status__in=[League.Status.RUNNING, League.Status.PAUSED])
+    ).exclude(
+        status=League.Status.DRAFT, bracket__playoff_of__isnull=False,
+        bracket__playoff_of__status__in=[League.Status.DRAFT, League.Status.RUNNING,
+                                         League.Status.PAUSED],
     ).order_by("name")  # fmt: skip
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from django.template.defaultfilters import pluralize
 from django.utils import timezone
 
 from competition import swiss
@@ -135,6 +136,7 @@ def entry_open_check(league: League, *, now: datetime | None = None) -> None:
         )
     if league.max_entrants is not None and active_entries(league).count() >= league.max_entrants:
         raise Conflict(
-            f"The league is full: it takes at most {league.max_entrants} entrants.",
+            f"The league is full: it takes at most {league.max_entrants} "
+            f"entrant{pluralize(league.max_entrants)}.",
             fields={"entries": ["full"]},
         )

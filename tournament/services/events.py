@@ -78,6 +78,12 @@ def league_entry_remove(*, league: League, user: Any, entry_id: int) -> LeagueEn
         league = League.objects.select_for_update().get(pk=league.pk)
         if league.status == League.Status.CLOSED:
             raise Conflict(Conflict.LEAGUE_CLOSED)
+        fmt = formats.get(league.format)
+        source = fmt.filled_by(league)
+        if source is not None:
+            raise Conflict(Conflict.PLAYOFF_FILLED.format(source=source.name))
+        if not fmt.takes_withdrawals(league):
+            raise Conflict(Conflict.NO_WITHDRAWALS)
         entry = league.entries.filter(pk=entry_id).select_related("bot_version").first()
         if entry is None:
             raise NotFound(f"Entry {entry_id} is not in this league.")

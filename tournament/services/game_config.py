@@ -29,6 +29,23 @@ def solo_difficulty_message(what: str = "games", got: Any = None) -> str:
     return message
 
 
+def seat_spans() -> dict[str, tuple[int, int]]:
+    """Each mode's fewest and most seats (the engine's game types)."""
+    out = {}
+    for mode in engine.MODES:
+        game_type = engine.mode_class(mode).game_type
+        out[mode] = (game_type.min_seats, game_type.max_seats)
+    return out
+
+
+def fixed_seats(mode: str | None) -> int | None:
+    """The seats a mode fixes (the Duel 2, solo 1), or None where the organiser chooses: the
+    site's forms and the API take that number when none (or, on a form, a stale one) is
+    given."""
+    lo, hi = seat_spans().get(mode or "", (0, -1))
+    return lo if lo == hi else None
+
+
 def game_config_check(
     *, mode: str, seats: int, options: dict[str, Any] | None, what: str = "games"
 ) -> dict[str, Any]:

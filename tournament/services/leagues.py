@@ -11,6 +11,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.template.defaultfilters import pluralize
 from django.utils import timezone
 
 from competition.limits import Limits, decisions_bound, match_worst_case_seconds
@@ -167,23 +168,24 @@ def _league_config_check(
         game_error = exc
     if formats.find(format) is None:
         choices = ", ".join(key for key, _ in formats.choices())
-        fault("format", f"format must be one of {choices}.", f"one of {choices}")
+        fault("format", f"Format must be one of {choices}.", f"one of {choices}")
     if not 0 < decision_time_limit <= 60:
         fault(
-            "decision_time_limit", "decision_time_limit must be in (0, 60] seconds.",
+            "decision_time_limit", "Time per decision must be more than 0 and at most 60 "
+            "seconds.",
             "out of range (0, 60]",
         )  # fmt: skip
     if not 0 <= time_bank <= 600:
-        fault("time_bank", "time_bank must be in [0, 600] seconds.", "out of range [0, 600]")
+        fault("time_bank", "Time bank must be from 0 to 600 seconds.", "out of range [0, 600]")
     elif 0 < decision_time_limit <= 60 and game_error is None:
         _check_worst_case(mode, seats, decision_time_limit, time_bank, fault)
     if ladder_order not in League.LadderOrder.values:
         choices = ", ".join(League.LadderOrder.values)
-        fault("ladder_order", f"ladder_order must be one of {choices}.", f"one of {choices}")
+        fault("ladder_order", f"Ladder order must be one of {choices}.", f"one of {choices}")
     if not 1 <= seeds <= 100:
-        fault("seeds", "seeds must be in 1..100.", "1..100")
+        fault("seeds", "Seeds must be from 1 to 100.", "1..100")
     if not 1 <= rounds <= 100:
-        fault("rounds", "rounds must be in 1..100.", "1..100")
+        fault("rounds", "Rounds must be from 1 to 100.", "1..100")
     for field, message in event_problems(seats=seats, format=format, **(event or {})):
         fault(field, message, message)
     if game_error is not None and not messages:
@@ -211,10 +213,11 @@ def _check_worst_case(
     if worst > ceiling:
         fault(
             "decision_time_limit",
-            f"With these limits a {mode} match of {seats} seats could last {worst:.0f} s"
+            f"With these limits a {mode} match of {seats} seat{pluralize(seats)} could last"
+            f" {worst:.0f} s"
             f" ({seats} x ({decisions_bound(mode)} decisions x {decision_time_limit:g} s"
             f" + {time_bank:g} s bank) + startup), over the {ceiling:.0f} s this server"
-            " allows: lower decision_time_limit or time_bank.",
+            " allows: lower the time per decision or the time bank.",
             f"worst case {worst:.0f} s > {ceiling:.0f} s",
         )
 
@@ -222,7 +225,7 @@ def _check_worst_case(
 def _check_ladder_order(ladder_order: str) -> None:
     if ladder_order not in League.LadderOrder.values:
         raise ValidationFailed(
-            f"ladder_order must be one of {', '.join(League.LadderOrder.values)}.",
+            f"Ladder order must be one of {', '.join(League.LadderOrder.values)}.",
             fields={"ladder_order": [ladder_order]},
         )
 
@@ -249,11 +252,11 @@ def league_entry_add(
         raise ValidationFailed(
             "Give exactly one of bot or bot_version.", fields={"bot": ["bot or bot_version"]}
         )
-    continuous = formats.get(league.format).continuous  # takes entries while it runs
-    open_statuses = {League.Status.DRAFT}
-    if continuous:
-        open_statuses |= {League.Status.RUNNING, League.Status.PAUSED}
-    if league.status not in open_statuses:
+    fmt = formats.get(league.format)
+    source = fmt.filled_by(league)
+    if source is not None:
+        raise Conflict(Conflict.PLAYOFF_FILLED.format(source=source.name))
+    if not fmt.takes_entries(league):  # a draft, or a ladder while it runs
         raise Conflict(Conflict.LEAGUE_NOT_OPEN)
     entry_open_check(league)
     if bot_version_id is not None:
@@ -287,7 +290,7 @@ def league_entry_add(
             entry = LeagueEntry.objects.create(league=league, bot_version=version)
     except IntegrityError:
         raise Conflict(Conflict.ALREADY_ENTERED) from None
-    if continuous and league.status == League.Status.RUNNING:
+    if fmt.continuous and league.status == League.Status.RUNNING:
         # A running ladder takes the newcomer at once (and wakes if it was at rest), instead
         # of at the beat's next tick.
         transaction.on_commit(lambda: league_schedule_round(league=league))
@@ -330,7 +333,11 @@ def league_start(*, league: League, user: Any, automatic: bool = False) -> Leagu
             return league
         if league.status != League.Status.DRAFT:
             raise Conflict(Conflict.LEAGUE_NOT_DRAFT)
-        formats.get(league.format).start(league)
+        fmt = formats.get(league.format)
+        source = fmt.filled_by(league)
+        if source is not None:
+            raise Conflict(Conflict.PLAYOFF_FILLED.format(source=source.name))
+        fmt.start(league)
         return league
 
 

@@ -72,7 +72,9 @@ def paired_create(
     """
     cleaned = game_config_check(mode=mode, seats=seats, options=options)
     if isinstance(seeds, bool) or not isinstance(seeds, int) or not 1 <= seeds <= MAX_SEEDS:
-        raise ValidationFailed(f"seeds must be in 1..{MAX_SEEDS}.", fields={"seeds": [str(seeds)]})
+        raise ValidationFailed(
+            f"Seeds must be from 1 to {MAX_SEEDS}.", fields={"seeds": [str(seeds)]}
+        )
     if seeds * seats * 2 > MAX_GAMES:
         raise ValidationFailed(
             f"{seeds} seeds x {seats} seats x 2 versions is more than {MAX_GAMES} games.",

@@ -17,14 +17,17 @@ register = template.Library()
 @register.inclusion_tag("website/_podium.html")
 def podium_panel(league: Any, on_bracket_page: bool = False) -> dict[str, Any]:
     """The champion and podium once closed; on the league page of a bracket also the way to
-    its bracket page, and on a league a playoff follows, that playoff."""
+    its bracket page; a season linked both ways: on a league a playoff follows, that playoff
+    (before and after its close), and on the playoff's own page, the league it follows."""
     bracket = formats.get(league.format).has_bracket
     closed = league.status == league.Status.CLOSED
-    return {  # one query: places exist only once closed, a playoff waits on an open league
+    settings = bracket_selectors.bracket_settings(league=league) if bracket else None
+    return {
         "league": league, "bracket": bracket and not on_bracket_page,
         "places": bracket_selectors.league_podium(league=league) if closed else [],
-        "playoffs": list(league.playoffs.select_related("league"))
-        if not bracket and not closed else [],
+        "playoffs": [] if bracket else list(league.playoffs.select_related("league")),
+        "season": settings if settings is not None and settings.playoff_of_id else None,
+        "closed": closed, "on_bracket_page": on_bracket_page,
     }  # fmt: skip
 
 

@@ -31,7 +31,7 @@ def match_analysis(request: HttpRequest, match_id: int) -> HttpResponse:
             messages.success(request, "The analysis is ready: open “Who was winning”.")
         elif created:
             messages.success(request, "Analysis requested: a worker plays the game out from "
-                                      "each day's end. Reload in a minute.")
+                                      "each day's end; the page shows it when it is ready.")
         else:
             messages.info(request, f"This match's analysis is {analysis.status} already.")
     return redirect(reverse("website:match", args=[match.pk]) + "#chances")

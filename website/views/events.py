@@ -29,6 +29,7 @@ def league_event_context(league: League, *, organiser: bool, entrants: int) -> d
         "fault_table": event_selectors.league_fault_table(league=league),
     }
     fmt = formats.get(league.format)
+    context["controls"] = league_controls(league, fmt)
     standings = fmt.standings(league)
     context["format_fields"] = fmt.league_fields  # the page names the ones in use
     context["by_points"] = standings is not None
@@ -48,6 +49,24 @@ def league_event_context(league: League, *, organiser: bool, entrants: int) -> d
             league.entries.select_related("bot_version__bot__owner").order_by("pk")
         )
     return context
+
+
+def league_controls(league: League, fmt: Any) -> dict[str, Any]:
+    """What the league page offers, as its format answers (never by the format's name): a
+    bracket has no rating ladder to order, a playoff is filled and started by the league it
+    follows, entries close when a league runs unless it is a ladder."""
+    filled_by = fmt.filled_by(league)
+    open_ = league.status != League.Status.CLOSED
+    return {
+        "rated_ladder": fmt.rated_ladder,
+        "ladder_order": fmt.rated_ladder,
+        "start": league.status == League.Status.DRAFT and filled_by is None,
+        "filled_by": filled_by,
+        "invite": open_ and not league.public,
+        "entry_add": fmt.takes_entries(league),
+        "entry_remove": fmt.takes_withdrawals(league),
+        "entries": fmt.takes_entries(league) or fmt.takes_withdrawals(league),
+    }
 
 
 def _league(request: HttpRequest, league_id: int) -> League:

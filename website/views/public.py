@@ -9,6 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 
+from competition import skill
 from replays.views import viewer_context
 from tournament import selectors
 from tournament.errors import size_text
@@ -91,6 +92,8 @@ def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
         # over the sister (solo), interval, conservative, last change, faults
         "ladder_columns": 9 + (league.seats + 1 if league.seats >= 3 else 3) + (league.seats == 1),
         "fault_suspend_after": settings.FAULT_SUSPEND_AFTER,
+        "provisional_games": skill.PROVISIONAL_GAMES,
+        "provisional_sigma": f"{skill.PROVISIONAL_SIGMA:g}",
         "chart": charts.rating_chart(charts.league_series(lines, colours)),
         "h2h_rows": h2h_rows,
         "h2h_cells": head_to_head_cells(h2h_rows),

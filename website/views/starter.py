@@ -3,6 +3,7 @@ set-up and commands, the protocol, and the open ladders a new bot can enter at o
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
@@ -20,6 +21,7 @@ def write_a_bot(request: HttpRequest) -> HttpResponse:
         "kits": starter_kits(),
         "site": _site(request),
         "ladders": open_ladders(user=request.user),
+        "repository": settings.SOURCE_REPOSITORY_URL,
     })  # fmt: skip
 
 

@@ -149,7 +149,39 @@
       });
     }
     form.addEventListener("change", apply);
+    form.addEventListener("change", (e) => {
+      if (!e.target || e.target.name === "mode") followMode(form);
+    });
     apply();
+    followMode(form);
+  }
+
+  // The seats follow the mode (data-mode-seats: each mode's fewest and most seats): a mode
+  // that fixes them (the Duel, solo) sets and hides the seats field; a challenge shows only
+  // the seat choices the mode has. The server takes a fixed value whatever is sent.
+  function followMode(form) {
+    const spans = JSON.parse(form.dataset.modeSeats || "{}");
+    const mode = form.elements.namedItem("mode");
+    const span = mode && spans[mode.value];
+    if (!span) return;
+    const [lo, hi] = span;
+    const seats = form.elements.namedItem("seats");
+    if (seats) {
+      seats.min = String(lo);
+      seats.max = String(hi);
+      const n = Number(seats.value);
+      if (lo === hi || !(n >= lo && n <= hi)) seats.value = String(lo === hi ? lo : Math.min(Math.max(n || lo, lo), hi));
+      const box = form.querySelector("#field-seats");
+      if (box) box.hidden = lo === hi;
+    }
+    for (let i = 0; ; i += 1) {
+      const select = form.elements.namedItem("seat_" + i);
+      if (!select) break;
+      const box = form.querySelector("#field-seat_" + i);
+      const shown = i < hi;
+      if (box) box.hidden = !shown;
+      if (!shown) select.value = "";
+    }
   }
 
   document.querySelectorAll("form[data-dependent-fields]").forEach(setupDependentFields);
