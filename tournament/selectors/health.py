@@ -15,7 +15,6 @@ from django.core.cache import cache
 from django.db.models import Count, DurationField, ExpressionWrapper, F, Max, Q, Sum
 from django.utils import timezone
 
-import engine
 from workers.queueing.celery_app import app
 from workers.queueing.embedded import supervisor_state
 from workers.queueing.queue_depth import broker_queue_depth
