@@ -165,7 +165,7 @@ def demo_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DemoRun]:
 @pytest.mark.slow
 def test_demo_serves_at_once_and_says_how_it_goes(demo_run):
     """It serves before any league match is played, and no silence is long while it waits:
-    a line of progress at least every PROGRESS_SECONDS (4 s) of its own time; the arrival gaps
+    a line of progress at least every PROGRESS_SECONDS (3 s) of its own time; the arrival gaps
     allow for a busy machine."""
     serving = demo_run.wait_for("demo: serving http://", timeout=0)
     league = demo_run.wait_for("demo: Demo duel: http://", timeout=0)

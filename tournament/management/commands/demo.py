@@ -48,7 +48,7 @@ from workers.queueing.embedded import EmbeddedWorker, embedded_worker_wanted
 
 DEFAULT_PORT = 8000
 POLL_SECONDS = 0.5
-PROGRESS_SECONDS = 4.0  # a line at least this often while it waits (the promise: every 5 s)
+PROGRESS_SECONDS = 3.0  # a line at least this often while it waits (the promise: every 5 s)
 
 
 def _port(value: str) -> int:
