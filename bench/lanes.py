@@ -10,6 +10,10 @@ it uploads --uploads bots one after another over the API, each timed from its up
 version is "ready" (its validation match, in the interactive lane, played ahead of the
 backlog). Prints each time, the median and the max, the backlog seen at each upload, and the
 machine's load average (the figures depend on how busy it is). The target: median under 15 s.
+
+Uploaded one after another, an upload often finds the slot its predecessor's validation just
+freed; `--busy` waits before each upload until every slot plays a ladder match, so each
+validation waits for the first of them to end: the worst case of the lanes' guarantee.
 """
 
 from __future__ import annotations
@@ -45,10 +49,14 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def _count(arena: EmbeddedArena, status: str) -> int:
-    code, body = arena.request("GET", f"/api/v1/matches/?status={status}&kind=league")
-    assert code == 200, body
-    return body["count"]
+def _backlog(arena: EmbeddedArena) -> tuple[int, int]:
+    """(ladder matches queued, matches running)."""
+    counts = []
+    for status in ("queued", "running"):
+        code, body = arena.request("GET", f"/api/v1/matches/?status={status}")
+        assert code == 200, body
+        counts.append(sum(m["kind"] == "league" or status == "running" for m in body["results"]))
+    return counts[0], counts[1]
 
 
 def _upload(arena: EmbeddedArena, index: int, bundle: bytes) -> float:
@@ -74,7 +82,13 @@ def _upload(arena: EmbeddedArena, index: int, bundle: bytes) -> float:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--uploads", type=int, default=10)
-    parser.add_argument("--backlog", type=int, default=4, help="ladder matches queued first")
+    parser.add_argument("--backlog", type=int, default=3, help="ladder matches queued first")
+    parser.add_argument(
+        "--busy", action="store_true",
+        help="before each upload, wait until every slot plays a ladder match (the worst case: "
+             "the validation waits for the first of them to end)",
+    )  # fmt: skip
+    parser.add_argument("--slots", type=int, default=2, help="the embedded worker's slots")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     load_before = os.getloadavg()
@@ -85,12 +99,15 @@ def main() -> int:
         for version in arena.versions:  # the starter bots, which the 4-seat ladders need
             arena.wait_for(lambda v=version: arena.version_status(v) != "pending", 300,
                            f"validation of version {version}")  # fmt: skip
-        ladders = arena.manage("shell", "-c", OPEN_LADDERS).split()
-        arena.wait_for(lambda: _count(arena, "queued") >= args.backlog, 300,
+        ladders = arena.manage("shell", "-c", OPEN_LADDERS).strip().splitlines()[-1].split()
+        arena.wait_for(lambda: _backlog(arena)[0] >= args.backlog, 300,
                        f"{args.backlog} ladder matches queued", poll=1.0)  # fmt: skip
         rows = []
         for index in range(args.uploads):
-            queued, running = _count(arena, "queued"), _count(arena, "running")
+            if args.busy:
+                arena.wait_for(lambda: _backlog(arena)[1] >= args.slots, 300,
+                               "every slot busy", poll=0.5)  # fmt: skip
+            queued, running = _backlog(arena)
             seconds = _upload(arena, index, bundle)
             rows.append({"seconds": round(seconds, 2), "ladder_queued": queued,
                          "ladder_running": running})  # fmt: skip
