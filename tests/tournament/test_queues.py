@@ -125,9 +125,12 @@ def test_each_kind_of_match_is_sent_to_its_lane(settings, author, ready_version,
 def test_a_worker_consumes_every_lane_highest_first(settings):
     from workers.queueing.queues import match_queues, worker_queues
 
+    from scripts.stack import MATCH_WORKER_QUEUES
+
     settings.MATCH_QUEUE_PER_MODE = False
     assert worker_queues() == ["matches.interactive", "matches.workshop", "celery",
                                "matches.retry", "matches.background"]  # fmt: skip
+    assert MATCH_WORKER_QUEUES.split(",") == worker_queues()  # the local stack's workers
     settings.MATCH_QUEUE_PER_MODE = True
     queues = match_queues()
     assert queues.index("matches.duel.interactive") < queues.index("matches.standard.retry")
