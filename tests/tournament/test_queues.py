@@ -123,9 +123,8 @@ def test_each_kind_of_match_is_sent_to_its_lane(settings, author, ready_version,
 
 
 def test_a_worker_consumes_every_lane_highest_first(settings):
-    from workers.queueing.queues import match_queues, worker_queues
-
     from scripts.stack import MATCH_WORKER_QUEUES
+    from workers.queueing.queues import match_queues, worker_queues
 
     settings.MATCH_QUEUE_PER_MODE = False
     assert worker_queues() == ["matches.interactive", "matches.workshop", "celery",
