@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # One command from a fresh clone to a running arena at http://127.0.0.1:8000 (embedded mode:
-# SQLite and a file-based task queue under var/, matches played by the embedded worker that
-# `manage.py demo` and `runserver` start). `--port N` (or PORT=N) serves on another port, and
-# the printed links use it. DEMO_NO_SERVE=1 stops before serving.
+# SQLite and an SQLite task queue under var/, matches played by the embedded workers that
+# `manage.py demo` starts): it serves as soon as the bots are registered and plays the demo's
+# leagues beside it. `--port N` (or PORT=N) serves on another port, and the printed links use
+# it. DEMO_NO_SERVE=1 plays the leagues, prints the summary and exits without serving.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,17 +23,9 @@ source scripts/_venv.sh
 ensure_venv requirements.txt
 
 "$py" manage.py migrate --noinput
-if "$py" manage.py help demo >/dev/null 2>&1; then
-    "$py" manage.py demo --port "$port"
-else
-    echo "demo: no 'demo' management command yet; skipping demo data"
-fi
-
 if [ "${DEMO_NO_SERVE:-0}" = "1" ]; then
-    echo "demo: DEMO_NO_SERVE=1, not serving"
-    exit 0
+    exec "$py" manage.py demo --port "$port" --no-serve
 fi
-echo "demo: serving http://127.0.0.1:$port (Ctrl-C to stop)"
-# Without the autoreloader, which stats every source file each second: half of what an idle
-# demo costs (docs/performance.md, "An idle demo"). The embedded workers start all the same.
-exec "$py" manage.py runserver --noreload "127.0.0.1:$port"
+# The demo serves the site at once (without runserver's autoreloader, which stats every source
+# file each second) and plays its leagues beside it with the embedded workers, until Ctrl-C.
+exec "$py" manage.py demo --port "$port"

@@ -38,6 +38,9 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:  # run as `python scripts/stack.py`
     sys.path.insert(0, str(REPO))
 DEFAULT_STATE_DIR = REPO / "var" / "stack"
+# A match worker's queues, highest lane first, as worker_queues() gives them without
+# MATCH_QUEUE_PER_MODE (docker-compose.yml's worker says the same).
+MATCH_WORKER_QUEUES = "matches.interactive,matches.workshop,celery,matches.retry,matches.background"
 
 from scripts.lifecycle import Lifecycle  # noqa: E402 - needs REPO on sys.path
 
@@ -120,7 +123,8 @@ class Stack(Lifecycle):
             commands[name] = [
                 *self.wrappers.get(name, []),
                 *celery, "worker", "--concurrency=1", "-n", f"{name}@%h", "--loglevel=info",
-                "-Q", "celery,matches.retry",
+                # every match lane, highest first (workers/queueing/queues.py: worker_queues)
+                "-Q", MATCH_WORKER_QUEUES,
             ]  # fmt: skip
         if self.beat:
             # beat, and the worker of the periodic jobs, which no match ever delays (as in

@@ -399,24 +399,37 @@ else:
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_TASK_EAGER_PROPAGATES = True
 
-# Queues. Matches go to Celery's default queue "celery", or with MATCH_QUEUE_PER_MODE=1 to
-# "matches.<mode>", so that workers can be sized per mode (`celery worker -Q
-# matches.standard,matches.standard.retry`). A match sent again because its worker died or its
-# message was lost goes to the retry queue beside it ("matches.retry", "matches.<mode>.retry"),
-# which the same workers consume: kombu serves a worker's queues in turn, so it is played at the
-# next free slot, not behind the backlog. Periodic jobs go to "periodic", consumed by a worker
-# of their own (compose's beat service, the embedded periodic worker:
-# workers/queueing/embedded.py), so
+# Queues. Matches wait in lanes, one queue each, which match workers consume highest lane first
+# (workers/queueing/queues.py; docs/architecture.md, "Queues and lanes"): "matches.interactive"
+# (validations and challenges), "matches.workshop" (reserved for authors' test games), Celery's
+# default queue "celery" (builds, deferred records, analyses), "matches.retry" (a match sent
+# again, a ladder newcomer's first match) and "matches.background" (league, ladder and paired
+# matches). With MATCH_QUEUE_PER_MODE=1 each mode has its lanes, "matches.<mode>.<lane>" and
+# "matches.<mode>" for its background, so that workers can be sized per mode (`celery worker
+# -Q matches.standard.interactive,celery,matches.standard.retry,matches.standard`: list the
+# queues highest lane first). Periodic jobs go to "periodic", consumed by a worker of their own
+# (compose's beat service, the embedded periodic worker: workers/queueing/embedded.py), so
 # that no backlog of matches delays the reaper or the ladders. A worker started without -Q
-# consumes every queue below.
+# consumes every queue below, in this order.
 MATCH_QUEUE_PER_MODE = env_bool("MATCH_QUEUE_PER_MODE", False)
 PERIODIC_QUEUE = "periodic"
 MATCH_RETRY_QUEUE = "matches.retry"
 CELERY_TASK_DEFAULT_QUEUE = "celery"
 CELERY_TASK_QUEUES = [
     KombuQueue(name, routing_key=name)
-    for name in (CELERY_TASK_DEFAULT_QUEUE, MATCH_RETRY_QUEUE, PERIODIC_QUEUE)
+    for name in (
+        "matches.interactive",
+        "matches.workshop",
+        CELERY_TASK_DEFAULT_QUEUE,
+        MATCH_RETRY_QUEUE,
+        "matches.background",
+        PERIODIC_QUEUE,
+    )
 ]
+if not EMBEDDED_WORKER:
+    # Redis: BRPOP lists a worker's queues in the order it consumes them instead of rotating
+    # them after each message, so the highest lane with a message is served first.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"queue_order_strategy": "priority"}
 CELERY_TASK_ROUTES = {
     task: {"queue": PERIODIC_QUEUE}
     for task in (

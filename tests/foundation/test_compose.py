@@ -159,6 +159,18 @@ def _env_example() -> dict[str, str]:
         if line and not line.startswith("#")
     )
 
+def test_periodic_jobs_have_a_worker_of_their_own(compose: dict) -> None:
+    """The reaper and the ladders run on the "periodic" queue, consumed by the beat service's
+    own worker, so no backlog of matches delays them; match workers also take the matches sent
+    again (tournament/settings.py: Queues)."""
+    beat = command_text(compose["services"]["beat"])
+    assert "--beat" in beat and re.search(r"-Q\s+periodic(\s|$)", beat), beat
+    worker = command_text(compose["services"]["worker"])
+    queues = re.search(r"-Q\s+(\S+)", worker).group(1).split(",")
+    assert queues == [  # highest lane first (workers/queueing/queues.py)
+        "matches.interactive", "matches.workshop", "celery", "matches.retry", "matches.background"
+    ]
+
 
 def test_the_web_trusts_the_proxy_alone(compose: dict) -> None:
     """X-Forwarded-For is read only from the proxy's own address: not from a private range,

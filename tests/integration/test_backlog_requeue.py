@@ -132,7 +132,7 @@ def test_matches_whose_messages_redis_lost_are_sent_again_and_count_once(backlog
     import redis
 
     client = redis.Redis.from_url(stack.env["CELERY_BROKER_URL"])
-    lost = client.delete("celery")  # the waiting messages are gone
+    lost = client.delete("matches.background")  # the waiting messages are gone
     lost_at = timezone.now()
     queued = set(in_league.filter(status="queued").values_list("pk", flat=True))
     assert lost == 1 and len(queued) >= 4, (lost, queued)

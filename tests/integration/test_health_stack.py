@@ -77,16 +77,16 @@ def test_status_and_metrics_on_postgres_and_redis(health_stack):
     )  # fmt: skip
     queued = wait_for(  # the broker's depth is read at most every 5 s: wait for it as well
         lambda: (b := anon.call("GET", "/status"))["matches"]["queued"] >= 2
-        and (b["queue"]["queues"] or {}).get("celery", 0) >= 2 and b, 60, "queued",
+        and (b["queue"]["queues"] or {}).get("matches.background", 0) >= 2 and b, 60, "queued",
     )  # fmt: skip
     depth = queued["queue"]
-    assert depth["source"] == "broker" and depth["queues"]["celery"] >= 2
+    assert depth["source"] == "broker" and depth["queues"]["matches.background"] >= 2
     assert depth["depth"] == sum(depth["queues"].values())
     assert queued["oldest_queued_seconds"] >= 0
     families = _metrics(anon)
     assert _sample(families["arena_queue_depth"], "arena_queue_depth", source="broker") >= 2
     messages = families["arena_broker_queue_messages"]
-    assert _sample(messages, "arena_broker_queue_messages", queue="celery") >= 2
+    assert _sample(messages, "arena_broker_queue_messages", queue="matches.background") >= 2
     assert _sample(families["arena_matches"], "arena_matches", status="queued") >= 2
     assert _sample(families["arena_workers_live"], "arena_workers_live") == 0
     [silent_age] = [s for s in families["arena_worker_last_beat_age_seconds"]]

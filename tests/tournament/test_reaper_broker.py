@@ -31,7 +31,7 @@ def test_only_matches_without_a_message_in_the_broker_are_sent_again(
     with TestCase.captureOnCommitCallbacks(execute=True):
         waiting, lost = (
             ms.match_create_internal(
-                kind="challenge",
+                kind="paired",
                 mode="duel",
                 options={},
                 bot_versions=[a, b],
@@ -40,7 +40,7 @@ def test_only_matches_without_a_message_in_the_broker_are_sent_again(
             )  # fmt: skip
             for _ in range(2)
         )
-    assert [queue for _, queue in sent] == [None, None]  # first sends: the default queue
+    assert [queue for _, queue in sent] == ["matches.background"] * 2  # first sends: their lane
     Match.objects.update(queued_at=timezone.now() - timedelta(seconds=31))
     # The second look finds the message the first missed (a worker was taking it): not lost.
     looks = iter([set(), {waiting.pk, lost.pk}])
@@ -72,7 +72,7 @@ def test_a_match_requeued_after_its_worker_died_goes_to_the_retry_queue(
         settings.MATCH_QUEUE_PER_MODE = per_mode
         with TestCase.captureOnCommitCallbacks(execute=True):
             match = ms.match_create_internal(
-                kind="challenge", mode="duel", options={}, bot_versions=[a, b], league=None,
+                kind="paired", mode="duel", options={}, bot_versions=[a, b], league=None,
                 requested_by=organiser,
             )  # fmt: skip
         ms.match_start(match_id=match.pk)

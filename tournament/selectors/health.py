@@ -16,11 +16,10 @@ from django.core.cache import cache
 from django.db.models import Count, DurationField, ExpressionWrapper, F, Q, Sum
 from django.utils import timezone
 
-import engine
 from workers.queueing.celery_app import app
 from workers.queueing.embedded import supervisor_state
 from workers.queueing.queue_depth import broker_queue_depth
-from workers.queueing.queues import match_queue
+from workers.queueing.queues import match_queues
 from workers.queueing.worker_queues import MATCH, ROLES
 
 from ..models import League, Match, MatchSeat, WorkerHeartbeat
@@ -161,7 +160,7 @@ def broker_queues() -> list[str]:
         queue = (entry.get("options") or {}).get("queue")
         if isinstance(queue, str):
             names.append(queue)
-    names += [q for mode in engine.MODES if (q := match_queue(mode))]
+    names += match_queues()  # every lane of every mode, highest first
     return list(dict.fromkeys(names))
 
 

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Q
-
 from .. import selectors
 from ..models import LeagueEntry, Match, SeatMarks
 from ..private_output import may_see_private
+from .queue_place import matches_ahead
 
 # Running matches considered for the home page's featured match (the newest first).
 FEATURED_CANDIDATES = 20
@@ -17,16 +16,10 @@ FEATURED_CANDIDATES = 20
 
 def queue_place(match: Match) -> int | None:
     """1 for the next match a worker takes, 2 for the one after it…; None unless queued.
-    Workers take matches in the order they were queued (then by id)."""
-    if match.status != Match.Status.QUEUED:
-        return None
-    queued = Match.objects.filter(status=Match.Status.QUEUED)
-    if match.queued_at is None:
-        ahead = queued.filter(Q(queued_at__isnull=False) | Q(pk__lt=match.pk))
-    else:
-        ahead = queued.filter(Q(queued_at__lt=match.queued_at)
-                              | Q(queued_at=match.queued_at, pk__lt=match.pk))
-    return ahead.count() + 1
+    Workers take the highest lane first, each lane in the order its matches were queued
+    (queue_place.matches_ahead)."""
+    ahead = matches_ahead(match)
+    return None if ahead is None else ahead + 1
 
 
 def featured_match(*, user: Any) -> Match | None:

@@ -1,7 +1,11 @@
-"""The demo data set: built-in bots, two uploaded starter bots, a demo organiser, one short
-round-robin league per available mode and one always-open ladder per mode. Used by
-`manage.py demo` (scripts/demo.sh), which waits for the embedded worker to validate the bots
-and play the leagues.
+"""The demo data set: built-in bots, two uploaded starter bots, a demo organiser, a staff
+account for /admin/, one short round-robin league per available mode and one always-open
+ladder per mode. Used by `manage.py demo` (scripts/demo.sh), which serves the site while the
+embedded worker validates the bots and plays the leagues.
+
+The demo's own leagues hold the quick bots only (random, greedy and the two starters: a few
+seconds a match), so their summary is there within minutes on two slots; the search bot, which
+takes tens of seconds a match, plays in the open ladders, opened once the leagues are over.
 
 Running the demo again keeps the leagues of the first run (same ids, matches and replays), so
 links printed earlier stay valid."""
@@ -9,6 +13,7 @@ links printed earlier stay valid."""
 from __future__ import annotations
 
 import hashlib
+import secrets
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -24,7 +29,8 @@ from .leagues import league_create, league_entry_add, league_open, league_start
 
 ORGANISER = "demo-organiser"
 AUTHOR = "demo-author"
-DEMO_PASSWORD = "isle-arena-demo"
+DEMO_PASSWORD = "isle-arena-demo"  # the organiser's and the author's: they hold no staff rights
+STAFF = "demo-admin"  # /admin/: its password is generated when it is made, and printed once
 STARTER_BOTS = {  # bot name -> bundle under examples/bots/
     "starter-random": "random_bot.py",
     "starter-heuristic": "heuristic_bot.py",
@@ -40,18 +46,15 @@ class DemoLeagueSpec:
     seeds: int = 1
 
 
-# The search bot plays every league at 0.05 s of CPU per decision (engine/bots/search.py), well
-# inside the leagues' 1 s decision limit and quick enough for the demo.
+# The demo's leagues: the quick bots only, fastest first (`--entrants N` keeps the first N).
 SEARCH = "search-0.05s"
+QUICK = ("random", "greedy", "starter-heuristic", "starter-random")
 DEMO_LEAGUES = (
-    DemoLeagueSpec("standard", 4,
-                   ("random", "greedy", "starter-random", "starter-heuristic", SEARCH), {}),
-    DemoLeagueSpec("duel", 2, ("random", "greedy", "starter-heuristic", SEARCH), {}),
-    DemoLeagueSpec("family", 4,
-                   ("random", "greedy", "starter-random", "starter-heuristic", SEARCH), {}),
+    DemoLeagueSpec("standard", 4, QUICK, {}),
+    DemoLeagueSpec("duel", 2, QUICK, {}),
+    DemoLeagueSpec("family", 4, QUICK, {}),
     # One solo game each would leave every rating equal; three seeds spread them.
-    DemoLeagueSpec("solo", 1, ("random", "greedy", "starter-heuristic", SEARCH),
-                   {"difficulty": "easy"}, 3),
+    DemoLeagueSpec("solo", 1, QUICK, {"difficulty": "easy"}, 3),
 )
 
 
@@ -118,9 +121,29 @@ def demo_bots_validated(versions: dict[str, BotVersion]) -> bool:
     return all(v.status != BotVersion.Status.PENDING for v in versions.values())
 
 
-def demo_leagues(*, modes: list[str], versions: dict[str, BotVersion]) -> list[League]:
-    """The demo league of each given mode, started. A league from an earlier run is kept as it
-    is, with its id, matches and replays, so the links printed before keep working."""
+def demo_staff() -> tuple[str, str | None]:
+    """The demo's staff account for /admin/: (username, its new password) when it is made now,
+    (username, None) when an earlier run made it (its password was printed then; `manage.py
+    changepassword demo-admin` sets another). A generated password, never a fixed one: a demo
+    left running on a reachable port must not hand out its admin site."""
+    user, created = get_user_model().objects.get_or_create(
+        username=STAFF, defaults={"email": f"{STAFF}@example.com", "is_staff": True,
+                                  "is_superuser": True},
+    )  # fmt: skip
+    if not created:
+        return STAFF, None
+    password = secrets.token_urlsafe(12)
+    user.set_password(password)
+    user.save(update_fields=["password"])
+    return STAFF, password
+
+
+def demo_leagues(
+    *, modes: list[str], versions: dict[str, BotVersion], entrants: int | None = None
+) -> list[League]:
+    """The demo league of each given mode, started, with the first ``entrants`` of its bots
+    (all by default) that are ready. A league from an earlier run is kept as it is, with its
+    id, matches and replays, so the links printed before keep working."""
     organiser = _user(ORGANISER, organiser=True)
     leagues = []
     for spec in DEMO_LEAGUES:
@@ -134,7 +157,8 @@ def demo_leagues(*, modes: list[str], versions: dict[str, BotVersion]) -> list[L
         )  # fmt: skip
         if league.status == League.Status.DRAFT:
             entered = set(league.entries.values_list("bot_version__bot__name", flat=True))
-            for bot_name in spec.entrants:
+            # a table must be filled: never fewer entrants than seats
+            for bot_name in spec.entrants[: max(entrants or len(spec.entrants), spec.seats)]:
                 version = versions[bot_name]
                 if version.status == BotVersion.Status.READY and bot_name not in entered:
                     league_entry_add(league=league, user=organiser, bot_version_id=version.pk)
@@ -180,14 +204,13 @@ def demo_leagues_done(leagues: list[League]) -> bool:
     return all(league.status == League.Status.CLOSED for league in leagues)
 
 
-def demo_run(*, modes: list[str]) -> list[League]:
-    """Create (or keep) and start the demo leagues; with eager tasks they come back played.
-    Then open the ladders."""
-    versions = demo_bots()
-    leagues = demo_leagues(modes=modes, versions=versions)
-    demo_ladders(modes=modes, versions=versions)
-    return leagues
+ENDED = (Match.Status.FINISHED, Match.Status.FAILED, Match.Status.CANCELLED)
 
+
+def demo_progress(leagues: list[League]) -> tuple[int, int]:
+    """(matches ended, matches) over the demo leagues, for the command's progress lines."""
+    matches = Match.objects.filter(league__in=leagues)
+    return matches.filter(status__in=ENDED).count(), matches.count()
 
 
 # The demo ends with one analysed match (tournament/services/analysis.py): few playouts per

@@ -23,8 +23,8 @@ import engine
 from competition.limits import Limits, match_worst_case_seconds
 from replays.live import live_publisher
 from workers.queueing.celery_app import app
+from workers.queueing.queues import BACKGROUND, match_lane, match_queues
 from workers.queueing.queues import match_queue as queue_of
-from workers.queueing.queues import match_queues
 from workers.sandbox.isolation import IsolationMissing
 
 from ..errors import ValidationFailed
@@ -74,10 +74,12 @@ def match_time_limits(match: Match, seats: int | None = None) -> tuple[int, int]
 def match_enqueue(match: Match, seats: int | None = None, *, again: bool = False) -> None:
     """Queue the play task once the surrounding transaction commits (never a phantom id),
     with time limits from the match's worst-case duration (``seats``: its number of seats
-    when the caller knows it, else counted). ``again``: the match is sent again (its worker
-    died, its message was lost, its play failed), to the retry queue that workers serve
-    ahead of a backlog."""
-    match_id, queue = match.pk, match_queue(match.mode, again=again)
+    when the caller knows it, else counted), in its kind's lane (validations and challenges
+    ahead of league matches: workers/queueing/queues.py). ``again``: the match is sent again
+    (its worker died, its message was lost, its play failed), to the retry lane that workers
+    serve ahead of a backlog, unless its own lane is higher."""
+    match_id = match.pk
+    queue = match_queue(match.mode, again=again, lane=match_lane(match.kind))
     soft, hard = match_time_limits(match, seats)
     transaction.on_commit(
         lambda: job(MATCH_PLAY).apply_async(
@@ -104,12 +106,11 @@ def league_count_ended(*, league_id: int | None, status: str, n: int = 1) -> Non
     League.objects.filter(pk=league_id).update(**{field: F(field) + n})
 
 
-def match_queue(mode: str, *, again: bool = False) -> str | None:
-    """The broker queue of a mode's matches: ``matches.<mode>`` with MATCH_QUEUE_PER_MODE on
-    (so workers can be given to modes: ``celery worker -Q matches.duel,matches.duel.retry``),
-    else None, Celery's default queue; a match sent ``again`` goes to the retry queue beside
-    it, served ahead of a backlog (workers/queueing/queues.py)."""
-    return queue_of(mode, again=again)
+def match_queue(mode: str, *, again: bool = False, lane: str = BACKGROUND) -> str:
+    """The broker queue of a mode's matches in ``lane``: ``matches.<lane>``, or per mode with
+    MATCH_QUEUE_PER_MODE on (so workers can be given to modes); a match sent ``again`` goes to
+    the retry lane, served ahead of a backlog (workers/queueing/queues.py)."""
+    return queue_of(mode, again=again, lane=lane)
 
 
 def match_create_internal(

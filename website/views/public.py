@@ -17,6 +17,7 @@ from tournament.ladder_rest import ladder_rest_state
 from tournament.models import League, Match
 from tournament.private_output import failure_kind, may_see_private
 from tournament.selectors import site as site_selectors
+from tournament.selectors.queue_place import match_queue_place
 from tournament.selectors.spectators import featured_match
 from tournament.services.leagues import is_organiser
 
@@ -161,7 +162,8 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     (its embeddable template and context): the replay, or the match live while it plays."""
     match = found(selectors.match_get(match_id=match_id, user=request.user), "match", match_id)
     open_ = match.status in (Match.Status.QUEUED, Match.Status.RUNNING)
-    context = {"match": match, "open": open_, "viewer": bool(match.replay_name or open_)}
+    context = {"match": match, "open": open_, "viewer": bool(match.replay_name or open_),
+               "lane_place": match_queue_place(match=match)}
     if context["viewer"]:
         context.update(viewer_context(match))
     seats = list(match.seats.all())
@@ -245,4 +247,5 @@ def _version_context(request: HttpRequest, version: Any) -> dict[str, Any]:
         "private": may_see_private(request.user, version.bot.owner_id),
         "owner": request.user.is_authenticated and request.user.pk == version.bot.owner_id,
         "fault_kind": (seat.fault if seat and seat.fault else "validation match failed"),
+        "lane_place": match_queue_place(match=validation) if validation else None,
     }  # fmt: skip

@@ -6,7 +6,8 @@ workers.queueing.embedded`
 processes beside them and supervise them (`EmbeddedWorker`):
 
 * ``matches``: a real Celery worker (prefork, EMBEDDED_WORKER_CONCURRENCY slots) on the match
-  queues and the default queue (builds, deferred records);
+  lanes and the default queue (builds, deferred records), highest lane first
+  (workers/queueing/queues.py);
 * ``periodic``: a Celery worker with beat embedded, on the ``periodic`` queue only, so that
   the ladders are topped up and stuck or lost matches reaped on time however many matches
   wait (a single worker would run the reaper only when a match slot frees up).
@@ -45,7 +46,7 @@ from typing import IO, Any
 import django
 from django.conf import settings
 
-from .queues import match_queues
+from .queues import worker_queues
 
 ROLES = ("matches", "periodic")
 LOG_NAMES = {"matches": "embedded-worker.log", "periodic": "embedded-periodic.log"}
@@ -78,7 +79,7 @@ def worker_argv(role: str) -> list[str]:
         "--loglevel=INFO",
     ]
     if role == "matches":
-        queues = [settings.CELERY_TASK_DEFAULT_QUEUE, *match_queues()]
+        queues = worker_queues()  # highest lane first: the broker takes them in this order
         return [
             "worker",
             "--pool=prefork",
