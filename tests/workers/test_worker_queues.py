@@ -17,7 +17,8 @@ from kombu import Queue
 from workers.queueing import worker_queues as wq
 from workers.sandbox.isolation import LAYERS, Isolation
 
-NO_PID = Isolation(uid=True, network=True, filesystem=True, notes=("pid: not on this test",))
+NO_PID = Isolation(uid=True, network=True, filesystem=True, memory=True,
+                   notes=("pid: not on this test",))
 
 
 def _worker(queues: list[str]) -> SimpleNamespace:
@@ -64,7 +65,7 @@ def test_a_match_worker_with_every_layer_and_a_periodic_worker_keep_their_queues
     assert list(periodic.app.amqp.queues.consume_from) == ["periodic"]
     assert wq.worker_queues().role == "periodic" and wq.worker_queues().state == "ok"
 
-    monkeypatch.setattr(wq, "detect_isolation", lambda: Isolation(True, True, True, True))
+    monkeypatch.setattr(wq, "detect_isolation", lambda: Isolation(True, True, True, True, True))
     matches = _worker(["celery", "matches.retry"])
     with caplog.at_level(logging.ERROR, logger="workers.sandbox.isolation"):
         wq._leave_bot_work_to_isolated_workers(instance=matches)
