@@ -137,23 +137,7 @@ class Channel(kombu_sqla.Channel):
 
     def _get(self, queue: str) -> Any:
         """Take the oldest message: read and delete it in one write transaction."""
-        table = self.message_cls.__table__
-        try:
-            row = self.session.execute(
-                select(table.c.id, table.c.payload)
-                .where(table.c.queue_id == self._queue_id(queue))
-                .order_by(table.c.id)
-                .limit(1)
-            ).first()
-            if row is not None:
-                self.session.execute(delete(table).where(table.c.id == row.id))
-            self.session.commit()
-        except BaseException:
-            self._rollback()
-            raise
-        if row is None:
-            raise Empty()
-        return json.loads(row.payload)
+        return self._take_first([queue])[1]
 
     def _poll(self, cycle: Any, callback: Any, timeout: float | None = None) -> Any:
         """Deliver the oldest message of the first of the consumer's queues, in the order it

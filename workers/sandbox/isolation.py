@@ -41,7 +41,6 @@ import signal
 import stat
 import subprocess
 import tempfile
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields, replace
 from functools import cache
@@ -51,7 +50,7 @@ from typing import Any
 from competition.limits import Limits
 
 from .forklock import FILES_AND_FORKS
-from .memory_cgroup import BotMemory, memory_control
+from .memory_cgroup import BotMemory, memory_control, rmdir_when_empty
 
 CLONE_NEWNS = 0x00020000
 CLONE_NEWCGROUP = 0x02000000
@@ -622,19 +621,7 @@ def cgroup_remove(path: str, timeout: float = 2.0) -> bool:
     True once it is removed: then no process that was ever in it is alive."""
     with contextlib.suppress(OSError), open(f"{path}/cgroup.kill", "w") as f:
         f.write("1")
-    deadline = time.monotonic() + timeout
-    pause = 0.0005  # killed processes take a few hundred microseconds to exit
-    while True:
-        try:
-            os.rmdir(path)
-            return True
-        except FileNotFoundError:
-            return True
-        except OSError:
-            if time.monotonic() >= deadline:
-                return False
-            time.sleep(pause)
-            pause = min(pause * 2, 0.01)
+    return rmdir_when_empty(path, timeout)
 
 
 def kill_uid(uid: int) -> bool:

@@ -256,18 +256,29 @@ def parse_oom_kills(text: bytes) -> int:
 def remove_v1(folder: str, timeout: float = 2.0) -> bool:
     """Kill every process in a v1 cgroup (v1 has no ``cgroup.kill``: each listed pid, again
     until none is left) and remove the folder; True once it is removed."""
-    deadline = time.monotonic() + timeout
-    pause = 0.0005
-    while True:
+
+    def kill_listed() -> None:
         try:
             pids = [int(p) for p in _read(f"{folder}/cgroup.procs").split()]
-        except FileNotFoundError:
-            return True
         except (OSError, ValueError):
             pids = []
         for pid in pids:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(pid, signal.SIGKILL)
+
+    return rmdir_when_empty(folder, timeout, before_each_try=kill_listed)
+
+
+def rmdir_when_empty(
+    folder: str, timeout: float, before_each_try: Callable[[], None] = lambda: None
+) -> bool:
+    """Remove a cgroup folder, which the kernel refuses while a process is still in it: try
+    again (after ``before_each_try``) with a growing pause until ``timeout``. True once it is
+    gone (removed now or already)."""
+    deadline = time.monotonic() + timeout
+    pause = 0.0005  # killed processes take a few hundred microseconds to exit
+    while True:
+        before_each_try()
         try:
             os.rmdir(folder)
             return True
