@@ -3,11 +3,12 @@
     python bench/idle.py [--data-dir DIR] [--mode M ...] [--minutes 10] [--reload] [--json]
 
 As scripts/demo.sh runs it: on a fresh DATA_DIR (or the one given, already set up), `manage.py
-migrate`, `manage.py demo` (the round-robin leagues played, the open ladders opened), then
-`manage.py runserver --noreload` with its embedded workers (the matches worker, and the
-periodic worker with beat, which plays the open ladders). The bench waits until every open
+migrate` and `manage.py demo --no-serve` (the round-robin leagues played, the open ladders
+opened), then `manage.py demo` serving the site with its embedded workers (the matches worker,
+and the periodic worker with beat, which plays the open ladders); `--reload` serves with
+`manage.py runserver` and Django's autoreloader instead. The bench waits until every open
 ladder is at rest (tournament/ladder_rest.py) and no match is queued or running, then samples
-the CPU time (user + system, from /proc, children that exited included) of runserver and every
+the CPU time (user + system, from /proc, children that exited included) of the server and every
 process below it for `--minutes`, and prints it as CPU seconds and as a share of one core, per
 process kind. Speed is not asserted anywhere: this prints figures (docs/performance.md).
 """
@@ -78,8 +79,8 @@ def kind(cmdline: str) -> str:
     if "workers.queueing.embedded" in cmdline:
         role = "periodic" if "periodic" in cmdline else "matches"
         return f"embedded {role} worker"
-    if "runserver" in cmdline:
-        return "runserver"
+    if "runserver" in cmdline or "manage.py demo" in cmdline:
+        return "server"
     if "celery" in cmdline:
         return "celery (pool)"
     return cmdline.split(" ")[0].rsplit("/", 1)[-1] or "other"
@@ -117,7 +118,7 @@ def main() -> int:
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--rest-timeout", type=float, default=3600.0)
     parser.add_argument("--reload", action="store_true",
-                        help="serve with Django's autoreloader (scripts/demo.sh does not)")
+                        help="serve with runserver and Django's autoreloader (demo.sh does not)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     port = args.port or free_port()
@@ -130,13 +131,14 @@ def main() -> int:
         subprocess.run([*manage, "migrate", "--noinput"], cwd=ROOT, env=env, check=True,
                        capture_output=True)  # fmt: skip
         modes = [a for m in (args.mode or []) for a in ("--mode", m)]
-        subprocess.run([*manage, "demo", "--port", str(port), *modes], cwd=ROOT, env=env,
-                       check=True, capture_output=True)  # fmt: skip
+        subprocess.run([*manage, "demo", "--port", str(port), "--no-serve", *modes], cwd=ROOT,
+                       env=env, check=True, capture_output=True)  # fmt: skip
     demo_seconds = time.monotonic() - setup_started
-    # As scripts/demo.sh serves it (without Django's autoreloader, unless --reload).
-    reload = [] if args.reload else ["--noreload"]
-    server = subprocess.Popen([*manage, "runserver", *reload, f"127.0.0.1:{port}"], cwd=ROOT,
-                              env=env, stdout=subprocess.DEVNULL,
+    # As scripts/demo.sh serves it (the demo command, which keeps what it made before), or
+    # with runserver's autoreloader.
+    serve = ([*manage, "runserver", f"127.0.0.1:{port}"] if args.reload
+             else [*manage, "demo", "--port", str(port)])  # fmt: skip
+    server = subprocess.Popen(serve, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
                               stderr=subprocess.DEVNULL)  # fmt: skip
     base = f"http://127.0.0.1:{port}"
     # Stopped early (kill PID): the finally below still stops the server and its workers.
@@ -172,7 +174,7 @@ def main() -> int:
         print(json.dumps(report, indent=2))
         return 0
     print(f"idle demo ({data_dir}): set up in {demo_seconds:.0f} s, ladders at rest"
-          f" {rest_seconds:.0f} s after runserver started")  # fmt: skip
+          f" {rest_seconds:.0f} s after the server started")  # fmt: skip
     for name, reason in report["ladders"].items():
         print(f"  {name}: {reason}")
     print(f"over {wall:.0f} s idle, {len(after)} processes used {total:.2f} CPU s"
