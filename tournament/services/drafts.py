@@ -20,6 +20,7 @@ from workers.sandbox import bundles
 
 from ..errors import NotFound, ValidationFailed, size_text
 from ..models import Bot, BotDraft, BotVersion
+from ..page_cache import unseen_writes
 from . import bots as bot_services
 from .starter_kits import EXAMPLES, StarterKit, starter_kit_get, starter_kits
 
@@ -108,9 +109,11 @@ def draft_save(*, bot: Bot, user: Any, source: str, filename: str | None = None)
             )
         filename = current.filename
     language = draft_language(filename)
-    draft, _ = BotDraft.objects.update_or_create(
-        bot=bot, defaults={"language": language, "filename": filename, "source": source}
-    )
+    # no cached page shows a draft: an autosave every few seconds must not empty the cache
+    with unseen_writes():
+        draft, _ = BotDraft.objects.update_or_create(
+            bot=bot, defaults={"language": language, "filename": filename, "source": source}
+        )
     return draft
 
 
@@ -143,10 +146,13 @@ def workshop_start(*, owner: Any, name: str, kit: str) -> Bot:
     return bot
 
 
-def draft_submit(*, bot: Bot, user: Any) -> BotVersion:
-    """Make the draft a new version, exactly as uploading its text as that file would. The
+def draft_submit(*, bot: Bot, user: Any, source: str | None = None) -> BotVersion:
+    """Make the draft a new version, exactly as uploading its text as that file would; with
+    ``source`` (the page's form, which posts the editor's text) that text is saved first. The
     draft stays, so the author goes on editing from what was submitted."""
     _owned(bot, user)
+    if source is not None:
+        draft_save(bot=bot, user=user, source=source)
     draft = BotDraft.objects.filter(bot=bot).first()
     if draft is None:
         raise NotFound(NO_DRAFT)
