@@ -45,6 +45,8 @@ def test_a_draft_starts_from_the_latest_single_file_version(author):
     draft = drafts.draft_for(bot=bot, user=author)
     assert draft.pk is None  # not saved until the author saves it
     assert (draft.filename, draft.language, draft.source) == ("mine.js", "node", "console.log(1)\n")
+    storages["bots"].delete(bot.versions.get().bundle_name)  # gone from storage: no draft
+    assert drafts.draft_for(bot=bot, user=author) is None
 
 
 def test_the_starter_kit_is_the_write_a_bot_kit(author):

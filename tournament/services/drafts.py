@@ -70,15 +70,14 @@ def latest_version(bot: Bot) -> BotVersion | None:
 
 
 def _from_version(bot: Bot, version: BotVersion) -> BotDraft | None:
-    """An unsaved draft holding a single-file version's source, or None for a zip or a file
-    that is not UTF-8 text."""
+    """An unsaved draft holding a single-file version's source, or None for a zip, a file
+    that is not UTF-8 text or one missing from storage."""
     if version.bundle_kind == "zip" or bundles.single_file_language(version.bundle_name) is None:
         return None
-    with storages["bots"].open(version.bundle_name, "rb") as stored:
-        data = stored.read(settings.BOT_UPLOAD_MAX_BYTES + 1)
     try:
-        source = data.decode("utf-8")
-    except UnicodeDecodeError:
+        with storages["bots"].open(version.bundle_name, "rb") as stored:
+            source = stored.read(settings.BOT_UPLOAD_MAX_BYTES + 1).decode("utf-8")
+    except (OSError, UnicodeDecodeError):  # gone from storage, or not text: nothing to edit
         return None
     entry = version.manifest.get("entrypoint") or f"bot.{version.bundle_kind}"
     filename = entry if bundles.safe_file_name(entry) else f"bot.{version.bundle_kind}"
