@@ -6,20 +6,40 @@ request leaves 127.0.0.1 (the editor is served from the site's own static files)
 
 from __future__ import annotations
 
+import hashlib
+import io
 import re
+import zipfile
 from typing import Any
 
 import pytest
+from django.core.files.base import ContentFile
 from django.core.files.storage import storages
 
 from tests.accounts import PASSWORD
-from tournament.models import BotVersion
+from tournament.models import Bot, BotVersion
 
 from .browser import Audit, audited_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 EDIT = "# edited in the browser"
+
+
+def _zip_bot(owner: Any) -> Bot:
+    """A bot whose v1 is a zip (stored as an upload stores it; not validated)."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as archive:
+        archive.writestr("bot.json", '{"language": "python3", "entrypoint": "main.py"}')
+        archive.writestr("main.py", "from helper import play\nplay()\n" + "# long\n" * 80)
+        archive.writestr("helper.py", "def play():\n    pass\n")
+    data = out.getvalue()
+    bot = Bot.objects.create(name="novazip", owner=owner)
+    stored = storages["bots"].save(f"{bot.pk}/1.zip", ContentFile(data))
+    BotVersion.objects.create(bot=bot, number=1, bundle_name=stored, bundle_kind="zip",
+                              sha256=hashlib.sha256(data).hexdigest(), size=len(data),
+                              status=BotVersion.Status.READY)  # fmt: skip
+    return bot
 
 
 def _editor_text(page: Any) -> str:
@@ -41,7 +61,7 @@ def _active(page: Any) -> str:
 def test_a_new_author_writes_a_bot_in_the_workshop(
     live_server, chromium_executable, axe, make_user
 ) -> None:
-    make_user("nova")  # the ORM before Playwright's event loop starts in this thread
+    zipped = _zip_bot(make_user("nova"))  # the ORM before Playwright's loop starts here
     base = live_server.url
     audit = Audit(axe)
     static: list[str] = []
@@ -52,7 +72,17 @@ def test_a_new_author_writes_a_bot_in_the_workshop(
         page.fill("#id_password", PASSWORD)
         page.click("main form button[type=submit]")
         page.wait_for_url(f"{base}/workshop/")
-        audit.check(page, "workshop-empty")
+        audit.check(page, "workshop-zip-only")
+
+        # a zip bot: its files, read-only, and the way to a new zip
+        page.click(f"text={zipped.name}")
+        page.wait_for_url(f"{base}/workshop/{zipped.pk}/")
+        assert page.locator(".cm-editor").count() == 0
+        page.click("summary:has-text('main.py')")
+        assert "from helper import play" in page.locator("pre[aria-label='main.py']").inner_text()
+        assert page.get_by_role("link", name="upload a new zip").count() == 1
+        audit.check(page, "workshop-zip")
+        page.goto(f"{base}/workshop/")
 
         page.fill("#id_name", "novabot")
         page.check("input[name=kit][value=python]")
