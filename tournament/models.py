@@ -89,6 +89,21 @@ class BotVersion(models.Model):
         return f"{self.bot.name} v{self.number}"
 
 
+class BotDraft(models.Model):
+    """The workshop's unsubmitted source of a single-file bot: one per bot, so per author (a
+    bot has one owner), kept on the server so a reload or another browser loses nothing.
+    Submitting it uploads the text as that one file (services/drafts.py)."""
+
+    bot = models.OneToOneField(Bot, on_delete=models.CASCADE, related_name="draft")
+    language = models.CharField(max_length=16, help_text="languages table key: python3, node")
+    filename = models.CharField(max_length=100, help_text="the file it is submitted as")
+    source = models.TextField(blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"draft of {self.bot.name}: {self.filename}"
+
+
 class League(models.Model):
     class Format(models.TextChoices):
         """The keys of the built-in formats (tournament/formats/builtin.py)."""

@@ -81,6 +81,26 @@ class BotForm(forms.Form):
     )  # fmt: skip
 
 
+class WorkshopStartForm(BotForm):
+    """A new bot in the workshop: its name, and the starter kit its draft begins as."""
+
+    description = None
+    kit = forms.ChoiceField(choices=(), label="Start from", widget=forms.RadioSelect)
+
+    def __init__(self, *args: Any, kits: list[tuple[str, str]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["kit"].choices = kits
+        if kits:
+            self.fields["kit"].initial = kits[0][0]
+
+
+class DraftForm(forms.Form):
+    """The workshop's editor without script: the text area the editor takes over."""
+
+    label_suffix = ""
+    source = forms.CharField(required=False, strip=False, widget=forms.Textarea)
+
+
 def bundle_kinds() -> str:
     """".py, .js, ..., .zip": the file endings an upload may have (the languages table)."""
     return ", ".join(f".{k}" for k in kinds())

@@ -21,6 +21,7 @@ from .views import (
     paired,
     public,
     starter,
+    workshop,
 )
 
 app_name = "website"
@@ -74,6 +75,10 @@ urlpatterns = [
     path("bots/<int:bot_id>/", get_only(cached_page(public.bot_detail)), name="bot"),
     path("bots/<int:bot_id>/upload/", authors.bot_upload, name="bot-upload"),
     path("bots/<int:bot_id>/retire/", authors.bot_retire, name="bot-retire"),
+    path("workshop/", workshop.workshop, name="workshop"),
+    path("workshop/<int:bot_id>/", workshop.workshop_bot, name="workshop-bot"),
+    path("workshop/<int:bot_id>/kit/", workshop.workshop_kit, name="workshop-kit"),
+    path("workshop/<int:bot_id>/submit/", workshop.workshop_submit, name="workshop-submit"),
     path("versions/<int:version_id>/", get_only(public.version_detail), name="version"),
     path("versions/<int:version_id>/status/", get_only(public.version_status),
          name="version-status"),

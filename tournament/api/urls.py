@@ -3,6 +3,7 @@
 from django.urls import path
 
 from ..page_cache import cached_page
+from . import drafts as draft_views
 from . import events as event_views
 from . import protocol
 from . import views as v
@@ -21,6 +22,9 @@ urlpatterns = [
     path("bots/<int:bot_id>/", cached_page(v.BotDetailApi.as_view()), name="bot-detail"),
     path("bots/<int:bot_id>/retire/", v.BotRetireApi.as_view(), name="bot-retire"),
     path("bots/<int:bot_id>/versions/", v.BotVersionListApi.as_view(), name="bot-versions"),
+    path("bots/<int:bot_id>/draft/", draft_views.BotDraftApi.as_view(), name="bot-draft"),
+    path("bots/<int:bot_id>/draft/submit/", draft_views.BotDraftSubmitApi.as_view(),
+         name="bot-draft-submit"),
     path("bot-versions/<int:version_id>/", v.BotVersionDetailApi.as_view(), name="bot-version"),
     path("bot-versions/<int:version_id>/resume/", v.BotVersionResumeApi.as_view(),
          name="bot-version-resume"),

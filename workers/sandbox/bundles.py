@@ -161,6 +161,17 @@ def _language_for_suffix(filename: str) -> str | None:
     return _single_file_suffixes().get(PurePosixPath(filename).suffix.lower())
 
 
+def single_file_language(filename: str) -> str | None:
+    """The language a one-file bundle of this name runs in ("python3" for bot.py), or None
+    when the name is not that of a language that runs from one file."""
+    return _language_for_suffix(filename)
+
+
+def safe_file_name(name: str) -> bool:
+    """Whether ``name`` is a plain file name a bundle may use (no folder, no leading dot)."""
+    return bool(_SAFE_NAME.match(name))
+
+
 def _safe_member(name: str) -> PurePosixPath:
     """The relative path of a zip entry, or a BundleError when it could escape the folder."""
     if not name or "\x00" in name or "\\" in name:
