@@ -436,7 +436,12 @@ class TestGameListApi(FilteredListApi):
     def post(self, request: Request) -> Response:
         data = s.TestGameInput(data=request.data)
         data.is_valid(raise_exception=True)
-        match = test_game_services.test_game_create(user=request.user, **data.validated_data)
+        given = data.validated_data
+        match = test_game_services.test_game_create(
+            user=request.user, bot_version_id=given["bot_version"], opponents=given["opponents"],
+            mode=given["mode"], options=given["options"], seats=given.get("seats"),
+            seed=given.get("seed"),
+        )  # fmt: skip
         return Response(_test_game_output(request, match.pk), status=201)
 
 
