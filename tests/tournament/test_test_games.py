@@ -120,7 +120,7 @@ def test_caps_answer_429_in_words(author, ready_version, caps, sent):
     assert again.status_code == 429
     error = again.json()["error"]
     assert error["message"] == (
-        "You already have 1 test game(s) queued or running (at most 1 at once);"
+        "You already have 1 test game queued or running (at most 1 at once);"
         " request the next when it ends."
     )
     assert int(again["Retry-After"]) > 0

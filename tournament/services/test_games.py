@@ -155,7 +155,7 @@ def test_games_check_caps(*, user: Any, now: datetime | None = None) -> None:
     running = mine.filter(status__in=ACTIVE).count()
     if running >= running_max:
         raise RateLimited(
-            RateLimited.TEST_GAMES_RUNNING.format(count=running, limit=running_max),
+            RateLimited.TEST_GAMES_RUNNING.format(games=_games(running), limit=running_max),
             retry_after=RUNNING_RETRY_SECONDS,
         )
     per_day = settings.TEST_GAMES_PER_DAY
@@ -170,12 +170,16 @@ def test_games_check_caps(*, user: Any, now: datetime | None = None) -> None:
         wait = max(1, math.ceil((free_at - now).total_seconds()))
         raise RateLimited(
             RateLimited.TEST_GAMES_PER_DAY.format(
-                count=len(recent), limit=per_day,
+                games=_games(len(recent)), limit=per_day,
                 when=free_at.astimezone(UTC).strftime("%Y-%m-%d %H:%M"),
                 wait=_duration(wait),
             ),
             retry_after=wait,
         )  # fmt: skip
+
+
+def _games(count: int) -> str:
+    return f"{count} test game" if count == 1 else f"{count} test games"
 
 
 def _duration(seconds: int) -> str:
