@@ -22,6 +22,14 @@ class SeatDecisionTimes:
     def mean_seconds(self) -> float:
         return self.total_seconds / self.decisions if self.decisions else 0.0
 
+    @property
+    def mean_ms(self) -> float:  # a page shows a decision's time in milliseconds
+        return 1000 * self.mean_seconds
+
+    @property
+    def longest_ms(self) -> float:
+        return 1000 * self.longest_seconds
+
 
 def decision_times(steps: Iterable[Mapping[str, Any]], seats: int) -> list[SeatDecisionTimes]:
     """One row per seat from a replay's steps (``replayfile.format.steps_of``); a step without
