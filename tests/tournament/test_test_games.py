@@ -219,6 +219,7 @@ def _single(match_id: int) -> list[str]:
         f"/api/v1/matches/{match_id}/frames?seat=0", f"/api/v1/matches/{match_id}/marks",
         f"/matches/{match_id}/", f"/replays/{match_id}/",
         f"/matches/{match_id}/step/1.png", f"/matches/{match_id}/summary.gif",
+        f"/embed/matches/{match_id}/",
         f"/api/v1/test-games/{match_id}/",
     ]  # fmt: skip
 
@@ -252,6 +253,8 @@ def test_others_get_404_and_never_see_it_listed(played, who):
         assert STDERR not in response.content.decode(), url
     if user is not None:
         assert client.get("/api/v1/test-games/").json()["results"] == []
+        analysis = client.post(f"/api/v1/matches/{match_id}/analysis/")
+        assert analysis.status_code == 404 and "not analysed" not in analysis.content.decode()
 
 
 @pytest.mark.parametrize("who", ["owner", "staff"])
@@ -268,6 +271,8 @@ def test_the_owner_and_staff_see_it_with_its_stderr_times_and_fault(played, who)
     assert f"Decision times: {_decisions(played, 0)} decision" in page
     replay = client.get(f"/api/v1/matches/{match_id}/replay")
     assert decode(b"".join(replay.streaming_content) if replay.streaming else replay.content)
+    analysis = client.get(f"/api/v1/matches/{match_id}/analysis/")
+    assert "has not been analysed" in analysis.json()["error"]["message"]  # the match is found
     detail = client.get(f"/api/v1/matches/{match_id}/").json()
     assert detail["seats"][0]["log"] == STDERR
     # Not in the public lists, even for its author and staff: in their own list only.
