@@ -10,8 +10,9 @@ the workshop lane, ahead of the leagues' matches; the server caps how many test 
 author may have running and play per day (a refusal says when the next is possible).
 
 The command prints the match page (its viewer follows the game live; ``--watch`` opens it in
-the browser), waits for the end and prints the result with each seat's fault. Exit 1 if the
-match failed or the tested version faulted.
+the browser, where you must be signed in to the site: a test game is yours alone), waits for
+the end and prints the result with each seat's fault. Exit 1 if the match failed or the
+tested version faulted.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from .challenge import result_lines, seat_names
 from .submit import upload_version, version_label
 
 EXIT_FAILED = 1
+FILE_SUFFIXES = (".py", ".js", ".zip")  # a bot file, never a bot's name
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -109,7 +111,7 @@ def _tested_version(client: ApiClient, args: argparse.Namespace) -> dict[str, An
     """The version to test: one named on the server, or the file uploaded as a new version
     (waited for until its build, if any, is done: its validation match is then queued)."""
     ref = args.version
-    if not (os.path.sep in ref or os.path.isfile(ref)):
+    if not (os.path.sep in ref or ref.endswith(FILE_SUFFIXES) or os.path.isfile(ref)):
         return _named_version(client, ref)
     if args.bot is None:
         raise CliError("testing a file needs --bot NAME: the bot it becomes a version of")

@@ -56,6 +56,9 @@ def test_mistakes_and_caps_are_one_line_with_an_exit_code(
     code, _, err = cli(capsys, "test", str(tmp_path / "nope.py"), "--bot", "capped",
                        "--vs", "greedy")  # fmt: skip
     assert code == 2 and err == f"error: no such file: {tmp_path / 'nope.py'}\n"
+    code, _, err = cli(capsys, "test", "missing.py", "--vs", "greedy")
+    assert code == 2 and err.startswith("error: testing a file needs --bot NAME") \
+        and err.count("\n") == 1
     code, _, err = cli(capsys, "test", "capped", "--vs", "grumpy")
     assert code == 3 and err.count("\n") == 1 and "no bot named 'grumpy'" in err
     code, _, err = cli(capsys, "test", "capped", "--vs", "greedy", "--mode", "chess")
