@@ -5,7 +5,8 @@ parser's ``func(args) -> int`` runs it. Every error a user can cause ends with a
 code and one readable line on stderr, never a traceback:
 
 * 0 done; 1 the bot or the game failed (``play --strict`` with a fault, ``submit`` whose
-  validation failed, a ``replay``/``verify`` mismatch, a challenge that failed);
+  validation failed, a ``replay``/``verify`` mismatch, a challenge that failed, a test game
+  that failed or whose tested version faulted);
 * 2 a mistake in the command line or its files (unknown bot, no such file, bad option);
 * 3 the server refused (its one-line message is shown; 429 says when to try again);
 * 4 the server cannot be reached or failed (5xx); 5 still not done after ``--timeout``;
@@ -26,7 +27,7 @@ from .errors import CliError
 # The order of the help text: local tools first, then the server's commands.
 COMMANDS = (
     "play", "arena", "verify",
-    "login", "bots", "create", "submit", "logs", "challenge", "matches", "replay",
+    "login", "bots", "create", "submit", "test", "logs", "challenge", "matches", "replay",
     "leagues", "ladder", "enter", "league",
 )  # fmt: skip
 

@@ -135,6 +135,14 @@ class RateLimited(ArenaError):
 
     CHALLENGES_PER_HOUR = "You may request {limit} challenge matches per hour."
     CHALLENGES_ACTIVE = "You already have {limit} challenge matches queued or running."
+    TEST_GAMES_RUNNING = (
+        "You already have {games} queued or running (at most {limit} at once);"
+        " request the next when it ends."
+    )
+    TEST_GAMES_PER_DAY = (
+        "You have played {games} in the last 24 hours (at most {limit});"
+        " the next is possible at {when} UTC, in {wait}."
+    )
     PAIRED_ACTIVE = "You already have {limit} paired comparisons running."
     ANALYSES_PER_HOUR = "You may request {limit} match analyses per hour."
     SIGNUPS_PER_ADDRESS = (

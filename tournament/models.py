@@ -281,6 +281,7 @@ class Match(models.Model):
         CHALLENGE = "challenge"
         VALIDATION = "validation"
         PAIRED = "paired"  # one game of a paired comparison (unrated)
+        TEST = "test"  # an author's test game: private to them and staff, unrated
 
     class Status(models.TextChoices):
         QUEUED = "queued"

@@ -401,7 +401,7 @@ CELERY_TASK_EAGER_PROPAGATES = True
 
 # Queues. Matches wait in lanes, one queue each, which match workers consume highest lane first
 # (workers/queueing/queues.py; docs/architecture.md, "Queues and lanes"): "matches.interactive"
-# (validations and challenges), "matches.workshop" (reserved for authors' test games), Celery's
+# (validations and challenges), "matches.workshop" (authors' test games), Celery's
 # default queue "celery" (builds, deferred records, analyses), "matches.retry" (a match sent
 # again, a ladder newcomer's first match) and "matches.background" (league, ladder and paired
 # matches). With MATCH_QUEUE_PER_MODE=1 each mode has its lanes, "matches.<mode>.<lane>" and
@@ -572,6 +572,10 @@ for _layer in SANDBOX_REQUIRED_ISOLATION:
 CHALLENGES_PER_HOUR = env_int("CHALLENGES_PER_HOUR", 20)
 CHALLENGES_ACTIVE_MAX = env_int("CHALLENGES_ACTIVE_MAX", 3)
 CHALLENGE_RETRY_SECONDS = env_int("CHALLENGE_RETRY_SECONDS", 30)  # Retry-After while at the cap
+# An author's test games (tournament/services/test_games.py): at most this many queued or
+# running at once, and this many in any 24 hours.
+TEST_GAMES_RUNNING_PER_AUTHOR = env_int("TEST_GAMES_RUNNING_PER_AUTHOR", 1)
+TEST_GAMES_PER_DAY = env_int("TEST_GAMES_PER_DAY", 10)
 PAIRED_ACTIVE_MAX = env_int("PAIRED_ACTIVE_MAX", 2)  # running paired comparisons per user
 # seeds of a paired comparison in flight at once (its SPRT reads them in order and stops early)
 PAIRED_WINDOW_SEEDS = env_int("PAIRED_WINDOW_SEEDS", 4)

@@ -34,17 +34,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if not os.path.exists(args.file):
-        raise CliError(f"no such file: {args.file}")
-    if not os.path.isfile(args.file):
-        raise CliError(f"not a file: {args.file}")
-    with open(args.file, "rb") as source:
-        content = source.read()
     client = client_from_args(args)
-    bot = find_bot(client, args.bot)
-    version = client.upload(f"bots/{bot['id']}/versions/", "file", args.file, content)
-    label = f"{version['bot_name']} v{version['number']} (version id {version['id']})"
-    print(f"uploaded {label}, sha256 {version['sha256'][:12]}")
+    version = upload_version(client, args.file, args.bot)
+    label = version_label(version)
     if args.no_wait:
         print(f"validation: {version['status']}")
         return 0
@@ -62,6 +54,25 @@ def run(args: argparse.Namespace) -> int:
         return 0
     report_failure(client, version, label)
     return EXIT_FAILED
+
+
+def upload_version(client: ApiClient, path: str, bot_ref: str) -> dict[str, Any]:
+    """Upload the file at ``path`` as a new version of the bot ``bot_ref`` and say so (`submit`
+    and `test FILE`)."""
+    if not os.path.exists(path):
+        raise CliError(f"no such file: {path}")
+    if not os.path.isfile(path):
+        raise CliError(f"not a file: {path}")
+    with open(path, "rb") as source:
+        content = source.read()
+    bot = find_bot(client, bot_ref)
+    version = client.upload(f"bots/{bot['id']}/versions/", "file", path, content)
+    print(f"uploaded {version_label(version)}, sha256 {version['sha256'][:12]}")
+    return version
+
+
+def version_label(version: dict[str, Any]) -> str:
+    return f"{version['bot_name']} v{version['number']} (version id {version['id']})"
 
 
 def match_page(client: ApiClient, match_id: int) -> str:

@@ -11,7 +11,7 @@ import pytest
 from celery import Celery
 from kombu import Consumer, Queue
 
-from workers.queueing.queues import lane_queue, worker_queues
+from workers.queueing.queues import lane_queue, match_lane, worker_queues
 
 
 def _app(broker_url: str, transport: str | None = None, **options: object) -> Celery:
@@ -94,6 +94,37 @@ def test_the_embedded_broker_keeps_each_lane_in_order(tmp_path: Path) -> None:
     app.send_task("arena.match_play", (3,), queue=interactive)
     app.send_task("arena.match_play", (4,), queue=background)
     assert [match_id for _, match_id in _taken_in_order(app, 4)] == [2, 3, 1, 4]
+
+
+def _check_test_game_first(app: Celery) -> None:
+    """An author's test game (kind ``test``, the workshop lane) sent after 20 league matches
+    is the next one taken; a validation sent after it still goes first."""
+    league, test = lane_queue(match_lane("league")), lane_queue(match_lane("test"))
+    validation = lane_queue(match_lane("validation"))
+    assert test == lane_queue("workshop")
+    for match_id in range(1, 21):  # a ladder's backlog
+        app.send_task("arena.match_play", (match_id,), queue=league)
+    app.send_task("arena.match_play", (500,), queue=test)
+    with _Slot(app) as slot:
+        assert slot.take(1) == [(test, 500)]
+        app.send_task("arena.match_play", (600,), queue=test)
+        app.send_task("arena.match_play", (700,), queue=validation)
+        assert slot.take(3) == [(validation, 700), (test, 600), (league, 1)]
+
+
+def test_the_embedded_broker_takes_a_test_game_before_the_backlog(tmp_path: Path) -> None:
+    app = _app(f"sqlite:///{tmp_path / 'broker.sqlite3'}", "workers.queueing.broker:Transport",
+               polling_interval=0.05)  # fmt: skip
+    _check_test_game_first(app)
+
+
+@pytest.mark.integration
+def test_redis_takes_a_test_game_before_the_backlog() -> None:
+    app = _app(os.environ["TEST_REDIS_URL"], queue_order_strategy="priority")
+    with app.connection_for_write() as conn:
+        for queue in worker_queues():
+            conn.default_channel.client.delete(queue)
+    _check_test_game_first(app)
 
 
 @pytest.mark.integration

@@ -11,6 +11,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from competition import skill
+from workers.queueing.queues import KIND_LANES
 
 from .. import formats
 from ..ladder_rest import ladder_rest_state
@@ -29,6 +30,7 @@ from ..models import (
 )
 from ..private_output import failure_kind, may_see_private
 from ..selectors.brackets import league_podium
+from ..selectors.queue_place import QueuePlace, match_queue_place
 from ..services.game_config import fixed_seats
 from ..standings import league_bye_points, league_points
 from .bracket_serializers import (
@@ -337,6 +339,56 @@ class ChallengeInput(MatchInput):
         required=False, min_value=1, max_value=4,
         help_text="optional; when given, must equal the number of bot_versions",
     )  # fmt: skip
+
+
+class TestGameInput(StrictInput):
+    """A test game: the author's version in seat 0 against built-in bots or their own
+    versions (tournament/services/test_games.py)."""
+
+    bot_version = serializers.IntegerField(min_value=1, help_text="your own version to test")
+    opponents = serializers.ListField(
+        child=serializers.CharField(max_length=32), min_length=0, max_length=3,
+        help_text='built-in bot names ("greedy", "random", "search-0.25s") or ids of your'
+        " own versions, one per other seat (or one for every other seat with `seats`)",
+    )  # fmt: skip
+    mode = serializers.CharField(max_length=16)
+    options = serializers.DictField(required=False, default=dict)
+    seats = serializers.IntegerField(required=False, min_value=1, max_value=4)
+    seed = serializers.IntegerField(required=False, min_value=0, max_value=2**63 - 1)
+
+
+class TestGameOutput(MatchOutput):
+    """A test game as its author sees it, with its page and, while it waits, its place in
+    the workshop lane."""
+
+    page_url = serializers.SerializerMethodField()
+    lane = serializers.SerializerMethodField()
+    place = serializers.SerializerMethodField(help_text="1: the next game of its lane; null: "
+                                              "no longer queued")  # fmt: skip
+    expected_wait_seconds = serializers.SerializerMethodField()
+
+    class Meta(MatchOutput.Meta):
+        fields = [*MatchOutput.Meta.fields, "page_url", "lane", "place", "expected_wait_seconds"]
+
+    def _place(self, match: Match) -> QueuePlace | None:
+        cache = self.context.setdefault("_places", {})
+        if match.pk not in cache:
+            cache[match.pk] = match_queue_place(match=match)
+        return cache[match.pk]
+
+    def get_page_url(self, match: Match) -> str:
+        return self._abs(f"/matches/{match.pk}/")
+
+    def get_lane(self, match: Match) -> str:
+        return KIND_LANES[match.kind]
+
+    def get_place(self, match: Match) -> int | None:
+        place = self._place(match)
+        return place.place if place else None
+
+    def get_expected_wait_seconds(self, match: Match) -> float | None:
+        place = self._place(match)
+        return place.expected_seconds if place else None
 
 
 # --- leagues --------------------------------------------------------------------------------

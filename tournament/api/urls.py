@@ -51,6 +51,8 @@ urlpatterns = [
     path("protocol/game-data", protocol.ProtocolGameDataApi.as_view(),
          name="protocol-game-data"),
     path("challenges/", v.ChallengeListApi.as_view(), name="challenge-list"),
+    path("test-games/", v.TestGameListApi.as_view(), name="test-game-list"),
+    path("test-games/<int:match_id>/", v.TestGameDetailApi.as_view(), name="test-game-detail"),
     path(
         "leagues/<int:league_id>/head-to-head/",
         v.LeagueHeadToHeadApi.as_view(),

@@ -16,7 +16,7 @@ from .. import field_labels, formats, selectors
 from ..client_address import client_address
 from ..errors import NotFound, ValidationFailed
 from ..ladder_rest import ladder_rest_states
-from ..models import League
+from ..models import League, Match
 from ..selectors import brackets as bracket_selectors
 from ..services import accounts as account_services
 from ..services import bots as bot_services
@@ -24,6 +24,7 @@ from ..services import challenges as challenge_services
 from ..services import events as event_services
 from ..services import leagues as league_services
 from ..services import paired as paired_services
+from ..services import test_games as test_game_services
 from . import serializers as s
 from .base import (
     FilteredListApi,
@@ -405,6 +406,58 @@ class ChallengeListApi(FilteredListApi):
     )  # fmt: skip
     def post(self, request: Request) -> Response:
         return _challenge_create(request, s.ChallengeInput)
+
+
+class TestGameListApi(FilteredListApi):
+    """Test games: the author's own version played now, privately and unrated, in the
+    workshop lane (tournament/services/test_games.py)."""
+
+    permission_classes = [permissions.IsAuthenticated]
+    throttle_classes = [MatchRequestThrottle]
+    filterset_class = MatchFilter
+    pagination_class = NewestFirstPagination
+
+    @extend_schema(responses=s.MatchSummaryOutput(many=True), parameters=[BEFORE])
+    def get(self, request: Request) -> Response:
+        matches = selectors.test_game_list(user=request.user)
+        return newest_first_paginated(request, self, matches, s.MatchSummaryOutput)
+
+    @extend_schema(
+        request=s.TestGameInput,
+        responses={
+            201: s.TestGameOutput,
+            429: OpenApiResponse(description="Over the author's test-game caps (in words)."),
+        },
+        parameters=[OpenApiParameter(
+            "Retry-After", int, OpenApiParameter.HEADER, response=[429],
+            description="429: seconds until the author may request a test game again",
+        )],
+    )  # fmt: skip
+    def post(self, request: Request) -> Response:
+        data = s.TestGameInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        given = data.validated_data
+        match = test_game_services.test_game_create(
+            user=request.user, bot_version_id=given["bot_version"], opponents=given["opponents"],
+            mode=given["mode"], options=given["options"], seats=given.get("seats"),
+            seed=given.get("seed"),
+        )  # fmt: skip
+        return Response(_test_game_output(request, match.pk), status=201)
+
+
+class TestGameDetailApi(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(responses=s.TestGameOutput)
+    def get(self, request: Request, match_id: int) -> Response:
+        return Response(_test_game_output(request, match_id))
+
+
+def _test_game_output(request: Request, match_id: int) -> dict[str, Any]:
+    match = selectors.match_get(match_id=match_id, user=request.user)
+    if match is None or match.kind != Match.Kind.TEST:
+        raise NotFound(f"No test game {match_id}.")
+    return s.TestGameOutput(match, context={"request": request}).data
 
 
 class MatchDetailApi(APIView):

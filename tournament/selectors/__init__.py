@@ -70,21 +70,44 @@ def bot_ratings(*, bot: Bot, user: Any = None) -> QuerySet[LeagueEntry]:
     )
 
 
-def visible_matches(*, user: Any = None) -> QuerySet[Match]:
+def visible_matches(*, user: Any = None, test_games: bool = False) -> QuerySet[Match]:
     """Matches of visible leagues plus challenges and validation matches: the rows of every
-    match list, to page (`tournament.paging`) and summarise (`match_summaries`)."""
+    match list, to page (`tournament.paging`) and summarise (`match_summaries`).
+
+    Test games are private (services/test_games.py): no list shows them, and ``test_games``
+    (a single match's page, API, replay, frames and pictures) adds those the user may see,
+    their own and, for staff, everyone's."""
     visible = Q(league__isnull=True) | Q(league__in=league_list(user=user).values("pk"))
+    matches = Match.objects.filter(visible)
+    if not test_games:
+        matches = matches.exclude(kind=Match.Kind.TEST)
+    elif not _sees_every_test_game(user):
+        others = Q(kind=Match.Kind.TEST)
+        if user is not None and user.is_authenticated:
+            others &= ~Q(requested_by=user)
+        matches = matches.exclude(others)
     hidden = hidden_matches_q(user)  # hidden seeds of solo leagues until they close
     if hidden is not None:
-        return Match.objects.filter(visible).exclude(hidden)
-    return Match.objects.filter(visible)
+        return matches.exclude(hidden)
+    return matches
 
 
-def match_list(*, user: Any = None) -> QuerySet[Match]:
+def _sees_every_test_game(user: Any) -> bool:
+    return bool(user is not None and user.is_authenticated and user.is_staff)
+
+
+def test_game_list(*, user: Any) -> QuerySet[Match]:
+    """The test games a user asked for (their own list: `arena test`, the API)."""
+    return visible_matches(user=user, test_games=True).filter(
+        kind=Match.Kind.TEST, requested_by=user
+    )
+
+
+def match_list(*, user: Any = None, test_games: bool = False) -> QuerySet[Match]:
     """`visible_matches` as models with their league and seats (a match's page, the API's
     match detail)."""
     return (
-        visible_matches(user=user)
+        visible_matches(user=user, test_games=test_games)
         .select_related("league")
         .prefetch_related(
             Prefetch(
@@ -96,15 +119,17 @@ def match_list(*, user: Any = None) -> QuerySet[Match]:
 
 
 def match_replay_fields(*, match_id: int, user: Any = None) -> Match | None:
-    """A visible match with only what its replay download reads (no seats, no result)."""
+    """A visible match with only what its replay download reads (no seats, no result); a
+    test game for its author and staff only."""
     return (
-        visible_matches(user=user).only("id", "replay_name", "replay_sha256")
+        visible_matches(user=user, test_games=True).only("id", "replay_name", "replay_sha256")
         .filter(pk=match_id).first()
     )  # fmt: skip
 
 
 def match_get(*, match_id: int, user: Any = None) -> Match | None:
-    return match_list(user=user).filter(pk=match_id).first()
+    """One match its reader may see: a test game for its author and staff only."""
+    return match_list(user=user, test_games=True).filter(pk=match_id).first()
 
 
 def challenge_list(*, user: Any) -> QuerySet[Match]:

@@ -19,6 +19,8 @@ from tournament.private_output import failure_kind, may_see_private
 from tournament.selectors import site as site_selectors
 from tournament.selectors.queue_place import match_queue_place
 from tournament.selectors.spectators import featured_match
+from tournament.selectors.test_games import LABEL as TEST_GAME_LABEL
+from tournament.selectors.test_games import test_game_seats
 from tournament.services.leagues import is_organiser
 
 from .. import charts
@@ -172,6 +174,10 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     for seat in seats:
         seat.private = may_see_private(request.user, seat.bot_version.bot.owner_id)
     context["seats"] = seats
+    if match.kind == Match.Kind.TEST:  # beside the viewer: each seat's stderr, times, fault
+        context["test_game"] = {"label": TEST_GAME_LABEL,
+                                "seats": test_game_seats(match=match, seats=seats,
+                                                         user=request.user)}  # fmt: skip
     if match.replay_name:
         context["replay_url"] = reverse("replays:replay", args=[match.pk])
         context.update(og_image_context(request, match), **analysis_context(match))

@@ -5,7 +5,8 @@ Matches wait in **lanes**, each a queue of its own, which a match worker consume
 of LANES, highest first:
 
 * ``interactive``: validation matches and challenges, which someone is waiting at a page for;
-* ``workshop``: an author's test games (reserved: no kind of match is sent there yet);
+* ``workshop``: an author's test games (tournament/services/test_games.py), which the author
+  waits for at the match page or in ``arena test``;
 * ``retry``: a match sent again (its worker died, its message was lost, its play failed) and a
   ladder newcomer's first match, ahead of the backlog they would otherwise wait behind;
 * ``background``: league, ladder and paired-comparison matches.
@@ -43,6 +44,7 @@ KIND_LANES = {
     "challenge": INTERACTIVE,
     "league": BACKGROUND,
     "paired": BACKGROUND,  # many games per comparison: they must not starve the ladders' peers
+    "test": WORKSHOP,  # an author's test game, capped per author (services/test_games.py)
 }
 
 
