@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournament', '0024_worker_heartbeat_role'),
+        ('tournament', '0025_bot_draft'),
     ]
 
     operations = [
