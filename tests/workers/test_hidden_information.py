@@ -44,7 +44,7 @@ class CapturedProcess:
 
     def __init__(self) -> None:
         self.lines: list[bytes] = []
-        self.last_cpu = 0.0
+        self.last_cpu = self.last_wait = 0.0
 
     def begin(self, payload: bytes, timeout: float, *, cpu_limit: float | None = None) -> None:
         self.lines.append(payload)
