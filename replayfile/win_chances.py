@@ -22,7 +22,7 @@ last point is the game's recorded result, exact (its interval is the value itsel
 
 A **blunder** is a fall of a seat's chance from one point to the next (one day's play)
 larger than the two estimates' uncertainty: the interval after lies wholly below the
-interval before. The ``BLUNDERS`` largest such falls are kept, each with the frame where it
+interval before, and by at least ``BLUNDER_FLOOR``. The ``BLUNDERS`` largest such falls are kept, each with the frame where it
 shows (the viewer's frame number: ``?step=`` links to it).
 """
 
@@ -42,6 +42,7 @@ from .frames import FramesError, replay_apply, replay_start
 
 ANALYSIS_VERSION = 2  # 2: random playouts, hundreds per point, intervals, separated falls
 BLUNDERS = 3
+BLUNDER_FLOOR = 0.05  # a fall smaller than this is not worth reading, however sure
 MAX_PLAYOUTS = 2000
 POLICY = "uniform random (Game.playout)"
 METHOD = "Wilson score interval, 95%, ties counted as a shared win"
@@ -163,7 +164,7 @@ def blunders_of(points: list[dict[str, Any]], names: list[str]) -> list[dict[str
                                               strict=True)):
             was_low = _bounds(before, seat)[0]
             now_high = _bounds(after, seat)[1]
-            if now_high < was_low:
+            if now_high < was_low and was - now >= BLUNDER_FLOOR:
                 falls.append({"seat": seat, "name": names[seat], "frame": after["frame"],
                               "from_frame": before["frame"], "day": before.get("day"),
                               "before": was, "after": now, "drop": round(was - now, 4),

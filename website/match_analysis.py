@@ -7,7 +7,7 @@ from typing import Any
 
 from django.conf import settings
 
-from replayfile.win_chances import BLUNDER_DROP
+from replayfile.win_chances import ANALYSIS_VERSION
 from tournament.models import Match, MatchAnalysis
 
 from .chances_chart import chances_chart
@@ -20,7 +20,7 @@ def analysis_context(match: Match) -> dict[str, Any]:
         return {}
     analysis = MatchAnalysis.objects.filter(match=match).first()
     context: dict[str, Any] = {
-        "analysis": analysis, "show_chances": True, "blunder_drop": round(BLUNDER_DROP * 100),
+        "analysis": analysis, "show_chances": True,
         # what a request plays: the playouts of each point, said as they are
         "analysis_playouts": analysis.playouts if analysis else settings.ANALYSIS_PLAYOUTS,
     }  # fmt: skip
@@ -31,6 +31,10 @@ def analysis_context(match: Match) -> dict[str, Any]:
     names = [f"{seats[s].bot_version} (seat {s})" if s in seats else name
              for s, name in enumerate(result.get("names") or [])]
     context["chances"] = chances_chart(result, names)
+    # a document of an older method is shown as it was, and says so
+    context["chances_old"] = result.get("version") != ANALYSIS_VERSION
+    context["chances_method"] = result.get("method") or "no interval (an older analysis)"
+    context["chances_policy"] = result.get("policy") or "the house greedy bot"
     solo = result.get("mode") == "solo"
     context["chances_names"] = names + (["the sister"] if solo else [])
     rows = []
@@ -42,8 +46,7 @@ def analysis_context(match: Match) -> dict[str, Any]:
             label = "result"
         else:
             label = f"end of day {_previous_day(points, i)}"  # the viewer's word, the Duel's too
-        cells = [f"{c * 100:.0f}% ({e:g})" for c, e in zip(point["chances"], point["expected"],
-                                                           strict=True)]
+        cells = [_cell(point, s) for s in range(len(point["chances"]))]
         if solo:
             cells.append(f"{point.get('sister', 0) * 100:.0f}%")
         rows.append({"label": label, "frame": point["frame"], "cells": cells})
@@ -54,3 +57,12 @@ def analysis_context(match: Match) -> dict[str, Any]:
 def _previous_day(points: list[dict[str, Any]], i: int) -> Any:
     """The day that ended at point ``i``: the day of the point before."""
     return points[i - 1].get("day")
+
+
+def _cell(point: dict[str, Any], seat: int) -> str:
+    """A seat's chance with its 95% interval (none at the exact result) and expected score."""
+    chance = point["chances"][seat]
+    low, high = (point.get("low") or [None] * (seat + 1))[seat], \
+        (point.get("high") or [None] * (seat + 1))[seat]
+    spread = "" if low is None or low == high else f" [{low * 100:.0f}–{high * 100:.0f}%]"
+    return f"{chance * 100:.0f}%{spread} ({point['expected'][seat]:g})"
