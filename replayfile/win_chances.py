@@ -22,8 +22,9 @@ last point is the game's recorded result, exact (its interval is the value itsel
 
 A **blunder** is a fall of a seat's chance from one point to the next (one day's play)
 larger than the two estimates' uncertainty: the interval after lies wholly below the
-interval before, and by at least ``BLUNDER_FLOOR``. The ``BLUNDERS`` largest such falls are kept, each with the frame where it
-shows (the viewer's frame number: ``?step=`` links to it).
+interval before, and the fall is at least ``BLUNDER_FLOOR``. The ``BLUNDERS`` largest such
+falls are kept, each with the frame where it shows (the viewer's frame number: ``?step=``
+links to it).
 """
 
 from __future__ import annotations

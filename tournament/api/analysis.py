@@ -21,8 +21,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from .. import selectors
-from ..errors import NotFound
-from ..errors import ValidationFailed
+from ..errors import NotFound, ValidationFailed
 from ..models import Match, MatchAnalysis, SeatReview
 from ..services.analysis import match_analysis_request, seat_review_get, seat_review_request
 from .base import found
