@@ -96,3 +96,37 @@ def test_bad_seats_are_refused_in_words(stored_match, client, django_user_model)
     assert bad.status_code == 400 and "seat must be a seat number" in str(bad.json())
     missing = client.post(f"/api/v1/matches/{match.pk}/analysis/?seat=5")
     assert missing.status_code == 404 and "has no seat 5" in str(missing.json())
+
+
+def test_the_match_page_lists_the_costliest_decisions_and_the_viewer_marks_them(
+        stored_match, client, django_user_model, monkeypatch):
+    monkeypatch.setitem(decision_review.BUDGET, "duel", (2, 6))
+    owner = django_user_model.objects.create_user("page-owner")
+    rival = django_user_model.objects.create_user("page-rival")
+    match = stored_match("duel", seed=3)
+    _owned_by(match, 0, owner)
+    _private(match, owner, rival)
+    client.force_login(rival)
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    assert "Review seat 0" not in page and "data-reviewed-seats" not in page
+    assert client.post(f"/matches/{match.pk}/analysis/seat/0/").status_code == 302
+    assert not SeatReview.objects.exists()  # refused, in a message
+    client.force_login(owner)
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    assert "Where it lost" in page and "Review seat 0's decisions" in page
+    assert "Review seat 1" not in page  # not theirs, and the match is not public
+    posted = client.post(f"/matches/{match.pk}/analysis/seat/0/")
+    assert posted.status_code == 302 and posted["Location"].endswith("#where-lost")
+    review = SeatReview.objects.get(match=match, seat=0)
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    assert 'data-reviewed-seats="0"' in page
+    section = page[page.index('id="where-lost"'):]
+    costliest = review.result["costliest"]
+    assert len(costliest) <= 5
+    if costliest:
+        first = costliest[0]
+        assert f'?step={first["step"] + 1}"' in section and first["best"]["text"] in section
+        assert "better:" in section and "points of win chance" in section
+    else:
+        assert "No decision lost more than the uncertainty" in section
+    assert f'{len(review.result["decisions"])} decisions judged' in section

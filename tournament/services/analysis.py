@@ -167,6 +167,24 @@ def seat_review_get(*, match: Match, seat: int, user: Any) -> SeatReview | None:
                                      version=decision_review.REVIEW_VERSION).first()
 
 
+def seat_reviews_for(*, match: Match, user: Any) -> list[tuple[int, SeatReview | None]]:
+    """``(seat, its current review or None)`` for each seat of the match ``user`` may
+    review (the match page's "Where it lost" and the viewer's marks)."""
+    owners = dict(match.seats.values_list("seat", "bot_version__bot__owner_id"))
+    public = None
+    reviews = {r.seat: r for r in SeatReview.objects.filter(
+        match=match, version=decision_review.REVIEW_VERSION)}
+    found: list[tuple[int, SeatReview | None]] = []
+    for seat in sorted(owners):
+        if not may_see_private(user, owners[seat]):
+            if public is None:
+                public = selectors.match_get(match_id=match.pk, user=None) is not None
+            if not public:
+                continue
+        found.append((seat, reviews.get(seat)))
+    return found
+
+
 def seat_review_request(*, match: Match, seat: int, user: Any) -> tuple[SeatReview, bool]:
     """The seat's review by the current method, queued now unless there is one:
     ``(review, created)``. Counted against the user's hourly analysis limit."""
