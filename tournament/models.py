@@ -521,10 +521,11 @@ class WorkerHeartbeat(models.Model):
 
 
 class MatchAnalysis(models.Model):
-    """Who was winning a finished match: each seat's chance of winning and expected final
-    score at each day's end, by playouts of the house bots (replayfile/win_chances.py), computed
-    once on request by a worker and kept with the match (``points``, ``blunders``). A second
-    request reads this row; nothing recomputes it."""
+    """Who was winning a finished match: each seat's chance of winning (with its interval) and
+    expected final score at each day's end, by random playouts (replayfile/win_chances.py),
+    computed once on request by a worker and kept with the match (``points``, ``blunders``). A
+    second request reads this row; only a failed run, or one of an older method
+    (``result["version"]``), is computed again."""
 
     class Status(models.TextChoices):
         QUEUED = "queued"
