@@ -26,7 +26,7 @@ from .errors import CliError
 
 # The order of the help text: local tools first, then the server's commands.
 COMMANDS = (
-    "play", "arena", "verify",
+    "play", "arena", "verify", "analyse",
     "login", "bots", "create", "submit", "test", "logs", "challenge", "matches", "replay",
     "leagues", "ladder", "enter", "league",
 )  # fmt: skip

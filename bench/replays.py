@@ -99,8 +99,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="skip the win-chance analysis time")
     parser.add_argument("--image-games", type=int, default=2,
                         help="4-player standard matches drawn (default 2)")
-    parser.add_argument("--playouts", type=int, default=16,
-                        help="analysis playouts per point (ANALYSIS_PLAYOUTS; default 16)")
+    parser.add_argument("--playouts", type=int, default=400,
+                        help="analysis playouts per point (ANALYSIS_PLAYOUTS; default 400)")
     parser.add_argument("--before-root", metavar="DIR",
                         help="measure 'before' now, on this checkout of the old code "
                              "(git archive 646f005 | tar -x -C DIR), instead of BEFORE")

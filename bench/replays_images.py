@@ -119,7 +119,7 @@ def analysis(match: Any, playouts: int) -> dict[str, Any]:
             "cpu_s": round(cpu, 2), "steps": done.result["frames"]}
 
 
-def run(games: int = 2, playouts: int = 16, with_pictures: bool = True,
+def run(games: int = 2, playouts: int = 400, with_pictures: bool = True,
         with_analysis: bool = True) -> dict[str, Any]:
     viewer = _viewer_module()
     with tempfile.TemporaryDirectory(prefix="bench-images-") as data_dir:

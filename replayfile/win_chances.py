@@ -2,31 +2,38 @@
 
 Pure (no Django). The replay is re-simulated with the engine. At frame 0 and at every frame
 where a new day begins (the end of the day before; the Duel's ``day`` is its round), the
-game is played on to its end ``playouts`` times from the full state by the house bots' playout
-policy (``engine.bots.playout.playout_policy``: the greedy bot of the mode, the Duel's cheaper
-greedy), every seat played by it. Everything already decided (boats, hands, lessons, fish) is
+game is played on to its end ``playouts`` times from the full state by the **uniform random
+playout** (``Game.playout``: every seat takes a uniformly random legal action; the Duel's
+own fast loop makes the same moves). It is the cheapest policy there is, about a hundred
+times cheaper than the house bots' greedy, so a chance rests on hundreds of playouts instead
+of a handful; it measures how much of the game a seat has already secured, not how well the
+bots that played would play on. Everything already decided (boats, hands, lessons, fish) is
 kept; only what nobody knows yet, the order of the bag and of the deck (and of the solo
 sister's decks), is shuffled again for each playout, so the playouts differ where the game
-was still open. Each playout's winners share its win (ties split); a seat's **chance** is
-its mean win share over the playouts and its **expected score** the mean of its final score.
-The chances of one point sum to 1 (in solo: the bot's chance of beating the sister plus
-hers). The last point is the game's recorded result.
+was still open.
 
-This measures the position with house bots playing it out, not the bots that played: a
-seat whose bot plays better than greedy is worth more than its chance says.
+Each playout's winners share its win (a tie of k seats gives each 1/k); a seat's **chance**
+is its mean win share over the playouts and its **expected score** the mean of its final
+score. The chances of one point sum to 1 (in solo: the bot's chance of beating the sister
+plus hers). Each chance carries a 95% **interval**, the Wilson score interval of a
+proportion with the mean share as the proportion and the number of playouts as n (a tie
+counts as a shared win, which is what the share is; ``METHOD`` names it in the output). The
+last point is the game's recorded result, exact (its interval is the value itself).
 
-A **blunder** is a fall of a seat's chance from one point to the next (one day's play): the
-``BLUNDERS`` largest falls of at least ``BLUNDER_DROP`` are kept, each with the frame where it
-shows (the viewer's frame number: ``?step=`` links to it).
+A **blunder** is a fall of a seat's chance from one point to the next (one day's play)
+larger than the two estimates' uncertainty: the interval after lies wholly below the
+interval before, and the fall is at least ``BLUNDER_FLOOR``. The ``BLUNDERS`` largest such
+falls are kept, each with the frame where it shows (the viewer's frame number: ``?step=``
+links to it).
 """
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Mapping
 from typing import Any
 
-from engine.bots.playout import playout_policy
 from engine.game import Game
 from engine.narration import seat_names
 from engine.rng import Rng
@@ -34,13 +41,33 @@ from engine.version import ENGINE_VERSION
 
 from .frames import FramesError, replay_apply, replay_start
 
-ANALYSIS_VERSION = 1
+ANALYSIS_VERSION = 2  # 2: random playouts, hundreds per point, intervals, separated falls
 BLUNDERS = 3
-BLUNDER_DROP = 0.15
-MAX_PLAYOUTS = 200
+BLUNDER_FLOOR = 0.05  # a fall smaller than this is not worth reading, however sure
+MAX_PLAYOUTS = 2000
+POLICY = "uniform random (Game.playout)"
+METHOD = "Wilson score interval, 95%, ties counted as a shared win"
+Z95 = 1.959964
 
 
-def _reshuffle_unknown(game: Game, rng: Rng) -> None:
+def interval(share: float, n: int) -> tuple[float, float]:
+    """The 95% Wilson score interval of a mean win share over ``n`` playouts.
+
+    >>> interval(0.5, 100)
+    (0.4038, 0.5962)
+    >>> interval(1.0, 400)[1]
+    1.0
+    """
+    if n <= 0:
+        return 0.0, 1.0
+    p = min(1.0, max(0.0, share))
+    z2 = Z95 * Z95
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = Z95 / (1 + z2 / n) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
+    return round(max(0.0, centre - half), 4), round(min(1.0, centre + half), 4)
+
+
+def reshuffle_unknown(game: Game, rng: Rng) -> None:
     """Shuffle again what no seat knows: the bag's and the deck's order (and the solo
     sister's decks, and the Duel's bag generator)."""
     holders = (game, getattr(game, "state", None), getattr(game, "sister", None))
@@ -57,8 +84,9 @@ def _reshuffle_unknown(game: Game, rng: Rng) -> None:
         game.rng = Rng(rng.next_u64(), "bag")  # type: ignore[attr-defined]
 
 
-def _outcome(game: Game) -> tuple[list[float], list[float], float | None]:
-    """(win share per seat, final score per seat, the sister's win share in solo)."""
+def outcome(game: Game) -> tuple[list[float], list[float], float | None]:
+    """(win share per seat, final score per seat, the sister's win share in solo) of a
+    finished game: the winners share the win."""
     if game.mode == "solo":
         result = game.result()
         won = 1.0 if result.get("won") else 0.0
@@ -69,18 +97,9 @@ def _outcome(game: Game) -> tuple[list[float], list[float], float | None]:
     return [1.0 / len(winners) if s in winners else 0.0 for s in range(game.seats)], totals, None
 
 
-def _playout(game: Game, seed: int) -> Game:
-    bots = [playout_policy(game.mode, s, seed) for s in range(game.seats)]
-    while not game.is_over():
-        seat = game.pending()[0]
-        legal = game.legal_actions(seat)
-        action = legal[0] if len(legal) == 1 else bots[seat].act(game, seat)
-        game.apply_unchecked(seat, action)
-    return game
-
-
 def position_chances(game: Game, playouts: int, seed: int) -> dict[str, Any]:
-    """Chances and expected scores of a position, by ``playouts`` playouts from it."""
+    """Chances (with their intervals) and expected scores of a position, by ``playouts``
+    random playouts from it."""
     seats = game.seats
     wins = [0.0] * seats
     scores = [0.0] * seats
@@ -88,14 +107,19 @@ def position_chances(game: Game, playouts: int, seed: int) -> dict[str, Any]:
     rng = Rng(seed, "analysis")
     for _ in range(playouts):
         world = game.clone()
-        _reshuffle_unknown(world, rng)
-        share, totals, sister_share = _outcome(_playout(world, rng.next_u64()))
+        reshuffle_unknown(world, rng)
+        world.playout(Rng(rng.next_u64(), "playout"))
+        share, totals, sister_share = outcome(world)
         for s in range(seats):
             wins[s] += share[s]
             scores[s] += totals[s]
         sister += sister_share or 0.0
+    chances = [round(w / playouts, 4) for w in wins]
+    bounds = [interval(w / playouts, playouts) for w in wins]
     point: dict[str, Any] = {
-        "chances": [round(w / playouts, 4) for w in wins],
+        "chances": chances,
+        "low": [b[0] for b in bounds],
+        "high": [b[1] for b in bounds],
         "expected": [round(v / playouts, 2) for v in scores],
     }
     if game.mode == "solo":
@@ -104,7 +128,8 @@ def position_chances(game: Game, playouts: int, seed: int) -> dict[str, Any]:
 
 
 def _final_point(doc: Mapping[str, Any], game: Game) -> dict[str, Any]:
-    """The recorded result as a point: the winners share 1, the scores are final."""
+    """The recorded result as a point: the winners share 1, the scores are final, and the
+    interval of each chance is the chance itself."""
     result = doc.get("result") if isinstance(doc.get("result"), Mapping) else None
     if not result:
         result = game.result()
@@ -112,26 +137,39 @@ def _final_point(doc: Mapping[str, Any], game: Game) -> dict[str, Any]:
     scores = [float(v) for v in result.get("scores") or [0] * seats]
     if game.mode == "solo":
         won = 1.0 if result.get("won") else 0.0
-        return {"chances": [won], "expected": scores, "sister": 1.0 - won}
+        return {"chances": [won], "low": [won], "high": [won], "expected": scores,
+                "sister": 1.0 - won}
     winners = [w for w in result.get("winners") or [] if isinstance(w, int)]
     if not winners:
         best = max(scores)
         winners = [s for s, v in enumerate(scores) if v == best]
-    return {"chances": [round(1.0 / len(winners), 4) if s in winners else 0.0
-                        for s in range(seats)], "expected": scores}
+    chances = [round(1.0 / len(winners), 4) if s in winners else 0.0 for s in range(seats)]
+    return {"chances": chances, "low": list(chances), "high": list(chances), "expected": scores}
+
+
+def _bounds(point: Mapping[str, Any], seat: int) -> tuple[float, float]:
+    """A point's interval for ``seat`` (a point without one, from an old document: none)."""
+    chance = point["chances"][seat]
+    low, high = point.get("low"), point.get("high")
+    if low is None or high is None:
+        return chance, chance
+    return low[seat], high[seat]
 
 
 def blunders_of(points: list[dict[str, Any]], names: list[str]) -> list[dict[str, Any]]:
-    """The largest falls of a seat's chance from one point to the next."""
+    """The largest falls of a seat's chance from one point to the next whose intervals do
+    not overlap (the interval after lies wholly below the one before)."""
     falls = []
     for before, after in zip(points, points[1:], strict=False):
         for seat, (was, now) in enumerate(zip(before["chances"], after["chances"],
                                               strict=True)):
-            drop = round(was - now, 4)
-            if drop >= BLUNDER_DROP:
+            was_low = _bounds(before, seat)[0]
+            now_high = _bounds(after, seat)[1]
+            if now_high < was_low and was - now >= BLUNDER_FLOOR:
                 falls.append({"seat": seat, "name": names[seat], "frame": after["frame"],
                               "from_frame": before["frame"], "day": before.get("day"),
-                              "before": was, "after": now, "drop": drop})
+                              "before": was, "after": now, "drop": round(was - now, 4),
+                              "margin": round(was_low - now_high, 4)})
     falls.sort(key=lambda f: (-f["drop"], f["frame"], f["seat"]))
     return falls[:BLUNDERS]
 
@@ -174,7 +212,8 @@ def analyse(doc: Mapping[str, Any], playouts: int, seed: int = 0) -> dict[str, A
         "seats": game.seats,
         "names": names,
         "playouts": playouts,
-        "policy": "greedy" if game.mode != "duel" else "greedy (playout spread)",
+        "policy": POLICY,
+        "method": METHOD,
         "frames": len(steps),
         "points": points,
         "blunders": blunders_of(points, names),

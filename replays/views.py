@@ -11,7 +11,9 @@ from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.csrf import ensure_csrf_cookie
 
 from tournament import selectors
+from tournament.models import SeatReview
 from tournament.selectors.spectators import queue_place
+from tournament.services.analysis import seat_reviews_for
 
 
 def replay_viewer(request: HttpRequest, match_id: int) -> HttpResponse:
@@ -20,13 +22,17 @@ def replay_viewer(request: HttpRequest, match_id: int) -> HttpResponse:
     live = match is not None and not match.replay_name and match.status in ("queued", "running")
     if match is None or not (match.replay_name or live):
         raise Http404(f"No replay for match {match_id}.")
-    return render(request, "replays/viewer.html", viewer_context(match))
+    return render(request, "replays/viewer.html", viewer_context(match, user=request.user))
 
 
-def viewer_context(match: Any) -> dict[str, Any]:
+def viewer_context(match: Any, user: Any = None) -> dict[str, Any]:
     """What ``replays/_viewer.html`` needs to embed the viewer of a match in any page (the
-    standalone viewer here, the site's match page, the embed for other sites)."""
+    standalone viewer here, the site's match page, the embed for other sites). With ``user``,
+    the seats whose review (where they lost) that user may read, for the move list's marks."""
     live = not match.replay_name
+    reviewed = [] if live or user is None else [
+        seat for seat, review in seat_reviews_for(match=match, user=user)
+        if review is not None and review.status == SeatReview.Status.DONE]
     frames_url = reverse("replays:frames", args=[match.pk])
     if not live and match.replay_sha256:
         frames_url += f"?v={match.replay_sha256[:16]}"  # a new replay gets a new URL
@@ -36,6 +42,8 @@ def viewer_context(match: Any) -> dict[str, Any]:
         "frames_url": frames_url,
         "replay_url": "" if live else reverse("replays:replay", args=[match.pk]),
         "marks_url": reverse("replays:marks", args=[match.pk]),
+        "analysis_url": reverse("match-analysis", args=[match.pk]),
+        "reviewed_seats": ",".join(str(s) for s in reviewed),
         "live": live,
         # a queued match is followed like a live one, but its badge says what it waits for
         "waiting": live and match.status == "queued",

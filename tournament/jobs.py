@@ -17,6 +17,7 @@ from workers.queueing.celery_app import app
 MATCH_PLAY = "arena.match_play"
 MATCH_RECORD = "arena.match_record"
 MATCH_ANALYSE = "arena.match_analyse"
+SEAT_REVIEW = "arena.seat_review"
 MATCHES_REAP_STALE = "arena.matches_reap_stale"
 BOT_BUILD = "arena.bot_build"
 BOT_BUILDS_RESEND_LOST = "arena.bot_builds_resend_lost"

@@ -537,10 +537,11 @@ class WorkerHeartbeat(models.Model):
 
 
 class MatchAnalysis(models.Model):
-    """Who was winning a finished match: each seat's chance of winning and expected final
-    score at each day's end, by playouts of the house bots (replayfile/win_chances.py), computed
-    once on request by a worker and kept with the match (``points``, ``blunders``). A second
-    request reads this row; nothing recomputes it."""
+    """Who was winning a finished match: each seat's chance of winning (with its interval) and
+    expected final score at each day's end, by random playouts (replayfile/win_chances.py),
+    computed once on request by a worker and kept with the match (``points``, ``blunders``). A
+    second request reads this row; only a failed run, or one of an older method
+    (``result["version"]``), is computed again."""
 
     class Status(models.TextChoices):
         QUEUED = "queued"
@@ -570,6 +571,44 @@ class MatchAnalysis(models.Model):
 
     def __str__(self) -> str:
         return f"analysis of match {self.match_id} ({self.status})"
+
+
+class SeatReview(models.Model):
+    """Where one seat of a finished match lost: each of its decisions judged from its own
+    information by playouts (replayfile/decision_review.py), computed once on request by a
+    worker and kept per (match, seat, version of the review): a new version of the method
+    computes a new row, an old row is shown as it was until then."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        DONE = "done"
+        FAILED = "failed"
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seat_reviews")
+    seat = models.PositiveSmallIntegerField()
+    version = models.PositiveSmallIntegerField(help_text="decision_review.REVIEW_VERSION")
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
+    result = models.JSONField(default=dict, blank=True,
+                              help_text="replayfile.decision_review.review_seat's output")
+    seconds = models.FloatField(null=True, blank=True, help_text="wall-clock time of the run")
+    error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [models.UniqueConstraint(fields=["match", "seat", "version"],
+                                               name="seat_review_once")]
+        indexes = [models.Index(fields=["requested_by", "created_at"],
+                                name="review_requester_time")]
+
+    def __str__(self) -> str:
+        return f"review of seat {self.seat} of match {self.match_id} ({self.status})"
 
 
 class SeatMarks(models.Model):

@@ -584,7 +584,7 @@ ELO_K = env_float("ELO_K", 32.0)
 
 # Win-chance analysis of a finished match (replayfile/win_chances.py), on request: playouts per
 # point (frame 0, each day's end), and per-user requests in any rolling hour.
-ANALYSIS_PLAYOUTS = env_int("ANALYSIS_PLAYOUTS", 16)
+ANALYSIS_PLAYOUTS = env_int("ANALYSIS_PLAYOUTS", 400)
 ANALYSIS_PER_HOUR = env_int("ANALYSIS_PER_HOUR", 5)
 
 # --- Logging ----------------------------------------------------------------------------------

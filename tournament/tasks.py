@@ -21,7 +21,7 @@ from workers.queueing.celery_app import app
 from workers.queueing.worker_queues import consumer_queues, worker_queues
 
 from . import jobs
-from .services.analysis import match_analysis_run
+from .services.analysis import match_analysis_run, seat_review_run
 from .services.bots import bot_builds_resend_lost, bot_version_build
 from .services.leagues import ladders_schedule
 from .services.matches import match_play, match_record_deferred, matches_reap_stale
@@ -103,6 +103,15 @@ def match_analyse_task(analysis_id: int) -> str:
 
     analysis = match_analysis_run(analysis_id=analysis_id)
     return analysis.status if analysis is not None else "skipped"
+
+
+@app.task(name=jobs.SEAT_REVIEW, acks_late=True, reject_on_worker_lost=True,
+          time_limit=settings.CELERY_TASK_TIME_LIMIT,
+          soft_time_limit=settings.CELERY_TASK_SOFT_TIME_LIMIT)
+def seat_review_task(review_id: int) -> str:
+    """Where one seat of a finished match lost (tournament/services/analysis.py)."""
+    review = seat_review_run(review_id=review_id)
+    return review.status if review is not None else "skipped"
 
 
 @worker_ready.connect

@@ -108,6 +108,8 @@ urlpatterns = [
     path("matches/", get_only(cached_page(public.match_list)), name="matches"),
     path("matches/<int:match_id>/", get_only(public.match_detail), name="match"),
     path("matches/<int:match_id>/analysis/", analysis.match_analysis, name="match-analysis"),
+    path("matches/<int:match_id>/analysis/seat/<int:seat>/", analysis.seat_review,
+         name="seat-review"),
     # the viewer alone, for other sites' iframes (the only route that may be framed)
     path("embed/matches/<int:match_id>/", get_only(match_embed), name="match-embed"),
 ]

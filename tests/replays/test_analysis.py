@@ -9,7 +9,7 @@ import re
 import pytest
 
 from replayfile.format import decode
-from replayfile.win_chances import BLUNDER_DROP, analyse, blunders_of
+from replayfile.win_chances import BLUNDER_FLOOR, analyse, blunders_of
 from replays.storage import open_replay
 from tournament.models import MatchAnalysis
 
@@ -41,6 +41,8 @@ def test_chances_sum_to_one_at_every_point(stored_match, mode):
     for point in points:
         total = sum(point["chances"]) + point.get("sister", 0.0)
         assert total == pytest.approx(1.0, abs=1e-3), point
+        for c, low, high in zip(point["chances"], point["low"], point["high"], strict=True):
+            assert low <= c <= high
         assert all(0.0 <= c <= 1.0 for c in point["chances"])
         assert len(point["expected"]) == match.seats.count()
     assert points[-1]["expected"] == [float(s) for s in match.result["scores"]]
@@ -52,14 +54,18 @@ def test_chances_sum_to_one_at_every_point(stored_match, mode):
     assert days == sorted(days) and len(set(days)) == len(days)
 
 
-def test_blunders_are_the_largest_falls():
-    points = [{"frame": 0, "day": 1, "chances": [0.5, 0.5]},
-              {"frame": 10, "day": 2, "chances": [0.9, 0.1]},
-              {"frame": 20, "day": 3, "chances": [0.85, 0.15]},
-              {"frame": 30, "day": 3, "chances": [0.0, 1.0], "final": True}]
+def test_blunders_are_the_largest_falls_beyond_their_intervals():
+    points = [{"frame": 0, "day": 1, "chances": [0.5, 0.5], "low": [0.45, 0.45],
+               "high": [0.55, 0.55]},
+              {"frame": 10, "day": 2, "chances": [0.9, 0.1], "low": [0.86, 0.07],
+               "high": [0.93, 0.14]},
+              {"frame": 20, "day": 3, "chances": [0.8, 0.2], "low": [0.7, 0.1],
+               "high": [0.9, 0.3]},  # a fall of 0.1 inside the intervals: noise
+              {"frame": 30, "day": 3, "chances": [0.0, 1.0], "low": [0.0, 1.0],
+               "high": [0.0, 1.0], "final": True}]
     found = blunders_of(points, ["a", "b"])
-    assert [(b["seat"], b["frame"], b["drop"]) for b in found] == [(0, 30, 0.85), (1, 10, 0.4)]
-    assert all(b["drop"] >= BLUNDER_DROP for b in found)
+    assert [(b["seat"], b["frame"], b["drop"]) for b in found] == [(0, 30, 0.8), (1, 10, 0.4)]
+    assert all(b["drop"] >= BLUNDER_FLOOR and b["margin"] > 0 for b in found)
 
 
 def test_analysis_is_requested_stored_and_never_recomputed(stored_match, client, few_playouts,
@@ -162,7 +168,7 @@ def test_the_analysis_texts_say_what_is_played_and_wait_in_place(stored_match, c
     blunders are told by day, the viewer's word."""
     match = stored_match("duel", seed=3, seats=2)
     page = client.get(f"/matches/{match.pk}/").content.decode()
-    assert "from there 3 times with the house bots" in page and "many times" not in page
+    assert "from there 3 times with random moves" in page and "many times" not in page
     row = MatchAnalysis.objects.create(match=match, playouts=3)
     page = client.get(f"/matches/{match.pk}/").content.decode()
     assert f'data-analysis-poll="/api/v1/matches/{match.pk}/analysis/"' in page

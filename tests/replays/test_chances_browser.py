@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from replayfile.format import decode
+from replays.storage import open_replay
 from tests.screenshots import shoot
 
 from .test_spectator_browser import _chromium, _serious_violations
@@ -109,5 +111,44 @@ def test_a_queued_analysis_appears_without_a_reload(live_server, chromium_execut
         page.wait_for_selector("#chances-details", state="attached", timeout=30_000)
         assert page.evaluate("window.stillThisPage === true")
         assert page.locator("[data-analysis-poll]").count() == 0
+        page.close()
+        assert errors == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_move_list_marks_a_reviewed_seats_costly_decisions(live_server, chromium_executable,
+                                                               stored_match, axe):
+    """A done review of seat 0 (a public match: anyone may read it) puts "??" and "?" on the
+    moves it judged costly, with the loss and the better action in words; "Where it lost"
+    lists them, each linking to its step."""
+    from replayfile.decision_review import REVIEW_VERSION
+    from tournament.models import SeatReview
+
+    match = stored_match("duel", seed=5, seats=2)
+    judged = {"text": "end_turn", "chance": 0.2, "low": 0.1, "high": 0.3, "playouts": 96}
+    better = {"text": "select space=13", "chance": 0.8, "low": 0.7, "high": 0.9, "playouts": 96}
+    steps = decode(open_replay(match.replay_name))["steps"]
+    seat0 = [i for i, row in enumerate(steps) if row[0] == 0]
+    decisions = [{"step": seat0[3], "taken": judged, "best": better, "loss": 0.6, "mark": "??"},
+                 {"step": seat0[5], "taken": judged, "best": better, "loss": 0.12, "mark": "?"}]
+    SeatReview.objects.create(match=match, seat=0, version=REVIEW_VERSION, status="done",
+                              result={"decisions": decisions, "costliest": decisions,
+                                      "method": "Wilson", "playouts": 96, "worlds": 8,
+                                      "candidates": 6, "cpu_seconds": 1.0})
+    with _chromium(chromium_executable) as (new_page, errors):
+        page = new_page(viewport={"width": 390, "height": 844})
+        page.goto(f"{live_server.url}/matches/{match.pk}/")
+        page.wait_for_selector("#moves .move-judge", state="attached", timeout=30_000)
+        marks = page.locator("#moves .move-judge")
+        assert marks.count() == 2
+        first = page.locator(f'#moves a[data-step="{seat0[3] + 1}"] .move-judge')
+        assert first.text_content().startswith("??")
+        assert "better: select space=13" in first.get_attribute("title")
+        assert page.locator(f'#moves a[data-step="{seat0[5] + 1}"] .move-judge') \
+            .text_content().startswith("?")
+        links = page.locator("#where-lost ol.costliest a")
+        assert links.count() == 2
+        assert links.first.get_attribute("href").endswith(f"?step={seat0[3] + 1}")
+        assert _serious_violations(page, axe) == []
         page.close()
         assert errors == []

@@ -213,9 +213,9 @@ def demo_progress(leagues: list[League]) -> tuple[int, int]:
     return matches.filter(status__in=ENDED).count(), matches.count()
 
 
-# The demo ends with one analysed match (tournament/services/analysis.py): few playouts per
-# day keep it short; the match page shows its chances chart.
-DEMO_ANALYSIS_PLAYOUTS = 4
+# The demo ends with one analysed match (tournament/services/analysis.py): half the usual
+# playouts per point keep it short; the match page shows its chances chart.
+DEMO_ANALYSIS_PLAYOUTS = 200
 ANALYSIS_MODES = ("standard", "duel", "family", "solo")  # the first one played is analysed
 
 

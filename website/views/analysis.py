@@ -1,4 +1,5 @@
-"""The match page's "Request analysis" button (tournament/services/analysis.py)."""
+"""The match page's "Request analysis" and "Review seat K's decisions" buttons
+(tournament/services/analysis.py)."""
 
 from __future__ import annotations
 
@@ -11,8 +12,8 @@ from django.views.decorators.http import require_POST
 
 from tournament import selectors
 from tournament.errors import ArenaError
-from tournament.models import MatchAnalysis
-from tournament.services.analysis import match_analysis_request
+from tournament.models import MatchAnalysis, SeatReview
+from tournament.services.analysis import match_analysis_request, seat_review_request
 
 from .common import found
 
@@ -35,3 +36,24 @@ def match_analysis(request: HttpRequest, match_id: int) -> HttpResponse:
         else:
             messages.info(request, f"This match's analysis is {analysis.status} already.")
     return redirect(reverse("website:match", args=[match.pk]) + "#chances")
+
+
+@login_required
+@require_POST
+def seat_review(request: HttpRequest, match_id: int, seat: int) -> HttpResponse:
+    match = found(selectors.match_get(match_id=match_id, user=request.user), "match", match_id)
+    try:
+        review, created = seat_review_request(match=match, seat=seat, user=request.user)
+    except ArenaError as exc:
+        messages.error(request, exc.message)
+    else:
+        review.refresh_from_db()
+        if review.status == SeatReview.Status.DONE:
+            messages.success(request, f"Seat {seat}'s decisions are reviewed: see “Where it "
+                                      f"lost”.")
+        elif created:
+            messages.success(request, f"Review of seat {seat} requested: a worker judges each "
+                                      f"of its decisions; the page shows it when it is ready.")
+        else:
+            messages.info(request, f"Seat {seat}'s review is {review.status} already.")
+    return redirect(reverse("website:match", args=[match.pk]) + "#where-lost")

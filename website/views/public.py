@@ -167,7 +167,7 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     context = {"match": match, "open": open_, "viewer": bool(match.replay_name or open_),
                "lane_place": match_queue_place(match=match)}
     if context["viewer"]:
-        context.update(viewer_context(match))
+        context.update(viewer_context(match, user=request.user))
     seats = list(match.seats.all())
     # each bot in its seat's colour, as the board of the viewer draws it
     page_colours().prime_seats(seat.bot_version.bot_id for seat in seats)
@@ -180,7 +180,7 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
                                                          user=request.user)}  # fmt: skip
     if match.replay_name:
         context["replay_url"] = reverse("replays:replay", args=[match.pk])
-        context.update(og_image_context(request, match), **analysis_context(match))
+        context.update(og_image_context(request, match), **analysis_context(match, request.user))
     return render(request, "website/match.html", context)
 
 

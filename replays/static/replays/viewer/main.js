@@ -8,7 +8,7 @@ import { SEAT_COLOURS, boatLayout, boatTile, cardFace, cardBacks, icon } from ".
 import { dayLine, fieldsHTML, supplyHTML, countsHTML, publicLessonsHTML, sisterHTML,
   islandSVG, islandCatSvg, offerHTML } from "./table.js";
 import { renderChart, chartStep, chartRange } from "./chart.js";
-import { renderMoves, markMove } from "./moves.js";
+import { renderMoves, markMove, markJudged } from "./moves.js";
 import { marksHTML } from "./marks.js";
 
 const root = document.querySelector(".viewer[data-frames-url], .viewer[data-upload-url]");
@@ -29,6 +29,7 @@ const state = {
   // following a live match: every new step is shown as it arrives, until the spectator steps
   // back (any move to an earlier step); "Follow" turns it on again
   follow: false,
+  judged: new Map(),  // frame -> {mark, loss, best}: the reviews' marks (loadJudged)
 };
 window.viewer = state;
 const reduceMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
@@ -135,6 +136,23 @@ async function loadMarks(body) {
   }
   state.hasMarks = any;
   if (any) { $("#boats")._shape = undefined; show(state.step, { noUrl: true }); }
+}
+
+// The seats' reviews this visitor may read (`data-reviewed-seats`, from the server, which
+// asks the same rule as the analysis API): each judged decision with a mark, keyed by the frame that
+// shows it (decision k is the move of frame k + 1).
+async function loadJudged(body) {
+  const url = root.dataset.analysisUrl;
+  if (!url || !root.dataset.reviewedSeats) return;
+  for (const seat of root.dataset.reviewedSeats.split(",")) {
+    const response = await fetch(`${url}?seat=${seat}`, { headers: { Accept: "application/json" }, credentials: "same-origin" });
+    if (!response.ok || state.payload !== body) continue;
+    const review = await response.json();
+    for (const d of review.decisions || []) {
+      if (d.mark) state.judged.set(d.step + 1, { mark: d.mark, loss: d.loss, best: d.best.text });
+    }
+  }
+  if (state.judged.size) markJudged($("#moves"), state.judged);
 }
 
 // ---- players: boats, hands ---------------------------------------------------------------
@@ -619,7 +637,7 @@ function movesOf() {
   return p.steps.map((s, k) => {
     const before = state.views[k] || {};
     return { step: k + 1, seat: s.seat, say: s.say || `${fullName(s.seat)} acts`, day: before.day, phase: before.phase,
-      colour: SEAT_COLOURS[s.seat % 4], fault: faultsAt(k + 1).length > 0 };
+      colour: SEAT_COLOURS[s.seat % 4], fault: faultsAt(k + 1).length > 0, judged: state.judged.get(k + 1) };
   });
 }
 
@@ -669,6 +687,7 @@ async function load(seat, step) {
   else if (body.live) state.follow = false;
   adopt(body, step === null ? (body.live ? Number.MAX_SAFE_INTEGER : 0) : step);
   if (!state.live) loadMarks(body).catch(() => undefined);
+  if (!state.live) loadJudged(body).catch(() => undefined);
   if (state.live) {
     if (state.follow) state.step = state.views.length - 1;
     renderFollow();

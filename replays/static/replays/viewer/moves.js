@@ -1,7 +1,9 @@
 /* The move list: every step as its sentence, grouped by day and phase, each a link to that
  * step (`?step=K`, so it also works as a plain link). The current step carries
  * aria-current="step" and is kept in view inside the list's own scroll box (never the page's).
- * A live match only appends: the list grows without being rebuilt. */
+ * A live match only appends: the list grows without being rebuilt. A step judged costly by
+ * a seat's review (replayfile/decision_review.py) carries lichess's mark: "?" for a loss of
+ * 10 points of win chance or more, "??" for 15 or more (`judged`, set by `markJudged`). */
 import { esc } from "./patch.js";
 import { phaseName } from "./table.js";
 
@@ -12,14 +14,30 @@ function groupTitle(m) {
 
 function itemHTML(m) {
   const fault = m.fault ? ' <span class="move-fault" title="a fault happened here">fault</span>' : "";
-  return `<li><a href="?step=${m.step}" data-step="${m.step}" style="--seat:${m.colour}"><span class="move-n" aria-hidden="true">${m.step}</span><span class="move-say">${esc(m.say)}</span>${fault}</a></li>`;
+  return `<li><a href="?step=${m.step}" data-step="${m.step}" style="--seat:${m.colour}"><span class="move-n" aria-hidden="true">${m.step}</span><span class="move-say">${esc(m.say)}</span>${judgedHTML(m.judged)}${fault}</a></li>`;
+}
+
+function judgedHTML(j) {
+  if (!j || !j.mark) return "";
+  const words = `${j.mark === "??" ? "blunder" : "mistake"}: ${Math.round(j.loss * 100)} points of win chance lost; better: ${j.best}`;
+  return ` <span class="move-judge" title="${esc(words)}"><span aria-hidden="true">${j.mark}</span><span class="visually-hidden">${esc(words)}</span></span>`;
+}
+
+/* Put the marks of `judged` (frame -> {mark, loss, best}) on the list's steps already drawn. */
+export function markJudged(el, judged) {
+  if (!el || !el._list) return;
+  for (const a of el.querySelectorAll("a[data-step]")) {
+    const j = judged.get(Number(a.dataset.step));
+    if (!j || a.querySelector(".move-judge")) continue;
+    a.querySelector(".move-say").insertAdjacentHTML("afterend", judgedHTML(j));
+  }
 }
 
 function groupHTML(m, index) {
   return `<li class="move-group" data-key="${esc(groupTitle(m))}"><h3 id="moves-g${index}">${esc(groupTitle(m))}</h3><ol aria-labelledby="moves-g${index}">${itemHTML(m)}</ol></li>`;
 }
 
-/* Draw `moves` ({step, seat, say, day, phase, colour, fault}) into `el`. */
+/* Draw `moves` ({step, seat, say, day, phase, colour, fault, judged}) into `el`. */
 export function renderMoves(el, moves) {
   if (!el) return;
   const first = moves.length ? moves[0].say : "";
