@@ -140,8 +140,8 @@ class DemoRun:
 
     def stop(self) -> int:
         self.process.send_signal(signal.SIGINT)  # Ctrl-C
-        try:
-            return self.process.wait(timeout=60)
+        try:  # a generous wait: a busy machine may take long to stop the workers' matches
+            return self.process.wait(timeout=300)
         except subprocess.TimeoutExpired:
             self.process.kill()
             return self.process.wait()

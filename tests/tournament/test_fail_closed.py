@@ -18,6 +18,7 @@ import pytest
 from tests.workers.conftest import EXAMPLES
 from tournament.models import BotVersion, Match
 from tournament.services.bots import bot_create, bot_version_upload, builtin_bots_register
+from workers.queueing.queues import lane_queue, match_lane
 from workers.sandbox import bot_process as sandbox
 from workers.sandbox.isolation import LAYERS, Isolation
 
@@ -157,8 +158,8 @@ def test_the_worker_says_at_start_what_its_bots_lack(
 def test_a_match_refused_for_the_workers_lack_goes_back_to_the_queue(
     settings, monkeypatch, caplog, django_capture_on_commit_callbacks
 ) -> None:
-    """Not the match's fault: it is queued again for another worker (on the retry queue),
-    not failed, with its attempt given back and no error on it."""
+    """Not the match's fault: it is queued again for another worker (in its lane, or the
+    retry lane where that is higher), not failed, with its attempt given back and no error."""
     from tournament.jobs import MATCH_PLAY, job
     from tournament.services.matches import match_play
     from workers.sandbox.isolation import IsolationMissing
@@ -181,4 +182,7 @@ def test_a_match_refused_for_the_workers_lack_goes_back_to_the_queue(
     match.refresh_from_db()
     assert returned is not None and match.status == Match.Status.QUEUED
     assert match.attempts == 0 and match.error == ""
-    assert [(a[0], k["queue"]) for a, k in sent] == [((match.pk,), settings.MATCH_RETRY_QUEUE)]
+    # a challenge sent again keeps its lane, which is above the retry lane
+    again = lane_queue(match_lane(match.kind, again=True), match.mode)
+    assert again == "matches.interactive"
+    assert [(a[0], k["queue"]) for a, k in sent] == [((match.pk,), again)]
