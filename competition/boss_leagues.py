@@ -55,16 +55,16 @@ class Leagues:
         for tier in self.tiers:
             if tier.key == key:
                 return tier
-        raise KeyError(f"no boss league {key!r}; leagues: {', '.join(self.keys())}")
+        raise KeyError(f"no boss league {key!r}; leagues: {', '.join(self.tier_keys())}")
 
-    def keys(self) -> list[str]:
+    def tier_keys(self) -> list[str]:
         return [t.key for t in self.tiers]
 
     def next_tier(self, key: str) -> Tier | None:
         """The gate a bot in tier ``key`` faces next; None at the top."""
         if key == UNRANKED:
             return self.tiers[0]
-        index = self.keys().index(self.tier(key).key)  # type: ignore[union-attr]
+        index = self.tier_keys().index(self.tier(key).key)  # type: ignore[union-attr]
         return self.tiers[index + 1] if index + 1 < len(self.tiers) else None
 
     def name(self, key: str) -> str:

@@ -12,7 +12,7 @@ from engine.modes import MODES
 
 def test_the_tiers_are_in_order_of_rising_boss_strength_with_valid_tests():
     leagues = bl.leagues()
-    assert leagues.keys() == ["wood", "bronze", "silver", "gold", "legend"]
+    assert leagues.tier_keys() == ["wood", "bronze", "silver", "gold", "legend"]
     assert [t.boss for t in leagues.tiers] == [
         "random", "greedy", "search-0.05s", "search-0.25s", "search-1s"
     ]  # fmt: skip
