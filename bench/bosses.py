@@ -104,8 +104,10 @@ def climb(args: argparse.Namespace) -> dict:
     order = ["unranked", *rule.leagues().tier_keys()]
     bronze = order.index("bronze")
     bundle = _search_bundle(args.budget)
-    with tempfile.TemporaryDirectory() as tmp, EmbeddedArena(Path(tmp) / "data", free_port()) \
-            as arena:  # fmt: skip
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        EmbeddedArena(Path(tmp) / "data", free_port(), BOSS_LEAGUES="1") as arena,
+    ):
         for version in arena.versions:
             arena.wait_for(lambda v=version: arena.version_status(v) != "pending", 300,
                            f"validation of version {version}")  # fmt: skip
@@ -129,10 +131,10 @@ def climb(args: argparse.Namespace) -> dict:
                     tier, running = _tier(arena, b["bot"])
                     if order.index(tier) >= bronze:
                         b["seconds"] = round(time.monotonic() - b["uploaded"], 1)
-                    elif running is None and tier != "unranked" or (
-                        running is None and time.monotonic() - b["uploaded"] > 600
-                    ):
-                        b["seconds"] = -1.0  # stopped below Bronze: not promoted
+                    elif running is None and (
+                        tier != "unranked" or time.monotonic() - b["uploaded"] > 600
+                    ):  # no run and past Wood, or never started: stopped below Bronze
+                        b["seconds"] = -1.0
                     b["tier"] = tier
             time.sleep(2)
     times = [b["seconds"] for b in bots if b["seconds"] is not None and b["seconds"] >= 0]
@@ -152,8 +154,9 @@ def main() -> int:
     false.add_argument("--boss", default="greedy", choices=[t.boss for t in rule.leagues().tiers])
     false.add_argument("--mode", default="duel", choices=sorted(rule.leagues().seats))
     false.add_argument("--runs", type=int, default=200)
-    false.add_argument("--seeds-cap", type=int, default=None,
-                       help="seeds a run may play (default: the gate's cap)")
+    false.add_argument(
+        "--seeds-cap", type=int, default=None, help="seeds a run may play (default: the gate's cap)"
+    )
     false.add_argument("--jobs", type=int, default=1)
     up = sub.add_parser("climb", help="upload to promotion past Bronze on the embedded arena")
     up.add_argument("--uploads", type=int, default=3)

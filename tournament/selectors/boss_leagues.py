@@ -40,8 +40,7 @@ def bot_leagues(*, bot_id: int) -> list[BotLeague]:
     """The bot's league in every mode with boss leagues (unranked where it has no standing)."""
     leagues = rule.leagues()
     standings = {
-        s.mode: s
-        for s in BossLeagueStanding.objects.filter(bot_id=bot_id).select_related("run")
+        s.mode: s for s in BossLeagueStanding.objects.filter(bot_id=bot_id).select_related("run")
     }
     out = []
     for mode in leagues.seats:

@@ -109,9 +109,7 @@ def _start_next(standing: BossLeagueStanding, version: BotVersion) -> None:
     standing.save()
 
 
-def _remember(
-    standing: BossLeagueStanding, run: PairedComparison, tier: str, outcome: str
-) -> None:
+def _remember(standing: BossLeagueStanding, run: PairedComparison, tier: str, outcome: str) -> None:
     entry: dict[str, Any] = {
         "tier": tier, "version": run.version_b_id, "comparison": run.pk, "outcome": outcome,
         "promoted": outcome == sprt.H1, "at": timezone.now().isoformat(),
