@@ -54,12 +54,14 @@ def boss_leagues_start(*, version: BotVersion) -> list[BossLeagueStanding]:
         for mode in rule.leagues().seats:
             standing, _ = BossLeagueStanding.objects.get_or_create(bot=version.bot, mode=mode)
             standing = BossLeagueStanding.objects.select_for_update().get(pk=standing.pk)
-            if standing.run is not None and standing.run.version_b_id == version.pk:
+            current = standing.run
+            if current is not None and current.status != PairedComparison.Status.RUNNING:
+                current = None  # stopped by hand: nothing to replace
+            if current is not None and current.version_b_id == version.pk:
                 continue  # already climbing
-            if standing.run is not None:
-                paired_stop(comparison=standing.run,
-                            reason=REPLACED.format(number=version.number))  # fmt: skip
-                _remember(standing, standing.run, standing.run_tier, "replaced")
+            if current is not None:
+                paired_stop(comparison=current, reason=REPLACED.format(number=version.number))
+                _remember(standing, current, standing.run_tier, "replaced")
             _start_next(standing, version)
             out.append(standing)
     return out
