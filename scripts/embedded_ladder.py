@@ -46,6 +46,9 @@ def embedded_env(data_dir: Path, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("CELERY_", "DATABASE_URL"))}
     env.update({"DATA_DIR": str(data_dir), "DJANGO_SETTINGS_MODULE": "tournament.settings"})
     env.pop("DJANGO_ENV", None)
+    # No boss league promotion runs behind the seeded uploads: what runs here is what the
+    # caller drives (bench/bosses.py turns them on)
+    env["BOSS_LEAGUES"] = "0"
     env.update(extra)
     return env
 

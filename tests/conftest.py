@@ -57,6 +57,7 @@ def pytest_configure(config: pytest.Config) -> None:
     from workers.queueing.celery_app import app
 
     settings.CELERY_TASK_ALWAYS_EAGER = True
+    settings.BOSS_LEAGUES = False  # no promotion runs behind every upload; tests turn them on
     app.conf.update(task_always_eager=True, task_eager_propagates=True)
 
 

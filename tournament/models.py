@@ -625,5 +625,6 @@ class SeatMarks(models.Model):
         return f"marks of {self.seat}"
 
 
-# Brackets, seasons and podiums live in their own module, bracket_models.py.
+# Brackets, seasons and podiums (bracket_models.py) and boss leagues (boss_models.py).
+from .boss_models import BossLeagueStanding  # noqa: E402, F401
 from .bracket_models import Bracket, BracketGame, BracketSeries, LeaguePlace  # noqa: E402, F401

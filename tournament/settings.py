@@ -579,6 +579,9 @@ TEST_GAMES_PER_DAY = env_int("TEST_GAMES_PER_DAY", 10)
 PAIRED_ACTIVE_MAX = env_int("PAIRED_ACTIVE_MAX", 2)  # running paired comparisons per user
 # seeds of a paired comparison in flight at once (its SPRT reads them in order and stops early)
 PAIRED_WINDOW_SEEDS = env_int("PAIRED_WINDOW_SEEDS", 4)
+# Boss leagues (competition/data/boss_leagues.json): a version made ready starts a promotion run
+# against its bot's next gate, in the background lane.
+BOSS_LEAGUES = env_bool("BOSS_LEAGUES", True)
 
 ELO_K = env_float("ELO_K", 32.0)
 

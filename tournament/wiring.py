@@ -12,7 +12,7 @@ from typing import Any
 
 from .formats.builtin import register_builtin_formats
 from .models import Match
-from .services import bots, leagues, paired, ratings
+from .services import boss_leagues, bots, leagues, paired, ratings
 from .services.match_ended import Ending, connect
 
 
@@ -33,10 +33,13 @@ def _league_failure(match: Match, seats: Sequence[Any]) -> None:
 
 def _validation(match: Match, seats: Sequence[Any]) -> None:
     bots.bot_version_record_validation(match=match)
+    boss_leagues.boss_leagues_after_validation(match=match)  # a ready version starts climbing
 
 
 def _paired(match: Match, seats: Sequence[Any]) -> None:
-    paired.paired_game_decided(match=match)  # unrated
+    comparison = paired.paired_game_decided(match=match)  # unrated
+    if comparison is not None:
+        boss_leagues.boss_run_ended(comparison=comparison)  # a promotion run may have ended
 
 
 def connect_services() -> None:

@@ -27,13 +27,13 @@ BUDGETS = {
     "api_bots": 4,
     "api_leagues": 3,
     "api_history": 4,
-    "api_bot": 7,  # with its titles (podium places)
+    "api_bot": 8,  # with its titles (podium places) and its boss leagues
     "html_matches": 3,
     "html_leagues": 2,  # the count for the pager, the page with entrants and leaders
     # head-to-head and chart from kept rows, not from the history; faults by kind; the podium
     # (closed) and the playoff that follows it (linked before and after the close)
     "html_league": 11,
-    "html_bot": 14,  # with its titles (podium places)
+    "html_bot": 15,  # with its titles (podium places) and its boss leagues
 }
 
 

@@ -571,6 +571,11 @@ class LadderRowOutput(_SkillFields):
     mean_rank = serializers.SerializerMethodField(help_text="mean finishing place, 1 is best")
     mean_score = serializers.SerializerMethodField()
     last_change = serializers.SerializerMethodField()
+    boss_league = serializers.CharField(
+        source="boss_tier", allow_null=True,
+        help_text="the bot's boss league in the league's mode ('unranked' if it passed no "
+        "gate); null in a mode without boss leagues",
+    )  # fmt: skip
 
     def get_elo(self, entry: LeagueEntry) -> float:
         return round(entry.rating, 1)
@@ -611,15 +616,36 @@ class RatingChangeOutput(serializers.ModelSerializer):
 # --- composite outputs (documented in the schema as they are sent) ----------------------------
 
 
+class BossRunOutput(serializers.Serializer):
+    comparison = serializers.IntegerField(help_text="the paired comparison playing the run")
+    tier = serializers.CharField(help_text="the gate it is for")
+    name = serializers.CharField()
+    bot_version = serializers.IntegerField()
+
+
+class BossLeagueOutput(serializers.Serializer):
+    """The bot's boss league in one mode (competition/data/boss_leagues.json)."""
+
+    mode = serializers.CharField()
+    tier = serializers.CharField(help_text="the last gate passed, or 'unranked'")
+    name = serializers.CharField()
+    run = BossRunOutput(allow_null=True, help_text="the promotion run in progress, or null")
+    history = serializers.ListField(
+        child=serializers.DictField(), help_text="each run: tier, version, comparison, outcome"
+    )
+
+
 class BotDetailOutput(BotOutput):
-    """A bot with its ratings (one row per visible league entry) and recent matches."""
+    """A bot with its ratings (one row per visible league entry), recent matches and boss
+    leagues (public, like ratings)."""
 
     ratings = EntryRatingOutput(many=True)
     recent_matches = MatchSummaryOutput(many=True)
     titles = TitleOutput(many=True)  # podium places in leagues the caller may see
+    leagues = BossLeagueOutput(many=True)
 
     class Meta(BotOutput.Meta):
-        fields = [*BotOutput.Meta.fields, "ratings", "recent_matches", "titles"]
+        fields = [*BotOutput.Meta.fields, "ratings", "recent_matches", "titles", "leagues"]
 
 
 class LadderPageOutput(serializers.Serializer):

@@ -17,6 +17,7 @@ from ..client_address import client_address
 from ..errors import NotFound, ValidationFailed
 from ..ladder_rest import ladder_rest_states
 from ..models import League, Match
+from ..selectors import boss_leagues as boss_selectors
 from ..selectors import brackets as bracket_selectors
 from ..services import accounts as account_services
 from ..services import bots as bot_services
@@ -100,6 +101,7 @@ class BotDetailApi(APIView):
         bot.ratings = selectors.bot_ratings(bot=bot, user=request.user)
         bot.recent_matches = selectors.bot_recent_matches(bot=bot, user=request.user)
         bot.titles = bracket_selectors.bot_titles(bot=bot, user=request.user)
+        bot.leagues = [g.to_json() for g in boss_selectors.bot_leagues(bot_id=bot.pk)]
         return Response(s.BotDetailOutput(bot, context={"request": request}).data)
 
     @extend_schema(request=s.BotUpdateInput, responses=s.BotOutput)
@@ -305,10 +307,15 @@ class LeagueLadderApi(APIView):
                 "order", str, enum=League.LadderOrder.values,
                 description="What ranks the ladder (default: the league's ladder_order).",
             ),
+            OpenApiParameter(
+                "tier", str, description="Only the entrants of this boss league (wood, bronze, "
+                "..., or unranked); their ranks are those of the whole ladder.",
+            ),
         ],
     )  # fmt: skip
     def get(self, request: Request, league_id: int) -> Response:
         league = _league(request, league_id)
+        tier = boss_selectors.tier_param(request.query_params.get("tier"), mode=league.mode)
         order = request.query_params.get("order")
         if order is not None and order not in League.LadderOrder.values:
             raise ValidationFailed(
@@ -316,6 +323,7 @@ class LeagueLadderApi(APIView):
                 fields={"order": [order]},
             )
         rows = selectors.league_ladder(league=league, order=order)  # ranked whole, then paged
+        rows = boss_selectors.with_tiers(rows, mode=league.mode, tier=tier)
         context = {"solo": league.mode == "solo"}
         extra = {"league": s.LeagueOutput(league).data}
         return paginated(request, self, rows, s.LadderRowOutput, context=context, extra=extra)

@@ -113,11 +113,23 @@ def paired_create(
         opponents = [_ready_version(v, "opponents") for v in opponent_ids]
     else:
         opponents = [builtin_version("random")]
+    return paired_start(
+        requested_by=user, a=a, b=b, opponents=opponents, mode=mode, seats=seats,
+        options=cleaned, seeds=seeds, test=sprt.SprtSettings(elo0, elo1, alpha, beta),
+    )  # fmt: skip
+
+
+def paired_start(
+    *, requested_by: Any, a: BotVersion, b: BotVersion, opponents: Sequence[BotVersion],
+    mode: str, seats: int, options: dict[str, Any], seeds: int, test: sprt.SprtSettings,
+) -> PairedComparison:  # fmt: skip
+    """Create a comparison of checked versions and queue its first seeds; the site's requests
+    come through `paired_create`, the boss leagues' promotion runs (no requester) directly."""
     with transaction.atomic():
         comparison = PairedComparison.objects.create(
-            requested_by=user, version_a=a, version_b=b, opponents=[o.pk for o in opponents],
-            mode=mode, seats=seats, options=cleaned, seeds=seeds, elo0=elo0, elo1=elo1,
-            alpha=alpha, beta=beta,
+            requested_by=requested_by, version_a=a, version_b=b,
+            opponents=[o.pk for o in opponents], mode=mode, seats=seats, options=options,
+            seeds=seeds, elo0=test.elo0, elo1=test.elo1, alpha=test.alpha, beta=test.beta,
         )  # fmt: skip
         comparison.base_seed = seed_from("paired", comparison.pk)
         comparison.save(update_fields=["base_seed"])
@@ -234,3 +246,18 @@ def paired_results(*, comparison: PairedComparison) -> list[plan_lib.GameResult]
             )  # fmt: skip
         )
     return out
+
+
+def paired_stop(*, comparison: PairedComparison, reason: str) -> None:
+    """End a running comparison before its test decides (its result so far is kept, marked
+    failed with ``reason``) and cancel its games still queued; a boss league's promotion run
+    is stopped so when a newer version of the bot takes its place."""
+    if comparison.status != PairedComparison.Status.RUNNING:
+        return
+    comparison.status = PairedComparison.Status.FAILED
+    comparison.error = reason
+    comparison.finished_at = timezone.now()
+    comparison.save(update_fields=["status", "error", "finished_at"])
+    Match.objects.filter(paired_game__comparison=comparison, status=Match.Status.QUEUED).update(
+        status=Match.Status.CANCELLED, finished_at=comparison.finished_at
+    )

@@ -12,10 +12,11 @@ from django.urls import reverse
 from competition import skill
 from replays.views import viewer_context
 from tournament import selectors
-from tournament.errors import size_text
+from tournament.errors import ValidationFailed, size_text
 from tournament.ladder_rest import ladder_rest_state
 from tournament.models import League, Match
 from tournament.private_output import failure_kind, may_see_private
+from tournament.selectors import boss_leagues as boss_selectors
 from tournament.selectors import site as site_selectors
 from tournament.selectors.queue_place import match_queue_place
 from tournament.selectors.spectators import featured_match
@@ -56,6 +57,14 @@ def league_list(request: HttpRequest) -> HttpResponse:
     })  # fmt: skip
 
 
+def _tier_filter(request: HttpRequest, league: League) -> tuple[str | None, str | None]:
+    """The ladder's ``?tier=`` filter (None: the whole ladder) and the words of a bad one."""
+    try:
+        return boss_selectors.tier_param(request.GET.get("tier"), mode=league.mode), None
+    except ValidationFailed as exc:
+        return None, exc.message
+
+
 def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
     league = found(selectors.league_get(league_id=league_id, user=request.user), "league",
                    league_id)  # fmt: skip
@@ -68,6 +77,9 @@ def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
         matches=visible, bot_id=bot_id, status=status, round_number=round_number
     )
     ladder = site_selectors.league_ladder_rows(league=league)
+    tier, tier_error = _tier_filter(request, league)
+    kept = {id(e) for e in boss_selectors.with_tiers([r.entry for r in ladder], mode=league.mode,
+                                                     tier=tier)}  # fmt: skip
     lines = site_selectors.league_chart_lines(league=league)
     # the entrants' colours in the order they entered: the same on every visit, whatever the
     # ladder's order, for the dots of the tables and the lines of the chart
@@ -83,13 +95,17 @@ def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
     filters = request.GET.copy()
     for key in ("page", "before", "after"):
         filters.pop(key, None)
+    shown = [r for r in ladder if id(r.entry) in kept]  # the ladder, or one boss league of it
     ladder_page = None
-    if len(ladder) > LADDER_PAGE:
-        ladder_page = paginate(request, ladder, LADDER_PAGE, param="ladder_page")
+    if len(shown) > LADDER_PAGE:
+        ladder_page = paginate(request, shown, LADDER_PAGE, param="ladder_page")
     return render(request, "website/league.html", {
         "league": league,
         "ladder": ladder_page,
-        "ladder_rows": ladder_page.object_list if ladder_page else ladder,
+        "ladder_rows": ladder_page.object_list if ladder_page else shown,
+        "boss_tiers": boss_selectors.tier_choices(mode=league.mode),
+        "tier": request.GET.get("tier", "") if tier_error is None else "",
+        "tier_error": tier_error,
         "rows": ladder,
         # #, entrant, Elo, games, W/D/L or one per place + mean rank, mean score, the margin
         # over the sister (solo), interval, conservative, last change, faults
@@ -114,7 +130,7 @@ def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
         "rest": ladder_rest_state(league, entries=_scheduled(ladder))
         if league.status == League.Status.RUNNING else None,
         **league_event_context(league, organiser=organiser, entrants=len(ladder)),
-    })  # fmt: skip
+    }, status=400 if tier_error else 200)  # fmt: skip
 
 
 def _scheduled(ladder: list[Any]) -> list[Any]:
@@ -223,6 +239,7 @@ def bot_detail(request: HttpRequest, bot_id: int) -> HttpResponse:
         "fault_rate": site_selectors.bot_fault_rate(bot=bot),
         "opponents": selectors.bot_head_to_head(bot=bot, user=user),
         "paired": selectors.paired_of_bot(bot_id=bot.pk, limit=PAIRED_ON_BOT_PAGE),
+        "boss_leagues": boss_selectors.bot_leagues(bot_id=bot.pk),
         "may_compare": is_organiser(user),
         "upload_form": UploadForm() if owner and not bot.retired else None,
         "upload_max_bytes": settings.BOT_UPLOAD_MAX_BYTES,
