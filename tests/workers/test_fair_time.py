@@ -324,11 +324,10 @@ def test_an_honest_bot_starved_of_its_cpu_is_never_faulted_and_its_wait_is_recor
     assert len(records) == 8 and not any(r.get("default") for r in records)
     assert all(0.19 <= r["cpu"] <= 0.3 for r in records)  # its computing, within the limit
     assert all(r["wait"] > 0 for r in records)
-    # it waited for the core longer than it used it (three burners share it), and past the
-    # guard: only the wait stretching the guard kept these decisions from being stopped. /proc
-    # loses the wait of threads that have ended, so there it reads lower than cpu.pressure.
-    share = 1.0 if source != "proc" else 0.5
-    assert sum(r["wait"] for r in records) > share * sum(r["cpu"] for r in records)
+    # it waited for the core a good share of the time it used it (three burners share the
+    # core, and the scheduler's own grouping decides how they take turns), and past the guard:
+    # only the wait stretching the guard kept these decisions from being stopped
+    assert sum(r["wait"] for r in records) > 0.5 * sum(r["cpu"] for r in records)
     assert any(r["seconds"] > guard for r in records)
     assert all(r["seconds"] - r["wait"] <= guard for r in records)
     timing = outcome.timing[0]
