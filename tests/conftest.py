@@ -132,6 +132,22 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.skip(reason=browser_reason))
 
 
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings_xdist_suffix(request: pytest.FixtureRequest) -> None:
+    """The test databases' suffix of an xdist worker (``_gw0``...), as pytest-django gives it,
+    and also of a single process run with ``PYTEST_XDIST_WORKER=gwN`` set by hand, which
+    tests/worker_env.py already gives its own data folder, Redis database and ports: so two
+    developers' (or checkouts') runs on one PostgreSQL never share a test database."""
+    from pytest_django.fixtures import _set_suffix_to_test_databases, skip_if_no_django
+
+    skip_if_no_django()
+    worker = getattr(request.config, "workerinput", {}).get("workerid") or os.environ.get(
+        "PYTEST_XDIST_WORKER"
+    )
+    if worker:
+        _set_suffix_to_test_databases(suffix=worker)
+
+
 @pytest.fixture
 def repo_root() -> Path:
     return REPO
