@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
@@ -105,34 +106,47 @@ def _check_limit(user: Any, rows: Any = MatchAnalysis) -> None:
 def match_analysis_run(*, analysis_id: int) -> MatchAnalysis | None:
     """Run a queued analysis (the worker's task). A row that is done already is left as it
     is: a second delivery of the task recomputes nothing."""
+
+    def compute(analysis: MatchAnalysis, doc: dict[str, Any]) -> dict[str, Any]:
+        if analysis.match.result:
+            doc["result"] = analysis.match.result  # the recorded (fault-adjusted) result
+        result = win_chances.analyse(doc, analysis.playouts, seed=analysis.match.seed)
+        analysis.engine_version = result["engine_version"]
+        return result
+
+    return _run_queued(MatchAnalysis, analysis_id, compute, also=("engine_version",))
+
+
+def _run_queued(model: Any, row_id: int, compute: Callable[[Any, dict[str, Any]], Any],
+                also: tuple[str, ...] = ()) -> Any:  # fmt: skip
+    """Claim a queued row of ``model`` (a ``MatchAnalysis`` or a ``SeatReview``), compute its
+    result from its match's replay with ``compute(row, replay)`` and record it, or the error,
+    on the row; the match itself is never touched. A row that is done already is returned as
+    it is, so a second delivery of the task recomputes nothing. ``also``: fields ``compute``
+    sets on the row beside its result."""
     with transaction.atomic():
-        analysis = (MatchAnalysis.objects.select_for_update().select_related("match")
-                    .filter(pk=analysis_id).first())  # fmt: skip
-        if analysis is None or analysis.status == MatchAnalysis.Status.DONE:
-            return analysis
-        analysis.status = MatchAnalysis.Status.RUNNING
-        analysis.save(update_fields=["status"])
-    match = analysis.match
+        row = (model.objects.select_for_update().select_related("match")
+               .filter(pk=row_id).first())  # fmt: skip
+        if row is None or row.status == model.Status.DONE:
+            return row
+        row.status = model.Status.RUNNING
+        row.save(update_fields=["status"])
+    match = row.match
     started = time.perf_counter()
     try:
         doc = decode(open_replay(match.replay_name, sha256=match.replay_sha256 or None))
-        if match.result:
-            doc["result"] = match.result  # the recorded (fault-adjusted) result
-        result = win_chances.analyse(doc, analysis.playouts, seed=match.seed)
+        row.result = compute(row, doc)
     except Exception as exc:  # noqa: BLE001 - recorded on the row; the match is untouched
-        analysis.status = MatchAnalysis.Status.FAILED
-        analysis.error = f"{type(exc).__name__}: {exc}"[:2000]
-        analysis.finished_at = timezone.now()
-        analysis.save(update_fields=["status", "error", "finished_at"])
-        return analysis
-    analysis.result = result
-    analysis.engine_version = result["engine_version"]
-    analysis.seconds = round(time.perf_counter() - started, 2)
-    analysis.status = MatchAnalysis.Status.DONE
-    analysis.finished_at = timezone.now()
-    analysis.save(update_fields=["result", "engine_version", "seconds", "status",
-                                 "finished_at"])
-    return analysis
+        row.status = model.Status.FAILED
+        row.error = f"{type(exc).__name__}: {exc}"[:2000]
+        row.finished_at = timezone.now()
+        row.save(update_fields=["status", "error", "finished_at"])
+        return row
+    row.seconds = round(time.perf_counter() - started, 2)
+    row.status = model.Status.DONE
+    row.finished_at = timezone.now()
+    row.save(update_fields=["result", "seconds", "status", "finished_at", *also])
+    return row
 
 
 class NotReviewable(NotFound):
@@ -215,27 +229,7 @@ def seat_review_request(*, match: Match, seat: int, user: Any) -> tuple[SeatRevi
 
 def seat_review_run(*, review_id: int) -> SeatReview | None:
     """Run a queued review (the worker's task); a done one is left as it is."""
-    with transaction.atomic():
-        review = (SeatReview.objects.select_for_update().select_related("match")
-                  .filter(pk=review_id).first())  # fmt: skip
-        if review is None or review.status == SeatReview.Status.DONE:
-            return review
-        review.status = SeatReview.Status.RUNNING
-        review.save(update_fields=["status"])
-    match = review.match
-    started = time.perf_counter()
-    try:
-        doc = decode(open_replay(match.replay_name, sha256=match.replay_sha256 or None))
-        result = decision_review.review_seat(doc, review.seat, seed=match.seed)
-    except Exception as exc:  # noqa: BLE001 - recorded on the row; the match is untouched
-        review.status = SeatReview.Status.FAILED
-        review.error = f"{type(exc).__name__}: {exc}"[:2000]
-        review.finished_at = timezone.now()
-        review.save(update_fields=["status", "error", "finished_at"])
-        return review
-    review.result = result
-    review.seconds = round(time.perf_counter() - started, 2)
-    review.status = SeatReview.Status.DONE
-    review.finished_at = timezone.now()
-    review.save(update_fields=["result", "seconds", "status", "finished_at"])
-    return review
+    return _run_queued(
+        SeatReview, review_id,
+        lambda review, doc: decision_review.review_seat(doc, review.seat, seed=review.match.seed),
+    )  # fmt: skip
