@@ -5,12 +5,12 @@ for a validation, on the version page.
 The database knows a match's kind, hence its lane, but not whether it was sent again or was a
 ladder newcomer's first match (the retry lane): such a match is counted in its kind's lane, so
 for a background match the place is an upper bound. Matches of a paused league stay queued
-without a message in the broker and are not counted; nor is held workshop work
-(tournament/services/workshop_gate.py), except by the held matches behind it: a held match
-waits for the workshop matches already sent and for the held ones the gate releases before it
-(selectors/workshop_gate.py), whatever their mode (the gate is one for every mode), and as the
-gate lets through WORKSHOP_SLOTS at a time, its expected wait is at least that work, and what
-the workshop matches playing now have left, shared among that many slots."""
+without a message in the broker and are not counted. Held workshop work
+(tournament/services/workshop_gate.py) has no message either: only a held match counts it. A
+held match waits for the workshop matches already sent and for the held ones the gate releases
+before it (selectors/workshop_gate.py), whatever their mode (one gate serves every mode); as
+the gate lets through WORKSHOP_SLOTS at a time, its expected wait is at least that work and
+what the workshop matches playing now have left, shared among that many slots."""
 
 from __future__ import annotations
 
