@@ -133,9 +133,10 @@ def test_one_workshop_match_at_a_time_test_games_first_then_the_boss_games(
 def test_the_leagues_keep_every_slot_but_one_while_workshop_work_waits(
     broker, bosses_on, author, other_author, ready_version, runner
 ):
-    """Two worker slots, a ladder's backlog always queued, three test games and a promotion
-    run: at every moment at most one slot plays workshop work and the other a league match,
-    and the workshop work (test games first) keeps moving."""
+    """Two worker slots, a ladder's backlog always queued, a promotion run and two test games
+    (the second made while promotion games play): at every moment at most one slot plays
+    workshop work and the other a league match, and the workshop work (test games first)
+    keeps moving."""
     a, b = ready_version(author, "ladder-a"), ready_version(other_author, "ladder-b")
 
     def top_up_the_ladder() -> None:
