@@ -282,6 +282,9 @@ class Match(models.Model):
         VALIDATION = "validation"
         PAIRED = "paired"  # one game of a paired comparison (unrated)
         TEST = "test"  # an author's test game: private to them and staff, unrated
+        # one game of a boss league's promotion run (a paired comparison, unrated): workshop
+        # work like a test game, let through the workshop gate (services/workshop_gate.py)
+        BOSS = "boss"
 
     class Status(models.TextChoices):
         QUEUED = "queued"
@@ -327,6 +330,11 @@ class Match(models.Model):
     heartbeat_at = models.DateTimeField(
         null=True, blank=True, help_text="last sign of life of the worker playing it"
     )
+    held = models.BooleanField(
+        default=False,
+        help_text="queued but not sent to the broker: workshop work waiting for the workshop"
+        " gate to release it (tournament/services/workshop_gate.py)",
+    )
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -345,6 +353,14 @@ class Match(models.Model):
 
     def __str__(self) -> str:
         return f"match {self.pk} ({self.mode}, {self.status})"
+
+
+class WorkshopGate(models.Model):
+    """The row that every release of workshop work locks (tournament/services/workshop_gate.py),
+    so that two releases at once never both see the same free slot; it holds nothing else."""
+
+    def __str__(self) -> str:
+        return "the workshop gate"
 
 
 class MatchSeat(models.Model):
@@ -475,6 +491,12 @@ class PairedComparison(models.Model):
     alpha = models.FloatField(default=0.05)
     beta = models.FloatField(default=0.05)
     scheduled = models.PositiveIntegerField(default=0, help_text="seeds whose games are queued")
+    game_kind = models.CharField(
+        max_length=16, default=Match.Kind.PAIRED,
+        choices=[(kind.value, kind.label) for kind in (Match.Kind.PAIRED, Match.Kind.BOSS)],
+        help_text="the kind of its games' matches: paired, or boss for a boss league's"
+        " promotion run (workshop work, let through the workshop gate)",
+    )  # fmt: skip
     base_seed = models.BigIntegerField(default=0)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.RUNNING)
     result = models.JSONField(default=dict, blank=True)

@@ -576,11 +576,17 @@ CHALLENGE_RETRY_SECONDS = env_int("CHALLENGE_RETRY_SECONDS", 30)  # Retry-After 
 # running at once, and this many in any 24 hours.
 TEST_GAMES_RUNNING_PER_AUTHOR = env_int("TEST_GAMES_RUNNING_PER_AUTHOR", 1)
 TEST_GAMES_PER_DAY = env_int("TEST_GAMES_PER_DAY", 10)
+# The workshop gate (tournament/services/workshop_gate.py): workshop work (test games, boss
+# leagues' promotion games) is sent to the broker at most this many matches at a time, so a
+# league match waits behind at most this many of them.
+WORKSHOP_SLOTS = env_int("WORKSHOP_SLOTS", 1)
+if WORKSHOP_SLOTS < 1:
+    raise ImproperlyConfigured(f"WORKSHOP_SLOTS={WORKSHOP_SLOTS}: use 1 or more (0 plays none).")
 PAIRED_ACTIVE_MAX = env_int("PAIRED_ACTIVE_MAX", 2)  # running paired comparisons per user
 # seeds of a paired comparison in flight at once (its SPRT reads them in order and stops early)
 PAIRED_WINDOW_SEEDS = env_int("PAIRED_WINDOW_SEEDS", 4)
 # Boss leagues (competition/data/boss_leagues.json): a version made ready starts a promotion run
-# against its bot's next gate, in the background lane.
+# against its bot's next gate, its games let through the workshop gate.
 BOSS_LEAGUES = env_bool("BOSS_LEAGUES", True)
 
 ELO_K = env_float("ELO_K", 32.0)

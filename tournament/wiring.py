@@ -12,7 +12,8 @@ from typing import Any
 
 from .formats.builtin import register_builtin_formats
 from .models import Match
-from .services import boss_leagues, bots, leagues, paired, ratings
+from .selectors.workshop_gate import WORKSHOP_KINDS
+from .services import boss_leagues, bots, leagues, paired, ratings, workshop_gate
 from .services.match_ended import Ending, connect
 
 
@@ -49,8 +50,11 @@ def connect_services() -> None:
     connect(Ending.RECORDED, kind.LEAGUE, _count_seats)
     connect(Ending.RECORDED, kind.LEAGUE, _league_result)
     connect(Ending.RECORDED, kind.VALIDATION, _validation)
-    connect(Ending.RECORDED, kind.PAIRED, _paired)
     connect(Ending.FAILED, kind.LEAGUE, _league_failure)
     connect(Ending.FAILED, kind.VALIDATION, _validation)
-    connect(Ending.FAILED, kind.PAIRED, _paired)
-    connect(Ending.ABANDONED, kind.PAIRED, _paired)
+    for paired_kind in (kind.PAIRED, kind.BOSS):  # a boss game is a promotion run's paired game
+        for ending in Ending:
+            connect(ending, paired_kind, _paired)
+    for workshop_kind in WORKSHOP_KINDS:  # its slot is free: the gate sends the next one
+        for ending in Ending:
+            connect(ending, workshop_kind, workshop_gate.workshop_match_ended)

@@ -125,6 +125,13 @@ def test_a_soft_time_limit_not_below_the_hard_one_fails_clearly(tmp_path: Path) 
     )
 
 
+def test_a_workshop_gate_without_a_slot_fails_clearly(tmp_path: Path) -> None:
+    """With no workshop slot, no test game or promotion game would ever be sent."""
+    done = run(["manage.py", "check"], clean_env(tmp_path, WORKSHOP_SLOTS="0"))
+    assert done.returncode != 0 and "WORKSHOP_SLOTS=0: use 1 or more" in done.stderr
+    assert read_settings(clean_env(tmp_path), "settings.WORKSHOP_SLOTS") == 1
+
+
 def test_defaults_are_embedded_sqlite_under_data_dir(tmp_path: Path) -> None:
     env = clean_env(tmp_path)
     got = read_settings(

@@ -58,7 +58,8 @@ def test_a_clearly_stronger_bot_is_promoted_past_wood_through_real_paired_games(
     assert run.version_a.builtin == "random" and run.opponents == [run.version_a_id]
     assert run.status == "finished" and run.result["decision"] == "H1"
     games = Match.objects.filter(paired_game__comparison=run)
-    assert {m.kind for m in games} == {"paired"} and games.filter(status="finished").exists()
+    assert {m.kind for m in games} == {"boss"} and games.filter(status="finished").exists()
+    assert not games.filter(status="queued").exists()  # the gate sent each in turn
 
 
 def test_a_bot_equal_to_the_boss_is_not_promoted_in_a_seeded_run(

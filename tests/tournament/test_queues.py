@@ -84,9 +84,10 @@ def test_every_kind_of_match_has_a_lane():
 
 
 def test_each_kind_of_match_is_sent_to_its_lane(settings, author, ready_version, monkeypatch):
-    """Validations and challenges in the interactive lane, league and paired matches in the
-    background lane; sent again, a background match moves up to the retry lane and an
-    interactive one keeps its own, higher lane."""
+    """Validations and challenges in the interactive lane, boss-league games in the workshop
+    lane (through the workshop gate), league and paired matches in the background lane; sent
+    again, a background match moves up to the retry lane and an interactive or workshop one
+    keeps its own, higher lane."""
     from pathlib import Path
 
     from tournament.models import Match
@@ -102,7 +103,8 @@ def test_each_kind_of_match_is_sent_to_its_lane(settings, author, ready_version,
     validation = Match.objects.get(kind=Match.Kind.VALIDATION, seats__bot_version=version)
     assert sent[-1] == ((validation.pk,), "matches.interactive")
     a, b = ready_version(author, "lane-a"), ready_version(author, "lane-b")
-    for kind, lane in (("challenge", "matches.interactive"), ("paired", "matches.background"),
+    for kind, lane in (("boss", "matches.workshop"), ("challenge", "matches.interactive"),
+                       ("paired", "matches.background"),
                        ("league", "matches.background")):  # fmt: skip
         with TestCase.captureOnCommitCallbacks(execute=True):
             match = ms.match_create_internal(
@@ -112,7 +114,8 @@ def test_each_kind_of_match_is_sent_to_its_lane(settings, author, ready_version,
         assert sent[-1] == ((match.pk,), lane), kind
         with TestCase.captureOnCommitCallbacks(execute=True):
             ms.match_enqueue(match, again=True)
-        again = "matches.interactive" if kind == "challenge" else settings.MATCH_RETRY_QUEUE
+        again = {"challenge": "matches.interactive", "boss": "matches.workshop"}.get(
+            kind, settings.MATCH_RETRY_QUEUE)  # fmt: skip
         assert sent[-1] == ((match.pk,), again), kind
     settings.MATCH_QUEUE_PER_MODE = True
     with TestCase.captureOnCommitCallbacks(execute=True):

@@ -3,15 +3,19 @@ standing they move.
 
 The gates and the rule are pure (`competition/boss_leagues.py`); a promotion run is an
 ordinary paired comparison (`services/paired.py`) with no requester: arm A is the gate's boss,
-arm B the bot's version, and the boss fills the other seats, so its games are `paired` matches
-in the background lane, the lowest (`workers/queueing/queues.py`), behind every validation,
-challenge, retry and league match. When the run's test ends, `boss_run_ended` applies the rule:
+arm B the bot's version, and the boss fills the other seats. Its games are matches of kind
+`boss`, workshop work: held until the workshop gate (`services/workshop_gate.py`) lets them
+through, one at a time with the default WORKSHOP_SLOTS, after any test game waiting, into the
+workshop lane ahead of the leagues' backlog. So promotion runs take at most that one slot from
+the ladders and still move while ladders keep a backlog. A bot has one run at a time in each
+mode (its standing's `run`), so one author's many bots queue their games behind each other at
+the gate. When the run's test ends, `boss_run_ended` applies the rule:
 H1 promotes the bot past the gate and starts the run for the next one; H0, the cap or a failed
 run stops the climb until the bot's next version.
 
 A new version climbs from its bot's current tier, not from the bottom: the league says what
 the bot has proven, and a version is tested against the gate it has not passed yet (playing
-the lower bosses again would spend the lowest lane's games on a question already answered).
+the lower bosses again would spend the workshop's slot on a question already answered).
 A run in progress for an older version is stopped, and the new version takes its place.
 """
 
@@ -105,7 +109,7 @@ def _start_next(standing: BossLeagueStanding, version: BotVersion) -> None:
         standing.run = paired_start(
             requested_by=None, a=boss, b=version, opponents=[boss], mode=standing.mode,
             seats=rule.leagues().seats[standing.mode], options={}, seeds=gate.seeds,
-            test=gate.settings,
+            test=gate.settings, game_kind=Match.Kind.BOSS,
         )  # fmt: skip
         standing.run_tier = gate.key
     standing.save()

@@ -1,12 +1,13 @@
 """Matches: create (for leagues, challenges and validations), start, play through the runner,
 record the result exactly once, fail, cancel, and re-queue matches stuck past their deadline or
-whose queued message was lost. Challenges are checked and limited in `challenges.py`."""
+whose queued message was lost. Challenges are checked and limited in `challenges.py`; a match
+is sent to the broker by `match_dispatch.py`, workshop work when the workshop gate releases
+it (`workshop_gate.py`)."""
 
 from __future__ import annotations
 
 import contextlib
 import logging
-import math
 import secrets
 import threading
 import time
@@ -20,72 +21,29 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 import engine
-from competition.limits import Limits, match_worst_case_seconds
 from replays.live import live_publisher
 from workers.queueing.celery_app import app
-from workers.queueing.queues import BACKGROUND, match_lane, match_queues
-from workers.queueing.queues import match_queue as queue_of
+from workers.queueing.queues import match_queues
 from workers.sandbox.isolation import IsolationMissing
 
 from ..errors import ValidationFailed
-from ..jobs import MATCH_PLAY, job
 from ..models import BotVersion, League, Match, MatchSeat
 from ..page_cache import unseen_writes
+from ..selectors.workshop_gate import is_workshop_work
 from . import replay_upload as upload
 from .bundle_files import bundle_local_path
 from .head_to_head import head_to_head_record_match
 from .marks import marks_store
+from .match_dispatch import match_enqueue, match_time_limits
 from .match_ended import Ending, match_ended
 from .outcome import PlayedMatch, SeatOutcome, outcome_from_runner
 from .redact import redact_host_details
+from .workshop_gate import workshop_release, workshop_release_on_commit
 
 log = logging.getLogger(__name__)
 
 MAX_ATTEMPTS = 3
 BROKER_RECHECK_SECONDS = 2.0  # the reaper's second look into the broker (lost messages)
-
-
-
-def match_worst_case(match: Match, seats: int | None = None) -> float | None:
-    """The longest the match can take (``competition.limits.match_worst_case_seconds``: seats x
-    (decisions x limit + bank) plus startup), or None for a mode without a decisions bound."""
-    seats = match.seats.count() if seats is None else seats
-    limits = Limits(decision_seconds=match.decision_time_limit, bank_seconds=match.time_bank)
-    try:
-        return match_worst_case_seconds(match.mode, seats, limits)
-    except KeyError:
-        return None
-
-
-def match_time_limits(match: Match, seats: int | None = None) -> tuple[int, int]:
-    """(soft, hard) Celery time limits of the match's play task: its worst case plus
-    MATCH_TIME_MARGIN_SECONDS (half of it for the soft limit) for the engine, built-in bots
-    and the replay upload. The runner's own per-seat wall budget ends a match before them, so
-    they are reached only by a runner bug or a host so loaded that its bots waited for a CPU
-    longer than the margin (a wait never charged to a bot), never because of a bot."""
-    worst = match_worst_case(match, seats)
-    if worst is None:
-        hard = settings.CELERY_TASK_TIME_LIMIT
-        return settings.CELERY_TASK_SOFT_TIME_LIMIT, hard
-    margin = settings.MATCH_TIME_MARGIN_SECONDS
-    return math.ceil(worst + margin / 2), math.ceil(worst + margin)
-
-
-def match_enqueue(match: Match, seats: int | None = None, *, again: bool = False) -> None:
-    """Queue the play task once the surrounding transaction commits (never a phantom id),
-    with time limits from the match's worst-case duration (``seats``: its number of seats
-    when the caller knows it, else counted), in its kind's lane (validations and challenges
-    ahead of league matches: workers/queueing/queues.py). ``again``: the match is sent again
-    (its worker died, its message was lost, its play failed), to the retry lane that workers
-    serve ahead of a backlog, unless its own lane is higher."""
-    match_id = match.pk
-    queue = match_queue(match.mode, again=again, lane=match_lane(match.kind))
-    soft, hard = match_time_limits(match, seats)
-    transaction.on_commit(
-        lambda: job(MATCH_PLAY).apply_async(
-            (match_id,), queue=queue, time_limit=hard, soft_time_limit=soft
-        )
-    )
 
 
 # an ended match's status -> the league's count of them (League.matches_finished, ...)
@@ -106,13 +64,6 @@ def league_count_ended(*, league_id: int | None, status: str, n: int = 1) -> Non
     League.objects.filter(pk=league_id).update(**{field: F(field) + n})
 
 
-def match_queue(mode: str, *, again: bool = False, lane: str = BACKGROUND) -> str:
-    """The broker queue of a mode's matches in ``lane``: ``matches.<lane>``, or per mode with
-    MATCH_QUEUE_PER_MODE on (so workers can be given to modes); a match sent ``again`` goes to
-    the retry lane, served ahead of a backlog (workers/queueing/queues.py)."""
-    return queue_of(mode, again=again, lane=lane)
-
-
 def match_create_internal(
     *,
     kind: str,
@@ -127,7 +78,9 @@ def match_create_internal(
     time_bank: float | None = None,
     ahead: bool = False,
 ) -> Match:
-    """Create a queued match with one seat per bot version (in seat order) and queue it.
+    """Create a queued match with one seat per bot version (in seat order) and queue it;
+    workshop work (test and boss games) is held instead, and sent when the workshop gate
+    releases it (services/workshop_gate.py), which it is asked to do on commit.
 
     Limits not given come from the league, else from BOT_DECISION_TIME_LIMIT / BOT_TIME_BANK.
     `ahead`: on the lane workers serve ahead of the backlog (the retry queue): a new entrant's
@@ -139,11 +92,12 @@ def match_create_internal(
         )
     if time_bank is None:
         time_bank = league.time_bank if league else settings.BOT_TIME_BANK
+    held = is_workshop_work(kind)
     match = Match.objects.create(
         kind=kind, league=league, round=round, mode=mode, options=options,
         seed=secrets.randbits(63) if seed is None else seed,
         engine_version=engine.ENGINE_VERSION, requested_by=requested_by,
-        decision_time_limit=decision_time_limit, time_bank=time_bank,
+        decision_time_limit=decision_time_limit, time_bank=time_bank, held=held,
     )  # fmt: skip
     MatchSeat.objects.bulk_create(
         [
@@ -151,7 +105,10 @@ def match_create_internal(
             for i, v in enumerate(bot_versions)
         ]
     )
-    match_enqueue(match, len(bot_versions), again=ahead)
+    if held:
+        workshop_release_on_commit()
+    else:
+        match_enqueue(match, len(bot_versions), again=ahead)
     return match
 
 
@@ -236,7 +193,10 @@ def match_start(*, match_id: int) -> Match | None:
         match.deadline = _deadline(match, seats)
         match.heartbeat_at = match.started_at
         match.attempts += 1
-        match.save(update_fields=["status", "started_at", "deadline", "heartbeat_at", "attempts"])
+        match.held = False  # playing: in flight, and sent again if it fails, never released
+        match.save(
+            update_fields=["status", "started_at", "deadline", "heartbeat_at", "attempts", "held"]
+        )
         return match
 
 
@@ -483,9 +443,13 @@ def match_cancel_queued(*, league: League) -> int:
 def matches_reap_stale(*, now: Any = None) -> list[int]:
     """The reaper beat job: re-queue running matches whose worker died (a heartbeat older
     than MATCH_HEARTBEAT_STALE_SECONDS, or past their deadline) and re-send queued matches
-    whose broker message seems lost. Returns the ids of both kinds."""
+    whose broker message seems lost. Returns the ids of both kinds. Then it releases held
+    workshop work into any free workshop slot, so a release lost with a process (its commit
+    made, its call never run) waits at most one reaper period."""
     now = now or timezone.now()
-    return _requeue_running_stale(now) + _redispatch_long_queued(now)
+    reaped = _requeue_running_stale(now) + _redispatch_long_queued(now)
+    workshop_release()
+    return reaped
 
 
 def _stale(match: Match, now: Any, beat_cutoff: Any) -> bool:
@@ -535,12 +499,13 @@ def _redispatch_long_queued(now: Any) -> list[int]:
     every match older than the age is sent again. A duplicate is harmless: the delivery that
     comes second finds the match decided and is skipped (`match_start`,
     `match_record_result`), so a match never counts twice. Re-sending stamps `queued_at`, so a
-    match gets at most one extra message per age. Matches of a paused league wait on purpose
-    and are left alone.
+    match gets at most one extra message per age. Matches of a paused league and held
+    workshop work (services/workshop_gate.py) wait on purpose, with no message, and are left
+    alone.
     """
     cutoff = now - timedelta(seconds=settings.REAPER_QUEUED_AGE_SECONDS)
     waiting = list(
-        Match.objects.filter(status=Match.Status.QUEUED, queued_at__lt=cutoff)
+        Match.objects.filter(status=Match.Status.QUEUED, queued_at__lt=cutoff, held=False)
         .exclude(league__status=League.Status.PAUSED)
         .order_by("queued_at", "pk")  # the longest waiting first
         .values_list("pk", flat=True)
@@ -562,7 +527,7 @@ def _redispatch_long_queued(now: Any) -> list[int]:
             continue
         with transaction.atomic():
             match = Match.objects.select_for_update().get(pk=match_id)
-            if match.status != Match.Status.QUEUED or match.queued_at >= cutoff:
+            if match.status != Match.Status.QUEUED or match.held or match.queued_at >= cutoff:
                 continue
             match.queued_at = now
             match.save(update_fields=["queued_at"])

@@ -30,6 +30,7 @@ from .bots import builtin_version
 from .game_config import game_config_check
 from .leagues import is_organiser
 from .matches import match_create_internal
+from .workshop_gate import workshop_release_on_commit
 
 MAX_SEEDS = 1000  # the cap a request may set
 MAX_GAMES = 4000  # seeds x seats x 2 arms, at the cap
@@ -122,14 +123,17 @@ def paired_create(
 def paired_start(
     *, requested_by: Any, a: BotVersion, b: BotVersion, opponents: Sequence[BotVersion],
     mode: str, seats: int, options: dict[str, Any], seeds: int, test: sprt.SprtSettings,
+    game_kind: str = Match.Kind.PAIRED,
 ) -> PairedComparison:  # fmt: skip
     """Create a comparison of checked versions and queue its first seeds; the site's requests
-    come through `paired_create`, the boss leagues' promotion runs (no requester) directly."""
+    come through `paired_create`, the boss leagues' promotion runs (no requester, games of
+    `game_kind` ``boss``: workshop work, services/workshop_gate.py) directly."""
     with transaction.atomic():
         comparison = PairedComparison.objects.create(
             requested_by=requested_by, version_a=a, version_b=b,
             opponents=[o.pk for o in opponents], mode=mode, seats=seats, options=options,
             seeds=seeds, elo0=test.elo0, elo1=test.elo1, alpha=test.alpha, beta=test.beta,
+            game_kind=game_kind,
         )  # fmt: skip
         comparison.base_seed = seed_from("paired", comparison.pk)
         comparison.save(update_fields=["base_seed"])
@@ -160,7 +164,7 @@ def _schedule(comparison: PairedComparison, *, upto: int) -> None:
             for who in game.lineup
         ]
         match = match_create_internal(
-            kind=Match.Kind.PAIRED, mode=comparison.mode, options=comparison.options,
+            kind=comparison.game_kind, mode=comparison.mode, options=comparison.options,
             bot_versions=lineup, league=None, requested_by=comparison.requested_by,
             seed=game.seed,
         )  # fmt: skip
@@ -261,3 +265,5 @@ def paired_stop(*, comparison: PairedComparison, reason: str) -> None:
     Match.objects.filter(paired_game__comparison=comparison, status=Match.Status.QUEUED).update(
         status=Match.Status.CANCELLED, finished_at=comparison.finished_at
     )
+    if comparison.game_kind == Match.Kind.BOSS:  # a game sent but not begun held a workshop slot
+        workshop_release_on_commit()

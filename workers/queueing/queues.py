@@ -6,10 +6,12 @@ of LANES, highest first:
 
 * ``interactive``: validation matches and challenges, which someone is waiting at a page for;
 * ``workshop``: an author's test games (tournament/services/test_games.py), which the author
-  waits for at the match page or in ``arena test``;
+  waits for at the match page or in ``arena test``, and the games of boss leagues' promotion
+  runs; the workshop gate (tournament/services/workshop_gate.py) sends at most WORKSHOP_SLOTS
+  of them at a time, so this lane never holds more than a few messages;
 * ``retry``: a match sent again (its worker died, its message was lost, its play failed) and a
   ladder newcomer's first match, ahead of the backlog they would otherwise wait behind;
-* ``background``: league, ladder and paired-comparison matches.
+* ``background``: league, ladder and (requested) paired-comparison matches.
 
 Celery's default queue (builds, deferred result records, analyses) is consumed between the
 workshop and retry lanes: a bot's build is short and its validation waits for it.
@@ -45,6 +47,7 @@ KIND_LANES = {
     "league": BACKGROUND,
     "paired": BACKGROUND,  # many games per comparison: they must not starve the ladders' peers
     "test": WORKSHOP,  # an author's test game, capped per author (services/test_games.py)
+    "boss": WORKSHOP,  # a boss league's promotion game; with test games, through the gate
 }
 
 
