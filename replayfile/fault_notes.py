@@ -35,13 +35,16 @@ def ordinal(n: int) -> str:
 
 
 def seat_label(players: Sequence[Mapping[str, Any]] | None, seat: int) -> str:
-    """``seat 2 (cats v3)`` from a replay header's players (``seat 2`` when it names none)."""
+    """``seat 2 (cats v3)`` from a replay header's players (``seat 2`` when it names none;
+    ``seat 0 (cats, draft)`` for a test game of the workshop draft)."""
     player = next((p for p in players or () if p.get("seat") == seat), None) or {}
     bot, version = player.get("bot"), player.get("version")
     if not bot:
         return f"seat {seat}"
     if version in (None, "", "builtin"):
         return f"seat {seat} ({bot})"
+    if version == "draft":
+        return f"seat {seat} ({bot}, draft)"
     return f"seat {seat} ({bot} v{version})"
 
 

@@ -250,13 +250,15 @@ def bot_detail(request: HttpRequest, bot_id: int) -> HttpResponse:
 
 
 def version_detail(request: HttpRequest, version_id: int) -> HttpResponse:
-    version = found(selectors.bot_version_get(version_id=version_id), "bot version", version_id)
+    version = selectors.bot_version_get(version_id=version_id, user=request.user)
+    version = found(version, "bot version", version_id)
     return render(request, "website/version.html", _version_context(request, version))
 
 
 def version_status(request: HttpRequest, version_id: int) -> HttpResponse:
     """The status panel alone, for the page's poller (it replaces the panel in place)."""
-    version = found(selectors.bot_version_get(version_id=version_id), "bot version", version_id)
+    version = selectors.bot_version_get(version_id=version_id, user=request.user)
+    version = found(version, "bot version", version_id)
     response = render(request, "website/_version_status.html", _version_context(request, version))
     response["Cache-Control"] = "no-store"
     return response
