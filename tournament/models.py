@@ -12,6 +12,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
+from competition.versions import DRAFT_NUMBER, version_label
+
 from .formats.registry import choices as format_choices
 
 
@@ -32,16 +34,6 @@ class Bot(models.Model):
 
     def __str__(self) -> str:
         return self.name
-
-
-# A draft snapshot's number: submitted versions count from 1, so a draft takes none of theirs
-DRAFT_NUMBER = 0
-
-
-def version_label(bot_name: str, number: int) -> str:
-    """How a version is named wherever one is shown: "cats v3", or "cats (draft)" for a
-    snapshot of the workshop draft."""
-    return f"{bot_name} (draft)" if number == DRAFT_NUMBER else f"{bot_name} v{number}"
 
 
 class SubmittedVersions(models.Manager["BotVersion"]):

@@ -10,7 +10,7 @@ from django.urls import get_script_prefix, reverse
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-from tournament.models import version_label
+from competition.versions import version_label
 
 from .colours import bot_colour
 

@@ -20,6 +20,7 @@ from django.db.models import Count, Max, Q
 from django.utils import timezone
 
 import engine
+from competition.versions import DRAFT_NUMBER
 from engine.bots import BUILTIN_BOTS
 from workers.sandbox import build as sandbox_build
 from workers.sandbox import bundles
@@ -28,7 +29,7 @@ from workers.sandbox.isolation import IsolationMissing
 from ..bundle_formats import bundle_kinds, formats_sentence
 from ..errors import BundleRejected, Conflict, PermissionDenied, ValidationFailed
 from ..jobs import BOT_BUILD, job
-from ..models import DRAFT_NUMBER, Bot, BotVersion, Match, MatchSeat
+from ..models import Bot, BotVersion, Match, MatchSeat
 from . import matches
 
 logger = logging.getLogger(__name__)

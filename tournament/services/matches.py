@@ -247,7 +247,7 @@ def match_spec(match: Match) -> dict[str, Any]:
         v = seat.bot_version
         seats.append({
             "seat": seat.seat, "bot_version_id": v.pk, "name": v.bot.name,
-            "version": "draft" if v.is_draft else str(v.number),
+            "version": str(v.number),
             "builtin": v.builtin or None,
             # a compiled language plays its built bundle, never its sources
             "bundle_path": str(bundle_local_path(v))
