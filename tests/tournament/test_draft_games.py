@@ -14,10 +14,9 @@ from django.test import Client, TestCase
 
 from tournament.errors import NotFound, RateLimited
 from tournament.models import BotDraft, BotVersion, Match
-from tournament.services import drafts
+from tournament.services import drafts, test_games
 from tournament.services import leagues as ls
 from tournament.services import matches as ms
-from tournament.services import test_games
 from tournament.services.bots import bot_create, builtin_bots_register
 
 from .conftest import client_for
@@ -190,8 +189,10 @@ def test_nothing_that_chooses_a_version_accepts_a_snapshot(author, organiser, sn
     }, format="json")  # fmt: skip
     assert answer.status_code == 404, answer.content
     assert "bot_version_b" in answer.json()["error"]["fields"]
-    for body in ({"bot_version": snapshot.pk, "opponents": ["random"], "mode": "duel"},
-                 {"draft": snapshot.bot_id, "opponents": [str(snapshot.pk)], "mode": "duel"}):
+    for body in (
+        {"bot_version": snapshot.pk, "opponents": ["random"], "mode": "duel"},
+        {"draft": snapshot.bot_id, "opponents": [str(snapshot.pk)], "mode": "duel"},
+    ):
         Match.objects.filter(kind=Match.Kind.TEST).update(status=Match.Status.FINISHED)
         answer = api.post("/api/v1/test-games/", body, format="json")
         assert answer.status_code == 404, answer.content
