@@ -151,6 +151,9 @@ def test_a_new_author_climbs_from_the_workshop_to_bronze(
                 break
             page.wait_for_timeout(1000)
             page.reload()
+        versions = page.locator("section[aria-labelledby=versions-title] tbody tr")
+        assert versions.count() == 1  # v1 alone: the drafts played were no versions of it
+        assert versions.first.locator(".badge").inner_text() == "ready"
         text = boss.inner_text()
         assert "Bronze" in text and "Wood run: promoted" in text and "Bronze run: promoted" in text
         audit.check(page, "journey-bot")
