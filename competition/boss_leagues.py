@@ -1,6 +1,7 @@
 """Boss leagues: house bots of rising strength are gates a bot climbs past by proof.
 
-The gates are data (``competition/data/boss_leagues.json``): ordered tiers, each with its boss
+The gates are data (``competition/data/boss_leagues.json``, or another file of the same shape:
+``leagues(path)``): ordered tiers, each with its boss
 (a built-in bot's name), the bounds and error rates of the paired SPRT that decides it
 (``competition/sprt.py``) and a cap in seeds. A bot *is in* a tier once it has passed that
 tier's gate, and every gate below it; a bot that has passed none is *unranked* (tier key
@@ -24,6 +25,7 @@ import json
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from pathlib import Path
 
 from . import sprt
 
@@ -92,9 +94,14 @@ def parse(data: dict) -> Leagues:
 
 
 @cache
-def leagues() -> Leagues:
-    """The leagues of ``competition/data/boss_leagues.json``."""
-    text = resources.files("competition.data").joinpath("boss_leagues.json").read_text()
+def leagues(path: str = "") -> Leagues:
+    """The leagues of the data file at ``path``; by default (``""``) the packaged
+    ``competition/data/boss_leagues.json``. The site names its file in the setting
+    BOSS_LEAGUES_DATA (tournament/selectors/boss_leagues.py)."""
+    if path:
+        text = Path(path).read_text(encoding="utf-8")
+    else:
+        text = resources.files("competition.data").joinpath("boss_leagues.json").read_text()
     return parse(json.loads(text))
 
 

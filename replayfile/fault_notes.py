@@ -17,6 +17,8 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from competition.versions import version_label
+
 from .public_copy import public_fault
 
 
@@ -35,13 +37,16 @@ def ordinal(n: int) -> str:
 
 
 def seat_label(players: Sequence[Mapping[str, Any]] | None, seat: int) -> str:
-    """``seat 2 (cats v3)`` from a replay header's players (``seat 2`` when it names none)."""
+    """``seat 2 (cats v3)`` from a replay header's players (``seat 2`` when it names none;
+    ``seat 0 (cats (draft))`` for a snapshot of the workshop draft, version 0)."""
     player = next((p for p in players or () if p.get("seat") == seat), None) or {}
     bot, version = player.get("bot"), player.get("version")
     if not bot:
         return f"seat {seat}"
     if version in (None, "", "builtin"):
         return f"seat {seat} ({bot})"
+    if str(version).isdigit():
+        return f"seat {seat} ({version_label(bot, int(version))})"
     return f"seat {seat} ({bot} v{version})"
 
 

@@ -1,6 +1,9 @@
 """Django admin for every tournament model (read-mostly: results come from services)."""
 
+from typing import Any
+
 from django.contrib import admin
+from django.db.models import QuerySet
 
 from .models import (
     Bot,
@@ -37,6 +40,10 @@ class BotVersionAdmin(admin.ModelAdmin):
     list_filter = ["status"]
     search_fields = ["bot__name", "sha256"]
     readonly_fields = ["sha256", "size", "bundle_name", "manifest", "log"]
+
+    def get_queryset(self, request: Any) -> QuerySet[BotVersion]:
+        """Staff see the workshop's draft snapshots too (status draft)."""
+        return BotVersion.with_drafts.all()
 
 
 class LeagueEntryInline(admin.TabularInline):

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.db.models import Q
 from django.utils import timezone
+
+from competition.versions import DRAFT_NUMBER, version_label
 
 from .formats.registry import choices as format_choices
 
@@ -33,13 +36,27 @@ class Bot(models.Model):
         return self.name
 
 
+class SubmittedVersions(models.Manager["BotVersion"]):
+    """`BotVersion.objects` (and so ``bot.versions``): every version but the snapshots of
+    workshop drafts. Every list, count, number, entry, challenge, comparison and sweep reads
+    versions through it, so a draft snapshot appears in none of them;
+    `BotVersion.with_drafts` reads the snapshots too (the test games that play them, and
+    their owner's pages)."""
+
+    def get_queryset(self) -> models.QuerySet[BotVersion]:
+        return super().get_queryset().exclude(status=BotVersion.Status.DRAFT)
+
+
 class BotVersion(models.Model):
-    """One uploaded bundle (or a built-in bot), validated by a match against the random bot."""
+    """One uploaded bundle (or a built-in bot), validated by a match against the random bot;
+    or a snapshot of the workshop draft (status ``draft``, number 0), played only in its
+    author's test games: never validated, entered or listed (`SubmittedVersions`)."""
 
     class Status(models.TextChoices):
         PENDING = "pending"
         READY = "ready"
         FAILED = "failed"
+        DRAFT = "draft"  # a snapshot of the workshop draft, played only in its author's test games
 
     bot = models.ForeignKey(Bot, on_delete=models.CASCADE, related_name="versions")
     number = models.PositiveIntegerField()
@@ -79,14 +96,39 @@ class BotVersion(models.Model):
     suspension_reason = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
+    objects = SubmittedVersions()
+    with_drafts = models.Manager()
+
     class Meta:
         ordering = ["bot_id", "number"]
+        base_manager_name = "with_drafts"
         constraints = [
-            models.UniqueConstraint(fields=["bot", "number"], name="botversion_unique_number"),
-        ]
+            models.UniqueConstraint(
+                fields=["bot", "number"], condition=~Q(status="draft"),
+                name="botversion_unique_number",
+            ),
+            # one snapshot per text: playing the same draft again reuses it
+            models.UniqueConstraint(
+                fields=["bot", "sha256"], condition=Q(status="draft"),
+                name="botversion_unique_draft",
+            ),
+            models.CheckConstraint(
+                condition=Q(status="draft", number=DRAFT_NUMBER)
+                | (~Q(status="draft") & Q(number__gt=DRAFT_NUMBER)),
+                name="botversion_draft_number",
+            ),
+        ]  # fmt: skip
 
     def __str__(self) -> str:
-        return f"{self.bot.name} v{self.number}"
+        return self.label
+
+    @property
+    def is_draft(self) -> bool:
+        return self.status == self.Status.DRAFT
+
+    @property
+    def label(self) -> str:
+        return version_label(self.bot.name, self.number)
 
 
 class BotDraft(models.Model):

@@ -588,6 +588,8 @@ PAIRED_WINDOW_SEEDS = env_int("PAIRED_WINDOW_SEEDS", 4)
 # Boss leagues (competition/data/boss_leagues.json): a version made ready starts a promotion run
 # against its bot's next gate, its games let through the workshop gate.
 BOSS_LEAGUES = env_bool("BOSS_LEAGUES", True)
+# The file of the gates (the shape of competition/data/boss_leagues.json); "" for that file.
+BOSS_LEAGUES_DATA = env_str("BOSS_LEAGUES_DATA", "")
 
 ELO_K = env_float("ELO_K", 32.0)
 

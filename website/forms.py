@@ -20,6 +20,8 @@ from tournament.field_labels import LABELS
 from tournament.models import BotVersion, League
 from tournament.services.game_config import fixed_seats, seat_spans, solo_difficulty_message
 
+from . import play_games
+
 MODE_HELP = {
     "standard": "the full game, 2-4 players",
     "family": "the family rules (no cards), 2-4 players",
@@ -99,6 +101,28 @@ class DraftForm(forms.Form):
 
     label_suffix = ""
     source = forms.CharField(required=False, strip=False, widget=forms.Textarea)
+
+
+class PlayForm(forms.Form):
+    """The workshop's Play: a test game of the draft, its game (website/play_games.py) and its
+    opponent, who takes every other seat."""
+
+    label_suffix = ""
+    opponent = forms.ChoiceField(choices=(), label="Opponent", initial="random")
+    game = forms.ChoiceField(choices=(), label="Game", initial="duel")
+
+    def __init__(self, *args: Any, opponents: list[tuple[str, str]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["opponent"].choices = opponents
+        self.fields["game"].choices = [(g.key, g.label) for g in play_games.games()]
+
+    def test_game(self) -> dict[str, Any]:
+        """The chosen game as `test_game_of_draft`'s keywords (solo seats no opponent)."""
+        game = play_games.game(self.cleaned_data["game"])
+        if game.seats == 1:
+            return {"mode": game.mode, "options": dict(game.options), "opponents": []}
+        return {"mode": game.mode, "options": dict(game.options), "seats": game.seats,
+                "opponents": [self.cleaned_data["opponent"]]}  # fmt: skip
 
 
 def bundle_kinds() -> str:

@@ -10,6 +10,8 @@ from django.urls import get_script_prefix, reverse
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
+from competition.versions import version_label
+
 from .colours import bot_colour
 
 _PLACEHOLDER = 918273645  # an id no row has, cut out of the reversed URL
@@ -42,9 +44,10 @@ def league_url(league_id: int) -> str:
 
 
 def bot_link(bot_id: int, name: str, version: int | None = None) -> SafeString:
-    """The bot's name after its colour dot, linked to its page (with " vN" for a version).
-    Written out with one escape (the name): it is on every line of every table."""
-    label = escape(f"{name} v{version}" if version is not None else name)
+    """The bot's name after its colour dot, linked to its page (with " vN" for a version, or
+    " (draft)" for a snapshot of the workshop draft: `version_label`). Written out with one
+    escape (the name): it is on every line of every table."""
+    label = escape(version_label(name, version) if version is not None else name)
     return mark_safe(  # the URL and colour come from an int, the label is escaped
         f'<a class="bot" href="{bot_url(bot_id)}"><span class="dot" style="--c: '
         f'{bot_colour(bot_id)}" aria-hidden="true"></span>{label}</a>'

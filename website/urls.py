@@ -79,6 +79,7 @@ urlpatterns = [
     path("workshop/<int:bot_id>/", workshop.workshop_bot, name="workshop-bot"),
     path("workshop/<int:bot_id>/kit/", workshop.workshop_kit, name="workshop-kit"),
     path("workshop/<int:bot_id>/submit/", workshop.workshop_submit, name="workshop-submit"),
+    path("workshop/<int:bot_id>/play/", workshop.workshop_play, name="workshop-play"),
     path("versions/<int:version_id>/", get_only(public.version_detail), name="version"),
     path("versions/<int:version_id>/status/", get_only(public.version_status),
          name="version-status"),

@@ -11,6 +11,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from competition.versions import version_label
+
 from ..client import add_server_arguments, client_from_args
 from ..lookups import find_version, wait_for
 from ..options import options_from_args
@@ -58,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def seat_names(match: dict[str, Any]) -> str:
-    return ", ".join(f"{s['bot']} v{s['version']}" for s in match.get("seats", []))
+    return ", ".join(version_label(s["bot"], s["version"]) for s in match.get("seats", []))
 
 
 def result_lines(match: dict[str, Any]) -> str:

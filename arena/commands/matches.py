@@ -7,6 +7,8 @@ import argparse
 import json
 from typing import Any
 
+from competition.versions import version_label
+
 from ..client import add_server_arguments, client_from_args
 from ..lookups import find_bot, find_league
 
@@ -44,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     for match in matches:
         solo = match["mode"] == "solo"
         seats = ", ".join(
-            f"{s['bot']} v{s['version']}"
+            version_label(s["bot"], s["version"])
             + ("" if s.get("score") is None else f" ({s['score']:g}, {rank_text(s['rank'], solo)})")
             + (f" [{s['fault']}]" if s.get("fault") else "")
             for s in match.get("seats", [])

@@ -3,7 +3,9 @@ test game of your own version on the server now, privately and unrated.
 
 ``VERSION_OR_FILE`` is a version of one of your bots (``NAME``: its newest version that did
 not fail, ``NAME@N`` or a version id) or a bot file, which is first uploaded as a new version
-of ``--bot`` (as ``submit`` does) and tested while it is validated. ``--vs`` lists the
+of ``--bot`` (as ``submit`` does) and tested while it is validated. ``--draft BOT`` (a name or
+an id) tests instead that bot's draft in the site's workshop as it is now, unsubmitted: it
+plays as a draft snapshot, version 0, which no list shows. ``--vs`` lists the
 opponents, one per other seat: built-in bots (``random``, ``greedy``, ``search-0.25s``) or your
 own versions; with ``--seats``, a single opponent takes every other seat. The game waits in
 the workshop lane, ahead of the leagues' matches; the server caps how many test games one
@@ -39,8 +41,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "test", help="play a private, unrated test game of your version now"
     )
-    parser.add_argument("version", metavar="VERSION_OR_FILE",
+    parser.add_argument("version", metavar="VERSION_OR_FILE", nargs="?", default=None,
                         help="NAME, NAME@VERSION, a version id, or a bot file to upload first")
+    parser.add_argument("--draft", default=None, metavar="BOT",
+                        help="test this bot's workshop draft (name or id) instead of a version")
     parser.add_argument("--vs", required=True, metavar="BOT[,BOT...]",
                         help="the opponents: built-in bots or your own versions")
     parser.add_argument("--bot", default=None,
@@ -62,13 +66,17 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if (args.version is None) == (args.draft is None):
+        raise CliError("give exactly one of VERSION_OR_FILE (a version or a file) and --draft BOT")
     client = client_from_args(args)
-    version = _tested_version(client, args)
     body: dict[str, Any] = {
-        "bot_version": version["id"], "mode": args.mode,
-        "opponents": [_opponent(client, ref) for ref in _split(args.vs)],
+        "mode": args.mode, "opponents": [_opponent(client, ref) for ref in _split(args.vs)],
         "options": options_from_args(args),
     }  # fmt: skip
+    if args.draft is not None:
+        body["draft"] = find_bot(client, args.draft)["id"]
+    else:
+        body["bot_version"] = _tested_version(client, args)["id"]
     if args.seats is not None:
         body["seats"] = args.seats
     if args.seed is not None:

@@ -1,6 +1,6 @@
 """``arena test`` against a real server (Django's live server in the embedded mode, where a
-match plays inside the request that queues it): a named version, a file uploaded first, and
-the mistakes and refusals as one line with an exit code."""
+match plays inside the request that queues it): a named version, a file uploaded first, the
+server draft of a bot, and the mistakes and refusals as one line with an exit code."""
 
 from __future__ import annotations
 
@@ -43,6 +43,28 @@ def test_a_file_is_uploaded_first_then_tested(server, capsys, tmp_path) -> None:
     assert code == 0, err
     assert "uploaded drafty v1" in out
     assert "(standard, test): finished" in out and "seat 2" in out
+
+
+def test_the_draft_of_a_bot_plays_as_it_is(server, capsys) -> None:  # noqa: ANN001, F811
+    from django.contrib.auth import get_user_model
+
+    from tournament.models import Bot
+    from tournament.services import drafts
+
+    login(capsys, server)
+    cli(capsys, "create", "sketch")
+    bot = Bot.objects.get(name="sketch")
+    author = get_user_model().objects.get(username="author")
+    drafts.draft_save(bot=bot, user=author, filename="bot.py",
+                      source=(EXAMPLES / "random_bot.py").read_text())  # fmt: skip
+    code, out, err = cli(capsys, "test", "--draft", "sketch", "--vs", "greedy", "--seed", "5")
+    assert code == 0, err
+    assert "(duel, test): finished" in out and "sketch (draft), greedy v1" in out
+    assert not bot.versions.exists()  # the draft was played, not submitted
+    code, _, err = cli(capsys, "test", "sketch", "--draft", "sketch", "--vs", "greedy")
+    assert code == 2 and err == (
+        "error: give exactly one of VERSION_OR_FILE (a version or a file) and --draft BOT\n"
+    )
 
 
 def test_mistakes_and_caps_are_one_line_with_an_exit_code(

@@ -28,6 +28,8 @@ def test_seat_labels():
     assert seat_label(PLAYERS, 1) == "seat 1 (cats v3)"
     assert seat_label(PLAYERS, 0) == "seat 0 (random)"
     assert seat_label(PLAYERS, 5) == "seat 5"
+    draft = [{"seat": 0, "bot": "cats", "version": "0"}]  # a snapshot of the workshop draft
+    assert seat_label(draft, 0) == "seat 0 (cats (draft))"
 
 
 def test_a_timeout_at_the_third_decision():

@@ -38,7 +38,7 @@ def _first_gate_only(monkeypatch, seeds: int = 60):
     wood = leagues.tiers[0]
     quick = sprt.SprtSettings(wood.settings.elo0, 200.0, wood.settings.alpha, wood.settings.beta)
     short = rule.Leagues((rule.Tier(wood.key, wood.name, wood.boss, quick, seeds),), leagues.seats)
-    monkeypatch.setattr(rule, "leagues", lambda: short)
+    monkeypatch.setattr(rule, "leagues", lambda path="": short)
 
 
 def test_a_clearly_stronger_bot_is_promoted_past_wood_through_real_paired_games(

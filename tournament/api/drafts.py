@@ -84,5 +84,5 @@ class BotDraftSubmitApi(APIView):
     @extend_schema(request=None, responses={201: s.BotVersionOutput})
     def post(self, request: Request, bot_id: int) -> Response:
         version = draft_services.draft_submit(bot=_owned_bot(bot_id), user=request.user)
-        version = selectors.bot_version_get(version_id=version.pk)
+        version = selectors.bot_version_get(version_id=version.pk, user=request.user)
         return Response(s.BotVersionOutput(version, context={"request": request}).data, status=201)

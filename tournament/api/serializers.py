@@ -213,7 +213,11 @@ class EntryRatingOutput(_SkillFields, serializers.ModelSerializer):
 
 class MatchSeatOutput(serializers.ModelSerializer):
     bot = serializers.CharField(source="bot_version.bot.name")
-    version = serializers.IntegerField(source="bot_version.number")
+    version = serializers.IntegerField(
+        source="bot_version.number",
+        help_text="the version's number; 0 for a snapshot of its author's workshop draft "
+        "(their test games only)",
+    )  # fmt: skip
     fault_evidence = serializers.SerializerMethodField(
         help_text="a timeout's CPU time, wall clock and machine load; the owner and staff only"
     )
@@ -342,10 +346,22 @@ class ChallengeInput(MatchInput):
 
 
 class TestGameInput(StrictInput):
-    """A test game: the author's version in seat 0 against built-in bots or their own
-    versions (tournament/services/test_games.py)."""
+    """A test game: the author's version, or the workshop draft of one of their bots, in
+    seat 0 against built-in bots or their own versions (tournament/services/test_games.py)."""
 
-    bot_version = serializers.IntegerField(min_value=1, help_text="your own version to test")
+    ONE_OF = (
+        "Give exactly one of bot_version (the version to test) and draft (the bot whose draft"
+        " to test)."
+    )
+
+    bot_version = serializers.IntegerField(
+        min_value=1, required=False, help_text="your own version to test (or give draft)"
+    )
+    draft = serializers.IntegerField(
+        min_value=1, required=False,
+        help_text="the id of your bot whose workshop draft to test as it is now, unsubmitted "
+        "(or give bot_version); it plays as a draft snapshot, version 0",
+    )  # fmt: skip
     opponents = serializers.ListField(
         child=serializers.CharField(max_length=32), min_length=0, max_length=3,
         help_text='built-in bot names ("greedy", "random", "search-0.25s") or ids of your'
@@ -355,6 +371,13 @@ class TestGameInput(StrictInput):
     options = serializers.DictField(required=False, default=dict)
     seats = serializers.IntegerField(required=False, min_value=1, max_value=4)
     seed = serializers.IntegerField(required=False, min_value=0, max_value=2**63 - 1)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if ("bot_version" in attrs) == ("draft" in attrs):
+            raise serializers.ValidationError(
+                {"bot_version": [self.ONE_OF], "draft": [self.ONE_OF]}
+            )
+        return attrs
 
 
 class TestGameOutput(MatchOutput):

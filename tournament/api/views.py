@@ -155,7 +155,7 @@ class BotVersionListApi(FilteredListApi):
         version = bot_services.bot_version_upload(
             bot=bot, user=request.user, filename=upload.name, data=content
         )
-        version = selectors.bot_version_get(version_id=version.pk)
+        version = selectors.bot_version_get(version_id=version.pk, user=request.user)
         return Response(s.BotVersionOutput(version, context={"request": request}).data, status=201)
 
 
@@ -164,17 +164,17 @@ class BotVersionResumeApi(APIView):
 
     @extend_schema(request=None, responses=s.BotVersionOutput)
     def post(self, request: Request, version_id: int) -> Response:
-        version = found(selectors.bot_version_get(version_id=version_id), "Bot version",
-                        version_id)  # fmt: skip
+        version = selectors.bot_version_get(version_id=version_id, user=request.user)
+        version = found(version, "Bot version", version_id)
         bot_services.bot_version_resume(version=version, user=request.user)
-        version = selectors.bot_version_get(version_id=version_id)
+        version = selectors.bot_version_get(version_id=version_id, user=request.user)
         return Response(s.BotVersionOutput(version, context={"request": request}).data)
 
 
 class BotVersionDetailApi(APIView):
     @extend_schema(responses=s.BotVersionOutput)
     def get(self, request: Request, version_id: int) -> Response:
-        version = selectors.bot_version_get(version_id=version_id)
+        version = selectors.bot_version_get(version_id=version_id, user=request.user)
         version = found(version, "Bot version", version_id)
         return Response(s.BotVersionOutput(version, context={"request": request}).data)
 
@@ -417,8 +417,8 @@ class ChallengeListApi(FilteredListApi):
 
 
 class TestGameListApi(FilteredListApi):
-    """Test games: the author's own version played now, privately and unrated, in the
-    workshop lane (tournament/services/test_games.py)."""
+    """Test games: the author's own version, or a bot's workshop draft as it is, played now,
+    privately and unrated, in the workshop lane (tournament/services/test_games.py)."""
 
     permission_classes = [permissions.IsAuthenticated]
     throttle_classes = [MatchRequestThrottle]
@@ -445,11 +445,15 @@ class TestGameListApi(FilteredListApi):
         data = s.TestGameInput(data=request.data)
         data.is_valid(raise_exception=True)
         given = data.validated_data
-        match = test_game_services.test_game_create(
-            user=request.user, bot_version_id=given["bot_version"], opponents=given["opponents"],
-            mode=given["mode"], options=given["options"], seats=given.get("seats"),
-            seed=given.get("seed"),
-        )  # fmt: skip
+        game = {"opponents": given["opponents"], "mode": given["mode"], "options": given["options"],
+                "seats": given.get("seats"), "seed": given.get("seed")}  # fmt: skip
+        if "draft" in given:
+            bot = found(selectors.bot_get(bot_id=given["draft"]), "Bot", given["draft"])
+            match = test_game_services.test_game_of_draft(user=request.user, bot=bot, **game)
+        else:
+            match = test_game_services.test_game_create(
+                user=request.user, bot_version_id=given["bot_version"], **game
+            )
         return Response(_test_game_output(request, match.pk), status=201)
 
 

@@ -24,6 +24,7 @@ from ..models import (
     RatingChange,
 )
 from ..paging import NEWEST_FIRST
+from ..private_output import may_see_private
 from ..seed_privacy import hidden_matches_q
 
 RECENT_MATCHES = 10
@@ -56,8 +57,13 @@ def bot_get(*, bot_id: int) -> Bot | None:
     return bot_list().filter(pk=bot_id).first()
 
 
-def bot_version_get(*, version_id: int) -> BotVersion | None:
-    return BotVersion.objects.select_related("bot__owner").filter(pk=version_id).first()
+def bot_version_get(*, version_id: int, user: Any = None) -> BotVersion | None:
+    """A version by id; a draft snapshot only for its owner and staff (for anyone else it
+    does not exist, like the draft it was taken from)."""
+    version = BotVersion.with_drafts.select_related("bot__owner").filter(pk=version_id).first()
+    if version is not None and version.is_draft and not may_see_private(user, version.bot.owner_id):
+        return None
+    return version
 
 
 def bot_ratings(*, bot: Bot, user: Any = None) -> QuerySet[LeagueEntry]:

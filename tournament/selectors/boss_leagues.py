@@ -7,12 +7,20 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.conf import settings
+
 from competition import boss_leagues as rule
 
 from ..errors import ValidationFailed
 from ..models import BossLeagueStanding, PairedComparison
 
 UNRANKED_KEY = "unranked"  # how ?tier= names the bots that passed no gate
+
+
+def boss_leagues() -> rule.Leagues:
+    """The site's gates: those of the data file the setting BOSS_LEAGUES_DATA names (by
+    default the packaged competition/data/boss_leagues.json)."""
+    return rule.leagues(settings.BOSS_LEAGUES_DATA)
 
 
 @dataclass(frozen=True)
@@ -38,7 +46,7 @@ class BotLeague:
 
 def bot_leagues(*, bot_id: int) -> list[BotLeague]:
     """The bot's league in every mode with boss leagues (unranked where it has no standing)."""
-    leagues = rule.leagues()
+    leagues = boss_leagues()
     standings = {
         s.mode: s for s in BossLeagueStanding.objects.filter(bot_id=bot_id).select_related("run")
     }
@@ -60,7 +68,7 @@ def tier_param(value: str | None, *, mode: str) -> str | None:
     tier, or a mode without boss leagues, is refused in words."""
     if value is None or value == "":
         return None
-    leagues = rule.leagues()
+    leagues = boss_leagues()
     if mode not in leagues.seats:
         raise ValidationFailed(f"The {mode} mode has no boss leagues to filter by.",
                                fields={"tier": [value]})  # fmt: skip
@@ -77,7 +85,7 @@ def tier_param(value: str | None, *, mode: str) -> str | None:
 def tier_choices(*, mode: str) -> list[tuple[str, str]]:
     """The ``?tier=`` values of a ladder in ``mode`` and their names, lowest first (none in a
     mode without boss leagues)."""
-    leagues = rule.leagues()
+    leagues = boss_leagues()
     if mode not in leagues.seats:
         return []
     return [(UNRANKED_KEY, leagues.name(rule.UNRANKED)), *((t.key, t.name) for t in leagues.tiers)]
@@ -86,7 +94,7 @@ def tier_choices(*, mode: str) -> list[tuple[str, str]]:
 def with_tiers(entries: Sequence[Any], *, mode: str, tier: str | None = None) -> list[Any]:
     """Set `boss_tier` and `boss_name` on each ladder entry (None in a mode without boss
     leagues) and keep those in `tier` when it is given (their ladder ranks unchanged)."""
-    leagues = rule.leagues()
+    leagues = boss_leagues()
     has = mode in leagues.seats
     tiers = _tiers(entries, mode) if has else {}
     out = []

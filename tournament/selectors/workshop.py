@@ -1,5 +1,5 @@
-"""Reads of the workshop's pages: an author's bots with their drafts and latest versions, and
-the files of a zip bot, shown read-only."""
+"""Reads of the workshop's pages: an author's bots with their drafts and latest versions, the
+files of a zip bot, shown read-only, and the opponents the Play button offers."""
 
 from __future__ import annotations
 
@@ -12,7 +12,10 @@ from django.conf import settings
 from django.core.files.storage import storages
 from django.db.models import Prefetch
 
+from engine.bots import BUILTIN_BOTS
+
 from ..models import Bot, BotDraft, BotVersion
+from .boss_leagues import boss_leagues
 
 SHOWN_TEXT_BYTES = 256 * 1024  # a zip's file longer than this is listed, not shown
 
@@ -60,6 +63,21 @@ def workshop_bots(*, user: Any) -> list[WorkshopBot]:
 def workshop_bot(*, bot: Bot) -> WorkshopBot:
     uploaded = bot.versions.exclude(bundle_name="").order_by("-number").first()
     return WorkshopBot(bot=bot, latest=uploaded, draft=BotDraft.objects.filter(bot=bot).first())
+
+
+def play_opponents(*, user: Any) -> list[tuple[str, str]]:
+    """(value, label) of what the workshop's Play may seat against the draft: the built-in
+    bots by name, a boss with its league ("random (Wood's boss)"), then the author's own
+    ready versions by id, by bot and newest first."""
+    bosses = {tier.boss: tier.name for tier in boss_leagues().tiers}
+    out = [(name, f"{name} ({bosses[name]}'s boss)" if name in bosses else name)
+           for name in BUILTIN_BOTS]  # fmt: skip
+    mine = (
+        BotVersion.objects.filter(bot__owner=user, bot__is_system=False,
+                                  status=BotVersion.Status.READY)
+        .select_related("bot").order_by("bot__name", "-number")
+    )  # fmt: skip
+    return out + [(str(version.pk), version.label) for version in mine]
 
 
 def _text(data: bytes) -> str | None:

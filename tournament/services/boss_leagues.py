@@ -31,6 +31,7 @@ from competition import boss_leagues as rule
 from competition import sprt
 
 from ..models import BossLeagueStanding, BotVersion, Match, PairedComparison
+from ..selectors.boss_leagues import boss_leagues
 from .bots import builtin_version
 from .paired import paired_start, paired_stop
 
@@ -55,7 +56,7 @@ def boss_leagues_start(*, version: BotVersion) -> list[BossLeagueStanding]:
         return []
     out = []
     with transaction.atomic():
-        for mode in rule.leagues().seats:
+        for mode in boss_leagues().seats:
             standing, _ = BossLeagueStanding.objects.get_or_create(bot=version.bot, mode=mode)
             standing = BossLeagueStanding.objects.select_for_update().get(pk=standing.pk)
             current = standing.run
@@ -102,13 +103,13 @@ def _decision(comparison: PairedComparison) -> str:
 
 def _start_next(standing: BossLeagueStanding, version: BotVersion) -> None:
     """Queue the run against the gate above the standing's tier (nothing at the top)."""
-    gate = rule.leagues().next_tier(standing.tier)
+    gate = boss_leagues().next_tier(standing.tier)
     standing.run, standing.run_tier = None, ""
     if gate is not None:
         boss = builtin_version(gate.boss)
         standing.run = paired_start(
             requested_by=None, a=boss, b=version, opponents=[boss], mode=standing.mode,
-            seats=rule.leagues().seats[standing.mode], options={}, seeds=gate.seeds,
+            seats=boss_leagues().seats[standing.mode], options={}, seeds=gate.seeds,
             test=gate.settings, game_kind=Match.Kind.BOSS,
         )  # fmt: skip
         standing.run_tier = gate.key

@@ -20,6 +20,7 @@ from django.db.models import Count, Max, Q
 from django.utils import timezone
 
 import engine
+from competition.versions import DRAFT_NUMBER
 from engine.bots import BUILTIN_BOTS
 from workers.sandbox import build as sandbox_build
 from workers.sandbox import bundles
@@ -120,11 +121,9 @@ def _validate_bundle(data: bytes, filename: str) -> dict[str, Any]:
     return info.to_json()
 
 
-def bot_version_upload(*, bot: Bot, user: Any, filename: str, data: bytes) -> BotVersion:
-    """Validate and store a bundle, then queue its validation match against the random bot."""
-    _check_owner(bot, user)
-    if bot.retired:
-        raise Conflict(Conflict.BOT_RETIRED)
+def _checked_bundle(filename: str, data: bytes) -> tuple[str, dict[str, Any], str]:
+    """(kind, manifest, sha256) of a bundle that passes an upload's checks (size, kind,
+    contents); BundleRejected, in words, otherwise."""
     limit = settings.BOT_UPLOAD_MAX_BYTES
     if len(data) > limit:
         raise BundleRejected.too_large(limit)
@@ -136,8 +135,15 @@ def bot_version_upload(*, bot: Bot, user: Any, filename: str, data: bytes) -> Bo
             BundleRejected.BAD_EXTENSION.format(formats=formats_sentence()),
             fields={"file": ["bad extension"]},
         )
-    manifest = _validate_bundle(data, filename)
-    sha256 = hashlib.sha256(data).hexdigest()
+    return kind, _validate_bundle(data, filename), hashlib.sha256(data).hexdigest()
+
+
+def bot_version_upload(*, bot: Bot, user: Any, filename: str, data: bytes) -> BotVersion:
+    """Validate and store a bundle, then queue its validation match against the random bot."""
+    _check_owner(bot, user)
+    if bot.retired:
+        raise Conflict(Conflict.BOT_RETIRED)
+    kind, manifest, sha256 = _checked_bundle(filename, data)
     storage = storages["bots"]
     stored = ""
     try:
@@ -161,6 +167,34 @@ def bot_version_upload(*, bot: Bot, user: Any, filename: str, data: bytes) -> Bo
             storage.delete(stored)
         raise
     return version
+
+
+def bot_draft_snapshot(*, bot: Bot, user: Any, filename: str, data: bytes) -> BotVersion:
+    """The draft snapshot of ``data``: the bot's workshop draft as a version its author's test
+    games can play, checked and stored exactly as an upload of that one file would be, but
+    never validated, numbered, entered or listed (status ``draft``, number 0). A draft is one
+    file of a language that runs from its source (services/drafts.py), so it needs no build.
+    The snapshot of the same text is reused; callers hold the author's row lock, so two plays
+    of one draft at once do not both store it."""
+    _check_owner(bot, user)
+    kind, manifest, sha256 = _checked_bundle(filename, data)
+    snapshot = BotVersion.with_drafts.filter(
+        bot=bot, status=BotVersion.Status.DRAFT, sha256=sha256
+    ).first()
+    if snapshot is not None:
+        return snapshot
+    storage = storages["bots"]
+    stored = storage.save(f"{bot.pk}/draft-{sha256[:12]}.{kind}", ContentFile(data))
+    try:
+        with transaction.atomic():
+            return BotVersion.with_drafts.create(
+                bot=bot, number=DRAFT_NUMBER, status=BotVersion.Status.DRAFT,
+                bundle_name=stored, bundle_kind=kind, sha256=sha256, size=len(data),
+                manifest=_jsonable(manifest),
+            )  # fmt: skip
+    except BaseException:
+        storage.delete(stored)  # the row was not written: the file must not outlive it
+        raise
 
 
 def _needs_build(manifest: dict[str, Any]) -> bool:

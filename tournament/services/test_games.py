@@ -3,10 +3,11 @@ own other versions, privately and unrated, ahead of the leagues' backlog.
 
 A test game is a match of kind ``test``: played by the normal match task, with the runner and
 the limits of a league match (BOT_DECISION_TIME_LIMIT / BOT_TIME_BANK, a league's defaults),
-in the ``workshop`` lane (workers/queueing/queues.py), which workers serve right after
-validations and challenges and before every league match. Nothing is connected to its end
-(tournament/wiring.py), so no rating moves, no fault counts toward a suspension and no
-league hears of it. Only the author who asked (the owner of the tested version) and staff
+through the workshop gate (services/workshop_gate.py: held until fewer than WORKSHOP_SLOTS
+workshop games are in flight, test games before boss-league games) into the ``workshop`` lane
+(workers/queueing/queues.py), which workers serve right after validations and challenges and
+before every league match. Its end only opens the gate for the next one (tournament/wiring.py):
+no rating moves, no fault counts toward a suspension and no league hears of it. Only the author who asked (the owner of the tested version) and staff
 can see it (`selectors.visible_matches`); it never appears in a public list.
 
 Being ahead of the leagues, test games are capped per author, counted from the matches
@@ -17,12 +18,17 @@ The tested version may be ready, or still pending validation once its bundle can
 build, or its build done): an author may watch a new upload play while it is validated. A
 failed version is refused (it did not run). A version suspended from leagues for its faults
 may still be tested: a test game is how its author sees why it faulted.
+
+The workshop's draft is tested as it is, unsubmitted (`test_game_of_draft`): it plays as its
+draft snapshot, a version that only its author's test games ever seat (models.BotVersion).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -34,8 +40,9 @@ from django.utils import timezone
 from engine.bots.names import builtin_names, is_builtin_bot
 
 from ..errors import Conflict, NotFound, PermissionDenied, RateLimited, ValidationFailed
-from ..models import BotVersion, Match
-from .bots import builtin_version
+from ..models import Bot, BotVersion, Match
+from .bots import bot_draft_snapshot, builtin_version
+from .drafts import NO_DRAFT, draft_for
 from .game_config import game_config_check
 from .matches import match_create_internal
 
@@ -61,21 +68,72 @@ def test_game_create(
     takes every other seat; with several, there must be one per other seat. Raises
     RateLimited (HTTP 429, with ``retry_after``) over the author's caps."""
     tested = _own_runnable(user, bot_version_id, field="bot_version")
+    game = _game(user, opponents, mode, seats, seed, options)
+    with _author_lock(user):
+        return _queue(user, tested, game)
+
+
+def test_game_of_draft(
+    *,
+    user: Any,
+    bot: Bot,
+    opponents: Sequence[str | int],
+    mode: str,
+    seats: int | None = None,
+    seed: int | None = None,
+    options: dict[str, Any] | None = None,
+) -> Match:
+    """Queue a test game of the bot's workshop draft as it is now, as `test_game_create` does
+    for a version: the draft is played as its draft snapshot (`bot_draft_snapshot`), a version
+    stored like an upload of its one file and run by the same runner, sandbox and limits as
+    a league match. The caps are the same (the snapshot is made only within them). NotFound
+    when the bot is not the user's or has no draft."""
+    draft = draft_for(bot=bot, user=user)
+    if draft is None:
+        raise NotFound(NO_DRAFT, fields={"draft": [str(bot.pk)]})
+    game = _game(user, opponents, mode, seats, seed, options)
+    with _author_lock(user):
+        tested = bot_draft_snapshot(bot=bot, user=user, filename=draft.filename,
+                                    data=draft.source.encode("utf-8"))  # fmt: skip
+        return _queue(user, tested, game)
+
+
+@dataclass(frozen=True)
+class _Game:
+    """A test game's checked request: its opponents, mode, cleaned options and seed."""
+
+    opponents: list[BotVersion]
+    mode: str
+    options: dict[str, Any]
+    seed: int | None
+
+
+def _game(user: Any, opponents: Sequence[str | int], mode: str, seats: int | None,
+          seed: int | None, options: dict[str, Any] | None) -> _Game:  # fmt: skip
     others = _opponents(user, opponents, seats)
     cleaned = game_config_check(mode=mode, seats=1 + len(others), options=options)
     if seed is not None and (isinstance(seed, bool) or not 0 <= seed < 2**63):
         raise ValidationFailed("seed must be an integer from 0 to 2^63-1.",
                                fields={"seed": ["0 to 2^63-1"]})  # fmt: skip
+    return _Game(others, mode, cleaned, seed)
+
+
+@contextmanager
+def _author_lock(user: Any) -> Iterator[None]:
+    """A transaction holding the author's row and within the caps: one author's requests
+    queue up on their own row, so two at once cannot both pass."""
     with transaction.atomic():
-        # One author's requests queue up on their own row, so two at once cannot both pass.
         get_user_model().objects.select_for_update().filter(pk=user.pk).first()
         test_games_check_caps(user=user)
-        return match_create_internal(
-            kind=Match.Kind.TEST, mode=mode, options=cleaned, bot_versions=[tested, *others],
-            league=None, requested_by=user, seed=seed,
-            decision_time_limit=settings.BOT_DECISION_TIME_LIMIT,
-            time_bank=settings.BOT_TIME_BANK,
-        )  # fmt: skip
+        yield
+
+
+def _queue(user: Any, tested: BotVersion, game: _Game) -> Match:
+    return match_create_internal(
+        kind=Match.Kind.TEST, mode=game.mode, options=game.options,
+        bot_versions=[tested, *game.opponents], league=None, requested_by=user, seed=game.seed,
+        decision_time_limit=settings.BOT_DECISION_TIME_LIMIT, time_bank=settings.BOT_TIME_BANK,
+    )  # fmt: skip
 
 
 def _opponents(user: Any, opponents: Sequence[str | int], seats: int | None) -> list[BotVersion]:

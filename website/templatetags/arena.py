@@ -35,7 +35,8 @@ def colour(bot_id: int) -> str:
 
 @register.simple_tag
 def bot_link(bot: Any, version: Any = None) -> str:
-    """The bot's name after its colour dot, linked to its page (with " vN" for a version)."""
+    """The bot's name after its colour dot, linked to its page (with " vN" for a version, or
+    " (draft)")."""
     return links.bot_link(bot.pk, bot.name, version.number if version is not None else None)
 
 

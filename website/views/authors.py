@@ -109,7 +109,8 @@ def bot_retire(request: HttpRequest, bot_id: int) -> HttpResponse:
 def version_resume(request: HttpRequest, version_id: int) -> HttpResponse:
     """The author lifts a version's suspension for faulting (posted from the bot page or the
     dashboard); back to where it was posted from when that is one of ours."""
-    version = found(selectors.bot_version_get(version_id=version_id), "bot version", version_id)
+    version = selectors.bot_version_get(version_id=version_id, user=request.user)
+    version = found(version, "bot version", version_id)
     try:
         bot_services.bot_version_resume(version=version, user=request.user)
     except ArenaError as exc:

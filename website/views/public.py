@@ -31,6 +31,7 @@ from ..head_to_head_cells import head_to_head_cells
 from ..match_analysis import analysis_context
 from ..match_rows import match_rows
 from ..og_image import og_image_context
+from ..play_games import play_again
 from .common import found, int_param, match_page, paginate
 from .events import league_event_context
 
@@ -193,7 +194,9 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     if match.kind == Match.Kind.TEST:  # beside the viewer: each seat's stderr, times, fault
         context["test_game"] = {"label": TEST_GAME_LABEL,
                                 "seats": test_game_seats(match=match, seats=seats,
-                                                         user=request.user)}  # fmt: skip
+                                                         user=request.user),
+                                "again": play_again(match=match, seats=seats,
+                                                    user=request.user)}  # fmt: skip
     if match.replay_name:
         context["replay_url"] = reverse("replays:replay", args=[match.pk])
         context.update(og_image_context(request, match), **analysis_context(match, request.user))
@@ -250,13 +253,15 @@ def bot_detail(request: HttpRequest, bot_id: int) -> HttpResponse:
 
 
 def version_detail(request: HttpRequest, version_id: int) -> HttpResponse:
-    version = found(selectors.bot_version_get(version_id=version_id), "bot version", version_id)
+    version = selectors.bot_version_get(version_id=version_id, user=request.user)
+    version = found(version, "bot version", version_id)
     return render(request, "website/version.html", _version_context(request, version))
 
 
 def version_status(request: HttpRequest, version_id: int) -> HttpResponse:
     """The status panel alone, for the page's poller (it replaces the panel in place)."""
-    version = found(selectors.bot_version_get(version_id=version_id), "bot version", version_id)
+    version = selectors.bot_version_get(version_id=version_id, user=request.user)
+    version = found(version, "bot version", version_id)
     response = render(request, "website/_version_status.html", _version_context(request, version))
     response["Cache-Control"] = "no-store"
     return response

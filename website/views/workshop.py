@@ -1,8 +1,10 @@
 """The workshop: an author's bots with their drafts, and the editor of one bot's draft.
 
-The editor page works as a plain form (save, submit) and the script (static
+The editor page works as a plain form (save, play, submit) and the script (static
 website/workshop.js) turns its text area into CodeMirror with autosave through the drafts API.
-Only the owner sees a bot's workshop; for anyone else it does not exist (404)."""
+Play keeps the posted text as the draft and plays a test game of it as it is (unsubmitted),
+followed on the match page. Only the owner sees a bot's workshop; for anyone else it does not
+exist (404)."""
 
 from __future__ import annotations
 
@@ -18,8 +20,9 @@ from tournament import selectors
 from tournament.errors import ArenaError, NotFound
 from tournament.selectors import workshop as workshop_selectors
 from tournament.services import drafts as draft_services
+from tournament.services import test_games as test_game_services
 
-from ..forms import DraftForm, WorkshopStartForm, add_service_error
+from ..forms import DraftForm, PlayForm, WorkshopStartForm, add_service_error
 from .common import found
 
 # the editor's language modes (website/workshop.js) by the languages table's key
@@ -68,7 +71,28 @@ def _editor_page(request: HttpRequest, bot: Any, draft: Any, form: DraftForm | N
         "bot": bot, "draft": draft, "row": row, "form": form, "kits": _kits(),
         "mode": EDITOR_MODES.get(draft.language, "") if draft else "",
         "files": workshop_selectors.bundle_files(version=row.latest) if row.is_zip else [],
+        "play_form": _play_form(request),
     }, status=status)  # fmt: skip
+
+
+def _play_form(request: HttpRequest) -> PlayForm:
+    opponents = workshop_selectors.play_opponents(user=request.user)
+    return PlayForm(request.POST or None, opponents=opponents)
+
+
+def _save_posted(request: HttpRequest, bot: Any, draft: Any) -> HttpResponse | None:
+    """Keep the posted text as the draft: None when kept, else the editor again with the
+    text and the reason (nothing typed is lost)."""
+    form = DraftForm(request.POST)
+    if form.is_valid():
+        try:
+            draft_services.draft_save(bot=bot, user=request.user,
+                                      source=form.cleaned_data["source"])  # fmt: skip
+        except ArenaError as exc:
+            add_service_error(form, exc)
+        else:
+            return None
+    return _editor_page(request, bot, draft, form=form, status=400)
 
 
 @login_required
@@ -78,17 +102,36 @@ def workshop_bot(request: HttpRequest, bot_id: int) -> HttpResponse:
     bot, draft = _owned_bot(request, bot_id)
     if request.method != "POST":
         return _editor_page(request, bot, draft)
-    form = DraftForm(request.POST)
-    if form.is_valid():
-        try:
-            draft_services.draft_save(bot=bot, user=request.user,
-                                      source=form.cleaned_data["source"])  # fmt: skip
-        except ArenaError as exc:
-            add_service_error(form, exc)
-        else:
-            messages.success(request, "Draft saved.")
-            return redirect("website:workshop-bot", bot.pk)
-    return _editor_page(request, bot, draft, form=form, status=400)
+    refused = _save_posted(request, bot, draft)
+    if refused is not None:
+        return refused
+    messages.success(request, "Draft saved.")
+    return redirect("website:workshop-bot", bot.pk)
+
+
+@login_required
+@require_POST
+def workshop_play(request: HttpRequest, bot_id: int) -> HttpResponse:
+    """Play a test game of the draft as it is and follow it on its match page. The editor's
+    text, when posted (the match page's "Play again" posts none), is kept as the draft first;
+    a refusal (over the test-game caps, a bad choice) brings the author back to the editor
+    with the reason, the draft saved."""
+    bot, draft = _owned_bot(request, bot_id)
+    if "source" in request.POST:
+        refused = _save_posted(request, bot, draft)
+        if refused is not None:
+            return refused
+    form = _play_form(request)
+    if not form.is_valid():
+        messages.error(request, " ".join(e for errors in form.errors.values() for e in errors))
+        return redirect("website:workshop-bot", bot.pk)
+    try:
+        match = test_game_services.test_game_of_draft(user=request.user, bot=bot,
+                                                      **form.test_game())  # fmt: skip
+    except ArenaError as exc:
+        messages.error(request, exc.message)
+        return redirect("website:workshop-bot", bot.pk)
+    return redirect("website:match", match.pk)
 
 
 @login_required

@@ -95,7 +95,7 @@
   const label = form.querySelector("label[for=" + area.id + "]");
   if (label) label.addEventListener("click", (event) => { event.preventDefault(); view.focus(); });
 
-  // Every post of the form (save, submit) carries the editor's text; a pending save is sent
+  // Every post of the form (save, play, submit) carries the editor's text; a pending save is sent
   // first, so a submit never races the autosave.
   form.addEventListener("submit", (event) => {
     area.value = view.state.doc.toString();
