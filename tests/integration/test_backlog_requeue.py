@@ -139,7 +139,7 @@ def test_matches_whose_messages_redis_lost_are_sent_again_and_count_once(backlog
     league = league_started(
         organiser, author,
         {"name": "lost cup", "mode": "duel", "seats": 2, "format": "round_robin",
-         "seeds": 4, "decision_time_limit": 2.0, "time_bank": 30.0},
+         "seeds": 3, "decision_time_limit": 2.0, "time_bank": 30.0},
         [sleeper], [builtin_versions(anon)["random"]],
     )  # fmt: skip
     in_league = Match.objects.filter(league_id=league["id"])
