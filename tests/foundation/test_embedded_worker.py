@@ -69,8 +69,9 @@ def _alive(pid: int) -> bool:
 def test_ladder_league_plays_in_the_background_and_stops_when_paused(
     tmp_path: Path, free_port: int
 ) -> None:
-    # Beat every 2 s, so a paused ladder would be seen topping itself up within the wait below.
-    with EmbeddedArena(tmp_path / "data", free_port, LADDER_SCHEDULE_SECONDS="2") as arena:
+    # Beat every second, so a paused ladder would be seen topping itself up within the wait
+    # below (three top-ups).
+    with EmbeddedArena(tmp_path / "data", free_port, LADDER_SCHEDULE_SECONDS="1") as arena:
         league_id = arena.ladder_league()
         status, league = arena.request("POST", f"/api/v1/leagues/{league_id}/start/")
         assert status == 200 and league["status"] == "running", league
