@@ -74,9 +74,9 @@ def _planted_duel():
 
 
 def test_the_planted_worst_move_is_the_costliest_decision():
-    """Reviewed with 6 worlds of 8 playouts a decision (the Duel's own budget is 8 of 12, at
-    twice the cost): the planted move is still the only decision with a loss, and its
-    intervals are still apart."""
+    """Reviewed with 6 worlds of 8 playouts a decision, a smaller budget than the Duel's own
+    (``BUDGET`` of replayfile/decision_review.py): the planted move is still the only decision
+    with a loss, and its intervals are apart."""
     doc, planted = _planted_duel()
     review = review_seat(doc, 0, seed=5, budget=(6, 8))
     costliest = review["costliest"]

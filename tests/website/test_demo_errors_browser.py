@@ -156,8 +156,8 @@ def test_the_upload_box_says_empty_and_too_large(demo_server: str, chromium_exec
                                                  tmp_path: Path) -> None:  # fmt: skip
     """site.js refuses an empty file and one over the limit before sending it, in the words the
     server uses (tests/website/test_upload_messages.py). The files are chosen from the disk,
-    as a person does: handed over as bytes, Playwright would send the 40 MB through its pipe
-    to the browser, which took 25 s."""
+    as a person does: handed over as bytes, the 40 MB would go through Playwright's pipe to
+    the browser, 25 s on two cores."""
     from playwright.sync_api import sync_playwright
 
     base = demo_server
