@@ -165,8 +165,7 @@ class Stack(Lifecycle):
         try:
             if self.hosts:
                 self._start_network()
-            for args in (["migrate", "--noinput"], ["collectstatic", "--noinput"]):
-                self._manage(*args)
+            self._manage(["migrate", "--noinput"], ["collectstatic", "--noinput"])
             for name, argv in self._commands().items():
                 self._spawn(name, argv)
             self.wait_ready(timeout)
@@ -198,16 +197,23 @@ class Stack(Lifecycle):
     def _wrap(self, name: str, argv: list[str]) -> list[str]:
         return self.network.wrap(name, argv) if self.network is not None else argv
 
-    def _manage(self, *args: str) -> None:
+    def _manage(self, *commands: list[str]) -> None:
+        """Run the ``manage.py`` commands side by side (they do not depend on each other:
+        migrate writes the database, collectstatic the static folder) and wait for all."""
         log = self._log("setup")
         with log.open("ab") as out:
-            done = subprocess.run(
-                self._wrap("web", [self.python, "manage.py", *args]),
-                cwd=REPO, env=self.env_for("web"), stdout=out, stderr=subprocess.STDOUT,
-                stdin=subprocess.DEVNULL,
-            )  # fmt: skip
-        if done.returncode:
-            raise StackError(f"manage.py {' '.join(args)} failed:\n{_tail(log)}")
+            running = [
+                (args, subprocess.Popen(
+                    self._wrap("web", [self.python, "manage.py", *args]),
+                    cwd=REPO, env=self.env_for("web"), stdout=out, stderr=subprocess.STDOUT,
+                    stdin=subprocess.DEVNULL,
+                ))
+                for args in commands
+            ]  # fmt: skip
+            failed = [args for args, proc in running if proc.wait()]
+        if failed:
+            names = ", ".join(" ".join(args) for args in failed)
+            raise StackError(f"manage.py {names} failed:\n{_tail(log)}")
 
     def _spawn(self, name: str, argv: list[str]) -> None:
         with self._log(name).open("ab") as out:

@@ -1,11 +1,14 @@
 """A worker killed outright while 50 matches wait behind it, through the real stack:
 gunicorn, two Celery workers and beat with the periodic queue's worker, on PostgreSQL and Redis
-(scripts/stack.py), with the default heartbeat, staleness and reaper settings.
+(scripts/stack.py), with a short heartbeat, staleness threshold, reaper period and queued age
+(MATCH_HEARTBEAT_SECONDS, MATCH_HEARTBEAT_STALE_SECONDS, REAPER_SECONDS,
+REAPER_QUEUED_AGE_SECONDS): the same events as with the defaults, in a fraction of the waiting.
+`bench/requeue.py` measures the re-run with the default settings.
 
 The reaper runs on its own queue, so the backlog does not delay it; it re-queues the killed
 match when its heartbeat goes stale, to the retry queue, which the surviving worker serves at its
 next free slot: the match runs again long before the 50 queued ahead of it, and counts once. The
-time from the kill to its second start is printed (the aim is under 60 s), not asserted.
+time from the kill to its second start is printed, not asserted.
 """
 
 from __future__ import annotations
@@ -34,13 +37,25 @@ from .stack_api import (
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
-DECIDE_SECONDS = 0.1  # the bot's pause per decision: a Duel lasts several seconds
+DECIDE_SECONDS = 0.02  # the bot's pause per decision: a Duel lasts a few seconds
 SEEDS = 27  # x 2 seat orders = 54 matches: 50 or more wait while two play
+HEARTBEAT_SECONDS = 0.5
+STALE_SECONDS = 4.0  # eight missed beats: a live worker on a busy machine is never taken for dead
+REAPER_SECONDS = 1.0
+QUEUED_AGE_SECONDS = 4.0
 
 
 @pytest.fixture
 def backlog_stack(stack_env, tmp_path):
-    env = {**stack_env, "DATA_DIR": str(tmp_path / "data"), "DEBUG": "1"}
+    env = {
+        **stack_env,
+        "DATA_DIR": str(tmp_path / "data"),
+        "DEBUG": "1",
+        "MATCH_HEARTBEAT_SECONDS": str(HEARTBEAT_SECONDS),
+        "MATCH_HEARTBEAT_STALE_SECONDS": str(STALE_SECONDS),
+        "REAPER_SECONDS": str(REAPER_SECONDS),
+        "REAPER_QUEUED_AGE_SECONDS": str(QUEUED_AGE_SECONDS),
+    }
     stack = Stack(workers=2, port=free_port(), env=env, state_dir=tmp_path / "stack", web_workers=1)
     with stack:
         yield stack
@@ -124,7 +139,7 @@ def test_matches_whose_messages_redis_lost_are_sent_again_and_count_once(backlog
     league = league_started(
         organiser, author,
         {"name": "lost cup", "mode": "duel", "seats": 2, "format": "round_robin",
-         "seeds": 4, "decision_time_limit": 2.0, "time_bank": 30.0},
+         "seeds": 3, "decision_time_limit": 2.0, "time_bank": 30.0},
         [sleeper], [builtin_versions(anon)["random"]],
     )  # fmt: skip
     in_league = Match.objects.filter(league_id=league["id"])

@@ -46,7 +46,7 @@ pytestmark = [pytest.mark.integration, pytest.mark.slow]
 HEARTBEAT_SECONDS = 0.5
 STALE_SECONDS = 4.0  # eight missed beats: a live worker on a busy machine is never taken for dead
 REAPER_SECONDS = 1.0
-DECIDE_SECONDS = 0.05  # the bot's pause per decision: a Duel lasts several seconds
+DECIDE_SECONDS = 0.02  # the bot's pause per decision: a Duel lasts a few seconds
 
 
 @pytest.fixture

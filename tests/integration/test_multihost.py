@@ -5,8 +5,8 @@ network namespace of its own that holds only a loopback interface, into which a 
 forwards exactly PostgreSQL, Redis and the S3 server (moto in server mode, its own process),
 and each with a private DATA_DIR. Where namespaces cannot be made (not root) they still run as
 separate processes with private folders. The starter bots are uploaded over HTTP, a Duel
-league of 24 matches runs to the end, and every replay opens in the web's viewer, streams from
-the object store and verifies against the engine.
+league of 12 matches runs to the end (both workers play), and every replay opens in the web's
+viewer, streams from the object store and verifies against the engine.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from .stack_api import Api, builtin_versions, league_played, login, login_organi
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
 REPO = Path(__file__).resolve().parents[2]
-SEEDS = 2  # 4 bots: 6 pairs x 2 seat orders x 2 seeds = 24 matches
+SEEDS = 1  # 4 bots: 6 pairs x 2 seat orders = 12 matches, shared by the two workers
 
 
 @pytest.fixture
@@ -82,7 +82,7 @@ def test_a_league_across_hosts_that_share_no_disk(hosts_stack, s3_server, s3_buc
     )  # fmt: skip
 
     matches = list(Match.objects.filter(league_id=league["id"]).order_by("pk"))
-    assert len(matches) == 6 * 2 * SEEDS >= 20
+    assert len(matches) == 6 * 2 * SEEDS
     assert {m.status for m in matches} == {"finished"}, [(m.pk, m.error) for m in matches]
     for match in matches:
         _check_replay_through_the_web(anon, match)

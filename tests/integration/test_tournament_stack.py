@@ -83,13 +83,13 @@ def test_worker_killed_mid_match_finishes_it_once(live_stack):
     anon = Api(live_stack.base_url)
     author = login(anon, "author2")
     marker = f"slowpoke-marker-{uuid.uuid4().hex}"  # this test's bots only, whatever else runs
-    slow = upload_ready(author, "slowpoke", "slow.py", stubborn_bot(marker, 0.08))
+    slow = upload_ready(author, "slowpoke", "slow.py", stubborn_bot(marker, 0.02))
     random_id = builtin_versions(anon)["random"]
     match = author.call(
         "POST", "/api/v1/matches/", {"mode": "duel", "bot_versions": [slow["id"], random_id]}
     )
     wait_for(lambda: Match.objects.get(pk=match["id"]).status == "running", 60, "the match to run")
-    # the bot started (its child runs), so the game of about 50 decisions x 0.08 s is under way
+    # the bot started (its child runs), so its game of about 150 decisions x 0.02 s is under way
     stubborn = wait_for(lambda: marked(marker), 60, "the bot's child to run")
     worker = live_stack.status()["w1"]
     pool = children(worker)

@@ -173,9 +173,16 @@ def test_reduced_motion_turns_the_animations_off(live_server, chromium_executabl
                     Element.prototype.animate = function (...a) {
                         window.__animations += 1; return original.apply(this, a); };
                 }""")
-                # Step through the first rescues and placements one by one.
-                for _ in range(80):
-                    page.click("#btn-forward")
+                # Step through the first rescues and placements one by one: the forward
+                # button clicked in the page, a frame apart (Playwright's own click waits for
+                # the button to stand still, which is what the animations prevent).
+                page.evaluate("""async () => {
+                    const forward = document.querySelector('#btn-forward');
+                    for (let i = 0; i < 80; i++) {
+                        forward.click();
+                        await new Promise((done) => requestAnimationFrame(done));
+                    }
+                }""")
                 counts[motion] = page.evaluate("window.__animations")
                 page.close()
         finally:
@@ -198,14 +205,15 @@ def test_a_live_match_is_followed_without_a_reload_and_becomes_the_replay(
     file_live_logs(settings, tmp_path)  # the live log: a file both processes could share
     match = greedy_match("standard", 3, status=Match.Status.QUEUED, seed=5)
 
-    # Bots this fast finish in a second; a pause per step gives the page time to follow.
+    # Bots this fast finish in a second; a pause per step gives the page time to follow,
+    # until the page has been seen following (``followed``): the rest is played at full speed.
     real = live.LivePublisher.__call__
-    go = threading.Event()
+    go, followed = threading.Event(), threading.Event()
 
     def paced(self, game, seat, action, seconds):
         real(self, game, seat, action, seconds)
         go.wait(30)
-        threading.Event().wait(0.02)
+        followed.wait(0.02)
 
     monkeypatch.setattr(live.LivePublisher, "__call__", paced)
     worker = threading.Thread(target=matches.match_play, kwargs={"match_id": match.pk})
@@ -237,6 +245,7 @@ def test_a_live_match_is_followed_without_a_reload_and_becomes_the_replay(
                 page.wait_for_timeout(150)
             assert page.locator(".hand-group.secret .card.back").count() > 0
             shoot(page, SHOTS / "live-desktop.png")
+            followed.set()
             page.wait_for_function("window.viewer.payload.live === false", timeout=120000)
             worker.join(60)
             assert page.evaluate("window.__sameDocument") is True  # no reload
@@ -249,6 +258,7 @@ def test_a_live_match_is_followed_without_a_reload_and_becomes_the_replay(
             assert page.evaluate("window.viewer.payload.live") is False
         finally:
             go.set()
+            followed.set()
             worker.join(60)
     assert not errors, errors
     match.refresh_from_db()

@@ -121,7 +121,11 @@ class Audit:
         size = page.viewport_size
         shoot(page, SCREENSHOTS / f"{name}-desktop.png", full_page=True)
         page.set_viewport_size(PHONE)
-        page.wait_for_timeout(150)
+        # Two frames: the resize has been handled (site.js marks the boxes that scroll) and
+        # drawn before the page is measured.
+        page.evaluate(
+            "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
+        )
         # The replay viewer's own phone layout is the viewer's (replays/): the site's
         # part of the page is measured with it hidden.
         overflow = page.evaluate("""() => {

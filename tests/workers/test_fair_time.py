@@ -101,20 +101,27 @@ def play(bundle: str, decisions: int, limits: Limits) -> Any:
     return run_match(spec)
 
 
+PAUSED_DECISIONS = 12  # each one paused, and each over the limit on the wall clock
+
+
 def test_a_bot_within_its_cpu_limit_is_never_faulted_for_pauses(
     tmp_path: Path, noisy: list[float]
 ) -> None:
-    outcome = play(thinker(tmp_path, think=0.3), 30, LIMITS.override(wall_factor=10.0))
+    outcome = play(
+        thinker(tmp_path, think=0.3), PAUSED_DECISIONS, LIMITS.override(wall_factor=10.0)
+    )
     assert outcome.faults == []
-    assert len(noisy) == 30 and all(p >= PAUSE_FOR for p in noisy)
+    assert len(noisy) == PAUSED_DECISIONS and all(p >= PAUSE_FOR for p in noisy)
     steps = steps_of(decode(outcome.replay))
-    assert len(steps) == 30
+    assert len(steps) == PAUSED_DECISIONS
     for step in steps:
         # paused 0.8 s and computed 0.3 s: over the 1 s limit on the wall clock, not in CPU
         assert step["seconds"] >= PAUSE_FOR + 0.25
         assert 0.25 <= step["cpu"] <= step["seconds"]  # its computing, charged; not its pauses
     assert outcome.timing[0]["late"] == 0
-    assert outcome.timing[0]["wall"] > outcome.timing[0]["total"] + 30 * PAUSE_FOR - 0.1
+    assert (
+        outcome.timing[0]["wall"] > outcome.timing[0]["total"] + PAUSED_DECISIONS * PAUSE_FOR - 0.1
+    )
     verify_document(decode(outcome.replay))
 
 

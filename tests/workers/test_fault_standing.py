@@ -90,8 +90,10 @@ def test_a_seat_that_crashes_ranks_4th_with_its_board_score_and_the_replay_agree
 
 def test_a_bot_that_never_answers_start_costs_no_other_seat_its_window() -> None:
     """Seat 0 never answers `start`; the three others are honest example bots. Each seat has
-    its own startup window, so over 20 matches only seat 0 is ever faulted."""
-    limits = FAST.override(startup_seconds=1.0)
+    its own startup window, so over 20 matches only seat 0 is ever faulted. Each match waits
+    out seat 0's window, so it is short: half a second, ten times what an example bot takes to
+    be ready."""
+    limits = FAST.override(startup_seconds=0.5)
     others_faulted = []
     for seed in range(20):
         outcome = four_player(

@@ -16,7 +16,7 @@ from engine.cli import main
 
 
 def test_bench_reports_games_per_second_and_enumeration(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["bench", "--seconds", "0.2", "--json"]) == 0
+    assert main(["bench", "--seconds", "0.01", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     line = report["games_per_second"][0]
     assert line["mode"] == "standard" and line["seats"] == 4 and line["games"] >= 1
@@ -61,7 +61,7 @@ def test_bench_compares_with_the_baseline_engine_on_the_same_seeds() -> None:
 
 
 def test_bench_can_skip_the_baseline(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["bench", "--seconds", "0.05", "--no-baseline"]) == 0
+    assert main(["bench", "--seconds", "0.01", "--no-baseline"]) == 0
     assert "against the baseline engine: skipped (--no-baseline)" in capsys.readouterr().out
 
 
@@ -80,7 +80,7 @@ def test_bench_runs_without_the_optional_packages_and_says_what_it_skipped(
     repo = Path(__file__).resolve().parents[3]
     env = {**os.environ, "PYTHONPATH": str(tmp_path)}
     done = subprocess.run(
-        [sys.executable, "-m", "engine", "bench", "--seconds", "0.05", "--no-baseline"],
+        [sys.executable, "-m", "engine", "bench", "--seconds", "0.01", "--no-baseline"],
         cwd=repo, env=env, capture_output=True, text=True, timeout=600, check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr[-2000:]
