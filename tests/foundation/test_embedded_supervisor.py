@@ -14,6 +14,9 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
+from workers.queueing import embedded
 from workers.queueing.embedded import MAX_DEATHS, EmbeddedWorker, supervisor_state
 
 SLEEPER = [sys.executable, "-c", "import time; time.sleep(600)"]
@@ -60,7 +63,12 @@ def test_a_killed_worker_is_started_again_with_the_reason(tmp_path: Path) -> Non
     assert supervisor_state(tmp_path)["state"] == "stopped"
 
 
-def test_a_worker_that_keeps_dying_is_given_up_loudly(tmp_path: Path) -> None:
+def test_a_worker_that_keeps_dying_is_given_up_loudly(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Restarts a tenth as far apart as the product's (what is tested is how many deaths it
+    # takes, not the pauses between them).
+    monkeypatch.setattr(embedded, "RESTART_PAUSES", tuple(p / 10 for p in embedded.RESTART_PAUSES))
     console = io.StringIO()
     supervisor = EmbeddedWorker(
         data_dir=tmp_path,

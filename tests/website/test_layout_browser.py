@@ -250,7 +250,8 @@ def test_nothing_is_wider_than_its_box(site: tuple[str, dict[str, str]], browser
                                        which: str, viewport: dict[str, int]) -> None:  # fmt: skip
     base, paths = site
     page = _open(browser, base + paths[which], viewport)
-    page.wait_for_timeout(300)  # site.js marks the boxes that scroll
+    # two frames: site.js's ResizeObserver has marked the boxes that scroll
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
     page.add_script_tag(path=str(axe))
     violations = page.evaluate("""async () => (await axe.run(document,
         {resultTypes: ['violations']})).violations
