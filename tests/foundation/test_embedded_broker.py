@@ -115,3 +115,21 @@ def test_thousands_of_messages_from_concurrent_producers_run_exactly_once(tmp_pa
     assert len({pid for _, _, pid in runs}) <= 2
     assert _waiting(data_dir) == 0
     assert os.path.getsize(data_dir / "broker.sqlite3") > 0
+
+
+def test_a_wait_for_a_message_lasts_at_most_one_polling_interval(monkeypatch) -> None:
+    """Celery's blocking loop asks the transport to wait up to 2 s and looks at the worker's
+    state only between waits: the embedded transport waits one polling interval at a time,
+    so a worker asked to stop stops within one; a wait without a timeout is left unbounded."""
+    from kombu.transport.virtual import Transport as VirtualTransport
+
+    from workers.queueing.broker import Transport
+
+    asked: list[float | None] = []
+    monkeypatch.setattr(VirtualTransport, "drain_events",
+                        lambda self, connection, timeout=None: asked.append(timeout))  # fmt: skip
+    transport = Transport.__new__(Transport)
+    transport.polling_interval = 0.5
+    for timeout in (2.0, 0.1, None):
+        transport.drain_events(object(), timeout=timeout)
+    assert asked == [0.5, 0.1, None]
