@@ -2,9 +2,11 @@
 # Lint and test in .venv: `scripts/test.sh [--fast] [pytest args...]`. Exits non-zero if ruff
 # or pytest fails; pytest's own exit code is kept (5 = no tests collected).
 #
-# The whole suite, spread over one pytest-xdist process per core (TEST_WORKERS=N to choose,
-# TEST_WORKERS=1 for one process), each with its own databases, data folder, Redis database and
-# ports (tests/worker_env.py, tests/ports.py). Tests are handed out a module at a time
+# The whole suite, spread over pytest-xdist processes, one per core and one more (the tests
+# spend much of their time waiting for live servers, browsers, workers and bots, so a third
+# process on two cores keeps them busy; TEST_WORKERS=N to choose, TEST_WORKERS=1 for one
+# process), each with its own databases, data folder, Redis database and ports
+# (tests/worker_env.py, tests/ports.py). Tests are handed out a module at a time
 # (--dist loadscope), so a module's shared live server, demo or browser starts once.
 # `--fast` is the tier a developer runs between edits: the engine and the pure competition
 # logic, no servers or browsers (about 1.5 minutes on two cores).
@@ -16,7 +18,7 @@ source scripts/_venv.sh
 ensure_venv requirements-dev.txt
 
 args=("$@")
-workers=${TEST_WORKERS:-$(nproc 2>/dev/null || echo 1)}
+workers=${TEST_WORKERS:-$(( $(nproc 2>/dev/null || echo 1) + 1 ))}
 if [ "${1:-}" = "--fast" ]; then
     args=(tests/engine tests/competition -m "not slow and not browser and not integration"
           "${@:2}")

@@ -48,7 +48,7 @@ from .bundles import (
     set_bot_permissions,
     unpack_bundle,
 )
-from .cpu_wait import parse_cpu_pressure, threads_run_delay
+from .cpu_wait import parse_cpu_pressure, thread_run_delay, threads_run_delay
 from .engine_path import BOT_PYTHONPATH, ENGINE_DIR, is_python
 from .forkserver import ForkedProcess
 from .isolation import (
@@ -362,7 +362,7 @@ class BotProcess:
         if self._out or (self._read_stdout() and self._out):
             self._fail_stale()
         cpu0 = self.tree_cpu_seconds() if cpu_limit is not None else 0.0
-        wait0 = self.tree_wait_seconds() if cpu_limit is not None else 0.0
+        wait0 = self._waits_so_far() if cpu_limit is not None else 0.0
         self.last_cpu = self.last_wait = 0.0
         self._reply_seen_at = None
         self._early_fault = None
@@ -596,8 +596,15 @@ class BotProcess:
     def _read_wait(self, ask: _Ask, elapsed: float) -> float:
         """``last_wait``: the time the bot waited for a CPU since the question was sent,
         at most the wall-clock time since then (the /proc source sums threads)."""
-        self.last_wait = min(max(0.0, self.tree_wait_seconds() - ask.wait0), elapsed)
+        self.last_wait = min(max(0.0, self._waits_so_far() - ask.wait0), elapsed)
         return self.last_wait
+
+    def _waits_so_far(self) -> float:
+        """The bot's wait for a CPU so far (``tree_wait_seconds``) and the runner's own: the
+        calling thread, which asks and reads the bot in a loop, may itself be kept from a CPU
+        by a busy host, and then sees a reply late that the bot sent in time. Neither wait is
+        the bot's doing, so neither is charged to its wall-clock ceiling."""
+        return self.tree_wait_seconds() + thread_run_delay()
 
     def tree_wait_seconds(self) -> float:
         """The time the bot's processes have been runnable but not running, so far: the
