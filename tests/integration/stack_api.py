@@ -13,6 +13,26 @@ import uuid
 from collections.abc import Iterable
 from typing import Any
 
+# The re-queue stacks' short heartbeat, staleness and reaper period (the product's defaults are
+# timed by bench/requeue.py): eight missed beats, so a live worker on a busy machine is never
+# taken for dead.
+HEARTBEAT_SECONDS = 0.5
+STALE_SECONDS = 4.0
+REAPER_SECONDS = 1.0
+
+
+def short_reaper_env(stack_env: dict[str, str], data_dir: Any, **extra: str) -> dict[str, str]:
+    """A stack's environment with its own data folder and the short heartbeat, staleness and
+    reaper period above; ``extra``: more settings (e.g. REAPER_QUEUED_AGE_SECONDS)."""
+    return {
+        **stack_env,
+        "DATA_DIR": str(data_dir),
+        "DEBUG": "1",
+        "MATCH_HEARTBEAT_SECONDS": str(HEARTBEAT_SECONDS),
+        "MATCH_HEARTBEAT_STALE_SECONDS": str(STALE_SECONDS),
+        "REAPER_SECONDS": str(REAPER_SECONDS),
+        **extra,
+    }
 
 class Api:
     """A tiny JSON client for the stack's web server (urllib only)."""

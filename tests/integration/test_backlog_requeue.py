@@ -31,6 +31,7 @@ from .stack_api import (
     league_started,
     login,
     login_organiser,
+    short_reaper_env,
     upload_ready,
     wait_for,
 )
@@ -39,23 +40,13 @@ pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
 DECIDE_SECONDS = 0.02  # the bot's pause per decision: a Duel lasts a few seconds
 SEEDS = 27  # x 2 seat orders = 54 matches: 50 or more wait while two play
-HEARTBEAT_SECONDS = 0.5
-STALE_SECONDS = 4.0  # eight missed beats: a live worker on a busy machine is never taken for dead
-REAPER_SECONDS = 1.0
 QUEUED_AGE_SECONDS = 4.0
 
 
 @pytest.fixture
 def backlog_stack(stack_env, tmp_path):
-    env = {
-        **stack_env,
-        "DATA_DIR": str(tmp_path / "data"),
-        "DEBUG": "1",
-        "MATCH_HEARTBEAT_SECONDS": str(HEARTBEAT_SECONDS),
-        "MATCH_HEARTBEAT_STALE_SECONDS": str(STALE_SECONDS),
-        "REAPER_SECONDS": str(REAPER_SECONDS),
-        "REAPER_QUEUED_AGE_SECONDS": str(QUEUED_AGE_SECONDS),
-    }
+    env = short_reaper_env(stack_env, tmp_path / "data",
+                           REAPER_QUEUED_AGE_SECONDS=str(QUEUED_AGE_SECONDS))  # fmt: skip
     stack = Stack(workers=2, port=free_port(), env=env, state_dir=tmp_path / "stack", web_workers=1)
     with stack:
         yield stack

@@ -37,28 +37,19 @@ from .stack_api import (
     league_started,
     login,
     login_organiser,
+    short_reaper_env,
     upload_ready,
     wait_for,
 )
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
-HEARTBEAT_SECONDS = 0.5
-STALE_SECONDS = 4.0  # eight missed beats: a live worker on a busy machine is never taken for dead
-REAPER_SECONDS = 1.0
 DECIDE_SECONDS = 0.02  # the bot's pause per decision: a Duel lasts a few seconds
 
 
 @pytest.fixture
 def requeue_stack(stack_env, tmp_path):
-    env = {
-        **stack_env,
-        "DATA_DIR": str(tmp_path / "data"),
-        "DEBUG": "1",
-        "MATCH_HEARTBEAT_SECONDS": str(HEARTBEAT_SECONDS),
-        "MATCH_HEARTBEAT_STALE_SECONDS": str(STALE_SECONDS),
-        "REAPER_SECONDS": str(REAPER_SECONDS),
-    }
+    env = short_reaper_env(stack_env, tmp_path / "data")
     stack = Stack(workers=1, port=free_port(), env=env, state_dir=tmp_path / "stack", web_workers=1)
     with stack:
         yield stack
