@@ -50,6 +50,13 @@ def _sample(samples: list, name: str, **labels: str) -> float:
     return next(s.value for s in samples if s.name == name and s.labels == labels)
 
 
+def _match_queues_empty(status: dict) -> bool:
+    """Whether /status reads every broker queue but the beat's periodic one as empty."""
+    queues = status["queue"]["queues"] or {}
+    return status["queue"]["source"] == "broker" and not any(
+        depth for name, depth in queues.items() if name != "periodic"
+    )
+
 def test_status_and_metrics_on_postgres_and_redis(health_stack):
     stack = health_stack
     anon = Api(stack.base_url)
@@ -94,8 +101,10 @@ def test_status_and_metrics_on_postgres_and_redis(health_stack):
 
     stack.add_worker()  # w2 takes the waiting matches
     league_closed(anon, league["id"], 300)
+    # the match queues drain; the periodic queue (the beat's jobs, one at a time on its solo
+    # pool) may hold the next job at any moment on a loaded machine, so it is left out
     after = wait_for(
-        lambda: (b := anon.call("GET", "/status"))["queue"]["depth"] == 0 and b, 60, "empty"
+        lambda: _match_queues_empty(b := anon.call("GET", "/status")) and b, 120, "empty"
     )
     assert after["workers_live"]["match"] == 1 and len(after["workers"]) == 1
     assert after["matches"]["queued"] == 0 and after["matches"]["finished"] >= 2
