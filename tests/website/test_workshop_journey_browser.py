@@ -11,10 +11,11 @@ The live server plays each match inside the request that queues it (eager tasks)
 answers with the finished game, and the submit with the version validated and its promotion
 runs played, one seed at a time (PAIRED_WINDOW_SEEDS=1). For the runs to end inside the test,
 the boss leagues are read from tests/website/data/boss_leagues_journey.json
-(BOSS_LEAGUES_DATA): Wood and Bronze with their bosses, the SPRT's bounds widened from the site's
-(0, +200) and (0, +100) Elo at α = β = 0.05 to (-100, +300) at 0.2, so that two deals won decide a gate, and no gate
-above Bronze (the search bosses spend up to a second a decision). A bot that is no stronger
-than greedy is seldom promoted past Bronze even so (its LLR drifts to H0), but these bounds
+(BOSS_LEAGUES_DATA): Wood and Bronze with their bosses, the SPRT's bounds widened from the
+site's (0, +200) and (0, +100) Elo at α = β = 0.05 to (-100, +300) at 0.2, so that two deals
+won decide a gate, and no gate above Bronze (the search bosses spend up to a second a
+decision). A bot that is no stronger than greedy is seldom promoted past Bronze even so (its
+LLR drifts to H0), but these bounds
 test the path, not the bot: tests/tournament/test_boss_leagues.py and bench/bosses.py hold
 the rule to the site's own bounds. The sequences are reset, so the runs are comparisons 1 and
 2, their deals the same on every run, and the bot plays fixed rounds (no clock): the climb is

@@ -7,8 +7,9 @@ through the workshop gate (services/workshop_gate.py: held until fewer than WORK
 workshop games are in flight, test games before boss-league games) into the ``workshop`` lane
 (workers/queueing/queues.py), which workers serve right after validations and challenges and
 before every league match. Its end only opens the gate for the next one (tournament/wiring.py):
-no rating moves, no fault counts toward a suspension and no league hears of it. Only the author who asked (the owner of the tested version) and staff
-can see it (`selectors.visible_matches`); it never appears in a public list.
+no rating moves, no fault counts toward a suspension and no league hears of it. Only the
+author who asked (the owner of the tested version) and staff can see it
+(`selectors.visible_matches`); it never appears in a public list.
 
 Being ahead of the leagues, test games are capped per author, counted from the matches
 themselves so the cap holds across web processes: at most TEST_GAMES_RUNNING_PER_AUTHOR
