@@ -20,6 +20,7 @@ from rest_framework.test import APIClient
 from competition.standing import fault_adjusted_result
 from tests.accounts import use_tmp_storages
 from tournament.models import Bot, BotVersion
+from tournament.tasks import match_play_task
 
 
 @pytest.fixture(autouse=True)
@@ -111,3 +112,13 @@ def ready_version(db: None) -> Callable[..., BotVersion]:
         )  # fmt: skip
 
     return _make
+
+
+@pytest.fixture
+def sent(monkeypatch) -> list[tuple[tuple, str | None]]:
+    """The play tasks sent, with their queue (nothing is played)."""
+    out: list[tuple[tuple, str | None]] = []
+    monkeypatch.setattr(
+        match_play_task, "apply_async", lambda args, queue=None, **kw: out.append((args, queue))
+    )
+    return out

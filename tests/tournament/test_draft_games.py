@@ -28,18 +28,6 @@ SOURCE = "import sys\nfor line in sys.stdin:\n    pass  # the sketch\n"
 
 
 @pytest.fixture
-def sent(monkeypatch) -> list[tuple[tuple, str | None]]:
-    """The play tasks sent, with their queue (nothing is played)."""
-    from tournament.tasks import match_play_task
-
-    out: list[tuple[tuple, str | None]] = []
-    monkeypatch.setattr(
-        match_play_task, "apply_async", lambda args, queue=None, **kw: out.append((args, queue))
-    )
-    return out
-
-
-@pytest.fixture
 def sketch(author):
     """The author's bot whose only text is its workshop draft."""
     bot = bot_create(owner=author, name="sketch")

@@ -39,18 +39,6 @@ def caps(settings):
     return settings
 
 
-@pytest.fixture
-def sent(monkeypatch) -> list[tuple[tuple, str | None]]:
-    """The play tasks sent, with their queue (nothing is played)."""
-    from tournament.tasks import match_play_task
-
-    out: list[tuple[tuple, str | None]] = []
-    monkeypatch.setattr(
-        match_play_task, "apply_async", lambda args, queue=None, **kw: out.append((args, queue))
-    )
-    return out
-
-
 def test_a_test_game_goes_to_the_workshop_lane_with_league_limits(
     settings, author, ready_version, sent
 ):

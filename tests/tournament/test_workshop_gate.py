@@ -26,6 +26,7 @@ from tournament.services import test_games
 from tournament.services import workshop_gate as gate
 from tournament.services.bots import builtin_bots_register
 from tournament.services.outcome import outcome_from_runner
+from tournament.tasks import match_play_task
 from workers.queueing.queues import KIND_LANES, WORKSHOP, worker_queues
 
 from .conftest import client_for
@@ -40,8 +41,6 @@ class Broker:
     order both brokers keep (tests/workers/test_lanes.py)."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        from tournament.tasks import match_play_task
-
         self.queues: dict[str, deque[int]] = defaultdict(deque)
         self.sent: list[tuple[int, str]] = []
         monkeypatch.setattr(match_play_task, "apply_async", self._send)
